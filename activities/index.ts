@@ -1,0 +1,20 @@
+import type { DataSource } from 'typeorm';
+import type { Config } from '../src/config';
+import type { Logger } from '../src/logger';
+
+/** What activities may use. Workflows never see these: they get ids and call activities. */
+export interface ActivityDeps {
+  config: Config;
+  logger: Logger;
+  dataSource: DataSource;
+}
+
+/**
+ * Builds the activities the worker registers (samples-typescript,
+ * activities-dependency-injection). Each feature adds its activities here as it lands.
+ */
+export function createActivities(_deps: ActivityDeps) {
+  return {};
+}
+
+export type Activities = ReturnType<typeof createActivities>;

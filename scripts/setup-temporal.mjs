@@ -1,0 +1,183 @@
+#!/usr/bin/env node
+// Finds or builds the two Temporal binaries this project runs, without temporal.download:
+//   - the Temporal CLI (dev server + Web UI) for `npm start`,
+//   - the Java time-skipping test server (behind a wrapper script) for `npm test`.
+// Idempotent: results are cached outside the repository; a second run only checks the cache.
+// Resolution order for each binary is documented in README.md ("Temporal binaries").
+// Nothing here fails the install: when a binary cannot be found or built, the program falls back
+// to the Temporal SDK's own download at run time (which needs the internet).
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, writeFileSync, chmodSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { delimiter, dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const CLI_VERSION = 'v1.5.1';
+export const TEST_SERVER_VERSION = '1.38.0';
+
+const here = dirname(fileURLToPath(import.meta.url));
+
+export function cacheDir() {
+  if (process.env.TEMPORAL_CACHE_DIR) return process.env.TEMPORAL_CACHE_DIR;
+  const base = process.env.XDG_CACHE_HOME || join(homedir(), '.cache');
+  return join(base, 'crm-webhooks', 'temporal');
+}
+
+export const cachedCliPath = () => join(cacheDir(), `cli-${CLI_VERSION}`, 'temporal');
+export const cachedTestServerPath = () =>
+  join(cacheDir(), `test-server-${TEST_SERVER_VERSION}`, 'temporal-test-server');
+
+function onPath(name) {
+  for (const dir of (process.env.PATH || '').split(delimiter)) {
+    const candidate = join(dir, name);
+    if (dir && existsSync(candidate)) return candidate;
+  }
+  return undefined;
+}
+
+function log(message) {
+  process.stdout.write(`[setup-temporal] ${message}\n`);
+}
+
+/** Runs a long command, printing a heartbeat so a person sees it is alive. */
+function runWithProgress(label, command, args, options) {
+  return new Promise((resolve) => {
+    const started = Date.now();
+    const child = spawn(command, args, { ...options, stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    child.stdout.on('data', (chunk) => (output += chunk));
+    child.stderr.on('data', (chunk) => (output += chunk));
+    const timer = setInterval(() => {
+      log(`${label}: still working (${Math.round((Date.now() - started) / 1000)} s)`);
+    }, 20_000);
+    child.on('error', (error) => {
+      clearInterval(timer);
+      resolve({ ok: false, output: String(error) });
+    });
+    child.on('close', (code) => {
+      clearInterval(timer);
+      log(`${label}: ${code === 0 ? 'done' : 'failed'} in ${Math.round((Date.now() - started) / 1000)} s`);
+      resolve({ ok: code === 0, output });
+    });
+  });
+}
+
+async function ensureCli() {
+  if (process.env.TEMPORAL_CLI) {
+    log(`Temporal CLI from TEMPORAL_CLI: ${process.env.TEMPORAL_CLI}`);
+    return process.env.TEMPORAL_CLI;
+  }
+  const fromPath = onPath('temporal');
+  if (fromPath) {
+    log(`Temporal CLI on PATH: ${fromPath}`);
+    return fromPath;
+  }
+  const cached = cachedCliPath();
+  if (existsSync(cached)) {
+    log(`Temporal CLI cached: ${cached}`);
+    return cached;
+  }
+  if (!onPath('go')) {
+    log('No Temporal CLI and no Go toolchain: `npm start` will use the Temporal SDK download.');
+    return undefined;
+  }
+  // v1.5.1 is the last tag whose go.mod has no replace directive, so `go install` works.
+  const staging = `${dirname(cached)}.partial`;
+  rmSync(staging, { recursive: true, force: true });
+  mkdirSync(staging, { recursive: true });
+  log(`Building the Temporal CLI ${CLI_VERSION} with go install (first run only; a few minutes)…`);
+  const result = await runWithProgress(
+    'go install temporal',
+    'go',
+    ['install', `github.com/temporalio/cli/cmd/temporal@${CLI_VERSION}`],
+    { env: { ...process.env, GOBIN: staging, GOFLAGS: '-mod=mod' } },
+  );
+  if (!result.ok || !existsSync(join(staging, 'temporal'))) {
+    log(`go install failed; falling back to the SDK download at run time.\n${result.output.slice(-2000)}`);
+    return undefined;
+  }
+  rmSync(dirname(cached), { recursive: true, force: true });
+  renameSync(staging, dirname(cached));
+  log(`Temporal CLI built: ${cached}`);
+  return cached;
+}
+
+function writeTestServerWrapper(dir) {
+  // `exec` so the SDK's SIGKILL at teardown reaches the JVM itself (otherwise teardown hangs);
+  // C1-only JIT and the serial GC make the JVM accept connections within the SDK's 5 s limit
+  // on a busy 2-core machine.
+  const wrapper = join(dir, 'temporal-test-server');
+  writeFileSync(
+    wrapper,
+    [
+      '#!/bin/sh',
+      '# Runs the Temporal time-skipping test server; the only argument is the port.',
+      `exec java -XX:TieredStopAtLevel=1 -XX:+UseSerialGC -Xss512k -cp '${join(dir, 'lib')}/*' io.temporal.testserver.TestServer "$@"`,
+      '',
+    ].join('\n'),
+  );
+  chmodSync(wrapper, 0o755);
+  return wrapper;
+}
+
+async function ensureTestServer() {
+  if (process.env.TEMPORAL_TEST_SERVER) {
+    log(`Test server from TEMPORAL_TEST_SERVER: ${process.env.TEMPORAL_TEST_SERVER}`);
+    return process.env.TEMPORAL_TEST_SERVER;
+  }
+  const cached = cachedTestServerPath();
+  if (existsSync(cached)) {
+    log(`Test server cached: ${cached}`);
+    return cached;
+  }
+  if (!onPath('mvn') || !onPath('java')) {
+    log('No Maven or Java: tests will use the Temporal SDK download of the test server.');
+    return undefined;
+  }
+  const target = dirname(cached);
+  const staging = `${target}.partial`;
+  rmSync(staging, { recursive: true, force: true });
+  mkdirSync(staging, { recursive: true });
+  log(`Fetching io.temporal:temporal-test-server:${TEST_SERVER_VERSION} from Maven Central…`);
+  const result = await runWithProgress(
+    'mvn dependency:copy-dependencies',
+    'mvn',
+    [
+      '-q',
+      '-B',
+      '-f',
+      join(here, 'temporal-test-server', 'pom.xml'),
+      'dependency:copy-dependencies',
+      '-DincludeScope=runtime',
+      `-DoutputDirectory=${join(staging, 'lib')}`,
+    ],
+    {},
+  );
+  const jars = existsSync(join(staging, 'lib')) ? readdirSync(join(staging, 'lib')) : [];
+  if (!result.ok || !jars.some((jar) => jar.startsWith('temporal-test-server'))) {
+    log(`Maven fetch failed; tests will use the SDK download.\n${result.output.slice(-2000)}`);
+    return undefined;
+  }
+  rmSync(target, { recursive: true, force: true });
+  renameSync(staging, target);
+  const wrapper = writeTestServerWrapper(target);
+  log(`Test server ready: ${wrapper}`);
+  return wrapper;
+}
+
+function checkCli(path) {
+  const version = spawnSync(path, ['--version'], { encoding: 'utf8' });
+  if (version.status !== 0) log(`warning: ${path} --version failed: ${version.stderr}`);
+}
+
+// The program reads this manifest (src/temporal/binaries.ts); a missing entry means "use the
+// SDK's own download". Environment variables still win at run time.
+export const manifestPath = join(here, '..', '.temporal-binaries.json');
+
+const cli = await ensureCli();
+if (cli) checkCli(cli);
+const testServer = await ensureTestServer();
+writeFileSync(
+  manifestPath,
+  JSON.stringify({ cli: cli ?? null, testServer: testServer ?? null }, null, 2) + '\n',
+);

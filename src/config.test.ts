@@ -1,0 +1,52 @@
+import { resolve } from 'node:path';
+import { ConfigError, loadConfig } from './config';
+import { projectRoot } from './project-root';
+
+describe('loadConfig', () => {
+  it('runs with no configuration at all (embedded defaults)', () => {
+    const sut = loadConfig({});
+    expect(sut.PORT).toBe(3000);
+    expect(sut.TEMPORAL_UI_PORT).toBe(8233);
+    expect(sut.DATABASE_URL).toBeUndefined();
+    expect(sut.TEMPORAL_ADDRESS).toBeUndefined();
+    expect(sut.DEPLOYMENT).toBe('self-hosted');
+    expect(sut.PUBLIC_URL).toBe('http://localhost:3000');
+    expect(sut.DATA_DIR).toBe(resolve(projectRoot(), '.data'));
+  });
+
+  it('treats empty variables as unset', () => {
+    expect(loadConfig({ DATABASE_URL: '', TEMPORAL_ADDRESS: '' }).DATABASE_URL).toBeUndefined();
+  });
+
+  it('keeps external-mode settings', () => {
+    const sut = loadConfig({
+      DATABASE_URL: 'postgres://u:p@db:5432/crm',
+      TEMPORAL_ADDRESS: 'temporal:7233',
+      PUBLIC_URL: 'https://crm.example.com/',
+    });
+    expect(sut.DATABASE_URL).toBe('postgres://u:p@db:5432/crm');
+    expect(sut.TEMPORAL_ADDRESS).toBe('temporal:7233');
+    expect(sut.PUBLIC_URL).toBe('https://crm.example.com');
+  });
+
+  it.each([
+    [{ PORT: 'abc' }, 'PORT'],
+    [{ PORT: '70000' }, 'PORT'],
+    [{ DATABASE_URL: 'mysql://x' }, 'DATABASE_URL'],
+    [{ DEPLOYMENT: 'saas' }, 'DEPLOYMENT'],
+    [{ ENCRYPTION_KEY: 'short' }, 'ENCRYPTION_KEY'],
+    [{ ADMIN_EMAIL: 'not-an-email' }, 'ADMIN_EMAIL'],
+    [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL'],
+  ])('refuses %j with a one-line message naming %s', (env, variable) => {
+    let caught: unknown;
+    try {
+      loadConfig(env);
+    } catch (error) {
+      caught = error;
+    }
+    expect(caught).toBeInstanceOf(ConfigError);
+    const message = (caught as Error).message;
+    expect(message).toMatch(new RegExp(`^Invalid configuration: ${variable} `));
+    expect(message).not.toContain('\n');
+  });
+});

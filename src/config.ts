@@ -1,0 +1,73 @@
+import { resolve } from 'node:path';
+import { z } from 'zod';
+import { projectRoot } from './project-root';
+
+const port = z.coerce.number().int().min(1).max(65535);
+const optionalString = z
+  .string()
+  .optional()
+  .transform((value) => (value === '' ? undefined : value));
+
+/** Every environment variable the program reads; README.md ("Configuration") documents each. */
+export const configSchema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  HOST: z.string().min(1).default('127.0.0.1'),
+  PORT: port.default(3000),
+  PUBLIC_URL: z.url({ protocol: /^https?$/ }).optional(),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  DATA_DIR: z.string().min(1).default('.data'),
+  DATABASE_URL: optionalString.pipe(
+    z.url({ protocol: /^postgres(ql)?$/, error: 'must be a postgres:// URL' }).optional(),
+  ),
+  DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(500).default(20),
+  EMBEDDED_POSTGRES_PORT: port.default(54329),
+  TEMPORAL_ADDRESS: optionalString,
+  TEMPORAL_NAMESPACE: z.string().min(1).default('default'),
+  TEMPORAL_TASK_QUEUE: z.string().min(1).default('crm-webhooks'),
+  TEMPORAL_PORT: port.default(7233),
+  TEMPORAL_UI_PORT: port.default(8233),
+  TEMPORAL_CLI: optionalString,
+  TEMPORAL_TEST_SERVER: optionalString,
+  DEPLOYMENT: z.enum(['self-hosted', 'cloud']).default('self-hosted'),
+  ENCRYPTION_KEY: optionalString.pipe(
+    z
+      .string()
+      .regex(/^[0-9a-fA-F]{64}$/, 'must be 64 hex characters (32 bytes)')
+      .optional(),
+  ),
+  ADMIN_EMAIL: optionalString.pipe(z.email().optional()),
+  ADMIN_PASSWORD: optionalString.pipe(z.string().min(8, 'must be at least 8 characters').optional()),
+  REQUEST_BODY_LIMIT_KB: z.coerce.number().int().min(16).max(10_240).default(512),
+});
+
+export type Config = Omit<z.infer<typeof configSchema>, 'PUBLIC_URL' | 'DATA_DIR'> & {
+  PUBLIC_URL: string;
+  DATA_DIR: string;
+};
+
+/** Thrown for a wrong environment variable; `message` is one line naming the variable. */
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = configSchema.safeParse(env);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    const variable = String(issue.path[0] ?? 'environment');
+    const received = env[variable];
+    const shown = received === undefined ? '' : ` (got ${JSON.stringify(received.slice(0, 80))})`;
+    throw new ConfigError(`Invalid configuration: ${variable} ${lowerFirst(issue.message)}${shown}`);
+  }
+  const config = parsed.data;
+  return {
+    ...config,
+    // Relative to the project, not the caller's working directory, so every command finds it.
+    DATA_DIR: resolve(projectRoot(), config.DATA_DIR),
+    PUBLIC_URL: (config.PUBLIC_URL ?? `http://localhost:${config.PORT}`).replace(/\/+$/, ''),
+  };
+}
+
+function lowerFirst(text: string): string {
+  return text.charAt(0).toLowerCase() + text.slice(1);
+}

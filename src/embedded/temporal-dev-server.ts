@@ -1,0 +1,147 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { closeSync, mkdirSync, openSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Connection } from '@temporalio/client';
+
+export interface DevServerOptions {
+  /** The Temporal CLI; undefined falls back to the SDK's downloaded dev server. */
+  cli?: string;
+  dataDir: string;
+  port: number;
+  uiPort: number;
+  namespace: string;
+  onProgress?: (message: string) => void;
+}
+
+export interface RunningDevServer {
+  address: string;
+  uiUrl: string;
+  stop: () => Promise<void>;
+}
+
+const START_TIMEOUT_MS = 90_000;
+
+/**
+ * Runs `temporal server start-dev` with its state in a SQLite file under `dataDir` and the Web UI
+ * on `uiPort`. The child is put in its own process group so a terminal Ctrl-C reaches only us,
+ * and we stop it after the worker has drained.
+ */
+export async function startTemporalDevServer(options: DevServerOptions): Promise<RunningDevServer> {
+  mkdirSync(options.dataDir, { recursive: true });
+  if (!options.cli) return startWithSdkDownload(options);
+
+  const address = `127.0.0.1:${options.port}`;
+  const logFile = join(options.dataDir, 'temporal.log');
+  const logFd = openSync(logFile, 'a');
+  options.onProgress?.(
+    `Starting the Temporal dev server on port ${options.port} (Web UI ${options.uiPort})…`,
+  );
+  const child = spawn(
+    options.cli,
+    [
+      'server',
+      'start-dev',
+      '--db-filename',
+      join(options.dataDir, 'temporal.sqlite'),
+      '--ip',
+      '127.0.0.1',
+      '--port',
+      String(options.port),
+      '--ui-port',
+      String(options.uiPort),
+      '--namespace',
+      options.namespace,
+      '--sqlite-pragma',
+      'journal_mode=WAL',
+      '--log-level',
+      'warn',
+    ],
+    { stdio: ['ignore', logFd, logFd], detached: true },
+  );
+  closeSync(logFd);
+  const killOnExit = () => child.kill('SIGKILL');
+  process.once('exit', killOnExit);
+
+  const exited = new Promise<never>((_, reject) =>
+    child.once('exit', (code, signal) =>
+      reject(
+        new Error(`The Temporal dev server exited (${code ?? signal}); see ${logFile}:\n${tail(logFile)}`),
+      ),
+    ),
+  );
+  exited.catch(() => undefined);
+  await Promise.race([waitUntilServing(address, options.namespace), exited]);
+
+  return {
+    address,
+    uiUrl: `http://localhost:${options.uiPort}`,
+    stop: async () => {
+      process.removeListener('exit', killOnExit);
+      await stopChild(child);
+    },
+  };
+}
+
+async function waitUntilServing(address: string, namespace: string): Promise<void> {
+  const deadline = Date.now() + START_TIMEOUT_MS;
+  let lastError: unknown;
+  while (Date.now() < deadline) {
+    try {
+      const connection = await Connection.connect({ address, connectTimeout: '2s' });
+      try {
+        await connection.workflowService.describeNamespace({ namespace });
+        return;
+      } finally {
+        await connection.close();
+      }
+    } catch (error) {
+      lastError = error;
+      await new Promise((resolve) => setTimeout(resolve, 300));
+    }
+  }
+  throw new Error(
+    `The Temporal dev server did not answer within ${START_TIMEOUT_MS / 1000} s: ${String(lastError)}`,
+  );
+}
+
+function stopChild(child: ChildProcess, graceMs = 10_000): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    const force = setTimeout(() => child.kill('SIGKILL'), graceMs);
+    child.once('exit', () => {
+      clearTimeout(force);
+      resolve();
+    });
+    child.kill('SIGTERM');
+  });
+}
+
+function tail(file: string, lines = 15): string {
+  try {
+    return readFileSync(file, 'utf8').trimEnd().split('\n').slice(-lines).join('\n');
+  } catch {
+    return '';
+  }
+}
+
+/** Last resort where no CLI could be found or built: the SDK downloads its dev server. */
+async function startWithSdkDownload(options: DevServerOptions): Promise<RunningDevServer> {
+  options.onProgress?.('No Temporal CLI found: using the Temporal SDK download of the dev server…');
+  const { TestWorkflowEnvironment } = await import('@temporalio/testing');
+  const env = await TestWorkflowEnvironment.createLocal({
+    server: {
+      executable: { type: 'cached-download' },
+      ip: '127.0.0.1',
+      port: options.port,
+      ui: true,
+      uiPort: options.uiPort,
+      dbFilename: join(options.dataDir, 'temporal.sqlite'),
+      namespace: options.namespace,
+    },
+  });
+  return {
+    address: `127.0.0.1:${options.port}`,
+    uiUrl: `http://localhost:${options.uiPort}`,
+    stop: () => env.teardown(),
+  };
+}

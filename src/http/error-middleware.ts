@@ -1,0 +1,49 @@
+import type { Middleware } from 'koa';
+import { AppError, ValidationError } from '../errors/app-error';
+import { busyErrorFrom } from '../errors/busy';
+
+/**
+ * The single place where thrown errors become HTTP answers (spec.md, "Errors"):
+ * an AppError becomes the spec's refusal body and status; body-parser failures become
+ * validation refusals; database overload becomes the busy 429; anything else is an
+ * unexpected error, logged with the request id and answered 500 with no body.
+ */
+export function errorMiddleware(): Middleware {
+  return async (ctx, next) => {
+    try {
+      await next();
+    } catch (thrown) {
+      const known = thrown instanceof AppError ? thrown : (fromBodyParser(thrown) ?? busyErrorFrom(thrown));
+      if (known) {
+        ctx.status = known.status;
+        ctx.body = known.toBody();
+        if (known.options.retryAfterSeconds !== undefined) {
+          ctx.set('Retry-After', String(Math.ceil(known.options.retryAfterSeconds)));
+        }
+        if (known.kind === 'rate_limit') ctx.state.log?.warn({ err: thrown }, 'refused: busy');
+        return;
+      }
+      ctx.state.log?.error({ err: thrown }, 'unexpected error');
+      ctx.status = 500;
+      ctx.body = '';
+    }
+  };
+}
+
+/** @koa/bodyparser throws http-errors with `status` and `type`; keep its verdict, use our body. */
+function fromBodyParser(thrown: unknown): AppError | undefined {
+  const error = thrown as { status?: unknown; type?: unknown; message?: unknown };
+  if (error?.status === 413 || error?.type === 'entity.too.large') {
+    return ValidationError.of('The request body is too large.', 'requestBodyTooLarge');
+  }
+  if (error?.status === 415 || error?.type === 'unsupported.media.type') {
+    return ValidationError.of(
+      'The request body must be JSON (Content-Type: application/json).',
+      'unsupportedMediaType',
+    );
+  }
+  if (error?.status === 400 && typeof error.message === 'string') {
+    return ValidationError.of('The request body is not valid JSON.', 'invalidJson');
+  }
+  return undefined;
+}

@@ -1,0 +1,24 @@
+import { Column, CreateDateColumn, Entity, PrimaryGeneratedColumn } from 'typeorm';
+
+/** Plan state (architecture.md, "plans"); enforced only with DEPLOYMENT=cloud. */
+export const PLAN_STATES = ['none', 'active', 'trial_ended', 'lapsed'] as const;
+export type PlanState = (typeof PLAN_STATES)[number];
+
+@Entity({ name: 'workspaces' })
+export class Workspace {
+  @PrimaryGeneratedColumn('uuid')
+  id: string;
+
+  @Column({ type: 'text' })
+  name: string;
+
+  @Column({ name: 'plan_state', type: 'text', default: 'none' })
+  planState: PlanState;
+
+  /** Raised by every data-model change (architecture.md, "schema revision"). */
+  @Column({ name: 'schema_revision', type: 'integer', default: 1 })
+  schemaRevision: number;
+
+  @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
+  createdAt: Date;
+}

@@ -1,0 +1,163 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { createServer, type Server } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { connectTemporal } from '../src/temporal/client';
+import { ensureSearchAttributes } from '../src/temporal/search-attributes';
+import { projectRoot } from '../src/project-root';
+import { freePort } from './helpers/ports';
+
+/**
+ * The embedded stack exactly as `npm start` runs it (the built dist/src/main.js, which
+ * `npm test` builds first): PostgreSQL, the Temporal dev server, migrations, API and worker.
+ */
+const MAIN = join(projectRoot(), 'dist', 'src', 'main.js');
+const START_TIMEOUT_MS = 150_000;
+
+interface Started {
+  child: ChildProcess;
+  output: () => string;
+  exited: Promise<number | null>;
+}
+
+function startMain(env: Record<string, string>): Started {
+  let output = '';
+  // Its own process group, so a signal to the group behaves like Ctrl-C in a terminal.
+  const child = spawn(process.execPath, [MAIN], {
+    env: { ...process.env, LOG_LEVEL: 'warn', ...env },
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child.stdout!.on('data', (chunk) => (output += chunk));
+  child.stderr!.on('data', (chunk) => (output += chunk));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  return { child, output: () => output, exited };
+}
+
+async function waitForOutput(started: Started, text: string, timeoutMs = START_TIMEOUT_MS): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!started.output().includes(text)) {
+    if (started.child.exitCode !== null) throw new Error(`exited early:\n${started.output()}`);
+    if (Date.now() > deadline) throw new Error(`timed out waiting for "${text}":\n${started.output()}`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
+/** Every process on this machine whose command line mentions `needle`. */
+function processesMentioning(needle: string): string[] {
+  const found: string[] = [];
+  for (const pid of readdirSync('/proc').filter((entry) => /^\d+$/.test(entry))) {
+    try {
+      const cmdline = readFileSync(`/proc/${pid}/cmdline`, 'utf8').replace(/\0/g, ' ');
+      if (cmdline.includes(needle)) found.push(`${pid}: ${cmdline}`);
+    } catch {
+      // the process ended while we looked
+    }
+  }
+  return found;
+}
+
+describe('embedded stack (npm start)', () => {
+  let dataDir: string;
+  let env: Record<string, string>;
+
+  beforeAll(async () => {
+    dataDir = mkdtempSync(join(tmpdir(), 'crm-embedded-'));
+    chmodSync(dataDir, 0o755);
+    env = {
+      DATA_DIR: dataDir,
+      PORT: String(await freePort()),
+      EMBEDDED_POSTGRES_PORT: String(await freePort()),
+      TEMPORAL_PORT: String(await freePort()),
+      TEMPORAL_UI_PORT: String(await freePort()),
+    };
+  });
+
+  afterAll(() => {
+    for (const line of processesMentioning(dataDir)) process.kill(Number(line.split(':')[0]), 'SIGKILL');
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it(
+    'starts everything, reports healthy dependencies, and stops every child on Ctrl-C',
+    async () => {
+      const started = startMain(env);
+      try {
+        await waitForOutput(started, 'Press Ctrl-C to stop.');
+        const output = started.output();
+        expect(output).toContain(`Web app:          http://localhost:${env.PORT}/`);
+        expect(output).toContain(`REST API:         http://localhost:${env.PORT}/api/v1`);
+        expect(output).toContain(`MCP endpoint:     http://localhost:${env.PORT}/api/v1/mcp`);
+        expect(output).toContain(`Temporal Web UI:  http://localhost:${env.TEMPORAL_UI_PORT}/`);
+
+        const health = await fetch(`http://127.0.0.1:${env.PORT}/healthz`);
+        expect(health.status).toBe(200);
+        expect(await health.json()).toMatchObject({
+          status: 'ok',
+          database: { status: 'ok' },
+          temporal: { status: 'ok' },
+        });
+
+        const ui = await fetch(`http://127.0.0.1:${env.TEMPORAL_UI_PORT}/`);
+        expect(ui.status).toBe(200);
+
+        // The running stack registered its search attributes on the dev server.
+        const temporal = await connectTemporal(`127.0.0.1:${env.TEMPORAL_PORT}`, 'default', 'unused');
+        try {
+          expect(await ensureSearchAttributes(temporal.connection, 'default')).toEqual([]);
+        } finally {
+          await temporal.connection.close();
+        }
+
+        expect(processesMentioning(dataDir).length).toBeGreaterThanOrEqual(2); // postgres + temporal
+      } finally {
+        process.kill(-started.child.pid!, 'SIGINT');
+      }
+      expect(await started.exited).toBe(0);
+      expect(started.output()).toContain('Stopped.');
+      expect(processesMentioning(dataDir)).toEqual([]);
+      expect(existsSync(join(dataDir, 'postgres', 'postmaster.pid'))).toBe(false);
+    },
+    START_TIMEOUT_MS + 60_000,
+  );
+
+  it(
+    'keeps the data on a second start (no new initialisation, no migrations to apply)',
+    async () => {
+      const started = startMain(env);
+      try {
+        await waitForOutput(started, 'Press Ctrl-C to stop.');
+        expect(started.output()).not.toContain('Initialising PostgreSQL');
+        expect(started.output()).not.toContain('Applied migrations');
+        expect((await fetch(`http://127.0.0.1:${env.PORT}/healthz`)).status).toBe(200);
+      } finally {
+        process.kill(-started.child.pid!, 'SIGTERM');
+      }
+      expect(await started.exited).toBe(0);
+      expect(processesMentioning(dataDir)).toEqual([]);
+    },
+    START_TIMEOUT_MS + 60_000,
+  );
+
+  it('explains a port already in use in one line, without a stack trace', async () => {
+    const blocker: Server = createServer();
+    await new Promise<void>((resolve) => blocker.listen(Number(env.PORT), '127.0.0.1', resolve));
+    try {
+      const started = startMain(env);
+      expect(await started.exited).toBe(1);
+      expect(started.output().trim()).toBe(
+        `Port ${env.PORT} (the API) is already in use. Stop the program using it, or set PORT to a free port.`,
+      );
+    } finally {
+      blocker.close();
+    }
+    expect(processesMentioning(dataDir)).toEqual([]);
+  });
+
+  it('stops at once on a wrong configuration value, naming the variable', async () => {
+    const started = startMain({ ...env, TEMPORAL_UI_PORT: 'eighty' });
+    expect(await started.exited).toBe(1);
+    expect(started.output().trim()).toMatch(/^Invalid configuration: TEMPORAL_UI_PORT [^\n]+$/);
+  });
+});
