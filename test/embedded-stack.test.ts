@@ -90,6 +90,16 @@ describe('embedded stack (npm start)', () => {
         expect(output).toContain(`REST API:         http://localhost:${env.PORT}/api/v1`);
         expect(output).toContain(`MCP endpoint:     http://localhost:${env.PORT}/api/v1/mcp`);
         expect(output).toContain(`Temporal Web UI:  http://localhost:${env.TEMPORAL_UI_PORT}/`);
+        // The first run creates a demo workspace and prints its Admin's generated password once.
+        expect(output).toContain('Created "Demo workspace" with its first Admin.');
+        const password = /password: ([A-Za-z0-9]{16}) {3}\(shown once\)/.exec(output)?.[1];
+        expect(password).toBeDefined();
+        const signIn = await fetch(`http://127.0.0.1:${env.PORT}/app/api/auth/sign-in`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', origin: `http://127.0.0.1:${env.PORT}` },
+          body: JSON.stringify({ email: 'admin@example.com', password }),
+        });
+        expect(signIn.status).toBe(200);
 
         const health = await fetch(`http://127.0.0.1:${env.PORT}/healthz`);
         expect(health.status).toBe(200);
@@ -130,6 +140,7 @@ describe('embedded stack (npm start)', () => {
         await waitForOutput(started, 'Press Ctrl-C to stop.');
         expect(started.output()).not.toContain('Initialising PostgreSQL');
         expect(started.output()).not.toContain('Applied migrations');
+        expect(started.output()).not.toContain('Demo workspace');
         expect((await fetch(`http://127.0.0.1:${env.PORT}/healthz`)).status).toBe(200);
       } finally {
         process.kill(-started.child.pid!, 'SIGTERM');

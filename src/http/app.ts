@@ -1,13 +1,23 @@
 import { bodyParser } from '@koa/bodyparser';
+import Router from '@koa/router';
 import Koa from 'koa';
 import type { DataSource } from 'typeorm';
+import { ApiKeyAuthenticator } from '../api-keys/api-key-auth';
+import { apiKeysRoutes } from '../api-keys/api-keys.routes';
+import { ApiKeysService } from '../api-keys/api-keys.service';
 import type { Config } from '../config';
 import { notFoundError } from '../errors/app-error';
+import { identityRoutes } from '../identity/identity.routes';
+import { meRoutes } from '../identity/me.routes';
+import { workspaceAdminRoutes } from '../identity/workspace-admin.routes';
 import type { Logger } from '../logger';
+import { mcpRoutes } from '../mcp/mcp.routes';
 import type { TemporalHandle } from '../temporal/client';
+import { requireApiKey } from './api-key-auth';
 import { errorMiddleware } from './error-middleware';
 import { healthRoutes } from './health.routes';
 import { requestId } from './request-id';
+import { requireSameOrigin, requireSession } from './session-auth';
 
 export interface AppDeps {
   config: Config;
@@ -16,22 +26,60 @@ export interface AppDeps {
   temporal: TemporalHandle;
 }
 
-/** The Koa application: REST under /api/v1, the web app's own routes, and /healthz. */
+/** The Koa application: REST and MCP under /api/v1, the web app's /app/api, and /healthz. */
 export function createApp(deps: AppDeps): Koa {
-  const app = createBaseApp({ logger: deps.logger, bodyLimitKb: deps.config.REQUEST_BODY_LIMIT_KB });
+  const { config, dataSource } = deps;
+  const app = createBaseApp({ logger: deps.logger, bodyLimitKb: config.REQUEST_BODY_LIMIT_KB });
+  const authenticator = new ApiKeyAuthenticator(dataSource, config);
+  const apiKeys = new ApiKeysService(dataSource, config);
 
-  const health = healthRoutes(deps);
-  app.use(health.routes()).use(health.allowedMethods());
+  mount(app, healthRoutes(deps));
+
+  // spec.md: "The paths under {base_url}/api/auth/api-key/ answer 404 to direct requests."
+  app.use(async (ctx, next) => {
+    if (ctx.path === '/api/auth/api-key' || ctx.path.startsWith('/api/auth/api-key/')) {
+      throw notFoundError(`No route for ${ctx.method} ${ctx.path}.`, 'routeNotFound');
+    }
+    await next();
+  });
+
+  // The web app's own routes: session cookie, same-origin writes.
+  const sameOrigin = requireSameOrigin(config.PUBLIC_URL);
+  app.use(async (ctx, next) => (ctx.path.startsWith('/app/api/') ? sameOrigin(ctx, next) : next()));
+  mount(app, identityRoutes({ dataSource, config }), '/app/api');
+  const signedIn = new Router({ prefix: '/app/api' });
+  signedIn.use(requireSession(dataSource));
+  signedIn.use(apiKeysRoutes({ apiKeys, config }).routes());
+  signedIn.use(workspaceAdminRoutes({ dataSource }).routes());
+  mount(app, signedIn);
+
+  // MCP authenticates itself (its refusals have their own body).
+  mount(app, mcpRoutes({ authenticator }));
+
+  // REST: every call carries x-api-key.
+  const rest = new Router({ prefix: '/api/v1' });
+  rest.use(requireApiKey(authenticator));
+  rest.use(meRoutes().routes());
+  mount(app, rest);
 
   // Unknown API paths answer the spec's not_found body rather than Koa's plain-text 404.
   app.use(async (ctx, next) => {
     await next();
-    if (ctx.status === 404 && ctx.body === undefined && ctx.path.startsWith('/api/')) {
+    if (
+      ctx.status === 404 &&
+      ctx.body === undefined &&
+      (ctx.path.startsWith('/api/') || ctx.path.startsWith('/app/api/'))
+    ) {
       throw notFoundError(`No route for ${ctx.method} ${ctx.path}.`, 'routeNotFound');
     }
   });
 
   return app;
+}
+
+function mount(app: Koa, router: Router, prefix?: string): void {
+  if (prefix) router.prefix(prefix);
+  app.use(router.routes()).use(router.allowedMethods());
 }
 
 /** Request id and logging, the error mapping, and the JSON body parser with its size limit. */

@@ -19,6 +19,10 @@ export class Workspace {
   @Column({ name: 'schema_revision', type: 'integer', default: 1 })
   schemaRevision: number;
 
+  /** Set when the admin finishes or skips the onboarding wizard. */
+  @Column({ name: 'onboarded_at', type: 'timestamptz', nullable: true })
+  onboardedAt: Date | null;
+
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt: Date;
 }

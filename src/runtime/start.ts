@@ -11,6 +11,7 @@ import { temporalBinaries } from '../temporal/binaries';
 import { connectTemporal } from '../temporal/client';
 import { ensureSearchAttributes } from '../temporal/search-attributes';
 import { startWorker } from '../temporal/worker';
+import { ensureDemoWorkspace, type CreatedWorkspace } from '../identity/bootstrap';
 import { Lifecycle } from './lifecycle';
 import { assertPortFree, PortInUseError } from './ports';
 
@@ -106,9 +107,14 @@ async function run(
   const dataSource = createDataSource({ url: databaseUrl, poolSize: config.DATABASE_POOL_SIZE });
   await dataSource.initialize();
   lifecycle.add('database pool', () => dataSource.destroy());
+  let demo: CreatedWorkspace | undefined;
   if (options.embedded) {
     const applied = await runMigrations(dataSource);
     if (applied.length > 0) say(`Applied migrations: ${applied.join(', ')}`);
+    demo = await ensureDemoWorkspace(dataSource, {
+      email: config.ADMIN_EMAIL,
+      password: config.ADMIN_PASSWORD,
+    });
   }
 
   const temporal = await connectTemporal(
@@ -145,6 +151,15 @@ async function run(
   }
 
   printBanner(config, options, embeddedTemporal?.uiUrl);
+  if (demo) {
+    say(
+      `\nCreated "${demo.workspace.name}" with its first Admin. Sign in at ${config.PUBLIC_URL}/sign-in as:`,
+    );
+    say(`  email:    ${demo.adminEmail}`);
+    say(
+      `  password: ${demo.generatedPassword ?? '(ADMIN_PASSWORD)'}${demo.generatedPassword ? '   (shown once)' : ''}`,
+    );
+  }
 }
 
 async function startPostgres(config: Config, lifecycle: Lifecycle): Promise<string> {

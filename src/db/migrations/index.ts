@@ -1,4 +1,5 @@
 import { Identity1763769600000 } from './1763769600000-identity';
+import { SessionsAndApiKeys1763856000000 } from './1763856000000-sessions-and-api-keys';
 
 /** Every migration, oldest first. Listed explicitly so the same list runs from src and dist. */
-export const migrations = [Identity1763769600000];
+export const migrations = [Identity1763769600000, SessionsAndApiKeys1763856000000];

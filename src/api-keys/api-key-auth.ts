@@ -1,0 +1,106 @@
+import type { DataSource } from 'typeorm';
+import type { Config } from '../config';
+import { AppError, authenticationError, authorizationError } from '../errors/app-error';
+import { loadActor, type Actor } from '../identity/actor';
+import { API_KEY_PATTERN, hashApiKeyValue } from './api-key-value';
+import { ApiKey } from './api-key.entity';
+import { isExpired } from './api-key.rules';
+
+/**
+ * Why a key was refused. REST answers the AppError; MCP answers `{ error: <mcpError> }`
+ * (spec.md, Authentication 3 and 5; architecture.md, "inactive member").
+ */
+export type ApiKeyRefusal =
+  'missing' | 'invalid' | 'expired' | 'plan_required' | 'member_inactive' | 'insufficient_permissions';
+
+export class ApiKeyRefusedError extends AppError {
+  override name = 'ApiKeyRefusedError';
+  constructor(
+    readonly reason: ApiKeyRefusal,
+    error: AppError,
+  ) {
+    super(error.kind, error.issues, error.options);
+  }
+
+  /** The `error` value of the MCP endpoint's refusal body. */
+  get mcpError(): string {
+    return this.reason === 'missing' || this.reason === 'invalid' || this.reason === 'expired'
+      ? 'invalid_api_key'
+      : this.reason;
+  }
+}
+
+const refusals: Record<ApiKeyRefusal, () => AppError> = {
+  missing: () => authenticationError('Send your API key in the x-api-key header.', 'apiKeyMissing'),
+  invalid: () => authenticationError('The API key is not valid.', 'apiKeyInvalid'),
+  expired: () => authenticationError('The API key has expired. Create a new key.', 'apiKeyExpired'),
+  plan_required: () =>
+    authorizationError(
+      'This workspace has no plan yet. Choose a plan to use API keys.',
+      'workspacePlanRequired',
+    ),
+  member_inactive: () =>
+    authorizationError('The owner of this API key is Inactive in the workspace.', 'memberInactive'),
+  insufficient_permissions: () =>
+    authorizationError(
+      "The key owner's role needs Read access All on API & Webhooks to use API keys.",
+      'insufficientPermissions',
+    ),
+};
+
+const refuse = (reason: ApiKeyRefusal) => new ApiKeyRefusedError(reason, refusals[reason]());
+
+export interface ApiKeyActor extends Actor {
+  apiKeyId: string;
+}
+
+// "Last used" is written at most once a minute per key, so a busy key does not write on every call.
+const LAST_USED_RESOLUTION_MS = 60_000;
+
+export class ApiKeyAuthenticator {
+  private readonly lastUsedWrites = new Map<string, number>();
+
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly config: Pick<Config, 'DEPLOYMENT'>,
+  ) {}
+
+  /**
+   * The key's owner, acting in the key's workspace with their current role, or a refusal.
+   * Everything is read fresh: a deleted key, a removed or inactivated owner, a role change or
+   * a missing plan applies on the very next call.
+   */
+  async authenticate(value: string | undefined, now = new Date()): Promise<ApiKeyActor> {
+    if (!value) throw refuse('missing');
+    if (!API_KEY_PATTERN.test(value)) throw refuse('invalid');
+    const key = await this.dataSource.manager.findOneBy(ApiKey, { keyHash: hashApiKeyValue(value) });
+    if (!key) throw refuse('invalid');
+    if (isExpired(key.expiresAt, now)) throw refuse('expired');
+    const actor = await loadActor(this.dataSource.manager, key.workspaceId, key.userId);
+    // Removing a member deletes their keys; a key without a membership is refused all the same.
+    if (!actor) throw refuse('invalid');
+    // Only a workspace that never had a plan refuses keys; trial_ended and lapsed keep working.
+    if (this.config.DEPLOYMENT === 'cloud' && actor.workspace.planState === 'none')
+      throw refuse('plan_required');
+    if (actor.member.status !== 'active') throw refuse('member_inactive');
+    if (!actor.permissions.apiRead) throw refuse('insufficient_permissions');
+    await this.touch(key, now);
+    return { ...actor, apiKeyId: key.id };
+  }
+
+  private async touch(key: ApiKey, now: Date): Promise<void> {
+    const lastWrite = Math.max(this.lastUsedWrites.get(key.id) ?? 0, key.lastUsedAt?.getTime() ?? 0);
+    if (now.getTime() - lastWrite < LAST_USED_RESOLUTION_MS) return;
+    this.lastUsedWrites.set(key.id, now.getTime());
+    // The condition keeps several API processes from writing the same minute twice.
+    await this.dataSource.manager
+      .createQueryBuilder()
+      .update(ApiKey)
+      .set({ lastUsedAt: now })
+      .where('id = :id AND (last_used_at IS NULL OR last_used_at < :cutoff)', {
+        id: key.id,
+        cutoff: new Date(now.getTime() - LAST_USED_RESOLUTION_MS),
+      })
+      .execute();
+  }
+}

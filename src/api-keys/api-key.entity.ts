@@ -1,0 +1,39 @@
+import { Column, CreateDateColumn, Entity, PrimaryGeneratedColumn } from 'typeorm';
+
+export type ApiKeyKind = 'standard' | 'quick';
+
+/** spec.md, "API key". The value itself is never stored: only its SHA-256. */
+@Entity({ name: 'api_keys' })
+export class ApiKey {
+  @PrimaryGeneratedColumn('uuid')
+  id: string;
+
+  @Column({ name: 'workspace_id', type: 'uuid' })
+  workspaceId: string;
+
+  /** The owner: the creating user. Only the owner sees and can delete the key. */
+  @Column({ name: 'user_id', type: 'uuid' })
+  userId: string;
+
+  @Column({ type: 'text' })
+  name: string;
+
+  @Column({ type: 'text' })
+  kind: ApiKeyKind;
+
+  /** The quick-connection client kind (e.g. `cursor`), null for a standard key. */
+  @Column({ name: 'client_kind', type: 'text', nullable: true })
+  clientKind: string | null;
+
+  @Column({ name: 'key_hash', type: 'text' })
+  keyHash: string;
+
+  @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
+  createdAt: Date;
+
+  @Column({ name: 'expires_at', type: 'timestamptz', nullable: true })
+  expiresAt: Date | null;
+
+  @Column({ name: 'last_used_at', type: 'timestamptz', nullable: true })
+  lastUsedAt: Date | null;
+}

@@ -1,0 +1,142 @@
+import type { DataSource } from 'typeorm';
+import type { Config } from '../config';
+import { authorizationError, notFoundError, ValidationError } from '../errors/app-error';
+import type { Actor } from '../identity/actor';
+import { generateApiKeyValue, hashApiKeyValue } from './api-key-value';
+import { ApiKey } from './api-key.entity';
+import { quickKeyExpiry, standardKeyExpiry } from './api-key.rules';
+import { isKeyClient, isOAuthClient, keyClientLabel, snippetFor, type Snippet } from './quick-connections';
+
+export interface ApiKeyView {
+  id: string;
+  name: string;
+  kind: ApiKey['kind'];
+  clientKind: string | null;
+  createdAt: string;
+  expiresAt: string | null;
+  lastUsedAt: string | null;
+}
+
+export interface CreatedApiKey {
+  apiKey: ApiKeyView;
+  /** Shown once; never stored, never returned again. */
+  value: string;
+  snippet: Snippet;
+}
+
+/** What leaves the service about a key: never its hash. */
+export function apiKeyView(key: ApiKey): ApiKeyView {
+  return {
+    id: key.id,
+    name: key.name,
+    kind: key.kind,
+    clientKind: key.clientKind,
+    createdAt: key.createdAt.toISOString(),
+    expiresAt: key.expiresAt?.toISOString() ?? null,
+    lastUsedAt: key.lastUsedAt?.toISOString() ?? null,
+  };
+}
+
+type Right = 'apiRead' | 'apiCreate' | 'apiDelete';
+
+/**
+ * Key management rules (spec.md, Authentication 8 and the permissions table): Read access All
+ * lists own keys, Create creates, Delete deletes own keys; an Inactive member manages nothing;
+ * with DEPLOYMENT=cloud, creating needs an active plan.
+ */
+function assertMayManage(actor: Actor, right: Right): void {
+  if (actor.member.status !== 'active') {
+    throw authorizationError('Inactive members cannot manage API keys.', 'memberInactive');
+  }
+  if (!actor.permissions[right]) {
+    throw authorizationError('Your role does not allow this on API & Webhooks.', 'insufficientPermissions');
+  }
+}
+
+export class ApiKeysService {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly config: Pick<Config, 'DEPLOYMENT' | 'PUBLIC_URL'>,
+  ) {}
+
+  /** The caller's own keys in the current workspace, newest first. Nobody sees another's keys. */
+  async listOwn(actor: Actor): Promise<ApiKeyView[]> {
+    assertMayManage(actor, 'apiRead');
+    const keys = await this.dataSource.manager.find(ApiKey, {
+      where: { workspaceId: actor.workspace.id, userId: actor.user.id },
+      order: { createdAt: 'DESC' },
+    });
+    return keys.map(apiKeyView);
+  }
+
+  async createStandard(
+    actor: Actor,
+    input: { name: string; expiresAt?: string | null },
+  ): Promise<CreatedApiKey> {
+    this.assertMayCreate(actor);
+    const expiresAt = standardKeyExpiry(input.expiresAt, new Date());
+    return this.insert(actor, { name: input.name, kind: 'standard', clientKind: null, expiresAt });
+  }
+
+  /** A quick-connection key: named after the client kind, expiring exactly 365 days from now. */
+  async createQuick(actor: Actor, clientKind: string): Promise<CreatedApiKey> {
+    if (isOAuthClient(clientKind)) {
+      throw ValidationError.of(
+        'This client connects over OAuth and needs no API key.',
+        'quickConnectionUsesOAuth',
+        ['clientKind'],
+      );
+    }
+    if (!isKeyClient(clientKind)) {
+      throw ValidationError.of('Unknown quick connection.', 'quickConnectionUnknown', ['clientKind']);
+    }
+    this.assertMayCreate(actor);
+    return this.insert(actor, {
+      name: keyClientLabel(clientKind),
+      kind: 'quick',
+      clientKind,
+      expiresAt: quickKeyExpiry(new Date()),
+    });
+  }
+
+  /** Deletes one of the caller's own keys; it stops working at once. */
+  async deleteOwn(actor: Actor, keyId: string): Promise<void> {
+    assertMayManage(actor, 'apiDelete');
+    const result = await this.dataSource.manager.delete(ApiKey, {
+      id: keyId,
+      workspaceId: actor.workspace.id,
+      userId: actor.user.id,
+    });
+    if (!result.affected) throw notFoundError('API key not found.', 'apiKeyNotFound');
+  }
+
+  private assertMayCreate(actor: Actor): void {
+    assertMayManage(actor, 'apiCreate');
+    if (this.config.DEPLOYMENT === 'cloud' && actor.workspace.planState !== 'active') {
+      throw authorizationError(
+        'Choose a plan for this workspace before creating API keys.',
+        'workspacePlanRequired',
+      );
+    }
+  }
+
+  private async insert(
+    actor: Actor,
+    input: Pick<ApiKey, 'name' | 'kind' | 'clientKind' | 'expiresAt'>,
+  ): Promise<CreatedApiKey> {
+    const value = generateApiKeyValue();
+    const key = await this.dataSource.manager.save(
+      this.dataSource.manager.create(ApiKey, {
+        ...input,
+        workspaceId: actor.workspace.id,
+        userId: actor.user.id,
+        keyHash: hashApiKeyValue(value),
+      }),
+    );
+    const endpoints = {
+      mcpUrl: `${this.config.PUBLIC_URL}/api/v1/mcp`,
+      restUrl: `${this.config.PUBLIC_URL}/api/v1`,
+    };
+    return { apiKey: apiKeyView(key), value, snippet: snippetFor(input.clientKind, value, endpoints) };
+  }
+}

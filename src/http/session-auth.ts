@@ -1,0 +1,78 @@
+import type { Context, Middleware } from 'koa';
+import type { DataSource } from 'typeorm';
+import { authenticationError, authorizationError } from '../errors/app-error';
+import { loadActor, type Actor } from '../identity/actor';
+import { SESSION_LIFETIME_MS, findSession } from '../identity/sessions.service';
+import { workspacesOf } from '../identity/workspaces.service';
+
+export const SESSION_COOKIE = 'crm_session';
+
+declare module 'koa' {
+  interface DefaultState {
+    /** Set by requireSession (web app) or requireApiKey (REST, MCP). */
+    actor?: Actor;
+    sessionToken?: string;
+  }
+}
+
+export function setSessionCookie(ctx: Context, token: string): void {
+  ctx.cookies.set(SESSION_COOKIE, token, {
+    httpOnly: true,
+    sameSite: 'lax',
+    secure: ctx.secure,
+    maxAge: SESSION_LIFETIME_MS,
+    overwrite: true,
+  });
+}
+
+export function clearSessionCookie(ctx: Context): void {
+  ctx.cookies.set(SESSION_COOKIE, null, { httpOnly: true, sameSite: 'lax', overwrite: true });
+}
+
+/**
+ * Refuses cross-site writes to the web app's routes: POST, PATCH, PUT and DELETE must carry an
+ * Origin equal to the service's own (PUBLIC_URL, or the host it was reached on).
+ */
+export function requireSameOrigin(publicUrl: string): Middleware {
+  const allowed = new URL(publicUrl).origin;
+  return async (ctx, next) => {
+    if (!['GET', 'HEAD', 'OPTIONS'].includes(ctx.method)) {
+      const origin = ctx.get('origin');
+      // Not ctx.origin: in Koa 3 it echoes the request's own Origin header.
+      const reachedAs = `${ctx.protocol}://${ctx.host}`;
+      if (!origin || (origin !== allowed && origin !== reachedAs)) {
+        throw authorizationError('Cross-origin request refused.', 'originMismatch');
+      }
+    }
+    await next();
+  };
+}
+
+/**
+ * Loads the signed-in user's actor in the session's current workspace (or their first one, if
+ * that membership ended). Everything is read fresh on each request.
+ */
+export function requireSession(dataSource: DataSource): Middleware {
+  return async (ctx, next) => {
+    const token = ctx.cookies.get(SESSION_COOKIE);
+    const session = token ? await findSession(dataSource, token) : undefined;
+    if (!token || !session) throw authenticationError('Sign in to continue.', 'notSignedIn');
+    let actor = session.workspaceId
+      ? await loadActor(dataSource.manager, session.workspaceId, session.userId)
+      : undefined;
+    if (!actor) {
+      const [first] = await workspacesOf(dataSource.manager, session.userId);
+      actor = first ? await loadActor(dataSource.manager, first.id, session.userId) : undefined;
+    }
+    if (!actor) throw authenticationError('You are not a member of any workspace.', 'noWorkspace');
+    ctx.state.actor = actor;
+    ctx.state.sessionToken = token;
+    await next();
+  };
+}
+
+/** The actor set by requireSession or requireApiKey; a route mounted without either is a bug. */
+export function actorOf(ctx: Context): Actor {
+  if (!ctx.state.actor) throw new Error('route mounted without authentication middleware');
+  return ctx.state.actor;
+}

@@ -1,0 +1,48 @@
+import type { DataSource } from 'typeorm';
+import { createUser, normaliseEmail } from './accounts.service';
+import { generatePassword, hashPassword } from './passwords';
+import { User } from './user.entity';
+import { Workspace } from './workspace.entity';
+import { createWorkspace } from './workspaces.service';
+
+export interface CreatedWorkspace {
+  workspace: Workspace;
+  adminEmail: string;
+  /** Set only when the password was generated: print it once. */
+  generatedPassword?: string;
+}
+
+/**
+ * A workspace with an Admin, for self-hosting (`npm run cli -- create-workspace`) and the first
+ * embedded run. An existing user becomes the Admin; otherwise the user is created, with the
+ * given password or a generated one.
+ */
+export async function createWorkspaceWithAdmin(
+  dataSource: DataSource,
+  input: { name: string; adminEmail: string; adminPassword?: string; adminName?: string },
+): Promise<CreatedWorkspace> {
+  const email = normaliseEmail(input.adminEmail);
+  const existing = await dataSource.manager.findOneBy(User, { email });
+  const generatedPassword = existing || input.adminPassword ? undefined : generatePassword();
+  const passwordHash = existing ? undefined : await hashPassword(input.adminPassword ?? generatedPassword!);
+  const workspace = await dataSource.transaction(async (manager) => {
+    const admin =
+      existing ??
+      (await createUser(manager, { email, name: input.adminName ?? 'Admin', passwordHash: passwordHash! }));
+    return createWorkspace(manager, { name: input.name, adminUserId: admin.id, planState: 'active' });
+  });
+  return { workspace, adminEmail: email, generatedPassword };
+}
+
+/** On the first embedded run (no workspace at all yet), a demo workspace and its first admin. */
+export async function ensureDemoWorkspace(
+  dataSource: DataSource,
+  admin: { email?: string; password?: string },
+): Promise<CreatedWorkspace | undefined> {
+  if ((await dataSource.manager.count(Workspace)) > 0) return undefined;
+  return createWorkspaceWithAdmin(dataSource, {
+    name: 'Demo workspace',
+    adminEmail: admin.email ?? 'admin@example.com',
+    adminPassword: admin.password,
+  });
+}

@@ -1,0 +1,78 @@
+import Router from '@koa/router';
+import { IsNull, type DataSource } from 'typeorm';
+import type { Config } from '../config';
+import { authorizationError, notFoundError } from '../errors/app-error';
+import { actorOf, clearSessionCookie, requireSession, setSessionCookie } from '../http/session-auth';
+import { parse } from '../http/validate';
+import { signIn, signUp } from './accounts.service';
+import { loadActor } from './actor';
+import { signInBody, signUpBody, switchWorkspaceBody } from './identity.schemas';
+import { createSession, deleteSession, setSessionWorkspace } from './sessions.service';
+import { sessionView } from './session-view';
+import { Workspace } from './workspace.entity';
+import { workspacesOf } from './workspaces.service';
+
+/** `/app/api/auth/*`, `/app/api/session*`, `/app/api/onboarding/*` (docs/app-api.md). */
+export function identityRoutes(deps: { dataSource: DataSource; config: Config }): Router {
+  const { dataSource, config } = deps;
+  const router = new Router();
+
+  const answerSession = async (userId: string, workspaceId: string) => {
+    const actor = await loadActor(dataSource.manager, workspaceId, userId);
+    if (!actor) throw notFoundError('Workspace not found.', 'workspaceNotFound');
+    return sessionView(actor, await workspacesOf(dataSource.manager, userId), config);
+  };
+
+  router.post('/auth/sign-up', async (ctx) => {
+    const body = parse(signUpBody, ctx.request.body);
+    const { user, workspace } = await signUp(dataSource, body);
+    setSessionCookie(ctx, await createSession(dataSource, user.id, workspace.id));
+    ctx.status = 201;
+    ctx.body = await answerSession(user.id, workspace.id);
+  });
+
+  router.post('/auth/sign-in', async (ctx) => {
+    const user = await signIn(dataSource, parse(signInBody, ctx.request.body));
+    const [first] = await workspacesOf(dataSource.manager, user.id);
+    if (!first) throw notFoundError('You are not a member of any workspace.', 'noWorkspace');
+    setSessionCookie(ctx, await createSession(dataSource, user.id, first.id));
+    ctx.body = await answerSession(user.id, first.id);
+  });
+
+  router.post('/auth/sign-out', async (ctx) => {
+    const token = ctx.cookies.get('crm_session');
+    if (token) await deleteSession(dataSource, token);
+    clearSessionCookie(ctx);
+    ctx.status = 204;
+  });
+
+  const signedIn = requireSession(dataSource);
+
+  router.get('/session', signedIn, async (ctx) => {
+    const actor = actorOf(ctx);
+    ctx.body = sessionView(actor, await workspacesOf(dataSource.manager, actor.user.id), config);
+  });
+
+  router.post('/session/workspace', signedIn, async (ctx) => {
+    const { workspaceId } = parse(switchWorkspaceBody, ctx.request.body);
+    const actor = actorOf(ctx);
+    const view = await answerSession(actor.user.id, workspaceId);
+    await setSessionWorkspace(dataSource, ctx.state.sessionToken!, workspaceId);
+    ctx.body = view;
+  });
+
+  router.post('/onboarding/complete', signedIn, async (ctx) => {
+    const actor = actorOf(ctx);
+    if (!actor.permissions.manageWorkspace) {
+      throw authorizationError('Only an Admin can finish the onboarding.', 'insufficientPermissions');
+    }
+    await dataSource.manager.update(
+      Workspace,
+      { id: actor.workspace.id, onboardedAt: IsNull() },
+      { onboardedAt: new Date() },
+    );
+    ctx.status = 204;
+  });
+
+  return router;
+}

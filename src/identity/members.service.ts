@@ -1,0 +1,142 @@
+import type { DataSource, EntityManager } from 'typeorm';
+import { ApiKey } from '../api-keys/api-key.entity';
+import { conflictError, notFoundError } from '../errors/app-error';
+import { createUser, normaliseEmail } from './accounts.service';
+import { Member, type MemberStatus } from './member.entity';
+import { generatePassword, hashPassword } from './passwords';
+import { Role } from './role.entity';
+import { User } from './user.entity';
+
+export interface MemberView {
+  userId: string;
+  email: string;
+  name: string;
+  roleId: string;
+  roleName: string;
+  status: MemberStatus;
+  createdAt: string;
+}
+
+export async function listMembers(manager: EntityManager, workspaceId: string): Promise<MemberView[]> {
+  const rows = await manager
+    .createQueryBuilder(Member, 'm')
+    .innerJoin(User, 'u', 'u.id = m.user_id')
+    .innerJoin(Role, 'r', 'r.id = m.role_id')
+    .select([
+      'm.user_id AS "userId"',
+      'u.email AS email',
+      'u.name AS name',
+      'm.role_id AS "roleId"',
+      'r.name AS "roleName"',
+      'm.status AS status',
+      'm.created_at AS "createdAt"',
+    ])
+    .where('m.workspace_id = :workspaceId', { workspaceId })
+    .orderBy('m.created_at', 'ASC')
+    .getRawMany<Omit<MemberView, 'createdAt'> & { createdAt: Date }>();
+  return rows.map((row) => ({ ...row, createdAt: row.createdAt.toISOString() }));
+}
+
+async function memberView(manager: EntityManager, workspaceId: string, userId: string): Promise<MemberView> {
+  const found = (await listMembers(manager, workspaceId)).find((member) => member.userId === userId);
+  if (!found) throw notFoundError('Member not found.', 'memberNotFound');
+  return found;
+}
+
+async function roleIn(manager: EntityManager, workspaceId: string, roleId: string): Promise<Role> {
+  const role = await manager.findOneBy(Role, { id: roleId, workspaceId });
+  if (!role) throw notFoundError('Role not found.', 'roleNotFound');
+  return role;
+}
+
+/**
+ * Adds a user to the workspace. An unknown email creates the user with a one-time password,
+ * returned once so the admin can hand it over.
+ */
+export async function addMember(
+  dataSource: DataSource,
+  workspaceId: string,
+  input: { email: string; name?: string; roleId: string; password?: string },
+): Promise<{ member: MemberView; temporaryPassword?: string }> {
+  const email = normaliseEmail(input.email);
+  let temporaryPassword: string | undefined;
+  const existing = await dataSource.manager.findOneBy(User, { email });
+  const passwordHash = existing
+    ? undefined
+    : await hashPassword((temporaryPassword = input.password ?? generatePassword()));
+  const member = await dataSource.transaction(async (manager) => {
+    await roleIn(manager, workspaceId, input.roleId);
+    const user =
+      existing ??
+      (await createUser(manager, {
+        email,
+        name: input.name?.trim() || email.split('@')[0]!,
+        passwordHash: passwordHash!,
+      }));
+    if (await manager.existsBy(Member, { workspaceId, userId: user.id })) {
+      throw conflictError('This person is already a member of the workspace.', 'alreadyMember', ['email']);
+    }
+    await manager.insert(Member, { workspaceId, userId: user.id, roleId: input.roleId, status: 'active' });
+    return memberView(manager, workspaceId, user.id);
+  });
+  return input.password ? { member } : { member, temporaryPassword };
+}
+
+/** Changes a member's role and/or status; a role change applies on the member's next call. */
+export async function updateMember(
+  dataSource: DataSource,
+  workspaceId: string,
+  userId: string,
+  input: { roleId?: string; status?: MemberStatus },
+): Promise<MemberView> {
+  return dataSource.transaction(async (manager) => {
+    const member = await lockMember(manager, workspaceId, userId);
+    if (input.roleId !== undefined) {
+      await roleIn(manager, workspaceId, input.roleId);
+      member.roleId = input.roleId;
+    }
+    if (input.status !== undefined) member.status = input.status;
+    await manager.save(member);
+    await assertAnActiveAdminRemains(manager, workspaceId);
+    return memberView(manager, workspaceId, userId);
+  });
+}
+
+/**
+ * Removes a member. Their API keys in this workspace are deleted in the same transaction, so they
+ * stop working at once (spec.md, Authentication 6).
+ */
+export async function removeMember(
+  dataSource: DataSource,
+  workspaceId: string,
+  userId: string,
+): Promise<void> {
+  await dataSource.transaction(async (manager) => {
+    await lockMember(manager, workspaceId, userId);
+    await manager.delete(ApiKey, { workspaceId, userId });
+    await manager.delete(Member, { workspaceId, userId });
+    await assertAnActiveAdminRemains(manager, workspaceId);
+  });
+}
+
+async function lockMember(manager: EntityManager, workspaceId: string, userId: string): Promise<Member> {
+  // Serialises membership changes of one workspace, so two admins cannot demote each other at once.
+  await manager.query('SELECT id FROM workspaces WHERE id = $1 FOR UPDATE', [workspaceId]);
+  const member = await manager.findOneBy(Member, { workspaceId, userId });
+  if (!member) throw notFoundError('Member not found.', 'memberNotFound');
+  return member;
+}
+
+async function assertAnActiveAdminRemains(manager: EntityManager, workspaceId: string): Promise<void> {
+  const admins = await manager
+    .createQueryBuilder(Member, 'm')
+    .innerJoin(Role, 'r', 'r.id = m.role_id')
+    .where('m.workspace_id = :workspaceId AND m.status = :status AND r.is_admin', {
+      workspaceId,
+      status: 'active',
+    })
+    .getCount();
+  if (admins === 0) {
+    throw conflictError('The workspace must keep at least one active Admin.', 'lastAdmin');
+  }
+}

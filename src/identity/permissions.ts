@@ -1,0 +1,35 @@
+import type { Role } from './role.entity';
+
+/** What a role allows on the API & Webhooks row (spec.md, "Permissions on the API & Webhooks role row"). */
+export interface ApiPermissions {
+  /** Read access All: list own keys, open Webhooks, Deliveries and Event Details; use API keys at all. */
+  apiRead: boolean;
+  /** plus Create: add webhooks, resend deliveries, create API keys. */
+  apiCreate: boolean;
+  /** plus Edit: edit webhooks, see saved secret and header values. */
+  apiEdit: boolean;
+  /** plus Delete: delete webhooks and own API keys. */
+  apiDelete: boolean;
+  /** Admin role only: members and roles (architecture.md, "roles"). */
+  manageWorkspace: boolean;
+}
+
+type RoleRow = Pick<Role, 'isAdmin' | 'apiRead' | 'apiCreate' | 'apiEdit' | 'apiDelete'>;
+
+/**
+ * The Admin role can do everything. Otherwise the boxes count only on top of Read access All:
+ * "Read access None" hides webhooks and API keys whatever is ticked.
+ */
+export function apiPermissions(role: RoleRow): ApiPermissions {
+  if (role.isAdmin) {
+    return { apiRead: true, apiCreate: true, apiEdit: true, apiDelete: true, manageWorkspace: true };
+  }
+  const read = role.apiRead === 'all';
+  return {
+    apiRead: read,
+    apiCreate: read && role.apiCreate,
+    apiEdit: read && role.apiEdit,
+    apiDelete: read && role.apiDelete,
+    manageWorkspace: false,
+  };
+}

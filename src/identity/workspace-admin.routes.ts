@@ -1,0 +1,81 @@
+import Router from '@koa/router';
+import type { Context } from 'koa';
+import type { DataSource } from 'typeorm';
+import { authorizationError, notFoundError } from '../errors/app-error';
+import { actorOf } from '../http/session-auth';
+import { parse, parseId } from '../http/validate';
+import type { Actor } from './actor';
+import { addMemberBody, createRoleBody, updateMemberBody, updateRoleBody } from './identity.schemas';
+import { addMember, listMembers, removeMember, updateMember } from './members.service';
+import { createRole, listRoles, updateRole } from './roles.service';
+
+const memberNotFound = () => notFoundError('Member not found.', 'memberNotFound');
+const roleNotFound = () => notFoundError('Role not found.', 'roleNotFound');
+
+/** Settings → Members and Settings → Roles: Admin only (architecture.md, "roles"). */
+export function workspaceAdminRoutes(deps: { dataSource: DataSource }): Router {
+  const { dataSource } = deps;
+  const router = new Router();
+
+  const admin = (ctx: Context): Actor => {
+    const actor = actorOf(ctx);
+    if (!actor.permissions.manageWorkspace) {
+      throw authorizationError('Only an Admin can manage members and roles.', 'insufficientPermissions');
+    }
+    return actor;
+  };
+
+  router.get('/members', async (ctx) => {
+    ctx.body = { data: await listMembers(dataSource.manager, admin(ctx).workspace.id) };
+  });
+
+  router.post('/members', async (ctx) => {
+    const actor = admin(ctx);
+    ctx.status = 201;
+    ctx.body = await addMember(dataSource, actor.workspace.id, parse(addMemberBody, ctx.request.body));
+  });
+
+  router.patch('/members/:userId', async (ctx) => {
+    const actor = admin(ctx);
+    const userId = parseId(ctx.params.userId, memberNotFound);
+    ctx.body = await updateMember(
+      dataSource,
+      actor.workspace.id,
+      userId,
+      parse(updateMemberBody, ctx.request.body),
+    );
+  });
+
+  router.delete('/members/:userId', async (ctx) => {
+    const actor = admin(ctx);
+    await removeMember(dataSource, actor.workspace.id, parseId(ctx.params.userId, memberNotFound));
+    ctx.status = 204;
+  });
+
+  router.get('/roles', async (ctx) => {
+    ctx.body = { data: await listRoles(dataSource.manager, admin(ctx).workspace.id) };
+  });
+
+  router.post('/roles', async (ctx) => {
+    const actor = admin(ctx);
+    ctx.status = 201;
+    ctx.body = await createRole(
+      dataSource.manager,
+      actor.workspace.id,
+      parse(createRoleBody, ctx.request.body),
+    );
+  });
+
+  router.patch('/roles/:id', async (ctx) => {
+    const actor = admin(ctx);
+    const roleId = parseId(ctx.params.id, roleNotFound);
+    ctx.body = await updateRole(
+      dataSource.manager,
+      actor.workspace.id,
+      roleId,
+      parse(updateRoleBody, ctx.request.body),
+    );
+  });
+
+  return router;
+}

@@ -1,0 +1,61 @@
+/** A signed-in browser, minus the browser: keeps the session cookie and sends Origin on writes. */
+export class WebClient {
+  private cookie = '';
+
+  constructor(private readonly baseUrl: string) {}
+
+  async request<T = unknown>(
+    method: string,
+    path: string,
+    body?: unknown,
+  ): Promise<{ status: number; body: T }> {
+    const response = await fetch(`${this.baseUrl}${path}`, {
+      method,
+      headers: {
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        ...(this.cookie ? { cookie: this.cookie } : {}),
+        origin: this.baseUrl,
+      },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const setCookie = response.headers.get('set-cookie');
+    if (setCookie) this.cookie = setCookie.split(';')[0]!;
+    const text = await response.text();
+    return { status: response.status, body: (text ? JSON.parse(text) : undefined) as T };
+  }
+
+  /** Like request, but fails the test on anything but `expected`. */
+  async ok<T = any>(method: string, path: string, body?: unknown, expected = [200, 201, 204]): Promise<T> {
+    const result = await this.request<T>(method, path, body);
+    if (!expected.includes(result.status)) {
+      throw new Error(`${method} ${path} answered ${result.status}: ${JSON.stringify(result.body)}`);
+    }
+    return result.body;
+  }
+
+  static async signUp(baseUrl: string, who: { email: string; name?: string; workspaceName?: string }) {
+    const client = new WebClient(baseUrl);
+    const session = await client.ok('POST', '/app/api/auth/sign-up', {
+      name: who.name ?? who.email.split('@')[0],
+      email: who.email,
+      password: 'password-123',
+      workspaceName: who.workspaceName ?? `${who.email} workspace`,
+    });
+    return { client, session };
+  }
+
+  static async signIn(baseUrl: string, email: string, password: string) {
+    const client = new WebClient(baseUrl);
+    const session = await client.ok('POST', '/app/api/auth/sign-in', { email, password });
+    return { client, session };
+  }
+}
+
+/** A REST call with an API key. */
+export async function rest(baseUrl: string, key: string | undefined, path = '/api/v1/me') {
+  const response = await fetch(`${baseUrl}${path}`, {
+    headers: key === undefined ? {} : { 'x-api-key': key },
+  });
+  const text = await response.text();
+  return { status: response.status, body: (text ? JSON.parse(text) : undefined) as any };
+}

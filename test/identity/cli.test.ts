@@ -1,0 +1,85 @@
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
+import { Member } from '../../src/identity/member.entity';
+import { Role } from '../../src/identity/role.entity';
+import { User } from '../../src/identity/user.entity';
+import { Workspace } from '../../src/identity/workspace.entity';
+import { verifyPassword } from '../../src/identity/passwords';
+import { projectRoot } from '../../src/project-root';
+import { createTestDatabase, type TestDatabase } from '../helpers/database';
+
+/** `npm run cli -- …` as a self-hoster runs it (the built dist/src/cli.js). */
+describe('self-hosting CLI', () => {
+  let db: TestDatabase;
+  const cli = (...args: string[]) =>
+    spawnSync(process.execPath, [join(projectRoot(), 'dist', 'src', 'cli.js'), ...args], {
+      env: { ...process.env, DATABASE_URL: db.url, LOG_LEVEL: 'silent' },
+      encoding: 'utf8',
+    });
+
+  beforeAll(async () => {
+    db = await createTestDatabase();
+  });
+  afterAll(() => db.drop());
+
+  it('create-workspace makes a workspace, its built-in roles and its Admin, printing a generated password once', async () => {
+    const result = cli('create-workspace', '--name', 'Self Hosted', '--admin-email', 'Root@Example.com');
+    expect(result.status).toBe(0);
+    const password = /Generated password \(shown once\): ([A-Za-z0-9]{16})/.exec(result.stdout)?.[1];
+    expect(password).toBeDefined();
+
+    const workspace = await db.dataSource.manager.findOneByOrFail(Workspace, { name: 'Self Hosted' });
+    const roles = await db.dataSource.manager.findBy(Role, { workspaceId: workspace.id });
+    expect(roles.map((role) => role.name).sort()).toEqual(['Admin', 'Member', 'Viewer']);
+    const user = await db.dataSource.manager.findOneByOrFail(User, { email: 'root@example.com' });
+    expect(await verifyPassword(password!, user.passwordHash)).toBe(true);
+    const member = await db.dataSource.manager.findOneByOrFail(Member, {
+      workspaceId: workspace.id,
+      userId: user.id,
+    });
+    expect(roles.find((role) => role.id === member.roleId)?.isAdmin).toBe(true);
+  });
+
+  it('add-member adds a member with the named role and the given password', async () => {
+    const result = cli(
+      'add-member',
+      '--workspace',
+      'Self Hosted',
+      '--email',
+      'ops@example.com',
+      '--role',
+      'viewer',
+      '--password',
+      'ops-password',
+    );
+    expect(result.status).toBe(0);
+    expect(result.stdout).toContain('Added ops@example.com to "Self Hosted" as Viewer.');
+    expect(result.stdout).not.toContain('Generated password');
+    const user = await db.dataSource.manager.findOneByOrFail(User, { email: 'ops@example.com' });
+    expect(await verifyPassword('ops-password', user.passwordHash)).toBe(true);
+  });
+
+  it('explains a wrong call in words, with the usage, and exit code 1', () => {
+    const missing = cli('create-workspace', '--name', 'X');
+    expect(missing.status).toBe(1);
+    expect(missing.stderr).toContain('--admin-email is required.');
+    expect(missing.stderr).toContain('Usage: npm run cli');
+
+    const unknownRole = cli(
+      'add-member',
+      '--workspace',
+      'Self Hosted',
+      '--email',
+      'x@example.com',
+      '--role',
+      'Boss',
+    );
+    expect(unknownRole.status).toBe(1);
+    expect(unknownRole.stderr).toContain('No role "Boss"');
+
+    const unknownCommand = cli('frobnicate');
+    expect(unknownCommand.status).toBe(1);
+    expect(unknownCommand.stderr).toContain('Unknown command "frobnicate".');
+    expect(unknownCommand.stderr).not.toMatch(/\n\s+at /); // no stack trace
+  });
+});

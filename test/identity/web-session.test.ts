@@ -1,0 +1,207 @@
+import { startTestApp, type TestApp } from '../helpers/test-app';
+import { WebClient } from '../helpers/web-client';
+
+/** Sign-up, sign-in, sessions, the workspace switcher, members and roles (architecture.md). */
+describe('web sessions, members and roles', () => {
+  let app: TestApp;
+
+  beforeAll(async () => {
+    app = await startTestApp();
+  });
+  afterAll(() => app.close());
+
+  it('sign-up creates a user and a workspace in which the user is Admin, with the built-in roles', async () => {
+    const { client, session } = await WebClient.signUp(app.baseUrl, {
+      email: 'Ann@Example.com',
+      workspaceName: 'Ann Co',
+    });
+    expect(session).toMatchObject({
+      user: { email: 'ann@example.com' },
+      workspace: { name: 'Ann Co' },
+      role: { name: 'Admin', isAdmin: true },
+      permissions: { apiRead: true, apiCreate: true, apiEdit: true, apiDelete: true, manageWorkspace: true },
+      onboardingPending: true,
+      member: { status: 'active' },
+    });
+    expect(JSON.stringify(session)).not.toMatch(/passwordHash|scrypt/);
+    const roles = (await client.ok('GET', '/app/api/roles')).data;
+    expect(roles.map((r: { name: string }) => r.name)).toEqual(['Admin', 'Member', 'Viewer']);
+    expect(roles.find((r: { name: string }) => r.name === 'Viewer')).toMatchObject({
+      apiRead: 'all',
+      apiCreate: false,
+      apiEdit: false,
+      apiDelete: false,
+    });
+
+    await client.ok('POST', '/app/api/onboarding/complete');
+    expect((await client.ok('GET', '/app/api/session')).onboardingPending).toBe(false);
+  });
+
+  it('refuses a taken email, a wrong password and a missing session', async () => {
+    await WebClient.signUp(app.baseUrl, { email: 'dup@example.com' });
+    const taken = await new WebClient(app.baseUrl).request<any>('POST', '/app/api/auth/sign-up', {
+      name: 'Dup',
+      email: 'DUP@example.com',
+      password: 'password-123',
+      workspaceName: 'X',
+    });
+    expect(taken.status).toBe(409);
+    expect(taken.body.error.issues[0]).toMatchObject({ customCode: 'emailTaken', path: ['email'] });
+
+    const wrong = await new WebClient(app.baseUrl).request<any>('POST', '/app/api/auth/sign-in', {
+      email: 'dup@example.com',
+      password: 'wrong-password',
+    });
+    expect(wrong.status).toBe(401);
+    expect(wrong.body.error.issues[0].customCode).toBe('invalidCredentials');
+
+    const anonymous = await new WebClient(app.baseUrl).request<any>('GET', '/app/api/session');
+    expect(anonymous.status).toBe(401);
+  });
+
+  it('signs out: the old cookie no longer works', async () => {
+    const { client } = await WebClient.signUp(app.baseUrl, { email: 'out@example.com' });
+    const cookieBefore = (client as unknown as { cookie: string }).cookie;
+    await client.ok('POST', '/app/api/auth/sign-out');
+    const replay = await fetch(`${app.baseUrl}/app/api/session`, { headers: { cookie: cookieBefore } });
+    expect(replay.status).toBe(401);
+  });
+
+  it('refuses cross-origin writes to the web app routes', async () => {
+    const response = await fetch(`${app.baseUrl}/app/api/auth/sign-in`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', origin: 'https://evil.example' },
+      body: JSON.stringify({ email: 'x@example.com', password: 'whatever1' }),
+    });
+    expect(response.status).toBe(403);
+    expect(((await response.json()) as any).error.issues[0].customCode).toBe('originMismatch');
+  });
+
+  it('lets a user in several workspaces switch between them', async () => {
+    const owner = await WebClient.signUp(app.baseUrl, { email: 'multi@example.com', workspaceName: 'First' });
+    const other = await WebClient.signUp(app.baseUrl, { email: 'host@example.com', workspaceName: 'Second' });
+    const viewerRole = (await other.client.ok('GET', '/app/api/roles')).data.find(
+      (r: { name: string }) => r.name === 'Viewer',
+    );
+    await other.client.ok('POST', '/app/api/members', { email: 'multi@example.com', roleId: viewerRole.id });
+
+    const session = await owner.client.ok('GET', '/app/api/session');
+    expect(session.workspaces.map((w: { name: string }) => w.name)).toEqual(['First', 'Second']);
+    const switched = await owner.client.ok('POST', '/app/api/session/workspace', {
+      workspaceId: other.session.workspace.id,
+    });
+    expect(switched).toMatchObject({ workspace: { name: 'Second' }, role: { name: 'Viewer' } });
+    expect((await owner.client.ok('GET', '/app/api/session')).workspace.name).toBe('Second');
+
+    const stranger = await WebClient.signUp(app.baseUrl, { email: 'stranger@example.com' });
+    const refused = await stranger.client.request('POST', '/app/api/session/workspace', {
+      workspaceId: other.session.workspace.id,
+    });
+    expect(refused.status).toBe(404);
+  });
+
+  describe('members and roles', () => {
+    let admin: WebClient;
+    let roles: Record<string, string>;
+
+    beforeAll(async () => {
+      admin = (await WebClient.signUp(app.baseUrl, { email: 'boss@example.com' })).client;
+      roles = Object.fromEntries(
+        (await admin.ok('GET', '/app/api/roles')).data.map((r: { name: string; id: string }) => [
+          r.name,
+          r.id,
+        ]),
+      );
+    });
+
+    it('adds a new person with a one-time password, and an existing user without one', async () => {
+      const added = await admin.ok('POST', '/app/api/members', {
+        email: 'new@example.com',
+        roleId: roles.Viewer,
+      });
+      expect(added.temporaryPassword).toMatch(/^[A-Za-z0-9]{16}$/);
+      expect(added.member).toMatchObject({ email: 'new@example.com', roleName: 'Viewer', status: 'active' });
+      await WebClient.signIn(app.baseUrl, 'new@example.com', added.temporaryPassword);
+
+      await WebClient.signUp(app.baseUrl, { email: 'existing@example.com' });
+      const existing = await admin.ok('POST', '/app/api/members', {
+        email: 'existing@example.com',
+        roleId: roles.Member,
+      });
+      expect(existing.temporaryPassword).toBeUndefined();
+
+      const again = await admin.request<any>('POST', '/app/api/members', {
+        email: 'new@example.com',
+        roleId: roles.Member,
+      });
+      expect(again.status).toBe(409);
+      expect(again.body.error.issues[0].customCode).toBe('alreadyMember');
+    });
+
+    it('keeps at least one active Admin', async () => {
+      const me = (await admin.ok('GET', '/app/api/session')).user.id;
+      for (const change of [{ roleId: roles.Member }, { status: 'inactive' }]) {
+        const refused = await admin.request<any>('PATCH', `/app/api/members/${me}`, change);
+        expect(refused.status).toBe(409);
+        expect(refused.body.error.issues[0].customCode).toBe('lastAdmin');
+      }
+      const removal = await admin.request<any>('DELETE', `/app/api/members/${me}`);
+      expect(removal.status).toBe(409);
+      expect((await admin.ok('GET', '/app/api/session')).role.name).toBe('Admin');
+    });
+
+    it('a new role starts with Read access None; built-in roles cannot be changed; names are unique', async () => {
+      const created = await admin.ok('POST', '/app/api/roles', { name: 'Support' });
+      expect(created).toMatchObject({
+        apiRead: 'none',
+        apiCreate: false,
+        apiEdit: false,
+        apiDelete: false,
+        builtin: null,
+      });
+      const builtin = await admin.request<any>('PATCH', `/app/api/roles/${roles.Viewer}`, {
+        apiCreate: true,
+      });
+      expect(builtin.status).toBe(409);
+      expect(builtin.body.error.issues[0].customCode).toBe('builtinRole');
+      const duplicate = await admin.request<any>('POST', '/app/api/roles', { name: 'support' });
+      expect(duplicate.status).toBe(409);
+      expect(duplicate.body.error.issues[0].customCode).toBe('roleNameTaken');
+    });
+
+    it('only an Admin manages members and roles', async () => {
+      const added = await admin.ok('POST', '/app/api/members', {
+        email: 'plain@example.com',
+        roleId: roles.Member,
+      });
+      const plain = (await WebClient.signIn(app.baseUrl, 'plain@example.com', added.temporaryPassword))
+        .client;
+      for (const [method, path] of [
+        ['GET', '/app/api/members'],
+        ['GET', '/app/api/roles'],
+        ['POST', '/app/api/roles'],
+      ] as const) {
+        const refused = await plain.request<any>(method, path, method === 'POST' ? { name: 'x' } : undefined);
+        expect(refused.status).toBe(403);
+        expect(refused.body.error.issues[0].customCode).toBe('insufficientPermissions');
+      }
+    });
+
+    it('scopes members and roles to the workspace', async () => {
+      const elsewhere = await WebClient.signUp(app.baseUrl, { email: 'else@example.com' });
+      const foreignRole = (await elsewhere.client.ok('GET', '/app/api/roles')).data[0].id;
+      const refused = await admin.request<any>('POST', '/app/api/members', {
+        email: 'x1@example.com',
+        roleId: foreignRole,
+      });
+      expect(refused.status).toBe(404);
+      expect(refused.body.error.issues[0].customCode).toBe('roleNotFound');
+      const patchForeign = await admin.request<any>('PATCH', `/app/api/roles/${foreignRole}`, {
+        name: 'Hijack',
+      });
+      expect(patchForeign.status).toBe(404);
+      const foreignMember = elsewhere.session.user.id;
+      expect((await admin.request('DELETE', `/app/api/members/${foreignMember}`)).status).toBe(404);
+    });
+  });
+});
