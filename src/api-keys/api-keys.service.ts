@@ -74,8 +74,9 @@ export class ApiKeysService {
     input: { name: string; expiresAt?: string | null },
   ): Promise<CreatedApiKey> {
     this.assertMayCreate(actor);
-    const expiresAt = standardKeyExpiry(input.expiresAt, new Date());
-    return this.insert(actor, { name: input.name, kind: 'standard', clientKind: null, expiresAt });
+    const now = new Date();
+    const expiresAt = standardKeyExpiry(input.expiresAt, now);
+    return this.insert(actor, now, { name: input.name, kind: 'standard', clientKind: null, expiresAt });
   }
 
   /** A quick-connection key: named after the client kind, expiring exactly 365 days from now. */
@@ -91,11 +92,13 @@ export class ApiKeysService {
       throw ValidationError.of('Unknown quick connection.', 'quickConnectionUnknown', ['clientKind']);
     }
     this.assertMayCreate(actor);
-    return this.insert(actor, {
+    // One clock for both: "exactly 365 days after creation".
+    const now = new Date();
+    return this.insert(actor, now, {
       name: keyClientLabel(clientKind),
       kind: 'quick',
       clientKind,
-      expiresAt: quickKeyExpiry(new Date()),
+      expiresAt: quickKeyExpiry(now),
     });
   }
 
@@ -122,6 +125,7 @@ export class ApiKeysService {
 
   private async insert(
     actor: Actor,
+    createdAt: Date,
     input: Pick<ApiKey, 'name' | 'kind' | 'clientKind' | 'expiresAt'>,
   ): Promise<CreatedApiKey> {
     const value = generateApiKeyValue();
@@ -131,6 +135,7 @@ export class ApiKeysService {
         workspaceId: actor.workspace.id,
         userId: actor.user.id,
         keyHash: hashApiKeyValue(value),
+        createdAt,
       }),
     );
     const endpoints = {

@@ -1,4 +1,8 @@
 import { ApiKey } from '../api-keys/api-key.entity';
+import { CrmRecord } from '../records/crm-record.entity';
+import { RecordEvent } from '../records/record-event.entity';
+import { RecordField } from '../records/record-field.entity';
+import { RecordType } from '../records/record-type.entity';
 import { Member } from '../identity/member.entity';
 import { Role } from '../identity/role.entity';
 import { Session } from '../identity/session.entity';
@@ -6,4 +10,15 @@ import { User } from '../identity/user.entity';
 import { Workspace } from '../identity/workspace.entity';
 
 /** Every TypeORM entity of the service. */
-export const entities = [Workspace, User, Role, Member, Session, ApiKey];
+export const entities = [
+  Workspace,
+  User,
+  Role,
+  Member,
+  Session,
+  ApiKey,
+  RecordType,
+  RecordField,
+  CrmRecord,
+  RecordEvent,
+];

@@ -1,10 +1,9 @@
 import { bodyParser } from '@koa/bodyparser';
 import Router from '@koa/router';
+import { join } from 'node:path';
 import Koa from 'koa';
 import type { DataSource } from 'typeorm';
-import { ApiKeyAuthenticator } from '../api-keys/api-key-auth';
 import { apiKeysRoutes } from '../api-keys/api-keys.routes';
-import { ApiKeysService } from '../api-keys/api-keys.service';
 import type { Config } from '../config';
 import { notFoundError } from '../errors/app-error';
 import { identityRoutes } from '../identity/identity.routes';
@@ -12,12 +11,17 @@ import { meRoutes } from '../identity/me.routes';
 import { workspaceAdminRoutes } from '../identity/workspace-admin.routes';
 import type { Logger } from '../logger';
 import { mcpRoutes } from '../mcp/mcp.routes';
+import { modelRoutes } from '../records/model.routes';
+import { recordsRoutes } from '../records/records.routes';
+import { projectRoot } from '../project-root';
+import { createServices } from '../services';
 import type { TemporalHandle } from '../temporal/client';
 import { requireApiKey } from './api-key-auth';
 import { errorMiddleware } from './error-middleware';
 import { healthRoutes } from './health.routes';
 import { requestId } from './request-id';
 import { requireSameOrigin, requireSession } from './session-auth';
+import { webAppMiddleware } from './web-static';
 
 export interface AppDeps {
   config: Config;
@@ -30,8 +34,7 @@ export interface AppDeps {
 export function createApp(deps: AppDeps): Koa {
   const { config, dataSource } = deps;
   const app = createBaseApp({ logger: deps.logger, bodyLimitKb: config.REQUEST_BODY_LIMIT_KB });
-  const authenticator = new ApiKeyAuthenticator(dataSource, config);
-  const apiKeys = new ApiKeysService(dataSource, config);
+  const { authenticator, apiKeys, records, modelChanges } = createServices(deps);
 
   mount(app, healthRoutes(deps));
 
@@ -51,6 +54,8 @@ export function createApp(deps: AppDeps): Koa {
   signedIn.use(requireSession(dataSource));
   signedIn.use(apiKeysRoutes({ apiKeys, config }).routes());
   signedIn.use(workspaceAdminRoutes({ dataSource }).routes());
+  signedIn.use(recordsRoutes({ records }).routes());
+  signedIn.use(modelRoutes({ dataSource, modelChanges }).routes());
   mount(app, signedIn);
 
   // MCP authenticates itself (its refusals have their own body).
@@ -60,6 +65,8 @@ export function createApp(deps: AppDeps): Koa {
   const rest = new Router({ prefix: '/api/v1' });
   rest.use(requireApiKey(authenticator));
   rest.use(meRoutes().routes());
+  rest.use(recordsRoutes({ records }).routes());
+  rest.use(modelRoutes({ dataSource, modelChanges }).routes());
   mount(app, rest);
 
   // Unknown API paths answer the spec's not_found body rather than Koa's plain-text 404.
@@ -73,6 +80,9 @@ export function createApp(deps: AppDeps): Koa {
       throw notFoundError(`No route for ${ctx.method} ${ctx.path}.`, 'routeNotFound');
     }
   });
+
+  // The web app (built by `vite build` into dist/web): files, and index.html for its routes.
+  app.use(webAppMiddleware({ root: join(projectRoot(), 'dist', 'web') }));
 
   return app;
 }

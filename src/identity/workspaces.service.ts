@@ -1,11 +1,13 @@
 import type { EntityManager } from 'typeorm';
+import { seedBuiltinModel } from '../records/builtin-model';
 import { BUILTIN_ROLE_DEFINITIONS } from './builtin-roles';
 import { Member } from './member.entity';
 import { Role } from './role.entity';
 import { Workspace, type PlanState } from './workspace.entity';
 
 /**
- * A new workspace with the three built-in roles, where `adminUserId` is an Active Admin.
+ * A new workspace with the three built-in roles and the built-in record model, where
+ * `adminUserId` is an Active Admin.
  * Call it inside a transaction: it writes several rows.
  */
 export async function createWorkspace(
@@ -29,6 +31,7 @@ export async function createWorkspace(
       status: 'active',
     }),
   );
+  await seedBuiltinModel(manager, workspace.id);
   return workspace;
 }
 

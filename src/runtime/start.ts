@@ -11,6 +11,8 @@ import { temporalBinaries } from '../temporal/binaries';
 import { connectTemporal } from '../temporal/client';
 import { ensureSearchAttributes } from '../temporal/search-attributes';
 import { startWorker } from '../temporal/worker';
+import { createServices } from '../services';
+import { startRetentionSweep } from './retention-sweep';
 import { ensureDemoWorkspace, type CreatedWorkspace } from '../identity/bootstrap';
 import { Lifecycle } from './lifecycle';
 import { assertPortFree, PortInUseError } from './ports';
@@ -128,6 +130,7 @@ async function run(
 
   if (options.worker) {
     say('Starting the Temporal worker…');
+    const services = createServices({ config, logger, dataSource, temporal });
     const worker = await startWorker(
       {
         address: temporalAddress,
@@ -135,9 +138,10 @@ async function run(
         taskQueue: config.TEMPORAL_TASK_QUEUE,
         logger,
       },
-      { config, logger, dataSource },
+      { config, logger, dataSource, records: services.records },
     );
     lifecycle.add('worker', worker.stop);
+    lifecycle.add('retention sweep', startRetentionSweep(services.records, logger));
     worker.done.catch((error) => {
       logger.fatal({ err: error }, 'the worker stopped unexpectedly');
       void lifecycle.stop().then(() => process.exit(1));

@@ -1,0 +1,39 @@
+import { Column, CreateDateColumn, Entity, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
+import type { StoredValue } from './field-kinds';
+
+export type RecordStatus = 'active' | 'trashed' | 'erased';
+
+/** A CRM record. (Named CrmRecord: `Record` is TypeScript's own.) */
+@Entity({ name: 'records' })
+export class CrmRecord {
+  @PrimaryGeneratedColumn('uuid')
+  id: string;
+
+  @Column({ name: 'workspace_id', type: 'uuid' })
+  workspaceId: string;
+
+  @Column({ name: 'type_id', type: 'uuid' })
+  typeId: string;
+
+  /** Raised by one on every write that changes the record, trash and restore included. */
+  @Column({ type: 'integer', default: 1 })
+  version: number;
+
+  @Column({ type: 'jsonb', default: () => `'{}'::jsonb` })
+  values: Record<string, StoredValue>;
+
+  @Column({ type: 'text', default: 'active' })
+  status: RecordStatus;
+
+  @Column({ name: 'trashed_at', type: 'timestamptz', nullable: true })
+  trashedAt: Date | null;
+
+  @Column({ name: 'created_by', type: 'uuid', nullable: true })
+  createdBy: string | null;
+
+  @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
+  createdAt: Date;
+
+  @UpdateDateColumn({ name: 'updated_at', type: 'timestamptz' })
+  updatedAt: Date;
+}

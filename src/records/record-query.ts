@@ -1,0 +1,436 @@
+import { z } from 'zod';
+import { ValidationError, type ErrorIssue } from '../errors/app-error';
+import { withCode } from '../errors/zod-issues';
+import type { FieldDef, FieldKind } from './field-kinds';
+
+/**
+ * A record source "list": the records of one type, narrowed by a search and filters on fields and
+ * relationships (architecture.md, "list"). The same semantics exist twice, in memory
+ * (`matchesQuery`, for one changed record) and as SQL (`queryToSql`, for listing); the SQL test
+ * holds them equal. In both:
+ * - A filter that `validateQuery` would refuse (its field was since deleted or changed kind)
+ *   matches nothing, so a stale source never delivers more than it was set up for.
+ * - `search` (trimmed; empty means none) is a case-insensitive substring of any text, email, url
+ *   or select value, or of the plain text of a richText value.
+ * - Case-insensitive means lower case per code point (Unicode simple case mapping), which is what
+ *   PostgreSQL's lower() does in a UTF-8 locale.
+ * - eq/neq/in compare with the stored value: case-insensitively for text, email and url; exactly
+ *   for select (the value is one of the options), number, formula, date and boolean. A missing
+ *   value, a formula `{ $error }`, or a value of the wrong JSON type equals nothing, so neq is true.
+ * - contains: case-insensitive substring; false when missing.
+ * - gt/lt: numbers numerically, dates ('YYYY-MM-DD') as strings; false when missing or an error.
+ * - isEmpty: missing, null or ''; for richText also a document without text. An error, 0 and
+ *   false are values, not empty.
+ * - On a link field: eq → the targets include the id; neq → they don't; in → any overlap;
+ *   isEmpty → no targets.
+ */
+
+export const RECORD_FILTER_OPS = [
+  'eq',
+  'neq',
+  'contains',
+  'gt',
+  'lt',
+  'isEmpty',
+  'isNotEmpty',
+  'in',
+] as const;
+export type RecordFilterOp = (typeof RECORD_FILTER_OPS)[number];
+
+export const QUERY_SEARCH_MAX = 200;
+export const QUERY_FILTERS_MAX = 20;
+export const QUERY_IN_MAX = 100;
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+
+export const recordFilterSchema = z.strictObject({
+  fieldId: z.string().min(1).max(100),
+  op: z.enum(RECORD_FILTER_OPS),
+  value: z.unknown().optional(),
+});
+export type RecordFilter = z.infer<typeof recordFilterSchema>;
+
+export const recordQuerySchema = z.strictObject({
+  typeId: z.string().refine((id) => UUID.test(id), withCode('queryTypeIdInvalid', 'typeId must be a UUID.')),
+  search: z
+    .string()
+    .refine(
+      (search) => search.length <= QUERY_SEARCH_MAX,
+      withCode('querySearchTooLong', `search can have at most ${QUERY_SEARCH_MAX} characters.`),
+    )
+    .optional(),
+  filters: z
+    .array(recordFilterSchema)
+    .refine(
+      (filters) => filters.length <= QUERY_FILTERS_MAX,
+      withCode('queryTooManyFilters', `A query can have at most ${QUERY_FILTERS_MAX} filters.`),
+    )
+    .optional(),
+});
+export type RecordQuery = z.infer<typeof recordQuerySchema>;
+
+export interface MatchableRecord {
+  typeId: string;
+  values: Record<string, unknown>;
+  links: Record<string, string[]>;
+}
+
+// ---- Which filters make sense ------------------------------------------------------------
+
+const TEXT_OPS: RecordFilterOp[] = ['eq', 'neq', 'contains', 'in', 'isEmpty', 'isNotEmpty'];
+const ORDERED_OPS: RecordFilterOp[] = ['eq', 'neq', 'gt', 'lt', 'in', 'isEmpty', 'isNotEmpty'];
+const OPS_BY_KIND: Record<FieldKind, RecordFilterOp[]> = {
+  text: TEXT_OPS,
+  email: TEXT_OPS,
+  url: TEXT_OPS,
+  select: TEXT_OPS,
+  richText: ['contains', 'isEmpty', 'isNotEmpty'],
+  number: ORDERED_OPS,
+  formula: ORDERED_OPS,
+  date: ORDERED_OPS,
+  boolean: ['eq', 'neq', 'in', 'isEmpty', 'isNotEmpty'],
+  link: ['eq', 'neq', 'in', 'isEmpty', 'isNotEmpty'],
+};
+
+const isTextLike = (kind: FieldKind) => kind === 'text' || kind === 'email' || kind === 'url';
+const isSearchable = (kind: FieldKind) => isTextLike(kind) || kind === 'select' || kind === 'richText';
+
+function isCalendarDate(value: unknown): boolean {
+  const parts = typeof value === 'string' ? DATE.exec(value) : null;
+  if (!parts) return false;
+  const [year, month, day] = parts.slice(1).map(Number) as [number, number, number];
+  const date = new Date(Date.UTC(year, month - 1, day));
+  return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
+}
+
+/** What an eq/neq/in/gt/lt value of the field must be: a test and its wording. */
+function expectedValue(field: FieldDef): [(value: unknown) => boolean, string] {
+  switch (field.kind) {
+    case 'number':
+    case 'formula':
+      return [(value) => typeof value === 'number' && Number.isFinite(value), 'a number'];
+    case 'date':
+      return [isCalendarDate, 'a date as YYYY-MM-DD'];
+    case 'boolean':
+      return [(value) => typeof value === 'boolean', 'true or false'];
+    case 'select': {
+      const options = field.config.options ?? [];
+      return [(value) => options.includes(value as string), `one of the options (${options.join(', ')})`];
+    }
+    case 'link':
+      return [(value) => typeof value === 'string' && UUID.test(value), 'a record id (UUID)'];
+    default:
+      return [(value) => typeof value === 'string', 'a text'];
+  }
+}
+
+type FilterProblem = { customCode: string; at: 'fieldId' | 'op' | 'value'; message: string };
+
+function filterProblem(filter: RecordFilter, field: FieldDef | undefined): FilterProblem | undefined {
+  if (!field) {
+    return { customCode: 'queryUnknownField', at: 'fieldId', message: `Unknown field ${filter.fieldId}.` };
+  }
+  const allowed = OPS_BY_KIND[field.kind];
+  if (!allowed.includes(filter.op)) {
+    const message = `${filter.op} does not apply to the ${field.kind} field '${field.name}'; use ${allowed.join(', ')}.`;
+    return { customCode: 'queryOperatorNotAllowed', at: 'op', message };
+  }
+  const valueProblem = (message: string): FilterProblem => ({
+    customCode: 'queryValueInvalid',
+    at: 'value',
+    message,
+  });
+  const { op, value } = filter;
+  if (op === 'isEmpty' || op === 'isNotEmpty') {
+    return value === undefined ? undefined : valueProblem(`${op} takes no value.`);
+  }
+  if (op === 'contains') {
+    return typeof value === 'string' && value.length > 0
+      ? undefined
+      : valueProblem('contains needs a non-empty text.');
+  }
+  const [fits, wording] = expectedValue(field);
+  if (op === 'in') {
+    if (!Array.isArray(value) || value.length > QUERY_IN_MAX) {
+      return valueProblem(`in needs an array of at most ${QUERY_IN_MAX} values.`);
+    }
+    return value.every(fits) ? undefined : valueProblem(`Every value of in must be ${wording}.`);
+  }
+  return fits(value) ? undefined : valueProblem(`The value must be ${wording}.`);
+}
+
+const sameId = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
+
+/** The query's field of that id; field ids compare case-insensitively (UUIDs), typeId too. */
+function fieldOf(fieldId: string, typeId: string, fields: FieldDef[]): FieldDef | undefined {
+  return fields.find((field) => sameId(field.id, fieldId) && sameId(field.typeId, typeId));
+}
+
+/** Refuses filters that do not fit the fields of `query.typeId`, all at once. */
+export function validateQuery(query: RecordQuery, fields: FieldDef[], path: (string | number)[] = []): void {
+  const issues: ErrorIssue[] = [];
+  (query.filters ?? []).forEach((filter, index) => {
+    const problem = filterProblem(filter, fieldOf(filter.fieldId, query.typeId, fields));
+    if (problem) {
+      const { customCode, at, message } = problem;
+      issues.push({ code: 'invalid', path: [...path, 'filters', index, at], message, customCode });
+    }
+  });
+  if (issues.length > 0) throw new ValidationError(issues);
+}
+
+// ---- In memory ---------------------------------------------------------------------------
+
+/** Lower case per code point (simple case mapping); only U+0130 lowers to two code points in JS. */
+function fold(text: string): string {
+  let folded = '';
+  for (const char of text) folded += char === '\u0130' ? 'i' : char.toLowerCase();
+  return folded;
+}
+
+const utf8 = new TextEncoder();
+
+/** jsonb stores object keys shorter first, then by bytes; plain text follows that order. */
+function jsonbKeyOrder(a: string, b: string): number {
+  const [x, y] = [utf8.encode(a), utf8.encode(b)];
+  if (x.length !== y.length) return x.length - y.length;
+  const differs = x.findIndex((byte, index) => byte !== y[index]);
+  return differs < 0 ? 0 : x[differs]! - y[differs]!;
+}
+
+/**
+ * The plain text of a richText value: the `text` of every `{ type: 'text' }` node, in document
+ * order (depth first, parents before children), joined without separator so that a word split by
+ * marks stays one word.
+ */
+export function richTextPlainText(stored: unknown): string {
+  const pieces: string[] = [];
+  const visit = (node: unknown): void => {
+    if (Array.isArray(node)) return node.forEach(visit);
+    if (typeof node !== 'object' || node === null) return;
+    const { type, text } = node as { type?: unknown; text?: unknown };
+    if (type === 'text' && typeof text === 'string') pieces.push(text);
+    const entries = node as Record<string, unknown>;
+    Object.keys(entries)
+      .sort(jsonbKeyOrder)
+      .forEach((key) => visit(entries[key]));
+  };
+  if (typeof stored === 'object' && stored !== null)
+    visit((stored as { documentJson?: unknown }).documentJson);
+  return pieces.join('');
+}
+
+function searchableText(stored: unknown, kind: FieldKind): string | undefined {
+  if (kind === 'richText') return richTextPlainText(stored);
+  return typeof stored === 'string' ? stored : undefined;
+}
+
+function searchTerm(query: RecordQuery): string | undefined {
+  const term = query.search?.trim();
+  return term ? term : undefined;
+}
+
+function storedEquals(stored: unknown, value: unknown, kind: FieldKind): boolean {
+  if (isTextLike(kind)) return typeof stored === 'string' && fold(stored) === fold(value as string);
+  return stored === value;
+}
+
+function isEmptyValue(stored: unknown, kind: FieldKind): boolean {
+  if (stored === undefined || stored === null || stored === '') return true;
+  return kind === 'richText' && richTextPlainText(stored) === '';
+}
+
+function matchesLinks(targets: string[], filter: RecordFilter): boolean {
+  const linked = new Set(targets.map((id) => id.toLowerCase()));
+  const includes = (id: unknown) => linked.has((id as string).toLowerCase());
+  switch (filter.op) {
+    case 'eq':
+      return includes(filter.value);
+    case 'neq':
+      return !includes(filter.value);
+    case 'in':
+      return (filter.value as unknown[]).some(includes);
+    case 'isEmpty':
+      return linked.size === 0;
+    default:
+      return linked.size > 0; // isNotEmpty
+  }
+}
+
+/** Own keys only: a field id never reads the object's prototype. */
+function storedValue(record: MatchableRecord, fieldId: string): unknown {
+  return Object.hasOwn(record.values, fieldId) ? record.values[fieldId] : undefined;
+}
+
+function matchesFilter(record: MatchableRecord, filter: RecordFilter, field: FieldDef): boolean {
+  if (field.kind === 'link') return matchesLinks(record.links[field.id] ?? [], filter);
+  const stored = storedValue(record, field.id);
+  const { op, value } = filter;
+  switch (op) {
+    case 'eq':
+      return storedEquals(stored, value, field.kind);
+    case 'neq':
+      return !storedEquals(stored, value, field.kind);
+    case 'in':
+      return (value as unknown[]).some((item) => storedEquals(stored, item, field.kind));
+    case 'contains':
+      return fold(searchableText(stored, field.kind) ?? '').includes(fold(value as string));
+    case 'gt':
+    case 'lt': {
+      const type = field.kind === 'date' ? 'string' : 'number';
+      if (typeof stored !== type) return false;
+      const [a, b] = [stored as number | string, value as number | string];
+      return op === 'gt' ? a > b : a < b;
+    }
+    case 'isEmpty':
+      return isEmptyValue(stored, field.kind);
+    case 'isNotEmpty':
+      return !isEmptyValue(stored, field.kind);
+  }
+}
+
+/** Whether one record belongs to the query's list (the semantics are documented at the top). */
+export function matchesQuery(record: MatchableRecord, query: RecordQuery, fields: FieldDef[]): boolean {
+  if (!sameId(record.typeId, query.typeId)) return false;
+  const term = searchTerm(query);
+  if (term !== undefined) {
+    const found = fields.some((field) => {
+      if (!sameId(field.typeId, query.typeId) || !isSearchable(field.kind)) return false;
+      const text = searchableText(storedValue(record, field.id), field.kind);
+      return text !== undefined && fold(text).includes(fold(term));
+    });
+    if (!found) return false;
+  }
+  return (query.filters ?? []).every((filter) => {
+    const field = fieldOf(filter.fieldId, query.typeId, fields);
+    return field !== undefined && !filterProblem(filter, field) && matchesFilter(record, filter, field);
+  });
+}
+
+// ---- SQL ---------------------------------------------------------------------------------
+
+class SqlParams {
+  readonly values: unknown[] = [];
+  private readonly keys = new Map<string, string>();
+  constructor(private readonly offset: number) {}
+
+  add(value: unknown): string {
+    this.values.push(value);
+    return `$${this.offset + this.values.length}`;
+  }
+
+  /** A field id as a jsonb key: a parameter too, once per field. */
+  key(fieldId: string): string {
+    let placeholder = this.keys.get(fieldId);
+    if (!placeholder) this.keys.set(fieldId, (placeholder = `${this.add(fieldId)}::text`));
+    return placeholder;
+  }
+}
+
+const escapeLike = (text: string) => text.replace(/[\\%_]/g, '\\$&');
+const PLAIN_TEXT_PATH = `'strict $.** ? (@.type == "text" && @.text.type() == "string").text'`;
+
+/**
+ * A WHERE fragment over `records <alias>` (id uuid, type_id uuid, values jsonb) and
+ * `record_links` (record_id, field_id, target_record_id), selecting exactly the records that
+ * `matchesQuery` accepts. Every value and jsonb key is a numbered parameter after `paramOffset`.
+ */
+export function queryToSql(
+  query: RecordQuery,
+  fields: FieldDef[],
+  alias: string,
+  paramOffset = 0,
+): { where: string; params: unknown[] } {
+  if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(alias)) throw new Error(`Not an SQL alias: ${alias}`);
+  const params = new SqlParams(paramOffset);
+  const json = (fieldId: string) => `(${alias}."values" -> ${params.key(fieldId)})`;
+  const text = (fieldId: string) => `(${alias}."values" ->> ${params.key(fieldId)})`;
+  const isString = (fieldId: string) => `jsonb_typeof(${json(fieldId)}) = 'string'`;
+  const plainText = (fieldId: string) =>
+    `coalesce((SELECT string_agg(piece.t #>> '{}', '' ORDER BY piece.n) FROM jsonb_path_query(` +
+    `${json(fieldId)} -> 'documentJson', ${PLAIN_TEXT_PATH}, '{}', true) WITH ORDINALITY AS piece(t, n)), '')`;
+  const like = (pattern: string) => `LIKE ('%' || lower(${pattern}) || '%') ESCAPE '\\'`;
+  const containsText = (field: FieldDef, pattern: string) =>
+    field.kind === 'richText'
+      ? `lower(${plainText(field.id)}) ${like(pattern)}`
+      : `coalesce(${isString(field.id)} AND lower(${text(field.id)}) ${like(pattern)}, false)`;
+
+  const linkExists = (field: FieldDef, target?: string) => {
+    const l = `${alias}_link`;
+    return (
+      `EXISTS (SELECT 1 FROM record_links ${l} WHERE ${l}.record_id = ${alias}.id` +
+      ` AND ${l}.field_id = ${params.add(field.id)}::uuid${target ? ` AND ${l}.target_record_id ${target}` : ''})`
+    );
+  };
+
+  const equals = (field: FieldDef, value: unknown) =>
+    isTextLike(field.kind)
+      ? `coalesce(${isString(field.id)} AND lower(${text(field.id)}) = lower(${params.add(value)}::text), false)`
+      : `coalesce(${json(field.id)} = ${params.add(JSON.stringify(value))}::jsonb, false)`;
+  const equalsAny = (field: FieldDef, values: unknown[]) => {
+    const items = `jsonb_array_elements${isTextLike(field.kind) ? '_text' : ''}(${params.add(JSON.stringify(values))}::jsonb)`;
+    return isTextLike(field.kind)
+      ? `coalesce(${isString(field.id)} AND lower(${text(field.id)}) IN (SELECT lower(item.v) FROM ${items} AS item(v)), false)`
+      : `coalesce(${json(field.id)} IN (SELECT item.v FROM ${items} AS item(v)), false)`;
+  };
+  const compare = (field: FieldDef, operator: '>' | '<', value: unknown) =>
+    field.kind === 'date'
+      ? `coalesce(${isString(field.id)} AND ${text(field.id)} COLLATE "C" ${operator} ${params.add(value)}::text, false)`
+      : `coalesce(jsonb_typeof(${json(field.id)}) = 'number' AND ${json(field.id)} ${operator} ${params.add(JSON.stringify(value))}::jsonb, false)`;
+  const isEmpty = (field: FieldDef) =>
+    field.kind === 'richText' ? `${plainText(field.id)} = ''` : `coalesce(${text(field.id)}, '') = ''`;
+
+  const linkCondition = (field: FieldDef, { op, value }: RecordFilter): string => {
+    switch (op) {
+      case 'eq':
+        return linkExists(field, `= ${params.add(value)}::uuid`);
+      case 'neq':
+        return `NOT ${linkExists(field, `= ${params.add(value)}::uuid`)}`;
+      case 'in':
+        return linkExists(field, `= ANY(${params.add(value)}::uuid[])`);
+      case 'isEmpty':
+        return `NOT ${linkExists(field)}`;
+      default:
+        return linkExists(field); // isNotEmpty
+    }
+  };
+
+  const condition = (field: FieldDef, filter: RecordFilter): string => {
+    if (field.kind === 'link') return linkCondition(field, filter);
+    const { op, value } = filter;
+    switch (op) {
+      case 'eq':
+        return equals(field, value);
+      case 'neq':
+        return `NOT ${equals(field, value)}`;
+      case 'in':
+        return equalsAny(field, value as unknown[]);
+      case 'contains':
+        return containsText(field, `${params.add(escapeLike(value as string))}::text`);
+      case 'gt':
+        return compare(field, '>', value);
+      case 'lt':
+        return compare(field, '<', value);
+      case 'isEmpty':
+        return isEmpty(field);
+      case 'isNotEmpty':
+        return `NOT (${isEmpty(field)})`;
+    }
+  };
+
+  const conditions = [`${alias}.type_id = ${params.add(query.typeId)}::uuid`];
+  const term = searchTerm(query);
+  if (term !== undefined) {
+    const searchable = fields.filter(
+      (field) => sameId(field.typeId, query.typeId) && isSearchable(field.kind),
+    );
+    const pattern = searchable.length > 0 ? `${params.add(escapeLike(term))}::text` : '';
+    conditions.push(searchable.map((field) => containsText(field, pattern)).join(' OR ') || 'FALSE');
+  }
+  for (const filter of query.filters ?? []) {
+    const field = fieldOf(filter.fieldId, query.typeId, fields);
+    conditions.push(field && !filterProblem(filter, field) ? condition(field, filter) : 'FALSE');
+  }
+  return { where: conditions.map((part) => `(${part})`).join(' AND '), params: params.values };
+}

@@ -1,0 +1,53 @@
+import Router from '@koa/router';
+import { notFoundError } from '../errors/app-error';
+import { actorOf } from '../http/session-auth';
+import { parse, parseId } from '../http/validate';
+import { restCause } from '../http/write-cause';
+import { recordWriteBody } from './records.schemas';
+import type { RecordsService } from './records.service';
+
+const recordNotFound = () => notFoundError('Record not found.', 'recordNotFound');
+
+/**
+ * Records over REST (`/api/v1/records/...`) and for the web app (`/app/api/records/...`).
+ * `{type}` is a type id, a type name, or a built-in key (`contact`, `deal`, …).
+ */
+export function recordsRoutes(deps: { records: RecordsService }): Router {
+  const { records } = deps;
+  const router = new Router();
+
+  const locate = (params: Record<string, string | undefined>) => ({
+    typeRef: params.type!,
+    recordId: parseId(params.id, recordNotFound),
+  });
+
+  router.post('/records/:type', async (ctx) => {
+    const body = parse(recordWriteBody, ctx.request.body);
+    ctx.status = 201;
+    ctx.body = await records.create(actorOf(ctx), restCause(ctx), ctx.params.type!, body);
+  });
+
+  router.get('/records/:type/:id', async (ctx) => {
+    ctx.body = await records.get(actorOf(ctx), locate(ctx.params));
+  });
+
+  router.patch('/records/:type/:id', async (ctx) => {
+    const body = parse(recordWriteBody, ctx.request.body);
+    ctx.body = await records.update(actorOf(ctx), restCause(ctx), locate(ctx.params), body);
+  });
+
+  router.post('/records/:type/:id/trash', async (ctx) => {
+    ctx.body = await records.trash(actorOf(ctx), restCause(ctx), locate(ctx.params));
+  });
+
+  router.post('/records/:type/:id/restore', async (ctx) => {
+    ctx.body = await records.restore(actorOf(ctx), restCause(ctx), locate(ctx.params));
+  });
+
+  router.delete('/records/:type/:id', async (ctx) => {
+    await records.deletePermanently(actorOf(ctx), restCause(ctx), locate(ctx.params));
+    ctx.status = 204;
+  });
+
+  return router;
+}

@@ -1,0 +1,380 @@
+import { randomUUID } from 'node:crypto';
+import type { DataSource, EntityManager } from 'typeorm';
+import { authorizationError, conflictError, notFoundError } from '../errors/app-error';
+import type { Actor } from '../identity/actor';
+import { TRASH_RETENTION_MS } from '../limits';
+import type { Logger } from '../logger';
+import { CrmRecord } from './crm-record.entity';
+import { findReadableType, loadModel, type RecordModel, type TypeModel } from './model.service';
+import { recordAccessOf, type RecordAccess } from './record-access';
+import {
+  diffSnapshots,
+  EMPTY_SNAPSHOT,
+  isEmptyChange,
+  linkedIds,
+  type RecordSnapshot,
+} from './record-change';
+import type { RecordEventName } from './record-event.entity';
+import { applyRecordInput } from './record-input';
+import { recordView, type RecordView } from './record-view';
+import { RecordsRepository } from './records.repository';
+import type { RecordWriteBody } from './records.schemas';
+import type { RecordEventData } from './redaction';
+import { scrubEventsOfErasedRecord } from './scrub';
+
+/** What caused a write (the event's `data.cause`). */
+export type WriteCause =
+  | { kind: 'api'; apiKeyId: string }
+  | { kind: 'mcp'; apiKeyId: string }
+  | { kind: 'web' }
+  | { kind: 'retention' };
+
+/** Starts and cancels the 30-day erasure timer of a trashed record (Temporal, in production). */
+export interface TrashTimer {
+  start(input: { workspaceId: string; recordId: string; trashedVersion: number }): Promise<void>;
+  cancel(input: { recordId: string; trashedVersion: number }): Promise<void>;
+}
+
+interface WriteContext {
+  workspaceId: string;
+  manager: EntityManager;
+  repo: RecordsRepository;
+  model: RecordModel;
+  type: TypeModel;
+  access: RecordAccess;
+}
+
+// The retention timer acts for the workspace itself, not for a person.
+const FULL_ACCESS: RecordAccess = { canReadType: () => true, isFieldRestricted: () => false };
+
+/** A record as addressed by a route: its type (id, name or built-in key) and its id. */
+export interface RecordLocator {
+  typeRef: string;
+  recordId: string;
+}
+
+const recordNotFound = () => notFoundError('Record not found.', 'recordNotFound');
+
+/**
+ * Record writes and reads. Every write runs in one transaction that also appends its events to
+ * the outbox (architecture.md, "Events: from a write to a POST", step 1): no event without its
+ * write, no write without its events. An update that changes nothing writes nothing.
+ */
+export class RecordsService {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly trashTimer: TrashTimer,
+    private readonly logger: Logger,
+  ) {}
+
+  async create(
+    actor: Actor,
+    cause: WriteCause,
+    typeRef: string,
+    input: RecordWriteBody,
+  ): Promise<RecordView> {
+    assertMayWrite(actor);
+    return this.dataSource.transaction(async (manager) => {
+      const context = await this.context(manager, actor, typeRef);
+      const next = await applyRecordInput(manager, this.inputContext(actor, context), EMPTY_SNAPSHOT, input);
+      const record = await manager.save(
+        manager.create(CrmRecord, {
+          workspaceId: actor.workspace.id,
+          typeId: context.type.id,
+          version: 1,
+          values: next.values,
+          status: 'active',
+          createdBy: actor.user.id,
+        }),
+      );
+      await context.repo.writeParts(actor.workspace.id, record.id, EMPTY_SNAPSHOT, next);
+      await this.emit(context, actor.user.id, cause, 'record.created', record, EMPTY_SNAPSHOT, next, 0, 1);
+      return this.view(context, record, next);
+    });
+  }
+
+  async update(
+    actor: Actor,
+    cause: WriteCause,
+    locator: RecordLocator,
+    input: RecordWriteBody,
+  ): Promise<RecordView> {
+    assertMayWrite(actor);
+    return this.dataSource.transaction(async (manager) => {
+      const { context, record } = await this.lockReadable(manager, actor, locator);
+      if (record.status !== 'active')
+        throw conflictError('The record is in the Trash; restore it first.', 'recordTrashed');
+      const previous = await context.repo.snapshot(record);
+      const next = await applyRecordInput(manager, this.inputContext(actor, context), previous, input);
+      const change = diffSnapshots(previous, next, await this.changeContext(context, previous, next));
+      if (isEmptyChange(change)) return this.view(context, record, previous);
+      record.values = next.values;
+      record.version += 1;
+      await manager.save(record);
+      await context.repo.writeParts(actor.workspace.id, record.id, previous, next);
+      await this.emit(
+        context,
+        actor.user.id,
+        cause,
+        'record.updated',
+        record,
+        previous,
+        next,
+        record.version - 1,
+        record.version,
+      );
+      return this.view(context, record, next);
+    });
+  }
+
+  /** Moves a record to the Trash; it is erased 30 days later unless restored. */
+  async trash(actor: Actor, cause: WriteCause, locator: RecordLocator): Promise<RecordView> {
+    assertMayWrite(actor);
+    const view = await this.dataSource.transaction(async (manager) => {
+      const { context, record } = await this.lockReadable(manager, actor, locator);
+      if (record.status !== 'active')
+        throw conflictError('The record is already in the Trash.', 'recordTrashed');
+      const current = await context.repo.snapshot(record);
+      record.status = 'trashed';
+      record.trashedAt = new Date();
+      record.version += 1;
+      await manager.save(record);
+      // The links stay stored (a restore brings them back); the event reports them as left.
+      await this.emit(
+        context,
+        actor.user.id,
+        cause,
+        'record.deleted',
+        record,
+        current,
+        EMPTY_SNAPSHOT,
+        record.version - 1,
+        null,
+      );
+      return this.view(context, record, current);
+    });
+    try {
+      await this.trashTimer.start({
+        workspaceId: actor.workspace.id,
+        recordId: view.id,
+        trashedVersion: view.version,
+      });
+    } catch (error) {
+      // The trash is committed; the retention sweep (eraseExpiredTrash) erases it on time anyway.
+      this.logger.error({ err: error, recordId: view.id }, 'could not start the erasure timer');
+    }
+    return view;
+  }
+
+  async restore(actor: Actor, cause: WriteCause, locator: RecordLocator): Promise<RecordView> {
+    assertMayWrite(actor);
+    let trashedVersion = 0;
+    const view = await this.dataSource.transaction(async (manager) => {
+      const { context, record } = await this.lockReadable(manager, actor, locator);
+      if (record.status !== 'trashed')
+        throw conflictError('The record is not in the Trash.', 'recordNotTrashed');
+      trashedVersion = record.version;
+      const current = await context.repo.snapshot(record);
+      record.status = 'active';
+      record.trashedAt = null;
+      record.version += 1;
+      await manager.save(record);
+      await this.emit(
+        context,
+        actor.user.id,
+        cause,
+        'record.restored',
+        record,
+        EMPTY_SNAPSHOT,
+        current,
+        trashedVersion,
+        record.version,
+      );
+      return this.view(context, record, current);
+    });
+    await this.cancelTimer(locator.recordId, trashedVersion);
+    return view;
+  }
+
+  /** Erases a trashed record at once (by hand). */
+  async deletePermanently(actor: Actor, cause: WriteCause, locator: RecordLocator): Promise<void> {
+    assertMayWrite(actor);
+    let trashedVersion = 0;
+    await this.dataSource.transaction(async (manager) => {
+      const { context, record } = await this.lockReadable(manager, actor, locator);
+      if (record.status !== 'trashed') {
+        throw conflictError('Only a record in the Trash can be deleted permanently.', 'recordNotTrashed');
+      }
+      trashedVersion = record.version;
+      await this.erase(context, record, actor.user.id, cause);
+    });
+    await this.cancelTimer(locator.recordId, trashedVersion);
+  }
+
+  /**
+   * The timer's end: erases the record if it is still in the Trash at the version it was trashed
+   * with (a restore, or a later trashing, makes this a no-op). Returns whether it erased.
+   */
+  async eraseIfStillTrashed(workspaceId: string, recordId: string, trashedVersion: number): Promise<boolean> {
+    return this.dataSource.transaction(async (manager) => {
+      const repo = new RecordsRepository(manager);
+      const record = await repo.lock(workspaceId, recordId);
+      if (!record || record.status !== 'trashed' || record.version !== trashedVersion) return false;
+      const model = await loadModel(manager, workspaceId);
+      const type = model.types.find((candidate) => candidate.id === record.typeId);
+      const context = { workspaceId, manager, repo, model, type: type!, access: FULL_ACCESS };
+      await this.erase(context, record, null, { kind: 'retention' });
+      return true;
+    });
+  }
+
+  /**
+   * The safety net behind the timers: erases every record trashed more than 30 days ago (for
+   * example when Temporal could not be reached at trashing time). Returns how many it erased.
+   */
+  async eraseExpiredTrash(now = new Date()): Promise<number> {
+    const expired: { workspace_id: string; id: string; version: number }[] = await this.dataSource.query(
+      `SELECT workspace_id, id, version FROM records WHERE status = 'trashed' AND trashed_at <= $1 LIMIT 500`,
+      [new Date(now.getTime() - TRASH_RETENTION_MS)],
+    );
+    let erased = 0;
+    for (const record of expired) {
+      if (await this.eraseIfStillTrashed(record.workspace_id, record.id, record.version)) erased += 1;
+    }
+    return erased;
+  }
+
+  async get(actor: Actor, locator: RecordLocator): Promise<RecordView> {
+    return this.dataSource.transaction(async (manager) => {
+      const { context, record } = await this.lockReadable(manager, actor, locator, false);
+      return this.view(context, record, await context.repo.snapshot(record));
+    });
+  }
+
+  private async erase(
+    context: WriteContext,
+    record: CrmRecord,
+    actorId: string | null,
+    cause: WriteCause,
+  ): Promise<void> {
+    const workspaceId = record.workspaceId;
+    await context.repo.eraseParts(record.id);
+    record.status = 'erased';
+    record.values = {};
+    record.version += 1;
+    await context.manager.save(record);
+    await scrubEventsOfErasedRecord(context.manager, workspaceId, record.id);
+    const data: RecordEventData = {
+      causeId: randomUUID(),
+      cause,
+      record: { ref: { typeId: record.typeId, recordId: record.id } },
+    };
+    await context.repo.appendEvent({
+      workspaceId,
+      event: 'record.deletedPermanently',
+      actorId,
+      record,
+      data,
+      occurredAt: new Date(),
+    });
+  }
+
+  private async emit(
+    context: WriteContext,
+    actorId: string | null,
+    cause: WriteCause,
+    event: RecordEventName,
+    record: CrmRecord,
+    before: RecordSnapshot,
+    after: RecordSnapshot,
+    beforeVersion: number,
+    afterVersion: number | null,
+  ): Promise<void> {
+    const change = diffSnapshots(before, after, await this.changeContext(context, before, after));
+    const data: RecordEventData = {
+      causeId: randomUUID(),
+      cause,
+      record: {
+        ref: { typeId: record.typeId, recordId: record.id },
+        schemaRevision: context.model.schemaRevision,
+        beforeVersion,
+        afterVersion,
+        ...change,
+      },
+    };
+    await context.repo.appendEvent({
+      workspaceId: record.workspaceId,
+      event,
+      actorId,
+      record,
+      data,
+      occurredAt: new Date(),
+    });
+  }
+
+  private async changeContext(context: WriteContext, ...snapshots: RecordSnapshot[]) {
+    const related = await context.repo.related(context.workspaceId, context.model, linkedIds(...snapshots));
+    const userNames = await context.repo.userNames([...new Set(snapshots.flatMap((s) => s.assignments))]);
+    return {
+      fields: context.type.fields,
+      related: (id: string) => related.get(id) ?? { ref: { typeId: '', recordId: id }, display: null },
+      userName: (id: string) => userNames.get(id) ?? null,
+    };
+  }
+
+  private async view(
+    context: WriteContext,
+    record: CrmRecord,
+    snapshot: RecordSnapshot,
+  ): Promise<RecordView> {
+    const related = await context.repo.related(context.workspaceId, context.model, linkedIds(snapshot));
+    const userNames = await context.repo.userNames(snapshot.assignments);
+    return recordView(record, context.type, snapshot, context.access, { related, userNames });
+  }
+
+  private async context(manager: EntityManager, actor: Actor, typeRef: string): Promise<WriteContext> {
+    const access = recordAccessOf(actor.role);
+    const model = await loadModel(manager, actor.workspace.id);
+    const type = findReadableType(model, access, typeRef);
+    return {
+      workspaceId: actor.workspace.id,
+      manager,
+      repo: new RecordsRepository(manager),
+      model,
+      type,
+      access,
+    };
+  }
+
+  /**
+   * The record, locked, if it is of the addressed type and the actor can read that type;
+   * otherwise not_found, as if it did not exist.
+   */
+  private async lockReadable(manager: EntityManager, actor: Actor, locator: RecordLocator, lock = true) {
+    const context = await this.context(manager, actor, locator.typeRef);
+    const record = lock
+      ? await context.repo.lock(actor.workspace.id, locator.recordId)
+      : await manager.findOneBy(CrmRecord, { workspaceId: actor.workspace.id, id: locator.recordId });
+    if (!record || record.status === 'erased' || record.typeId !== context.type.id) throw recordNotFound();
+    return { context, record };
+  }
+
+  private inputContext(actor: Actor, context: WriteContext) {
+    return { workspaceId: actor.workspace.id, type: context.type, access: context.access };
+  }
+
+  private async cancelTimer(recordId: string, trashedVersion: number): Promise<void> {
+    try {
+      await this.trashTimer.cancel({ recordId, trashedVersion });
+    } catch (error) {
+      // Harmless: the timer's activity erases only a record still trashed at that version.
+      this.logger.warn({ err: error, recordId }, 'could not cancel the erasure timer');
+    }
+  }
+}
+
+function assertMayWrite(actor: Actor): void {
+  if (actor.member.status !== 'active') {
+    throw authorizationError('Inactive members cannot change records.', 'memberInactive');
+  }
+}

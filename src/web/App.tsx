@@ -1,0 +1,88 @@
+// Which page to show for the current path and session, with the permission guards of spec.md
+// ("Read access None ... opening the page directly leads to the Dashboard").
+import type { ReactNode } from 'react';
+import type { Permissions, Session } from './api';
+import { Layout } from './components/Layout';
+import { SignInPage, SignUpPage } from './pages/Auth';
+import { ApiKeysPage } from './pages/ApiKeys';
+import { DashboardPage } from './pages/Dashboard';
+import { MembersPage } from './pages/Members';
+import { OnboardingPage } from './pages/Onboarding';
+import { RolesPage } from './pages/Roles';
+import { Link, Redirect, safeNextPath, useRouter } from './router';
+import { useSessionContext } from './session';
+
+type Page = { render: () => ReactNode; allowed?: (session: Session) => boolean };
+
+const can = (permission: keyof Permissions) => (session: Session) => session.permissions[permission];
+
+const PAGES: Record<string, Page> = {
+  '/': { render: () => <DashboardPage /> },
+  '/onboarding': {
+    render: () => <OnboardingPage />,
+    allowed: (session) => session.onboardingPending && session.permissions.manageWorkspace,
+  },
+  '/settings/api-keys': { render: () => <ApiKeysPage />, allowed: can('apiRead') },
+  '/settings/members': { render: () => <MembersPage />, allowed: can('manageWorkspace') },
+  '/settings/roles': { render: () => <RolesPage />, allowed: can('manageWorkspace') },
+};
+
+const PUBLIC_PAGES: Record<string, () => ReactNode> = {
+  '/sign-in': () => <SignInPage />,
+  '/sign-up': () => <SignUpPage />,
+};
+
+/** `/settings/api-keys/` and `/settings/api-keys` are the same page. */
+function normalise(path: string): string {
+  return path.length > 1 ? path.replace(/\/+$/, '') : path;
+}
+
+export function App() {
+  const { state, refresh } = useSessionContext();
+  const { path: rawPath, search } = useRouter();
+  const path = normalise(rawPath);
+
+  if (state.status === 'loading') {
+    return (
+      <div className="splash" data-testid="loading">
+        Loading…
+      </div>
+    );
+  }
+  if (state.status === 'error') {
+    return (
+      <div className="splash">
+        <p className="error" role="alert">
+          {state.message}
+        </p>
+        <button type="button" className="button" onClick={() => void refresh()}>
+          Try again
+        </button>
+      </div>
+    );
+  }
+
+  const publicPage = PUBLIC_PAGES[path];
+  if (state.status === 'signedOut') {
+    if (publicPage) return publicPage();
+    const next = path === '/' ? '' : `?next=${encodeURIComponent(rawPath + search)}`;
+    return <Redirect to={`/sign-in${next}`} />;
+  }
+  if (publicPage) return <Redirect to={safeNextPath(search) ?? '/'} />;
+
+  const page = PAGES[path];
+  if (!page) {
+    return (
+      <Layout>
+        <section data-testid="not-found">
+          <h1>Page not found</h1>
+          <p>
+            There is no page at <code>{rawPath}</code>. <Link to="/">Go to the Dashboard</Link>.
+          </p>
+        </section>
+      </Layout>
+    );
+  }
+  if (page.allowed && !page.allowed(state.session)) return <Redirect to="/" />;
+  return <Layout>{page.render()}</Layout>;
+}

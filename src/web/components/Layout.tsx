@@ -1,0 +1,91 @@
+// The signed-in frame: header (workspace switcher, user, sign out) and the navigation.
+import { useState, type ReactNode } from 'react';
+import { api, errorMessage } from '../api';
+import { Link, useRouter } from '../router';
+import { useSession, useSessionContext } from '../session';
+
+export function Layout({ children }: { children: ReactNode }) {
+  const session = useSession();
+  const { setSession, signOut } = useSessionContext();
+  const { navigate } = useRouter();
+  const [error, setError] = useState<string>();
+  const { permissions } = session;
+
+  const switchWorkspace = async (workspaceId: string) => {
+    setError(undefined);
+    try {
+      setSession(await api.switchWorkspace(workspaceId));
+      navigate('/');
+    } catch (failure) {
+      setError(errorMessage(failure));
+    }
+  };
+
+  return (
+    <div className="shell">
+      <header className="topbar">
+        <Link to="/" className="brand">
+          CRM
+        </Link>
+        <label className="switcher">
+          <span className="visually-hidden">Workspace</span>
+          <select
+            value={session.workspace.id}
+            onChange={(event) => void switchWorkspace(event.target.value)}
+            data-testid="workspace-switcher"
+          >
+            {session.workspaces.map((workspace) => (
+              <option key={workspace.id} value={workspace.id}>
+                {workspace.name}
+              </option>
+            ))}
+          </select>
+        </label>
+        {error ? (
+          <span className="error topbar-error" role="alert">
+            {error}
+          </span>
+        ) : null}
+        <div className="topbar-user">
+          <span className="user-name" data-testid="current-user" title={session.user.email}>
+            {session.user.name || session.user.email}
+          </span>
+          <button
+            type="button"
+            className="button button-small"
+            data-testid="sign-out"
+            onClick={() => void signOut(() => navigate('/sign-in', { replace: true }))}
+          >
+            Sign out
+          </button>
+        </div>
+      </header>
+      <div className="body">
+        <nav className="sidebar" aria-label="Main" data-testid="nav">
+          <Link to="/" data-testid="nav-dashboard">
+            Dashboard
+          </Link>
+          {permissions.apiRead || permissions.manageWorkspace ? (
+            <div className="nav-section">Settings</div>
+          ) : null}
+          {permissions.apiRead ? (
+            <Link to="/settings/api-keys" data-testid="nav-api-keys">
+              API keys
+            </Link>
+          ) : null}
+          {permissions.manageWorkspace ? (
+            <>
+              <Link to="/settings/members" data-testid="nav-members">
+                Members
+              </Link>
+              <Link to="/settings/roles" data-testid="nav-roles">
+                Roles
+              </Link>
+            </>
+          ) : null}
+        </nav>
+        <main className="content">{children}</main>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,23 @@
+// Times as people read them, with the exact ISO time kept in <time dateTime> (and its tooltip).
+const dateTime = new Intl.DateTimeFormat(undefined, {
+  year: 'numeric',
+  month: 'short',
+  day: 'numeric',
+  hour: '2-digit',
+  minute: '2-digit',
+  timeZoneName: 'short',
+});
+
+export function DateTime({ value, testId }: { value: string; testId?: string }) {
+  return (
+    <time dateTime={value} title={value} data-testid={testId}>
+      {dateTime.format(new Date(value))}
+    </time>
+  );
+}
+
+/** `YYYY-MM-DD` of the UTC day `days` after today (the server counts key expiry days in UTC). */
+export function utcDatePlusDays(days: number, now = new Date()): string {
+  const day = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + days));
+  return day.toISOString().slice(0, 10);
+}

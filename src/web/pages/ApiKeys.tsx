@@ -1,0 +1,361 @@
+// Settings → API keys: the caller's own keys of the current workspace (spec.md, "API key" and
+// "Authentication" 8). Add a standard key or a quick connection; each key is a card with Delete.
+import { useCallback, useEffect, useRef, useState, type FormEvent } from 'react';
+import { api, errorMessage, type ApiKey, type CreatedKey } from '../api';
+import { CreatedKeyDialog } from '../components/CreatedKeyDialog';
+import { ConfirmDialog, Dialog, ErrorMessage } from '../components/Dialog';
+import { QuickConnections } from '../components/QuickConnections';
+import { DateTime, utcDatePlusDays } from '../format';
+import { useSession } from '../session';
+
+const NAME_MAX = 255;
+const EXPIRY_MIN_DAYS = 1;
+const EXPIRY_MAX_DAYS = 365;
+const EXPIRY_DEFAULT_DAYS = 90;
+
+type Open = 'none' | 'menu' | 'standard' | 'quick';
+
+export function ApiKeysPage() {
+  const session = useSession();
+  const { permissions } = session;
+  const inactive = session.member.status === 'inactive';
+  const planMissing = session.deployment === 'cloud' && session.workspace.planState === 'none';
+  const canCreate = permissions.apiCreate && !inactive && !planMissing;
+  const canDelete = permissions.apiDelete && !inactive;
+
+  const [keys, setKeys] = useState<ApiKey[]>();
+  const [loadError, setLoadError] = useState<string>();
+  const [open, setOpen] = useState<Open>('none');
+  const [created, setCreated] = useState<CreatedKey>();
+  const [deleting, setDeleting] = useState<ApiKey>();
+
+  const load = useCallback(async () => {
+    try {
+      setKeys((await api.apiKeys()).data);
+      setLoadError(undefined);
+    } catch (failure) {
+      setLoadError(errorMessage(failure));
+    }
+  }, []);
+
+  useEffect(() => {
+    void load();
+  }, [load]);
+
+  const onCreated = (key: CreatedKey) => {
+    setOpen('none');
+    setCreated(key);
+    void load();
+  };
+
+  return (
+    <section data-testid="api-keys-page">
+      <div className="page-header">
+        <div>
+          <h1>API keys</h1>
+          <p className="lead">
+            Keys let MCP and REST clients act as you in <strong>{session.workspace.name}</strong>, with your
+            role&rsquo;s permissions. Only you see your keys.
+          </p>
+        </div>
+        {canCreate ? <AddMenu open={open} setOpen={setOpen} /> : null}
+      </div>
+
+      {inactive ? (
+        <p className="notice notice-warning" data-testid="inactive-notice">
+          Your membership of this workspace is inactive: you cannot manage API keys.
+        </p>
+      ) : null}
+      {planMissing && permissions.apiCreate && !inactive ? (
+        <p className="notice notice-warning" data-testid="plan-notice">
+          Choose a plan for this workspace to create API keys.
+        </p>
+      ) : null}
+
+      <ErrorMessage message={loadError} />
+
+      {keys === undefined ? (
+        loadError ? null : (
+          <p className="muted">Loading…</p>
+        )
+      ) : keys.length === 0 ? (
+        <div className="empty" data-testid="api-keys-empty">
+          You have no API keys in this workspace yet.
+        </div>
+      ) : (
+        <ul className="cards" data-testid="api-key-list">
+          {keys.map((key) => (
+            <KeyCard key={key.id} apiKey={key} canDelete={canDelete} onDelete={() => setDeleting(key)} />
+          ))}
+        </ul>
+      )}
+
+      {open === 'standard' ? (
+        <StandardKeyDialog onClose={() => setOpen('none')} onCreated={onCreated} />
+      ) : null}
+      {open === 'quick' ? (
+        <Dialog title="Quick connections" onClose={() => setOpen('none')} testId="quick-dialog" wide>
+          <p className="muted">
+            A key-based connection creates a key named after the tool that expires in exactly 365 days.
+          </p>
+          <QuickConnections canCreate={canCreate} onCreated={onCreated} />
+        </Dialog>
+      ) : null}
+      {created ? <CreatedKeyDialog created={created} onClose={() => setCreated(undefined)} /> : null}
+      {deleting ? (
+        <DeleteKeyDialog
+          apiKey={deleting}
+          onClose={() => setDeleting(undefined)}
+          onDeleted={() => {
+            setDeleting(undefined);
+            void load();
+          }}
+        />
+      ) : null}
+    </section>
+  );
+}
+
+function AddMenu({ open, setOpen }: { open: Open; setOpen: (open: Open) => void }) {
+  const menu = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (open !== 'menu') return;
+    const onDown = (event: MouseEvent) => {
+      if (!menu.current?.contains(event.target as Node)) setOpen('none');
+    };
+    document.addEventListener('mousedown', onDown);
+    return () => document.removeEventListener('mousedown', onDown);
+  }, [open, setOpen]);
+
+  return (
+    <div className="menu-anchor" ref={menu}>
+      <button
+        type="button"
+        className="button button-primary"
+        aria-haspopup="menu"
+        aria-expanded={open === 'menu'}
+        onClick={() => setOpen(open === 'menu' ? 'none' : 'menu')}
+        data-testid="add-api-key"
+      >
+        Add
+      </button>
+      {open === 'menu' ? (
+        <div className="menu" role="menu">
+          <button
+            type="button"
+            role="menuitem"
+            onClick={() => setOpen('standard')}
+            data-testid="add-standard-key"
+          >
+            <strong>Standard API key</strong>
+            <span>Choose a name and an optional expiry date.</span>
+          </button>
+          <button
+            type="button"
+            role="menuitem"
+            onClick={() => setOpen('quick')}
+            data-testid="add-quick-connection"
+          >
+            <strong>Quick connections</strong>
+            <span>Claude Desktop, Cursor, VS Code, n8n and more.</span>
+          </button>
+        </div>
+      ) : null}
+    </div>
+  );
+}
+
+function StandardKeyDialog({
+  onClose,
+  onCreated,
+}: {
+  onClose: () => void;
+  onCreated: (key: CreatedKey) => void;
+}) {
+  const [name, setName] = useState('');
+  const [expiry, setExpiry] = useState<'never' | 'date'>('never');
+  const [date, setDate] = useState(() => utcDatePlusDays(EXPIRY_DEFAULT_DAYS));
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string>();
+  const min = utcDatePlusDays(EXPIRY_MIN_DAYS);
+  const max = utcDatePlusDays(EXPIRY_MAX_DAYS);
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    const trimmed = name.trim();
+    if (trimmed.length < 1 || trimmed.length > NAME_MAX) {
+      setError(`Name must be 1 to ${NAME_MAX} characters.`);
+      return;
+    }
+    if (expiry === 'date' && (!date || date < min || date > max)) {
+      setError(`Choose an expiry date from ${min} to ${max}.`);
+      return;
+    }
+    setBusy(true);
+    setError(undefined);
+    try {
+      onCreated(
+        await api.createApiKey(expiry === 'date' ? { name: trimmed, expiresAt: date } : { name: trimmed }),
+      );
+    } catch (failure) {
+      setError(errorMessage(failure));
+      setBusy(false);
+    }
+  };
+
+  return (
+    <Dialog title="Standard API key" onClose={onClose} testId="standard-key-dialog">
+      <form className="form" onSubmit={(event) => void submit(event)}>
+        <label>
+          Name
+          <input
+            required
+            maxLength={NAME_MAX}
+            value={name}
+            onChange={(event) => setName(event.target.value)}
+            placeholder="e.g. Reporting script"
+            data-testid="key-name"
+          />
+        </label>
+        <fieldset className="radio-group">
+          <legend>Expires</legend>
+          <label className="inline">
+            <input
+              type="radio"
+              name="expiry"
+              checked={expiry === 'never'}
+              onChange={() => setExpiry('never')}
+              data-testid="key-expiry-never"
+            />
+            Never
+          </label>
+          <label className="inline">
+            <input
+              type="radio"
+              name="expiry"
+              checked={expiry === 'date'}
+              onChange={() => setExpiry('date')}
+              data-testid="key-expiry-on-date"
+            />
+            On a date
+          </label>
+          {expiry === 'date' ? (
+            <label>
+              Expiry date (UTC)
+              <input
+                type="date"
+                required
+                min={min}
+                max={max}
+                value={date}
+                onChange={(event) => setDate(event.target.value)}
+                data-testid="key-expiry-date"
+              />
+              <span className="hint">
+                1 to 365 days ahead. The key stops working at the start of that day (UTC).
+              </span>
+            </label>
+          ) : null}
+        </fieldset>
+        <p className="hint">Name and expiry cannot be changed later.</p>
+        <ErrorMessage message={error} />
+        <div className="dialog-actions">
+          <button type="button" className="button" onClick={onClose}>
+            Cancel
+          </button>
+          <button
+            type="submit"
+            className="button button-primary"
+            disabled={busy}
+            data-testid="key-create-submit"
+          >
+            {busy ? 'Creating…' : 'Create key'}
+          </button>
+        </div>
+      </form>
+    </Dialog>
+  );
+}
+
+function KeyCard({
+  apiKey,
+  canDelete,
+  onDelete,
+}: {
+  apiKey: ApiKey;
+  canDelete: boolean;
+  onDelete: () => void;
+}) {
+  return (
+    <li className="card" data-testid="api-key-card" data-key-id={apiKey.id}>
+      <div className="card-header">
+        <h3 data-testid="api-key-name">{apiKey.name}</h3>
+        {apiKey.kind === 'quick' ? <span className="tag">Quick connection</span> : null}
+      </div>
+      <dl className="facts">
+        <dt>Created at</dt>
+        <dd>
+          <DateTime value={apiKey.createdAt} testId="api-key-created-at" />
+        </dd>
+        <dt>Expires at</dt>
+        <dd data-testid="api-key-expires">
+          {apiKey.expiresAt ? <DateTime value={apiKey.expiresAt} testId="api-key-expires-at" /> : 'Never'}
+        </dd>
+        <dt>Last used</dt>
+        <dd data-testid="api-key-last-used">
+          {apiKey.lastUsedAt ? <DateTime value={apiKey.lastUsedAt} testId="api-key-last-used-at" /> : 'Never'}
+        </dd>
+      </dl>
+      {canDelete ? (
+        <div className="card-actions">
+          <button
+            type="button"
+            className="button button-danger-outline"
+            onClick={onDelete}
+            data-testid="api-key-delete"
+          >
+            Delete
+          </button>
+        </div>
+      ) : null}
+    </li>
+  );
+}
+
+function DeleteKeyDialog({
+  apiKey,
+  onClose,
+  onDeleted,
+}: {
+  apiKey: ApiKey;
+  onClose: () => void;
+  onDeleted: () => void;
+}) {
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string>();
+  return (
+    <ConfirmDialog
+      title="Delete API key"
+      message={
+        <p>
+          Delete <strong>{apiKey.name}</strong>? Clients using it stop working at once. This cannot be undone.
+        </p>
+      }
+      confirmLabel="Delete key"
+      busy={busy}
+      error={error}
+      onCancel={onClose}
+      onConfirm={() => {
+        setBusy(true);
+        setError(undefined);
+        api
+          .deleteApiKey(apiKey.id)
+          .then(onDeleted)
+          .catch((failure: unknown) => {
+            setError(errorMessage(failure));
+            setBusy(false);
+          });
+      }}
+    />
+  );
+}

@@ -1,0 +1,61 @@
+// The landing page of a signed-in person: where they are, with which role, and where to go.
+import { Link } from '../router';
+import { useSession } from '../session';
+
+export function DashboardPage() {
+  const session = useSession();
+  const { permissions } = session;
+  return (
+    <section data-testid="dashboard">
+      <h1>Dashboard</h1>
+      <div className="panel">
+        <dl className="facts">
+          <dt>Workspace</dt>
+          <dd data-testid="dashboard-workspace">{session.workspace.name}</dd>
+          <dt>Your role</dt>
+          <dd data-testid="dashboard-role">{session.role.name}</dd>
+          <dt>Signed in as</dt>
+          <dd>
+            {session.user.name} ({session.user.email})
+          </dd>
+          {permissions.apiRead ? (
+            <>
+              <dt>MCP endpoint</dt>
+              <dd>
+                <code>{session.mcpUrl}</code>
+              </dd>
+            </>
+          ) : null}
+        </dl>
+        {session.member.status === 'inactive' ? (
+          <p className="notice notice-warning">Your membership of this workspace is inactive.</p>
+        ) : null}
+      </div>
+      {session.onboardingPending && permissions.manageWorkspace ? (
+        <div className="panel notice">
+          Finish setting up your workspace: <Link to="/onboarding">connect your tools</Link>.
+        </div>
+      ) : null}
+      <ul className="link-list" data-testid="dashboard-links">
+        {permissions.apiRead ? (
+          <li>
+            <Link to="/settings/api-keys">API keys</Link>
+            <span className="muted"> Keys for MCP and REST clients.</span>
+          </li>
+        ) : null}
+        {permissions.manageWorkspace ? (
+          <>
+            <li>
+              <Link to="/settings/members">Members</Link>
+              <span className="muted"> Who belongs to this workspace.</span>
+            </li>
+            <li>
+              <Link to="/settings/roles">Roles</Link>
+              <span className="muted"> What each role may do.</span>
+            </li>
+          </>
+        ) : null}
+      </ul>
+    </section>
+  );
+}

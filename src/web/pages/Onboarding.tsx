@@ -1,0 +1,78 @@
+// The wizard shown right after sign-up: the same quick connections as Settings → API keys.
+import { useState } from 'react';
+import { api, errorMessage, type CreatedKey } from '../api';
+import { CreatedKeyDialog } from '../components/CreatedKeyDialog';
+import { ErrorMessage } from '../components/Dialog';
+import { QuickConnections } from '../components/QuickConnections';
+import { useRouter } from '../router';
+import { useSession, useSessionContext } from '../session';
+
+export function OnboardingPage() {
+  const session = useSession();
+  const { refresh } = useSessionContext();
+  const { navigate } = useRouter();
+  const [created, setCreated] = useState<CreatedKey>();
+  const [connected, setConnected] = useState<string[]>([]);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string>();
+
+  const complete = async () => {
+    setBusy(true);
+    setError(undefined);
+    try {
+      await api.completeOnboarding();
+      await refresh();
+      navigate('/', { replace: true });
+    } catch (failure) {
+      setError(errorMessage(failure));
+      setBusy(false);
+    }
+  };
+
+  return (
+    <section data-testid="onboarding">
+      <h1>Welcome to {session.workspace.name}</h1>
+      <p className="lead">
+        Connect the tools you use to your CRM. Each key-based connection gets its own API key, named after the
+        tool and valid for 365 days. You can do this later in Settings → API keys.
+      </p>
+      <div className="panel">
+        <h2>Quick connections</h2>
+        <QuickConnections
+          canCreate={session.permissions.apiCreate}
+          onCreated={(key) => {
+            setCreated(key);
+            setConnected((names) => [...names, key.apiKey.name]);
+          }}
+        />
+        {connected.length > 0 ? (
+          <p className="muted" data-testid="onboarding-connected">
+            Connected: {connected.join(', ')}
+          </p>
+        ) : null}
+      </div>
+      <ErrorMessage message={error} />
+      <div className="actions">
+        <button
+          type="button"
+          className="button"
+          disabled={busy}
+          onClick={() => void complete()}
+          data-testid="onboarding-skip"
+        >
+          Skip
+        </button>
+        <button
+          type="button"
+          className="button button-primary"
+          disabled={busy}
+          onClick={() => void complete()}
+          data-testid="onboarding-finish"
+        >
+          Finish
+        </button>
+      </div>
+      {created ? <CreatedKeyDialog created={created} onClose={() => setCreated(undefined)} /> : null}
+    </section>
+  );
+}

@@ -1,0 +1,478 @@
+import { mkdirSync } from 'node:fs';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { assertWebAppBuilt, launchBrowser } from '../helpers/browser';
+import { startTestApp, type TestApp } from '../helpers/test-app';
+
+/**
+ * The web app in a real headless Chromium against the real API (PostgreSQL, Temporal test
+ * server): API keys as spec.md ("API key", "Authentication", "Permissions on the API & Webhooks
+ * role row") and docs/app-api.md describe them. The steps build on each other, in order.
+ * BROWSER_SHOTS=/some/dir saves a screenshot of each step there.
+ */
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+const KEY_VALUE = /^[A-Za-z]{64}$/;
+const PASSWORD = 'correct horse battery';
+const VIEWPORT = { width: 1280, height: 800 };
+
+const admin = { name: 'Ada Admin', email: 'ada@example.com', workspace: 'Analytical Engines' };
+const member = { name: 'Bob Member', email: 'bob@example.com' };
+
+async function shot(page: Page, name: string): Promise<void> {
+  const dir = process.env.BROWSER_SHOTS;
+  if (!dir) return;
+  mkdirSync(dir, { recursive: true });
+  await page.screenshot({ path: `${dir}/${name}.png`, fullPage: true });
+}
+
+/** GET /api/v1/me with an API key: the status. */
+async function restStatus(baseUrl: string, key: string): Promise<number> {
+  const response = await fetch(`${baseUrl}/api/v1/me`, { headers: { 'x-api-key': key } });
+  await response.arrayBuffer();
+  return response.status;
+}
+
+/** Everything the page holds: its HTML, its visible text and every form field's current value. */
+async function pageHolds(page: Page, text: string): Promise<boolean> {
+  const html = await page.content();
+  // Run in the page (strings: the test code itself is type-checked without the DOM library).
+  const visible = (await page.evaluate('document.body.innerText')) as string;
+  const fields = (await page.evaluate(
+    "Array.from(document.querySelectorAll('input, textarea'), (field) => field.value)",
+  )) as string[];
+  return html.includes(text) || visible.includes(text) || fields.some((value) => value.includes(text));
+}
+
+function card(page: Page, name: string) {
+  return page
+    .getByTestId('api-key-card')
+    .filter({ has: page.getByTestId('api-key-name').getByText(name, { exact: true }) });
+}
+
+/** createApp serves the built web app (src/http/web-static.ts) for a page a browser asks for. */
+async function assertServesWebApp(baseUrl: string): Promise<void> {
+  const response = await fetch(`${baseUrl}/sign-in`, { headers: { Accept: 'text/html' } });
+  const body = await response.text();
+  if (response.status !== 200 || !body.includes('<div id="root">')) {
+    throw new Error(
+      `GET /sign-in answered ${response.status} without the web app: createApp must mount ` +
+        `webAppMiddleware({ root: dist/web }). Body: ${body.slice(0, 200)}`,
+    );
+  }
+}
+
+async function signIn(page: Page, baseUrl: string, email: string, password: string): Promise<void> {
+  await page.goto(`${baseUrl}/sign-in`);
+  await page.getByTestId('sign-in-email').fill(email);
+  await page.getByTestId('sign-in-password').fill(password);
+  await page.getByTestId('sign-in-submit').click();
+  await page.getByTestId('dashboard').waitFor();
+}
+
+describe('web app: API keys, members and roles in a browser', () => {
+  let app: TestApp;
+  let browser: Browser;
+  let adminContext: BrowserContext;
+  let page: Page;
+  let memberContext: BrowserContext;
+  let memberPage: Page;
+  let standardKey = '';
+  let quickKey = '';
+  let memberPassword = '';
+  let memberKey = '';
+
+  beforeAll(async () => {
+    assertWebAppBuilt();
+    app = await startTestApp();
+    await assertServesWebApp(app.baseUrl);
+    browser = await launchBrowser();
+    adminContext = await browser.newContext({ viewport: VIEWPORT });
+    page = await adminContext.newPage();
+  }, 180_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await app?.close();
+  });
+
+  it('is not signed in at first: a settings page leads to sign-in', async () => {
+    await page.goto(`${app.baseUrl}/settings/api-keys`);
+    await page.waitForURL(`${app.baseUrl}/sign-in?next=%2Fsettings%2Fapi-keys`);
+    await page.getByTestId('sign-in-form').waitFor();
+  });
+
+  it('signs up: a new workspace where the person is Admin, then the onboarding, then the Dashboard', async () => {
+    await page.goto(`${app.baseUrl}/sign-up`);
+    await page.getByTestId('sign-up-name').fill(admin.name);
+    await page.getByTestId('sign-up-email').fill(admin.email);
+    await page.getByTestId('sign-up-password').fill(PASSWORD);
+    await page.getByTestId('sign-up-workspace').fill(admin.workspace);
+    await shot(page, '01-sign-up');
+    await page.getByTestId('sign-up-submit').click();
+
+    await page.waitForURL(`${app.baseUrl}/onboarding`);
+    // The wizard offers the same quick connections as Settings → API keys.
+    await page.getByTestId('quick-connection-cursor').waitFor();
+    await page.getByTestId('quick-connection-claude-connector').click();
+    await expectVisible(page.getByTestId('quick-instructions'));
+    await shot(page, '02-onboarding');
+    await page.getByTestId('onboarding-skip').click();
+
+    await page.waitForURL(`${app.baseUrl}/`);
+    await expect(page.getByTestId('dashboard-workspace').textContent()).resolves.toBe(admin.workspace);
+    await expect(page.getByTestId('dashboard-role').textContent()).resolves.toBe('Admin');
+    await expectVisible(page.getByTestId('nav-api-keys'));
+    await expectVisible(page.getByTestId('nav-members'));
+    await expectVisible(page.getByTestId('nav-roles'));
+    // Skipped: the wizard does not come back.
+    await page.goto(`${app.baseUrl}/onboarding`);
+    await page.waitForURL(`${app.baseUrl}/`);
+  });
+
+  it('creates a standard key and shows its 64-letter value once: never again after closing, nor after reload', async () => {
+    await page.getByTestId('nav-api-keys').click();
+    await page.getByTestId('api-keys-empty').waitFor();
+    await page.getByTestId('add-api-key').click();
+    await page.getByTestId('add-standard-key').click();
+    await page.getByTestId('key-name').fill('Reporting script');
+    await page.getByTestId('key-create-submit').click();
+
+    const dialog = page.getByTestId('created-key-dialog');
+    await dialog.waitFor();
+    standardKey = (await page.getByTestId('created-key-value').textContent()) ?? '';
+    expect(standardKey).toMatch(KEY_VALUE);
+    await expect(page.getByTestId('created-key-snippet-title').textContent()).resolves.not.toBe('');
+    await expect(page.getByTestId('created-key-snippet').textContent()).resolves.toContain(standardKey);
+    await expectVisible(page.getByTestId('copy-key'));
+    await shot(page, '03-standard-key-created');
+
+    await page.getByTestId('created-key-done').click();
+    await dialog.waitFor({ state: 'detached' });
+    await card(page, 'Reporting script').waitFor();
+    expect(await pageHolds(page, standardKey)).toBe(false);
+
+    const listed = page.waitForResponse((response) => response.url().endsWith('/app/api/api-keys'));
+    await page.reload();
+    const listing = await (await listed).text();
+    await card(page, 'Reporting script').waitFor();
+    expect(listing).not.toContain(standardKey);
+    expect(await pageHolds(page, standardKey)).toBe(false);
+  });
+
+  it('shows Created at, Expires at (Never) and Last used (Never) on the key card', async () => {
+    const reporting = card(page, 'Reporting script');
+    await expect(reporting.textContent()).resolves.toMatch(/Created at.*Expires at.*Never.*Last used.*Never/);
+    const createdAt = await reporting.getByTestId('api-key-created-at').getAttribute('datetime');
+    expect(Math.abs(Date.now() - Date.parse(createdAt ?? ''))).toBeLessThan(5 * 60 * 1000);
+    await expect(reporting.getByTestId('api-key-expires').textContent()).resolves.toBe('Never');
+    await expect(reporting.getByTestId('api-key-last-used').textContent()).resolves.toBe('Never');
+  });
+
+  it('creates a quick-connection key: named after the client, expiring exactly 365 days after creation', async () => {
+    await page.getByTestId('add-api-key').click();
+    await page.getByTestId('add-quick-connection').click();
+    await page.getByTestId('quick-dialog').waitFor();
+    await shot(page, '04-quick-connections');
+    await page.getByTestId('quick-connection-cursor').click();
+
+    const dialog = page.getByTestId('created-key-dialog');
+    await dialog.waitFor();
+    quickKey = (await page.getByTestId('created-key-value').textContent()) ?? '';
+    expect(quickKey).toMatch(KEY_VALUE);
+    expect(quickKey).not.toBe(standardKey);
+    await expect(page.getByTestId('created-key-snippet').textContent()).resolves.toContain(quickKey);
+    await shot(page, '05-quick-key-created');
+    await page.getByTestId('dialog-close').click();
+    await dialog.waitFor({ state: 'detached' });
+
+    const cursor = card(page, 'Cursor');
+    await cursor.waitFor();
+    const createdAt = await cursor.getByTestId('api-key-created-at').getAttribute('datetime');
+    const expiresAt = await cursor.getByTestId('api-key-expires-at').getAttribute('datetime');
+    expect(Date.parse(expiresAt ?? '') - Date.parse(createdAt ?? '')).toBe(365 * DAY_MS);
+    await expect(cursor.getByTestId('api-key-last-used').textContent()).resolves.toBe('Never');
+    expect(await pageHolds(page, quickKey)).toBe(false);
+    // Newest first.
+    await expect(page.getByTestId('api-key-name').allTextContents()).resolves.toEqual([
+      'Cursor',
+      'Reporting script',
+    ]);
+  });
+
+  it('an OAuth quick connection creates no key, only instructions', async () => {
+    await page.getByTestId('add-api-key').click();
+    await page.getByTestId('add-quick-connection').click();
+    await page.getByTestId('quick-connection-chatgpt-connector').click();
+    await expect(page.getByTestId('quick-instructions').textContent()).resolves.toContain('OAuth');
+    await expect(page.getByTestId('created-key-dialog').count()).resolves.toBe(0);
+    await page.getByTestId('quick-dialog').getByTestId('dialog-close').click();
+    await expect(page.getByTestId('api-key-card').count()).resolves.toBe(2);
+  });
+
+  it('a standard key with an expiry date: the field allows 1 to 365 days ahead (UTC); the card shows that day', async () => {
+    const utcDay = (days: number) => {
+      const now = new Date();
+      return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + days))
+        .toISOString()
+        .slice(0, 10);
+    };
+    await page.getByTestId('add-api-key').click();
+    await page.getByTestId('add-standard-key').click();
+    await page.getByTestId('key-name').fill('Quarterly export');
+    await expect(page.getByTestId('key-expiry-never').isChecked()).resolves.toBe(true);
+    await page.getByTestId('key-expiry-on-date').check();
+    const date = page.getByTestId('key-expiry-date');
+    await expect(date.getAttribute('min')).resolves.toBe(utcDay(1));
+    await expect(date.getAttribute('max')).resolves.toBe(utcDay(365));
+    await date.fill(utcDay(30));
+    await page.getByTestId('key-create-submit').click();
+    await expect(page.getByTestId('created-key-value').textContent()).resolves.toMatch(KEY_VALUE);
+    await page.getByTestId('created-key-done').click();
+
+    const quarterly = card(page, 'Quarterly export');
+    await quarterly.waitFor();
+    await expect(quarterly.getByTestId('api-key-expires-at').getAttribute('datetime')).resolves.toBe(
+      `${utcDay(30)}T00:00:00.000Z`,
+    );
+    await expect(page.getByTestId('api-key-name').allTextContents()).resolves.toEqual([
+      'Quarterly export',
+      'Cursor',
+      'Reporting script',
+    ]);
+  });
+
+  it('the keys work on the REST API, and the card then shows when it was last used', async () => {
+    expect(await restStatus(app.baseUrl, standardKey)).toBe(200);
+    expect(await restStatus(app.baseUrl, quickKey)).toBe(200);
+    expect(await restStatus(app.baseUrl, 'a'.repeat(64))).toBe(401);
+
+    await page.reload();
+    const used = card(page, 'Reporting script').getByTestId('api-key-last-used-at');
+    await used.waitFor();
+    expect(Math.abs(Date.now() - Date.parse((await used.getAttribute('datetime')) ?? ''))).toBeLessThan(
+      5 * 60 * 1000,
+    );
+  });
+
+  it('adds a member on the Members page, who signs in with the one-time password and sees none of the admin’s keys', async () => {
+    await page.getByTestId('nav-members').click();
+    await page.getByTestId('members-table').waitFor();
+    // A refusal shows the server's message, and the row keeps its saved value.
+    const self = page.locator(`[data-testid=member-row][data-email="${admin.email}"]`);
+    await self.getByTestId('member-role').selectOption({ label: 'Member' });
+    const refusal = page.getByTestId('error-message');
+    await refusal.waitFor();
+    await expect(refusal.textContent()).resolves.not.toMatch(/HTTP \d+/);
+    await expect(self.getByTestId('member-role').locator('option:checked').textContent()).resolves.toBe(
+      'Admin',
+    );
+
+    await page.getByTestId('add-member').click();
+    await page.getByTestId('member-email-input').fill(member.email);
+    await page.getByTestId('member-name-input').fill(member.name);
+    await expect(page.getByTestId('member-role-input').locator('option:checked').textContent()).resolves.toBe(
+      'Member',
+    );
+    await page.getByTestId('member-add-submit').click();
+    memberPassword = (await page.getByTestId('temporary-password').textContent()) ?? '';
+    expect(memberPassword.length).toBeGreaterThanOrEqual(8);
+    await shot(page, '06-member-added');
+    await page.getByTestId('temporary-password-dialog').getByTestId('dialog-close').click();
+    const row = page.locator(`[data-testid=member-row][data-email="${member.email}"]`);
+    await expect(row.getByTestId('member-name').textContent()).resolves.toBe(member.name);
+    await expect(row.getByTestId('member-status').inputValue()).resolves.toBe('active');
+    // Shown once: gone with the dialog.
+    expect(await pageHolds(page, memberPassword)).toBe(false);
+
+    memberContext = await browser.newContext({ viewport: VIEWPORT });
+    memberPage = await memberContext.newPage();
+    await signIn(memberPage, app.baseUrl, member.email, memberPassword);
+    await expect(memberPage.getByTestId('dashboard-role').textContent()).resolves.toBe('Member');
+    await expect(memberPage.getByTestId('nav-members').count()).resolves.toBe(0);
+    await expect(memberPage.getByTestId('nav-roles').count()).resolves.toBe(0);
+
+    await memberPage.getByTestId('nav-api-keys').click();
+    await memberPage.getByTestId('api-keys-empty').waitFor();
+    await expect(memberPage.getByTestId('api-key-card').count()).resolves.toBe(0);
+    expect(await pageHolds(memberPage, 'Reporting script')).toBe(false);
+
+    // The member's own key, which the admin does not see either.
+    await memberPage.getByTestId('add-api-key').click();
+    await memberPage.getByTestId('add-standard-key').click();
+    await memberPage.getByTestId('key-name').fill('Bob laptop');
+    await memberPage.getByTestId('key-create-submit').click();
+    memberKey = (await memberPage.getByTestId('created-key-value').textContent()) ?? '';
+    expect(memberKey).toMatch(KEY_VALUE);
+    await memberPage.getByTestId('created-key-done').click();
+    await card(memberPage, 'Bob laptop').waitFor();
+    await expect(memberPage.getByTestId('api-key-card').count()).resolves.toBe(1);
+    expect(await restStatus(app.baseUrl, memberKey)).toBe(200);
+
+    await page.goto(`${app.baseUrl}/settings/api-keys`);
+    await card(page, 'Cursor').waitFor();
+    await expect(page.getByTestId('api-key-name').allTextContents()).resolves.toEqual([
+      'Quarterly export',
+      'Cursor',
+      'Reporting script',
+    ]);
+  });
+
+  it('deletes a key after a confirmation step; the REST call with it then answers 401', async () => {
+    const reporting = card(page, 'Reporting script');
+    await reporting.getByTestId('api-key-delete').click();
+    await page.getByTestId('confirm-dialog').waitFor();
+    await shot(page, '07-confirm-delete');
+    await page.getByTestId('confirm-cancel').click();
+    await page.getByTestId('confirm-dialog').waitFor({ state: 'detached' });
+    await expect(reporting.count()).resolves.toBe(1);
+    expect(await restStatus(app.baseUrl, standardKey)).toBe(200);
+
+    await reporting.getByTestId('api-key-delete').click();
+    await page.getByTestId('confirm-ok').click();
+    await reporting.waitFor({ state: 'detached' });
+    await expect(page.getByTestId('api-key-name').allTextContents()).resolves.toEqual([
+      'Quarterly export',
+      'Cursor',
+    ]);
+    expect(await restStatus(app.baseUrl, standardKey)).toBe(401);
+    expect(await restStatus(app.baseUrl, quickKey)).toBe(200);
+
+    await page.reload();
+    await card(page, 'Cursor').waitFor();
+    await expect(card(page, 'Reporting script').count()).resolves.toBe(0);
+  });
+
+  it('a role with Read access None hides API keys, and opening the page directly leads to the Dashboard', async () => {
+    await page.getByTestId('nav-roles').click();
+    await page.getByTestId('roles-table').waitFor();
+    // Built-in roles are read-only.
+    const builtin = page.locator('[data-testid=role-row][data-builtin=admin]');
+    await expect(builtin.getByTestId('role-read').count()).resolves.toBe(0);
+    await expect(builtin.getByTestId('role-create').isDisabled()).resolves.toBe(true);
+
+    await page.getByTestId('role-name-input').fill('No API access');
+    await page.getByTestId('create-role').click();
+    const row = page.locator('[data-testid=role-row][data-role-name="No API access"]');
+    await row.waitFor();
+    // A new role starts with Read access None; the boxes wait for Read access All.
+    await expect(row.getByTestId('role-read').inputValue()).resolves.toBe('none');
+    for (const box of ['role-create', 'role-edit', 'role-delete']) {
+      await expect(row.getByTestId(box).isDisabled()).resolves.toBe(true);
+      await expect(row.getByTestId(box).isChecked()).resolves.toBe(false);
+    }
+    await row.getByTestId('role-read').selectOption('all');
+    await expectEnabled(row.getByTestId('role-create'));
+    await row.getByTestId('role-create').click();
+    await expectChecked(row.getByTestId('role-create'));
+    await shot(page, '08-roles');
+    await row.getByTestId('role-read').selectOption('none');
+    await expectDisabled(row.getByTestId('role-create'));
+    await expect(row.getByTestId('role-create').isChecked()).resolves.toBe(false);
+    await page.reload();
+    await expect(row.getByTestId('role-read').inputValue()).resolves.toBe('none');
+
+    await page.getByTestId('nav-members').click();
+    const memberRow = page.locator(`[data-testid=member-row][data-email="${member.email}"]`);
+    const setRole = async (label: string) => {
+      const updated = page.waitForResponse((response) => response.request().method() === 'PATCH');
+      await memberRow.getByTestId('member-role').selectOption({ label });
+      expect((await updated).status()).toBe(200);
+    };
+
+    // Read access All with no box ticked (built-in Viewer): the member's keys are listed, no Add, no Delete.
+    await setRole('Viewer');
+    await memberPage.goto(`${app.baseUrl}/settings/api-keys`);
+    await card(memberPage, 'Bob laptop').waitFor();
+    await expect(memberPage.getByTestId('add-api-key').count()).resolves.toBe(0);
+    await expect(memberPage.getByTestId('api-key-delete').count()).resolves.toBe(0);
+
+    await setRole('No API access');
+
+    await memberPage.goto(`${app.baseUrl}/`);
+    await memberPage.getByTestId('dashboard').waitFor();
+    await expect(memberPage.getByTestId('dashboard-role').textContent()).resolves.toBe('No API access');
+    await expect(memberPage.getByTestId('nav-api-keys').count()).resolves.toBe(0);
+    await expect(memberPage.getByTestId('dashboard-links').getByText('API keys').count()).resolves.toBe(0);
+    await memberPage.goto(`${app.baseUrl}/settings/api-keys`);
+    await memberPage.waitForURL(`${app.baseUrl}/`);
+    await memberPage.getByTestId('dashboard').waitFor();
+    await shot(memberPage, '09-read-none-dashboard');
+    // And the member's key stops working on the API (spec.md, Authentication 3).
+    expect(await restStatus(app.baseUrl, memberKey)).toBe(403);
+  });
+
+  it('switches workspace from the header; keys belong to the workspace they were made in', async () => {
+    // Someone else's workspace, to which the admin is then added as an existing user.
+    const otherContext = await browser.newContext({ viewport: VIEWPORT });
+    const other = await otherContext.newPage();
+    await other.goto(`${app.baseUrl}/sign-up`);
+    await other.getByTestId('sign-up-name').fill('Carol');
+    await other.getByTestId('sign-up-email').fill('carol@example.com');
+    await other.getByTestId('sign-up-password').fill(PASSWORD);
+    await other.getByTestId('sign-up-workspace').fill('Difference Engines');
+    await other.getByTestId('sign-up-submit').click();
+    await other.getByTestId('onboarding-finish').click();
+    await other.waitForURL(`${app.baseUrl}/`);
+    await other.goto(`${app.baseUrl}/settings/members`);
+    await other.getByTestId('add-member').click();
+    await other.getByTestId('member-email-input').fill(admin.email);
+    await other.getByTestId('member-add-submit').click();
+    await other.locator(`[data-testid=member-row][data-email="${admin.email}"]`).waitFor();
+    await expect(other.getByTestId('temporary-password-dialog').count()).resolves.toBe(0);
+    await otherContext.close();
+
+    await page.goto(`${app.baseUrl}/settings/api-keys`);
+    await card(page, 'Cursor').waitFor();
+    const switcher = page.getByTestId('workspace-switcher');
+    await expect(switcher.locator('option').allTextContents()).resolves.toEqual(
+      expect.arrayContaining([admin.workspace, 'Difference Engines']),
+    );
+    await switcher.selectOption({ label: 'Difference Engines' });
+    await page.waitForURL(`${app.baseUrl}/`);
+    await expect(page.getByTestId('dashboard-workspace').textContent()).resolves.toBe('Difference Engines');
+    await expect(page.getByTestId('dashboard-role').textContent()).resolves.toBe('Member');
+    await expect(page.getByTestId('nav-members').count()).resolves.toBe(0);
+    await page.getByTestId('nav-api-keys').click();
+    await page.getByTestId('api-keys-empty').waitFor();
+
+    await page.getByTestId('workspace-switcher').selectOption({ label: admin.workspace });
+    await expect(page.getByTestId('dashboard-workspace').textContent()).resolves.toBe(admin.workspace);
+  });
+
+  it('signs out from the header; signing in again returns to the page asked for', async () => {
+    await page.getByTestId('sign-out').click();
+    await page.waitForURL(`${app.baseUrl}/sign-in`);
+    await page.goto(`${app.baseUrl}/settings/api-keys`);
+    await page.waitForURL(/\/sign-in\?next=/);
+    await page.getByTestId('sign-in-email').fill(admin.email);
+    await page.getByTestId('sign-in-password').fill('wrong password');
+    await page.getByTestId('sign-in-submit').click();
+    await expectVisible(page.getByTestId('error-message'));
+    await expect(page.getByTestId('error-message').textContent()).resolves.not.toMatch(/HTTP \d+/);
+    await page.getByTestId('sign-in-password').fill(PASSWORD);
+    await page.getByTestId('sign-in-submit').click();
+    await page.waitForURL(`${app.baseUrl}/settings/api-keys`);
+    await card(page, 'Cursor').waitFor();
+  });
+});
+
+type Probe = { waitFor: (options: { state: 'visible' }) => Promise<void> };
+
+async function expectVisible(locator: Probe): Promise<void> {
+  await locator.waitFor({ state: 'visible' });
+}
+
+/** Waits (briefly) for a state that follows a server answer. */
+async function eventually(check: () => Promise<boolean>, what: string): Promise<void> {
+  const deadline = Date.now() + 5_000;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting until ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+type Box = { isEnabled: () => Promise<boolean>; isChecked: () => Promise<boolean> };
+
+const expectEnabled = (box: Box) => eventually(() => box.isEnabled(), 'the box is enabled');
+const expectDisabled = (box: Box) => eventually(async () => !(await box.isEnabled()), 'the box is disabled');
+const expectChecked = (box: Box) => eventually(() => box.isChecked(), 'the box is checked');
