@@ -34,6 +34,9 @@ const roleRow = {
   apiCreate: z.boolean().optional(),
   apiEdit: z.boolean().optional(),
   apiDelete: z.boolean().optional(),
+  defaultRecordAccess: z.enum(['none', 'all']).optional(),
+  recordAccess: z.record(z.uuid(), z.enum(['none', 'all'])).optional(),
+  restrictedFieldIds: z.array(z.uuid()).max(1000).optional(),
 };
 export const createRoleBody = z.object({ name: roleName, ...roleRow });
 export const updateRoleBody = z.object({ name: roleName.optional(), ...roleRow });

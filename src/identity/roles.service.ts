@@ -1,7 +1,7 @@
 import type { EntityManager } from 'typeorm';
 import { conflictError, notFoundError } from '../errors/app-error';
 import { Member } from './member.entity';
-import { Role, type ApiReadAccess } from './role.entity';
+import { Role, type ApiReadAccess, type RecordReadAccess } from './role.entity';
 
 export interface RoleView {
   id: string;
@@ -12,6 +12,10 @@ export interface RoleView {
   apiCreate: boolean;
   apiEdit: boolean;
   apiDelete: boolean;
+  /** Record access: read none/all per type (others follow defaultRecordAccess), restricted fields. */
+  defaultRecordAccess: RecordReadAccess;
+  recordAccess: Record<string, RecordReadAccess>;
+  restrictedFieldIds: string[];
   memberCount: number;
 }
 
@@ -21,11 +25,18 @@ export interface RoleInput {
   apiCreate?: boolean;
   apiEdit?: boolean;
   apiDelete?: boolean;
+  defaultRecordAccess?: RecordReadAccess;
+  recordAccess?: Record<string, RecordReadAccess>;
+  restrictedFieldIds?: string[];
 }
 
 export function roleView(role: Role, memberCount: number): RoleView {
   const { id, name, builtin, isAdmin, apiRead, apiCreate, apiEdit, apiDelete } = role;
-  return { id, name, builtin, isAdmin, apiRead, apiCreate, apiEdit, apiDelete, memberCount };
+  const { defaultRecordAccess, recordAccess, restrictedFieldIds } = role;
+  return {
+    ...{ id, name, builtin, isAdmin, apiRead, apiCreate, apiEdit, apiDelete },
+    ...{ defaultRecordAccess, recordAccess, restrictedFieldIds, memberCount },
+  };
 }
 
 export async function listRoles(manager: EntityManager, workspaceId: string): Promise<RoleView[]> {
@@ -61,7 +72,9 @@ export async function createRole(
       apiCreate: input.apiCreate ?? false,
       apiEdit: input.apiEdit ?? false,
       apiDelete: input.apiDelete ?? false,
-      defaultRecordAccess: 'all',
+      defaultRecordAccess: input.defaultRecordAccess ?? 'all',
+      recordAccess: input.recordAccess ?? {},
+      restrictedFieldIds: input.restrictedFieldIds ?? [],
     }),
   );
   return roleView(role, 0);
@@ -86,6 +99,9 @@ export async function updateRole(
     apiCreate: input.apiCreate ?? role.apiCreate,
     apiEdit: input.apiEdit ?? role.apiEdit,
     apiDelete: input.apiDelete ?? role.apiDelete,
+    defaultRecordAccess: input.defaultRecordAccess ?? role.defaultRecordAccess,
+    recordAccess: input.recordAccess ?? role.recordAccess,
+    restrictedFieldIds: input.restrictedFieldIds ?? role.restrictedFieldIds,
   });
   await manager.save(role);
   return (await listRoles(manager, workspaceId)).find((view) => view.id === role.id)!;

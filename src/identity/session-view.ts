@@ -9,7 +9,10 @@ export interface SessionView {
   workspace: WorkspaceView;
   workspaces: WorkspaceView[];
   member: { status: Actor['member']['status'] };
-  role: Omit<RoleView, 'memberCount'>;
+  role: Pick<
+    RoleView,
+    'id' | 'name' | 'builtin' | 'isAdmin' | 'apiRead' | 'apiCreate' | 'apiEdit' | 'apiDelete'
+  >;
   permissions: ApiPermissions;
   onboardingPending: boolean;
   deployment: Config['DEPLOYMENT'];

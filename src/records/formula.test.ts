@@ -163,6 +163,8 @@ describe('evaluateFormula', () => {
     expect(evaluate('round(1.005, 2)')).toEqual(value(1.01));
     expect(evaluate('round(1234.5678, -2)')).toEqual(value(1200));
     expect(evaluate('round({a}, 3)', { a: 1e-7 })).toEqual(value(0));
+    expect(evaluate('round({a}, 2)', { a: -1e300 })).toEqual(value(-1e300));
+    expect(evaluate('round({a}, 15)', { a: 123.456 })).toEqual(value(123.456));
     expect(evaluate('round(1, 2.5)')).toEqual({
       state: 'error',
       message: 'round digits must be a whole number from -15 to 15',

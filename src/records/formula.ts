@@ -302,7 +302,9 @@ function roundHalfAwayFromZero(value: number, digits: number): number {
     const [mantissa, exponent = '0'] = String(n).split('e');
     return Number(`${mantissa}e${Number(exponent) + by}`);
   };
-  return Math.sign(value) * shift(Math.round(shift(Math.abs(value), digits)), -digits);
+  const scaled = shift(Math.abs(value), digits);
+  if (scaled >= Number.MAX_SAFE_INTEGER) return value; // no fraction left to round at that scale
+  return Math.sign(value) * shift(Math.round(scaled), -digits);
 }
 
 function finite(value: number): number {
@@ -412,7 +414,7 @@ export function computeFormulas(
     if (!field) return { $error: `field {${fieldId}} does not exist` };
     if (field.kind === 'formula') return formulaValue(field);
     if (field.kind !== 'number') return { $error: `field '${field.name}' is not numeric` };
-    return values[fieldId];
+    return Object.hasOwn(values, fieldId) ? values[fieldId] : undefined;
   };
 
   const result: Record<string, StoredValue | undefined> = {};

@@ -3,7 +3,7 @@ import { notFoundError } from '../errors/app-error';
 import { actorOf } from '../http/session-auth';
 import { parse, parseId } from '../http/validate';
 import { restCause } from '../http/write-cause';
-import { recordWriteBody } from './records.schemas';
+import { listRecordsQuery, recordWriteBody } from './records.schemas';
 import type { RecordsService } from './records.service';
 
 const recordNotFound = () => notFoundError('Record not found.', 'recordNotFound');
@@ -25,6 +25,11 @@ export function recordsRoutes(deps: { records: RecordsService }): Router {
     const body = parse(recordWriteBody, ctx.request.body);
     ctx.status = 201;
     ctx.body = await records.create(actorOf(ctx), restCause(ctx), ctx.params.type!, body);
+  });
+
+  router.get('/records/:type', async (ctx) => {
+    const { limit, cursor, search, filters, status } = parse(listRecordsQuery, ctx.query);
+    ctx.body = await records.list(actorOf(ctx), ctx.params.type!, { limit, cursor, search, filters, status });
   });
 
   router.get('/records/:type/:id', async (ctx) => {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { recordFilterSchema } from './record-query';
 
 export const IDENTITY_KINDS = ['email', 'phone', 'social'] as const;
 
@@ -22,4 +23,28 @@ export type RecordWriteBody = z.infer<typeof recordWriteBody>;
 export const pagingQuery = z.object({
   limit: z.coerce.number().int().min(1).max(200).default(50),
   cursor: z.string().max(200).optional(),
+});
+
+/** `GET …/records/{type}`: search, filters (a JSON array in the query string), Trash, paging. */
+export const listRecordsQuery = pagingQuery.extend({
+  search: z.string().max(200).optional(),
+  filters: z
+    .string()
+    .max(20_000)
+    .optional()
+    .transform((raw, ctx) => {
+      if (raw === undefined || raw === '') return undefined;
+      try {
+        return JSON.parse(raw) as unknown;
+      } catch {
+        ctx.addIssue({
+          code: 'custom',
+          message: 'filters must be a JSON array.',
+          params: { customCode: 'queryFiltersInvalid' },
+        });
+        return z.NEVER;
+      }
+    })
+    .pipe(z.array(recordFilterSchema).max(20).optional()),
+  status: z.enum(['active', 'trashed']).default('active'),
 });

@@ -16,6 +16,7 @@ import {
 } from './record-change';
 import type { RecordEventName } from './record-event.entity';
 import { applyRecordInput } from './record-input';
+import { listRecords, type RecordListOptions } from './record-list';
 import { recordView, type RecordView } from './record-view';
 import { RecordsRepository } from './records.repository';
 import type { RecordWriteBody } from './records.schemas';
@@ -242,6 +243,32 @@ export class RecordsService {
       if (await this.eraseIfStillTrashed(record.workspace_id, record.id, record.version)) erased += 1;
     }
     return erased;
+  }
+
+  /** One page of records of a type the actor can read, newest first. */
+  async list(
+    actor: Actor,
+    typeRef: string,
+    options: RecordListOptions,
+  ): Promise<{ data: RecordView[]; nextCursor: string | null }> {
+    return this.dataSource.transaction('REPEATABLE READ', async (manager) => {
+      const context = await this.context(manager, actor, typeRef);
+      const { records, nextCursor } = await listRecords(
+        manager,
+        actor.workspace.id,
+        context.type,
+        context.access,
+        options,
+      );
+      const snapshots = await context.repo.snapshots(records);
+      const all = [...snapshots.values()];
+      const related = await context.repo.related(context.workspaceId, context.model, linkedIds(...all));
+      const userNames = await context.repo.userNames([...new Set(all.flatMap((s) => s.assignments))]);
+      const data = records.map((record) =>
+        recordView(record, context.type, snapshots.get(record.id)!, context.access, { related, userNames }),
+      );
+      return { data, nextCursor };
+    });
   }
 
   async get(actor: Actor, locator: RecordLocator): Promise<RecordView> {

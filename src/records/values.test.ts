@@ -1,5 +1,5 @@
 import type { FieldDef } from './field-kinds';
-import { richTextPlainText, sameStoredValue, toStoredValue, valueState } from './values';
+import { sameStoredValue, toStoredValue, valueState } from './values';
 
 const field = (kind: FieldDef['kind'], config: FieldDef['config'] = {}): FieldDef => ({
   id: 'f1',
@@ -83,21 +83,5 @@ describe('helpers', () => {
     expect(sameStoredValue(undefined, null)).toBe(true);
     expect(sameStoredValue({ documentJson: { a: 1 } }, { documentJson: { a: 1 } })).toBe(true);
     expect(sameStoredValue(0, null)).toBe(false);
-  });
-
-  it('extracts the plain text of a rich-text document', () => {
-    const doc = {
-      type: 'doc',
-      content: [
-        {
-          type: 'paragraph',
-          content: [
-            { type: 'text', text: 'Hello' },
-            { type: 'text', text: 'world' },
-          ],
-        },
-      ],
-    };
-    expect(richTextPlainText(doc)).toBe('Hello world');
   });
 });

@@ -88,16 +88,3 @@ export function sameStoredValue(
 ): boolean {
   return JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
 }
-
-/** The plain text of a rich-text document (for display names and search). */
-export function richTextPlainText(documentJson: unknown): string {
-  const parts: string[] = [];
-  const walk = (node: unknown) => {
-    if (!node || typeof node !== 'object') return;
-    const { text, content } = node as { text?: unknown; content?: unknown };
-    if (typeof text === 'string') parts.push(text);
-    if (Array.isArray(content)) content.forEach(walk);
-  };
-  walk(documentJson);
-  return parts.join(' ');
-}

@@ -145,7 +145,10 @@ const fixtures: Fixture[] = [
     [F.due]: '2024-02-29',
   }),
   fixture(10, { [F.name]: 'a\\b', [F.email]: 'x_y@z.io', [F.notes]: 'not a document', [F.score]: 0 }),
-  fixture(11, { [F.name]: 'Pete, ΟΔΟΣ 5, İstanbul', [F.notes]: { documentJson: { type: 'doc', content: [text('')] } } }),
+  fixture(11, {
+    [F.name]: 'Pete, ΟΔΟΣ 5, İstanbul',
+    [F.notes]: { documentJson: { type: 'doc', content: [text('')] } },
+  }),
 ];
 
 const filter = (fieldId: string, op: RecordFilter['op'], value?: unknown): RecordFilter =>

@@ -1,0 +1,72 @@
+import { In, type EntityManager } from 'typeorm';
+import { ValidationError } from '../errors/app-error';
+import { CrmRecord } from './crm-record.entity';
+import type { TypeModel } from './model.service';
+import type { RecordAccess } from './record-access';
+import { queryToSql, validateQuery, type RecordFilter } from './record-query';
+
+export interface RecordListOptions {
+  search?: string;
+  filters?: RecordFilter[];
+  status: 'active' | 'trashed';
+  limit: number;
+  cursor?: string;
+}
+
+/** Cursor of a newest-first page: the last row's creation time and id, opaque to clients. */
+const encodeCursor = (record: CrmRecord) =>
+  Buffer.from(`${record.createdAt.toISOString()}|${record.id}`).toString('base64url');
+
+function decodeCursor(cursor: string): { createdAt: Date; id: string } {
+  const [time, id] = Buffer.from(cursor, 'base64url').toString('utf8').split('|');
+  const createdAt = new Date(time ?? '');
+  if (!id || !/^[0-9a-f-]{36}$/i.test(id) || Number.isNaN(createdAt.getTime())) {
+    throw ValidationError.of('The cursor is not valid.', 'cursorInvalid', ['cursor']);
+  }
+  return { createdAt, id };
+}
+
+/**
+ * One page of a type's records, newest first, matching the search and filters. A reader can
+ * neither search nor filter by a field it cannot read: restricted fields are left out of the
+ * search and refused in filters.
+ */
+export async function listRecords(
+  manager: EntityManager,
+  workspaceId: string,
+  type: TypeModel,
+  access: RecordAccess,
+  options: RecordListOptions,
+): Promise<{ records: CrmRecord[]; nextCursor: string | null }> {
+  const query = { typeId: type.id, search: options.search, filters: options.filters };
+  validateQuery(query, type.fields);
+  for (const [index, filter] of (options.filters ?? []).entries()) {
+    if (access.isFieldRestricted(filter.fieldId)) {
+      throw ValidationError.of(
+        'You cannot filter by a field your role cannot read.',
+        'recordFieldRestricted',
+        ['filters', index, 'fieldId'],
+      );
+    }
+  }
+  const readable = type.fields.filter((field) => !access.isFieldRestricted(field.id));
+  const params: unknown[] = [workspaceId, type.id, options.status, options.limit + 1];
+  let where = `r.workspace_id = $1 AND r.type_id = $2 AND r.status = $3`;
+  if (options.cursor) {
+    const cursor = decodeCursor(options.cursor);
+    params.push(cursor.createdAt, cursor.id);
+    where += ` AND (r.created_at, r.id) < ($${params.length - 1}, $${params.length})`;
+  }
+  const filter = queryToSql(query, readable, 'r', params.length);
+  params.push(...filter.params);
+  const rows: { id: string }[] = await manager.query(
+    `SELECT r.id FROM records r WHERE ${where} AND (${filter.where}) ORDER BY r.created_at DESC, r.id DESC LIMIT $4`,
+    params,
+  );
+  const page = rows.slice(0, options.limit).map((row) => row.id);
+  const found = page.length ? await manager.findBy(CrmRecord, { id: In(page) }) : [];
+  const byId = new Map(found.map((record) => [record.id, record]));
+  const records = page.map((id) => byId.get(id)!);
+  const last = records.at(-1);
+  return { records, nextCursor: rows.length > options.limit && last ? encodeCursor(last) : null };
+}

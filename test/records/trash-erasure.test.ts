@@ -1,0 +1,141 @@
+import { randomUUID } from 'node:crypto';
+import type { TestWorkflowEnvironment } from '@temporalio/testing';
+import { Worker } from '@temporalio/worker';
+import { createActivities } from '../../activities';
+import { loadConfig } from '../../src/config';
+import { signUp } from '../../src/identity/accounts.service';
+import { loadActor, type Actor } from '../../src/identity/actor';
+import { createLogger } from '../../src/logger';
+import { CrmRecord } from '../../src/records/crm-record.entity';
+import { loadModel } from '../../src/records/model.service';
+import { RecordEvent } from '../../src/records/record-event.entity';
+import { RecordsService } from '../../src/records/records.service';
+import { TemporalTrashTimer } from '../../src/records/trash-timer';
+import { ensureSearchAttributes } from '../../src/temporal/search-attributes';
+import { recordErasureWorkflowId } from '../../workflows/record-erasure.workflow';
+import { createTestDatabase, type TestDatabase } from '../helpers/database';
+import { createTimeSkippingEnv } from '../helpers/temporal';
+
+/**
+ * spec.md, Record lifecycle: a trashed record is erased 30 days after trashing (emitting
+ * record.deletedPermanently, scrubbing its earlier events); restoring it cancels that.
+ * The real workflow and activities on the time-skipping test server.
+ */
+describe('trash retention timer (time skipping)', () => {
+  let env: TestWorkflowEnvironment;
+  let db: TestDatabase;
+  let records: RecordsService;
+  let worker: Worker;
+  let running: Promise<void>;
+  let actor: Actor;
+  let nameField: string;
+  const cause = { kind: 'web' } as const;
+
+  beforeAll(async () => {
+    env = await createTimeSkippingEnv();
+    await ensureSearchAttributes(env.connection, env.namespace ?? 'default');
+    db = await createTestDatabase();
+    const logger = createLogger('silent');
+    const taskQueue = `erasure-${randomUUID()}`;
+    records = new RecordsService(db.dataSource, new TemporalTrashTimer(env.client, taskQueue), logger);
+    worker = await Worker.create({
+      connection: env.nativeConnection,
+      namespace: env.namespace,
+      taskQueue,
+      workflowsPath: require.resolve('../../workflows'),
+      activities: createActivities({ config: loadConfig({}), logger, dataSource: db.dataSource, records }),
+    });
+    // One worker for the whole file: a Worker runs once.
+    running = worker.run();
+    const { user, workspace } = await signUp(db.dataSource, {
+      name: 'Tess',
+      email: 'tess@example.com',
+      password: 'password-123',
+      workspaceName: 'Trash Co',
+    });
+    actor = (await loadActor(db.dataSource.manager, workspace.id, user.id))!;
+    const contact = (await loadModel(db.dataSource.manager, workspace.id)).types.find(
+      (t) => t.builtin === 'contact',
+    )!;
+    nameField = contact.fields.find((f) => f.name === 'Name')!.id;
+  });
+
+  afterAll(async () => {
+    worker?.shutdown();
+    await running;
+    await db?.drop();
+    await env?.teardown();
+  });
+
+  const newContact = async (name: string) => {
+    const created = await records.create(actor, cause, 'contact', { values: { [nameField]: name } });
+    await records.update(
+      actor,
+      cause,
+      { typeRef: 'contact', recordId: created.id },
+      { values: { [nameField]: `${name} Jr` } },
+    );
+    return created.id;
+  };
+
+  it('erases a record 30 days after it was trashed and scrubs its earlier events', async () => {
+    const recordId = await newContact('Erin');
+    const trashed = await records.trash(actor, cause, { typeRef: 'contact', recordId });
+    const handle = env.client.workflow.getHandle(recordErasureWorkflowId(recordId, trashed.version));
+
+    const before = await env.currentTimeMs();
+    expect(await handle.result()).toBe('erased');
+    expect((await env.currentTimeMs()) - before).toBeGreaterThanOrEqual(30 * 24 * 60 * 60 * 1000);
+
+    const record = await db.dataSource.manager.findOneByOrFail(CrmRecord, { id: recordId });
+    expect(record).toMatchObject({ status: 'erased', values: {} });
+    const events = await db.dataSource.manager.find(RecordEvent, {
+      where: { recordId },
+      order: { occurredAt: 'ASC' },
+    });
+    expect(events.map((e) => e.event)).toEqual([
+      'record.created',
+      'record.updated',
+      'record.deleted',
+      'record.deletedPermanently',
+    ]);
+    const erasure = events.at(-1)!;
+    expect(erasure.actorId).toBeNull();
+    expect(erasure.data).toMatchObject({ cause: { kind: 'retention' }, record: { ref: { recordId } } });
+    for (const earlier of events.slice(0, 3)) {
+      expect(JSON.stringify(earlier.data)).not.toContain('Erin');
+      expect(earlier.actorId).toBe(actor.user.id); // who and when stay
+    }
+  });
+
+  it('keeps a record restored on day 29 alive on day 31', async () => {
+    const recordId = await newContact('Rita');
+    const trashed = await records.trash(actor, cause, { typeRef: 'contact', recordId });
+    const handle = env.client.workflow.getHandle(recordErasureWorkflowId(recordId, trashed.version));
+
+    await env.sleep('29 days');
+    expect((await db.dataSource.manager.findOneByOrFail(CrmRecord, { id: recordId })).status).toBe('trashed');
+    await records.restore(actor, cause, { typeRef: 'contact', recordId });
+    await env.sleep('2 days');
+
+    const record = await db.dataSource.manager.findOneByOrFail(CrmRecord, { id: recordId });
+    expect(record.status).toBe('active');
+    expect(record.values[nameField]).toBe('Rita Jr');
+    expect((await handle.describe()).status.name).toBe('CANCELLED');
+    const events = await db.dataSource.manager.find(RecordEvent, { where: { recordId } });
+    expect(events.map((e) => e.event)).not.toContain('record.deletedPermanently');
+  });
+
+  it('the retention sweep erases trash whose timer never started, and nothing else', async () => {
+    const recordId = await newContact('Sweepy');
+    await db.dataSource.query(
+      `UPDATE records SET status = 'trashed', trashed_at = now() - interval '31 days', version = version + 1 WHERE id = $1`,
+      [recordId],
+    );
+    const fresh = await newContact('Fresh');
+    await records.trash(actor, cause, { typeRef: 'contact', recordId: fresh });
+    expect(await records.eraseExpiredTrash()).toBe(1);
+    expect((await db.dataSource.manager.findOneByOrFail(CrmRecord, { id: recordId })).status).toBe('erased');
+    expect((await db.dataSource.manager.findOneByOrFail(CrmRecord, { id: fresh })).status).toBe('trashed');
+  });
+});
