@@ -11,6 +11,7 @@ import { meRoutes } from '../identity/me.routes';
 import { workspaceAdminRoutes } from '../identity/workspace-admin.routes';
 import type { Logger } from '../logger';
 import { mcpRoutes } from '../mcp/mcp.routes';
+import { recordTools } from '../mcp/tools/records.tools';
 import { modelRoutes } from '../records/model.routes';
 import { recordsRoutes } from '../records/records.routes';
 import { projectRoot } from '../project-root';
@@ -59,7 +60,7 @@ export function createApp(deps: AppDeps): Koa {
   mount(app, signedIn);
 
   // MCP authenticates itself (its refusals have their own body).
-  mount(app, mcpRoutes({ authenticator }));
+  mount(app, mcpRoutes({ authenticator, tools: recordTools({ dataSource, records }) }));
 
   // REST: every call carries x-api-key.
   const rest = new Router({ prefix: '/api/v1' });

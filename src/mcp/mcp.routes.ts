@@ -2,6 +2,7 @@ import Router from '@koa/router';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { ApiKeyRefusedError, type ApiKeyAuthenticator } from '../api-keys/api-key-auth';
 import { createMcpServer } from './mcp-server';
+import type { McpTool } from './mcp-tool';
 
 /**
  * `POST /api/v1/mcp`: MCP over Streamable HTTP, stateless, JSON responses. The key is checked
@@ -9,7 +10,7 @@ import { createMcpServer } from './mcp-server';
  * (403 `insufficient_permissions`, `plan_required`, `member_inactive`; 401 `invalid_api_key`).
  * The transport itself answers 406 without `Accept: application/json, text/event-stream`.
  */
-export function mcpRoutes(deps: { authenticator: ApiKeyAuthenticator }): Router {
+export function mcpRoutes(deps: { authenticator: ApiKeyAuthenticator; tools: McpTool[] }): Router {
   const router = new Router();
 
   router.post('/api/v1/mcp', async (ctx) => {
@@ -22,7 +23,7 @@ export function mcpRoutes(deps: { authenticator: ApiKeyAuthenticator }): Router 
       ctx.body = { error: error.mcpError, error_description: error.message };
       return;
     }
-    const server = createMcpServer(actor);
+    const server = createMcpServer(actor, deps.tools);
     const transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: undefined,
       enableJsonResponse: true,
