@@ -1,13 +1,7 @@
 import { ValidationError } from '../errors/app-error';
 import type { FieldDef, FieldKind } from './field-kinds';
-import {
-  computeFormulas,
-  evaluateFormula,
-  formulaFieldRefs,
-  parseFormula,
-  validateFormula,
-  type FormulaResult,
-} from './formula';
+import { evaluateFormula, formulaFieldRefs, parseFormula, type FormulaResult } from './formula';
+import { computeFormulas, validateFormula } from './formula-fields';
 
 const TYPE = '6f1c2d4e-0000-4000-8000-000000000001';
 const OTHER_TYPE = '6f1c2d4e-0000-4000-8000-000000000002';

@@ -4,7 +4,7 @@ import { authorizationError, conflictError, notFoundError, ValidationError } fro
 import type { Actor } from '../identity/actor';
 import { CrmRecord } from './crm-record.entity';
 import type { FieldConfig, FieldKind } from './field-kinds';
-import { computeFormulas, validateFormula } from './formula';
+import { computeFormulas, validateFormula } from './formula-fields';
 import { toFieldDef } from './model.service';
 import { RecordField } from './record-field.entity';
 import { RecordType } from './record-type.entity';

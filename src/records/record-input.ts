@@ -3,7 +3,7 @@ import { In } from 'typeorm';
 import { AppError, ValidationError } from '../errors/app-error';
 import { Member } from '../identity/member.entity';
 import { CrmRecord } from './crm-record.entity';
-import { computeFormulas } from './formula';
+import { computeFormulas } from './formula-fields';
 import type { TypeModel } from './model.service';
 import type { RecordAccess } from './record-access';
 import type { RecordSnapshot } from './record-change';

@@ -3,7 +3,8 @@ import { ValidationError } from '../errors/app-error';
 import { CrmRecord } from './crm-record.entity';
 import type { TypeModel } from './model.service';
 import type { RecordAccess } from './record-access';
-import { queryToSql, validateQuery, type RecordFilter } from './record-query';
+import { validateQuery, type RecordFilter } from './record-query';
+import { queryToSql } from './record-query.sql';
 
 export interface RecordListOptions {
   search?: string;

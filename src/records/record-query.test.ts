@@ -3,7 +3,6 @@ import { issuesFromZod } from '../errors/zod-issues';
 import type { FieldDef, FieldKind } from './field-kinds';
 import {
   matchesQuery,
-  queryToSql,
   recordQuerySchema,
   richTextPlainText,
   validateQuery,
@@ -11,6 +10,7 @@ import {
   type RecordFilter,
   type RecordQuery,
 } from './record-query';
+import { queryToSql } from './record-query.sql';
 
 const TYPE = '0b5e7c1a-1111-4aaa-8bbb-000000000001';
 const OTHER_TYPE = '0b5e7c1a-1111-4aaa-8bbb-000000000002';

@@ -21,7 +21,7 @@ import { recordView, type RecordView } from './record-view';
 import { RecordsRepository } from './records.repository';
 import type { RecordWriteBody } from './records.schemas';
 import type { RecordEventData } from './redaction';
-import { scrubEventsOfErasedRecord } from './scrub';
+import { eraseRecord } from './erasure';
 
 /** What caused a write (the event's `data.cause`). */
 export type WriteCause =
@@ -44,9 +44,6 @@ interface WriteContext {
   type: TypeModel;
   access: RecordAccess;
 }
-
-// The retention timer acts for the workspace itself, not for a person.
-const FULL_ACCESS: RecordAccess = { canReadType: () => true, isFieldRestricted: () => false };
 
 /** A record as addressed by a route: its type (id, name or built-in key) and its id. */
 export interface RecordLocator {
@@ -207,7 +204,7 @@ export class RecordsService {
         throw conflictError('Only a record in the Trash can be deleted permanently.', 'recordNotTrashed');
       }
       trashedVersion = record.version;
-      await this.erase(context, record, actor.user.id, cause);
+      await eraseRecord(context.manager, record, actor.user.id, cause);
     });
     await this.cancelTimer(locator.recordId, trashedVersion);
   }
@@ -221,10 +218,7 @@ export class RecordsService {
       const repo = new RecordsRepository(manager);
       const record = await repo.lock(workspaceId, recordId);
       if (!record || record.status !== 'trashed' || record.version !== trashedVersion) return false;
-      const model = await loadModel(manager, workspaceId);
-      const type = model.types.find((candidate) => candidate.id === record.typeId);
-      const context = { workspaceId, manager, repo, model, type: type!, access: FULL_ACCESS };
-      await this.erase(context, record, null, { kind: 'retention' });
+      await eraseRecord(manager, record, null, { kind: 'retention' });
       return true;
     });
   }
@@ -275,34 +269,6 @@ export class RecordsService {
     return this.dataSource.transaction(async (manager) => {
       const { context, record } = await this.lockReadable(manager, actor, locator, false);
       return this.view(context, record, await context.repo.snapshot(record));
-    });
-  }
-
-  private async erase(
-    context: WriteContext,
-    record: CrmRecord,
-    actorId: string | null,
-    cause: WriteCause,
-  ): Promise<void> {
-    const workspaceId = record.workspaceId;
-    await context.repo.eraseParts(record.id);
-    record.status = 'erased';
-    record.values = {};
-    record.version += 1;
-    await context.manager.save(record);
-    await scrubEventsOfErasedRecord(context.manager, workspaceId, record.id);
-    const data: RecordEventData = {
-      causeId: randomUUID(),
-      cause,
-      record: { ref: { typeId: record.typeId, recordId: record.id } },
-    };
-    await context.repo.appendEvent({
-      workspaceId,
-      event: 'record.deletedPermanently',
-      actorId,
-      record,
-      data,
-      occurredAt: new Date(),
     });
   }
 

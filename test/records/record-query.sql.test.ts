@@ -2,11 +2,11 @@ import { Client } from 'pg';
 import type { FieldDef, FieldKind } from '../../src/records/field-kinds';
 import {
   matchesQuery,
-  queryToSql,
   type MatchableRecord,
   type RecordFilter,
   type RecordQuery,
 } from '../../src/records/record-query';
+import { queryToSql } from '../../src/records/record-query.sql';
 import { createTestDatabase, type TestDatabase } from '../helpers/database';
 
 /**

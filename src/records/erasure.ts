@@ -1,4 +1,8 @@
+import { randomUUID } from 'node:crypto';
 import type { EntityManager } from 'typeorm';
+import type { CrmRecord } from './crm-record.entity';
+import { RecordsRepository } from './records.repository';
+import type { WriteCause } from './records.service';
 import type { RecordEventData } from './redaction';
 
 const MISSING = { state: 'missing' } as const;
@@ -33,4 +37,36 @@ export async function scrubEventsOfErasedRecord(
       JSON.stringify(scrubEventData(row.data)),
     ]);
   }
+}
+
+/**
+ * Erases a record for good: its values and relationships go, its earlier events are scrubbed,
+ * and record.deletedPermanently (the ref only) is appended, all in the caller's transaction.
+ */
+export async function eraseRecord(
+  manager: EntityManager,
+  record: CrmRecord,
+  actorId: string | null,
+  cause: WriteCause,
+): Promise<void> {
+  const repo = new RecordsRepository(manager);
+  await repo.eraseParts(record.id);
+  record.status = 'erased';
+  record.values = {};
+  record.version += 1;
+  await manager.save(record);
+  await scrubEventsOfErasedRecord(manager, record.workspaceId, record.id);
+  const data: RecordEventData = {
+    causeId: randomUUID(),
+    cause,
+    record: { ref: { typeId: record.typeId, recordId: record.id } },
+  };
+  await repo.appendEvent({
+    workspaceId: record.workspaceId,
+    event: 'record.deletedPermanently',
+    actorId,
+    record,
+    data,
+    occurredAt: new Date(),
+  });
 }
