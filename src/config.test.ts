@@ -35,6 +35,7 @@ describe('loadConfig', () => {
     [{ DATABASE_URL: 'mysql://x' }, 'DATABASE_URL'],
     [{ DEPLOYMENT: 'saas' }, 'DEPLOYMENT'],
     [{ ADMIN_EMAIL: 'not-an-email' }, 'ADMIN_EMAIL'],
+    [{ ENCRYPTION_KEY: 'short' }, 'ENCRYPTION_KEY'],
     [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL'],
   ])('refuses %j with a one-line message naming %s', (env, variable) => {
     let caught: unknown;

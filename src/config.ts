@@ -29,6 +29,12 @@ export const configSchema = z.object({
   TEMPORAL_CLI: optionalString,
   TEMPORAL_TEST_SERVER: optionalString,
   DEPLOYMENT: z.enum(['self-hosted', 'cloud']).default('self-hosted'),
+  ENCRYPTION_KEY: optionalString.pipe(
+    z
+      .string()
+      .regex(/^[0-9a-fA-F]{64}$/, 'must be 64 hex characters (32 bytes)')
+      .optional(),
+  ),
   ADMIN_EMAIL: optionalString.pipe(z.email().optional()),
   ADMIN_PASSWORD: optionalString.pipe(z.string().min(8, 'must be at least 8 characters').optional()),
   REQUEST_BODY_LIMIT_KB: z.coerce.number().int().min(16).max(10_240).default(512),

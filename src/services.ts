@@ -6,7 +6,9 @@ import type { Logger } from './logger';
 import { ModelChangesService } from './records/model-changes.service';
 import { RecordsService } from './records/records.service';
 import { TemporalTrashTimer } from './records/trash-timer';
+import { SecretBox } from './security/secret-box';
 import type { TemporalHandle } from './temporal/client';
+import { WebhooksService } from './webhooks/webhooks.service';
 
 /** The feature services, built once per process from their dependencies. */
 export function createServices(deps: {
@@ -16,6 +18,9 @@ export function createServices(deps: {
   temporal: TemporalHandle;
 }) {
   const { config, logger, dataSource, temporal } = deps;
+  if (!config.ENCRYPTION_KEY)
+    throw new Error('ENCRYPTION_KEY must be resolved before the services are built');
+  const box = new SecretBox(config.ENCRYPTION_KEY);
   return {
     authenticator: new ApiKeyAuthenticator(dataSource, config),
     apiKeys: new ApiKeysService(dataSource, config),
@@ -25,6 +30,7 @@ export function createServices(deps: {
       logger,
     ),
     modelChanges: new ModelChangesService(dataSource),
+    webhooks: new WebhooksService(dataSource, box),
   };
 }
 

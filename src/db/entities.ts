@@ -8,6 +8,7 @@ import { Role } from '../identity/role.entity';
 import { Session } from '../identity/session.entity';
 import { User } from '../identity/user.entity';
 import { Workspace } from '../identity/workspace.entity';
+import { Webhook } from '../webhooks/webhook.entity';
 
 /** Every TypeORM entity of the service. */
 export const entities = [
@@ -21,4 +22,5 @@ export const entities = [
   RecordField,
   CrmRecord,
   RecordEvent,
+  Webhook,
 ];

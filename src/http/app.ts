@@ -11,11 +11,13 @@ import { meRoutes } from '../identity/me.routes';
 import { workspaceAdminRoutes } from '../identity/workspace-admin.routes';
 import type { Logger } from '../logger';
 import { mcpRoutes } from '../mcp/mcp.routes';
+import { manageWebhooksTool } from '../mcp/tools/manage-webhooks.tool';
 import { recordTools } from '../mcp/tools/records.tools';
 import { modelRoutes } from '../records/model.routes';
 import { recordsRoutes } from '../records/records.routes';
 import { projectRoot } from '../project-root';
 import { createServices } from '../services';
+import { webhooksRoutes } from '../webhooks/webhooks.routes';
 import type { TemporalHandle } from '../temporal/client';
 import { requireApiKey } from './api-key-auth';
 import { errorMiddleware } from './error-middleware';
@@ -35,7 +37,7 @@ export interface AppDeps {
 export function createApp(deps: AppDeps): Koa {
   const { config, dataSource } = deps;
   const app = createBaseApp({ logger: deps.logger, bodyLimitKb: config.REQUEST_BODY_LIMIT_KB });
-  const { authenticator, apiKeys, records, modelChanges } = createServices(deps);
+  const { authenticator, apiKeys, records, modelChanges, webhooks } = createServices(deps);
 
   mount(app, healthRoutes(deps));
 
@@ -57,10 +59,17 @@ export function createApp(deps: AppDeps): Koa {
   signedIn.use(workspaceAdminRoutes({ dataSource }).routes());
   signedIn.use(recordsRoutes({ records }).routes());
   signedIn.use(modelRoutes({ dataSource, modelChanges }).routes());
+  signedIn.use(webhooksRoutes({ webhooks, web: true }).routes());
   mount(app, signedIn);
 
   // MCP authenticates itself (its refusals have their own body).
-  mount(app, mcpRoutes({ authenticator, tools: recordTools({ dataSource, records }) }));
+  mount(
+    app,
+    mcpRoutes({
+      authenticator,
+      tools: [...recordTools({ dataSource, records }), manageWebhooksTool({ webhooks })],
+    }),
+  );
 
   // REST: every call carries x-api-key.
   const rest = new Router({ prefix: '/api/v1' });
@@ -68,6 +77,7 @@ export function createApp(deps: AppDeps): Koa {
   rest.use(meRoutes().routes());
   rest.use(recordsRoutes({ records }).routes());
   rest.use(modelRoutes({ dataSource, modelChanges }).routes());
+  rest.use(webhooksRoutes({ webhooks, web: false }).routes());
   mount(app, rest);
 
   // Unknown API paths answer the spec's not_found body rather than Koa's plain-text 404.

@@ -1,13 +1,8 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
 
-export const RECORD_EVENTS = [
-  'record.created',
-  'record.updated',
-  'record.deleted',
-  'record.restored',
-  'record.deletedPermanently',
-] as const;
-export type RecordEventName = (typeof RECORD_EVENTS)[number];
+import type { RecordEventName } from './record-event-names';
+
+export { RECORD_EVENTS, type RecordEventName } from './record-event-names';
 
 /**
  * The outbox: one row per record event, inserted in the same transaction as the write that

@@ -1,5 +1,6 @@
 import { In, type EntityManager } from 'typeorm';
 import { ValidationError } from '../errors/app-error';
+import { decodeCursor, encodeCursor } from '../http/cursor';
 import { CrmRecord } from './crm-record.entity';
 import type { TypeModel } from './model.service';
 import type { RecordAccess } from './record-access';
@@ -12,19 +13,6 @@ export interface RecordListOptions {
   status: 'active' | 'trashed';
   limit: number;
   cursor?: string;
-}
-
-/** Cursor of a newest-first page: the last row's creation time and id, opaque to clients. */
-const encodeCursor = (record: CrmRecord) =>
-  Buffer.from(`${record.createdAt.toISOString()}|${record.id}`).toString('base64url');
-
-function decodeCursor(cursor: string): { createdAt: Date; id: string } {
-  const [time, id] = Buffer.from(cursor, 'base64url').toString('utf8').split('|');
-  const createdAt = new Date(time ?? '');
-  if (!id || !/^[0-9a-f-]{36}$/i.test(id) || Number.isNaN(createdAt.getTime())) {
-    throw ValidationError.of('The cursor is not valid.', 'cursorInvalid', ['cursor']);
-  }
-  return { createdAt, id };
 }
 
 /**

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
@@ -29,10 +30,15 @@ export async function startTestApp(overrides: Record<string, string> = {}): Prom
     namespace: env.namespace ?? 'default',
     taskQueue: 'test',
   };
-  const provisional = loadConfig({ ...process.env, LOG_LEVEL: 'silent', ...overrides });
+  const provisional = loadConfig({
+    ...process.env,
+    LOG_LEVEL: 'silent',
+    ENCRYPTION_KEY: randomBytes(32).toString('hex'),
+    ...overrides,
+  });
   const app = createApp({
     config: provisional,
-    logger: createLogger('silent'),
+    logger: createLogger(process.env.TEST_LOG_LEVEL ?? 'silent'),
     dataSource: db.dataSource,
     temporal,
   });

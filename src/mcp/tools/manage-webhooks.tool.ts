@@ -1,0 +1,84 @@
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod';
+import { webhookFields } from '../../webhooks/webhooks.schemas';
+import type { WebhooksService } from '../../webhooks/webhooks.service';
+import { untrusted } from '../markdown';
+import { defineTool, UNTRUSTED_META_KEY, type McpTool } from '../mcp-tool';
+
+const ACTIONS = ['create', 'list', 'get', 'update', 'delete'] as const;
+const NEEDS_ID = new Set(['get', 'update', 'delete']);
+
+/**
+ * One flat object with an `action` enum (a discriminated union would be advertised as an empty
+ * object: tech-notes.md); the per-action rules are a superRefine.
+ */
+const input = z
+  .strictObject({
+    action: z.enum(ACTIONS).describe('What to do.'),
+    id: z.uuid().optional().describe('The webhook id (get, update, delete).'),
+    ...z.object(webhookFields).partial().shape,
+    search: z.string().max(200).optional().describe('list: part of the URL.'),
+    limit: z.number().int().min(1).max(200).optional(),
+    cursor: z.string().max(200).optional(),
+  })
+  .superRefine((args, ctx) => {
+    if (NEEDS_ID.has(args.action) && !args.id) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['id'],
+        message: `id is required for ${args.action}.`,
+        params: { customCode: 'required' },
+      });
+    }
+    if (args.action === 'create') {
+      for (const key of ['url', 'events'] as const) {
+        if (args[key] === undefined) {
+          ctx.addIssue({
+            code: 'custom',
+            path: [key],
+            message: `${key} is required for create.`,
+            params: { customCode: 'required' },
+          });
+        }
+      }
+    }
+  });
+
+const result = (value: unknown): CallToolResult => ({
+  content: [{ type: 'text', text: untrusted(['```json', JSON.stringify(value, null, 2), '```'].join('\n')) }],
+  structuredContent: value as Record<string, unknown>,
+  _meta: { [UNTRUSTED_META_KEY]: true },
+});
+
+/** MCP `manage_webhooks`: the same service, rules and refusals as REST. */
+export function manageWebhooksTool(deps: { webhooks: WebhooksService }): McpTool {
+  const { webhooks } = deps;
+  return defineTool({
+    name: 'manage_webhooks',
+    title: 'Manage webhooks',
+    description:
+      'Create, list, get, update and delete the webhooks of your workspace. Webhooks receive signed JSON POSTs of ' +
+      'CRM events. For record events send expectedSchemaRevision from get_record_model. update changes only the ' +
+      'fields sent; null clears secret, headers, bodyTemplate and recordSources. delete cannot be undone.',
+    input,
+    annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
+    run: async (raw, actor) => {
+      const { action, id, search, limit, cursor, ...fields } = raw as z.infer<typeof input>;
+      switch (action) {
+        case 'list':
+          return result(await webhooks.list(actor, { search, limit: limit ?? 50, cursor }));
+        case 'get':
+          return result(await webhooks.get(actor, id!));
+        case 'create':
+          return result(
+            await webhooks.create(actor, fields as Parameters<WebhooksService['create']>[1], 'mcp'),
+          );
+        case 'update':
+          return result(await webhooks.update(actor, id!, fields, 'mcp'));
+        case 'delete':
+          await webhooks.delete(actor, id!);
+          return { content: [{ type: 'text', text: `Webhook ${id} deleted.` }] };
+      }
+    },
+  });
+}

@@ -1,0 +1,89 @@
+import { z } from 'zod';
+import { AppError, type ErrorIssue } from '../errors/app-error';
+import { withCode } from '../errors/zod-issues';
+import { findReadableType, type RecordModel } from '../records/model.service';
+import type { RecordAccess } from '../records/record-access';
+import { RECORD_EVENTS } from '../records/record-event-names';
+import { recordQuerySchema, validateQuery } from '../records/record-query';
+
+/** spec.md, Limits: "recordSources: up to 50 entries". */
+export const RECORD_SOURCES_MAX = 50;
+
+/** A record source: a query over one type (`typeId`, search, filters) and optional changed fields. */
+export const recordTriggerSchema = z.strictObject({
+  query: recordQuerySchema,
+  changedFieldIds: z.array(z.uuid()).max(100).optional(),
+});
+export type RecordTrigger = z.infer<typeof recordTriggerSchema>;
+
+/** One of several record sources of a webhook, each with its own events. */
+export const recordSourceSchema = recordTriggerSchema.extend({
+  events: z.array(z.enum(RECORD_EVENTS)).min(1).optional(),
+});
+export type RecordSource = z.infer<typeof recordSourceSchema>;
+
+export const recordSourcesSchema = z
+  .array(recordSourceSchema)
+  .refine(
+    (sources) => sources.length <= RECORD_SOURCES_MAX,
+    withCode(
+      'webhookRecordSourcesTooMany',
+      `A webhook can follow at most ${RECORD_SOURCES_MAX} record sources.`,
+    ),
+  );
+
+/**
+ * Checks record settings against the record model as the record owner can read it: each source's
+ * type must be readable by the owner, its query must fit the type's fields, its changed fields must
+ * be fields of the type, and its events must be record events the webhook subscribes to.
+ */
+export function checkRecordSettings(
+  model: RecordModel,
+  ownerAccess: RecordAccess,
+  settings: { events: string[]; recordTrigger: RecordTrigger | null; recordSources: RecordSource[] | null },
+): void {
+  const issues: ErrorIssue[] = [];
+  const check = (source: RecordTrigger & { events?: string[] }, path: (string | number)[]) => {
+    let type;
+    try {
+      type = findReadableType(model, ownerAccess, source.query.typeId);
+    } catch {
+      issues.push({
+        code: 'invalid',
+        path: [...path, 'query', 'typeId'],
+        message: 'The record owner cannot read this record type, or it does not exist.',
+        customCode: 'webhookRecordTypeNotReadable',
+      });
+      return;
+    }
+    try {
+      validateQuery(source.query, type.fields, [...path, 'query']);
+    } catch (error) {
+      if (error instanceof AppError) issues.push(...error.issues);
+      else throw error;
+    }
+    for (const [index, fieldId] of (source.changedFieldIds ?? []).entries()) {
+      if (!type.fields.some((field) => field.id === fieldId)) {
+        issues.push({
+          code: 'invalid',
+          path: [...path, 'changedFieldIds', index],
+          message: `No field ${fieldId} in ${type.name}.`,
+          customCode: 'webhookChangedFieldUnknown',
+        });
+      }
+    }
+    for (const [index, event] of (source.events ?? []).entries()) {
+      if (!settings.events.includes(event)) {
+        issues.push({
+          code: 'invalid',
+          path: [...path, 'events', index],
+          message: `The webhook does not subscribe to ${event}.`,
+          customCode: 'webhookSourceEventNotSubscribed',
+        });
+      }
+    }
+  };
+  if (settings.recordTrigger) check(settings.recordTrigger, ['recordTrigger']);
+  settings.recordSources?.forEach((source, index) => check(source, ['recordSources', index]));
+  if (issues.length) throw new AppError('validation', issues);
+}

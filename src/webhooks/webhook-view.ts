@@ -1,0 +1,40 @@
+import type { RecordSource, RecordTrigger } from './record-sources';
+import type { Webhook } from './webhook.entity';
+
+/** A webhook as REST, MCP and the web app return it: never its secret or header values. */
+export interface WebhookView {
+  id: string;
+  url: string;
+  description: string | null;
+  events: string[];
+  enabled: boolean;
+  hasSecret: boolean;
+  headerNames: string[];
+  bodyTemplate: string | null;
+  recordTrigger: RecordTrigger | null;
+  recordSources: RecordSource[] | null;
+  recordOwnerUserId: string | null;
+  /** The schema revision the record settings were checked against (null without record settings). */
+  expectedSchemaRevision: number | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export function webhookView(webhook: Webhook): WebhookView {
+  return {
+    id: webhook.id,
+    url: webhook.url,
+    description: webhook.description,
+    events: webhook.events,
+    enabled: webhook.enabled,
+    hasSecret: webhook.secretSealed !== null,
+    headerNames: webhook.headerNames,
+    bodyTemplate: webhook.bodyTemplate,
+    recordTrigger: webhook.recordTrigger,
+    recordSources: webhook.recordSources,
+    recordOwnerUserId: webhook.recordOwnerUserId,
+    expectedSchemaRevision: webhook.schemaRevision,
+    createdAt: webhook.createdAt.toISOString(),
+    updatedAt: webhook.updatedAt.toISOString(),
+  };
+}

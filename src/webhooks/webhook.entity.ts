@@ -1,0 +1,64 @@
+import { Column, CreateDateColumn, Entity, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
+import type { RecordSource, RecordTrigger } from './record-sources';
+
+/** A webhook (spec.md, "Webhook"). What leaves the service is decided by webhookView(). */
+@Entity({ name: 'webhooks' })
+export class Webhook {
+  @PrimaryGeneratedColumn('uuid')
+  id: string;
+
+  @Column({ name: 'workspace_id', type: 'uuid' })
+  workspaceId: string;
+
+  @Column({ type: 'text' })
+  url: string;
+
+  @Column({ type: 'text', nullable: true })
+  description: string | null;
+
+  @Column({ type: 'text', array: true })
+  events: string[];
+
+  /** The signing secret, sealed (SecretBox). Never returned: `hasSecret` reports it. */
+  @Column({ name: 'secret_sealed', type: 'text', nullable: true })
+  secretSealed: string | null;
+
+  /** The custom headers `{ name: value }` as sealed JSON. Values never returned. */
+  @Column({ name: 'headers_sealed', type: 'text', nullable: true })
+  headersSealed: string | null;
+
+  @Column({ name: 'header_names', type: 'text', array: true, default: () => `'{}'` })
+  headerNames: string[];
+
+  @Column({ name: 'body_template', type: 'text', nullable: true })
+  bodyTemplate: string | null;
+
+  @Column({ type: 'boolean', default: true })
+  enabled: boolean;
+
+  @Column({ name: 'record_trigger', type: 'jsonb', nullable: true })
+  recordTrigger: RecordTrigger | null;
+
+  @Column({ name: 'record_sources', type: 'jsonb', nullable: true })
+  recordSources: RecordSource[] | null;
+
+  @Column({ name: 'record_owner_user_id', type: 'uuid', nullable: true })
+  recordOwnerUserId: string | null;
+
+  /** The schema revision the record settings were checked against. */
+  @Column({ name: 'schema_revision', type: 'integer', nullable: true })
+  schemaRevision: number | null;
+
+  /** Raised when the record trigger or sources change: a record-event resend checks it. */
+  @Column({ name: 'sources_version', type: 'integer', default: 1 })
+  sourcesVersion: number;
+
+  @Column({ name: 'created_by', type: 'uuid', nullable: true })
+  createdBy: string | null;
+
+  @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
+  createdAt: Date;
+
+  @UpdateDateColumn({ name: 'updated_at', type: 'timestamptz' })
+  updatedAt: Date;
+}

@@ -1,0 +1,43 @@
+import type { EntityManager } from 'typeorm';
+import { decodeCursor, encodeCursor } from '../http/cursor';
+import { Webhook } from './webhook.entity';
+import type { ListWebhooksQuery } from './webhooks.schemas';
+
+/** A date-only bound covers its whole day (UTC): `createdTo=2026-11-21` includes that day. */
+const bound = (value: string, end: boolean) =>
+  /^\d{4}-\d{2}-\d{2}$/.test(value)
+    ? new Date(`${value}T${end ? '23:59:59.999' : '00:00:00.000'}Z`)
+    : new Date(value);
+
+/** A page of a workspace's webhooks, newest first: search on the URL, creation and update dates. */
+export async function listWebhookRows(
+  manager: EntityManager,
+  workspaceId: string,
+  query: ListWebhooksQuery,
+): Promise<{ rows: Webhook[]; nextCursor: string | null }> {
+  const builder = manager
+    .createQueryBuilder(Webhook, 'w')
+    .where('w.workspace_id = :workspaceId', { workspaceId })
+    .orderBy('w.created_at', 'DESC')
+    .addOrderBy('w.id', 'DESC')
+    .take(query.limit + 1);
+  if (query.search) {
+    builder.andWhere(`w.url ILIKE :search ESCAPE '\\'`, {
+      search: `%${query.search.replace(/[\\%_]/g, '\\$&')}%`,
+    });
+  }
+  if (query.createdFrom)
+    builder.andWhere('w.created_at >= :createdFrom', { createdFrom: bound(query.createdFrom, false) });
+  if (query.createdTo)
+    builder.andWhere('w.created_at <= :createdTo', { createdTo: bound(query.createdTo, true) });
+  if (query.updatedFrom)
+    builder.andWhere('w.updated_at >= :updatedFrom', { updatedFrom: bound(query.updatedFrom, false) });
+  if (query.updatedTo)
+    builder.andWhere('w.updated_at <= :updatedTo', { updatedTo: bound(query.updatedTo, true) });
+  if (query.cursor) {
+    builder.andWhere('(w.created_at, w.id) < (:createdAt, :id)', decodeCursor(query.cursor));
+  }
+  const rows = await builder.getMany();
+  const page = rows.slice(0, query.limit);
+  return { rows: page, nextCursor: rows.length > query.limit ? encodeCursor(page.at(-1)!) : null };
+}

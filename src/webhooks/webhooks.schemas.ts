@@ -1,0 +1,65 @@
+import { z } from 'zod';
+import { withCode } from '../errors/zod-issues';
+import { pagingQuery } from '../records/records.schemas';
+import { recordSourcesSchema, recordTriggerSchema } from './record-sources';
+
+/** spec.md, Limits: "Webhook description: up to 500 characters". */
+export const DESCRIPTION_MAX = 500;
+/** spec.md, Limits: "Webhook secret: 1 to 256 characters". */
+export const SECRET_MAX = 256;
+
+const description = z
+  .string()
+  .refine(
+    (text) => text.length <= DESCRIPTION_MAX,
+    withCode('webhookDescriptionTooLong', `Description can have at most ${DESCRIPTION_MAX} characters.`),
+  );
+const secret = z
+  .string()
+  .refine(
+    (text) => text.length >= 1,
+    withCode('webhookSecretEmpty', 'Secret cannot be empty: send null to remove it.'),
+  )
+  .refine(
+    (text) => text.length <= SECRET_MAX,
+    withCode('webhookSecretTooLong', `Secret can have at most ${SECRET_MAX} characters.`),
+  );
+
+/**
+ * The writable fields of a webhook (spec.md, "Webhook"). Shapes and sizes are checked here; the
+ * rules that need more than a shape (URL, events, headers, template, transport, record sources)
+ * are pure functions the service runs for REST, MCP and the web app alike.
+ */
+export const webhookFields = {
+  url: z.string().max(4096),
+  description: description.nullable(),
+  events: z.array(z.string().max(100)).max(50),
+  secret: secret.nullable(),
+  headers: z.record(z.string().max(1000), z.string().max(10_000)).nullable(),
+  bodyTemplate: z.string().max(100_000).nullable(),
+  enabled: z.boolean(),
+  expectedSchemaRevision: z.number().int().min(0),
+  recordTrigger: recordTriggerSchema.nullable(),
+  recordSources: recordSourcesSchema.nullable(),
+  recordOwnerUserId: z.uuid(),
+};
+
+export const createWebhookBody = z
+  .strictObject(webhookFields)
+  .partial()
+  .required({ url: true, events: true });
+export type CreateWebhookBody = z.infer<typeof createWebhookBody>;
+
+/** Only the fields sent change; null clears secret, headers, bodyTemplate and recordSources. */
+export const updateWebhookBody = createWebhookBody.partial();
+export type UpdateWebhookBody = z.infer<typeof updateWebhookBody>;
+
+/** `GET /api/v1/webhooks`: paging, search on the URL, creation and update date filters. */
+export const listWebhooksQuery = pagingQuery.extend({
+  search: z.string().max(200).optional(),
+  createdFrom: z.iso.datetime({ offset: true }).or(z.iso.date()).optional(),
+  createdTo: z.iso.datetime({ offset: true }).or(z.iso.date()).optional(),
+  updatedFrom: z.iso.datetime({ offset: true }).or(z.iso.date()).optional(),
+  updatedTo: z.iso.datetime({ offset: true }).or(z.iso.date()).optional(),
+});
+export type ListWebhooksQuery = z.infer<typeof listWebhooksQuery>;

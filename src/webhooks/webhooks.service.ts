@@ -1,0 +1,226 @@
+import type { DataSource, EntityManager } from 'typeorm';
+import { authorizationError, conflictError, notFoundError, ValidationError } from '../errors/app-error';
+import type { Actor } from '../identity/actor';
+import { loadActor } from '../identity/actor';
+import type { ApiPermissions } from '../identity/permissions';
+import { loadModel } from '../records/model.service';
+import { recordAccessOf } from '../records/record-access';
+import type { SecretBox } from '../security/secret-box';
+import { validateBodyTemplate } from './body-template';
+import { checkWebhookEvents } from './events-rule';
+import { isRecordEvent } from './event-catalog';
+import { checkRecordSettings, type RecordSource, type RecordTrigger } from './record-sources';
+import { checkTransportRule } from './transport-rule';
+import { validateWebhookHeaders } from './webhook-headers';
+import { normalizeWebhookUrl } from './webhook-url';
+import { Webhook } from './webhook.entity';
+import type { CreateWebhookBody, ListWebhooksQuery, UpdateWebhookBody } from './webhooks.schemas';
+import { listWebhookRows } from './webhooks.list';
+import { webhookView, type WebhookView } from './webhook-view';
+
+/** Where a write came from: MCP record subscriptions must name the schema revision they read. */
+export type WebhookChannel = 'rest' | 'mcp' | 'web';
+
+export const webhookNotFound = () => notFoundError('Webhook not found.', 'webhookNotFound');
+
+function assertMay(
+  actor: Actor,
+  right: keyof Pick<ApiPermissions, 'apiRead' | 'apiCreate' | 'apiEdit' | 'apiDelete'>,
+): void {
+  if (actor.member.status !== 'active')
+    throw authorizationError('Inactive members cannot manage webhooks.', 'memberInactive');
+  if (!actor.permissions[right]) {
+    throw authorizationError('Your role does not allow this on API & Webhooks.', 'insufficientPermissions');
+  }
+}
+
+const sameJson = (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
+
+/**
+ * Webhooks of a workspace (spec.md, "Webhook"), for REST, MCP and the web app alike. Every rule
+ * runs on every save; secrets and header values are sealed at rest and never leave through
+ * webhookView().
+ */
+export class WebhooksService {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly box: SecretBox,
+  ) {}
+
+  async list(
+    actor: Actor,
+    query: ListWebhooksQuery,
+  ): Promise<{ data: WebhookView[]; nextCursor: string | null }> {
+    assertMay(actor, 'apiRead');
+    const { rows, nextCursor } = await listWebhookRows(this.dataSource.manager, actor.workspace.id, query);
+    return { data: rows.map(webhookView), nextCursor };
+  }
+
+  async get(actor: Actor, id: string): Promise<WebhookView> {
+    assertMay(actor, 'apiRead');
+    return webhookView(await this.find(this.dataSource.manager, actor.workspace.id, id));
+  }
+
+  /** The saved secret and header values, for the dialog of people with Edit (spec: Custom header rules 6). */
+  async revealSecrets(
+    actor: Actor,
+    id: string,
+  ): Promise<{ secret: string | null; headers: Record<string, string> | null }> {
+    assertMay(actor, 'apiEdit');
+    const webhook = await this.find(this.dataSource.manager, actor.workspace.id, id);
+    return {
+      secret: webhook.secretSealed ? this.box.open(webhook.secretSealed) : null,
+      headers: webhook.headersSealed
+        ? (JSON.parse(this.box.open(webhook.headersSealed)) as Record<string, string>)
+        : null,
+    };
+  }
+
+  async create(actor: Actor, input: CreateWebhookBody, channel: WebhookChannel): Promise<WebhookView> {
+    assertMay(actor, 'apiCreate');
+    return this.dataSource.transaction(async (manager) => {
+      const webhook = manager.create(Webhook, {
+        workspaceId: actor.workspace.id,
+        description: null,
+        secretSealed: null,
+        headersSealed: null,
+        headerNames: [],
+        bodyTemplate: null,
+        enabled: true,
+        recordTrigger: null,
+        recordSources: null,
+        recordOwnerUserId: actor.user.id,
+        schemaRevision: null,
+        sourcesVersion: 1,
+        createdBy: actor.user.id,
+      });
+      await this.apply(manager, actor, webhook, input, { channel, creating: true });
+      return webhookView(await manager.save(webhook));
+    });
+  }
+
+  /** Changes only the fields sent; `null` clears secret, headers, bodyTemplate and recordSources. */
+  async update(
+    actor: Actor,
+    id: string,
+    input: UpdateWebhookBody,
+    channel: WebhookChannel,
+  ): Promise<WebhookView> {
+    assertMay(actor, 'apiEdit');
+    return this.dataSource.transaction(async (manager) => {
+      const webhook = await this.find(manager, actor.workspace.id, id, true);
+      await this.apply(manager, actor, webhook, input, { channel, creating: false });
+      return webhookView(await manager.save(webhook));
+    });
+  }
+
+  async delete(actor: Actor, id: string): Promise<void> {
+    assertMay(actor, 'apiDelete');
+    const result = await this.dataSource.manager.delete(Webhook, { workspaceId: actor.workspace.id, id });
+    if (!result.affected) throw webhookNotFound();
+  }
+
+  private async find(
+    manager: EntityManager,
+    workspaceId: string,
+    id: string,
+    lock = false,
+  ): Promise<Webhook> {
+    const query = manager
+      .createQueryBuilder(Webhook, 'w')
+      .where('w.workspace_id = :workspaceId AND w.id = :id', { workspaceId, id });
+    const webhook = await (lock ? query.setLock('pessimistic_write') : query).getOne();
+    if (!webhook) throw webhookNotFound();
+    return webhook;
+  }
+
+  /** Applies the sent fields to `webhook`, then checks every rule on the result. */
+  private async apply(
+    manager: EntityManager,
+    actor: Actor,
+    webhook: Webhook,
+    input: UpdateWebhookBody,
+    options: { channel: WebhookChannel; creating: boolean },
+  ): Promise<void> {
+    const before = {
+      trigger: webhook.recordTrigger,
+      sources: webhook.recordSources,
+      owner: webhook.recordOwnerUserId,
+    };
+    if (input.url !== undefined) webhook.url = normalizeWebhookUrl(input.url);
+    if (input.description !== undefined) webhook.description = input.description || null;
+    if (input.events !== undefined) webhook.events = checkWebhookEvents(input.events);
+    if (input.enabled !== undefined) webhook.enabled = input.enabled;
+    if (input.secret !== undefined)
+      webhook.secretSealed = input.secret === null ? null : this.box.seal(input.secret);
+    if (input.headers !== undefined) {
+      const headers = input.headers && Object.keys(input.headers).length ? input.headers : null;
+      if (headers) validateWebhookHeaders(headers);
+      webhook.headersSealed = headers ? this.box.seal(JSON.stringify(headers)) : null;
+      webhook.headerNames = headers ? Object.keys(headers) : [];
+    }
+    if (input.bodyTemplate !== undefined) {
+      if (input.bodyTemplate !== null) validateBodyTemplate(input.bodyTemplate);
+      webhook.bodyTemplate = input.bodyTemplate;
+    }
+    if (input.recordTrigger !== undefined)
+      webhook.recordTrigger = input.recordTrigger as RecordTrigger | null;
+    if (input.recordSources !== undefined)
+      webhook.recordSources = input.recordSources as RecordSource[] | null;
+    if (input.recordOwnerUserId !== undefined && input.recordOwnerUserId !== webhook.recordOwnerUserId) {
+      if (!actor.permissions.manageWorkspace && input.recordOwnerUserId !== actor.user.id) {
+        throw authorizationError(
+          'Only an administrator can choose another record owner.',
+          'webhookOwnerNotAllowed',
+        );
+      }
+      webhook.recordOwnerUserId = input.recordOwnerUserId;
+    }
+
+    if (webhook.recordTrigger && webhook.recordSources) {
+      throw ValidationError.of(
+        'recordTrigger and recordSources cannot be combined.',
+        'webhookRecordSourceConflict',
+        ['recordSources'],
+      );
+    }
+    checkTransportRule(webhook.url, webhook.headerNames.length > 0);
+
+    const subscribesToRecords = webhook.events.some(isRecordEvent);
+    const triggerChanged =
+      !sameJson(before.trigger, webhook.recordTrigger) ||
+      !sameJson(before.sources, webhook.recordSources) ||
+      before.owner !== webhook.recordOwnerUserId;
+    if (!subscribesToRecords || !(options.creating || triggerChanged || input.events !== undefined)) return;
+
+    const model = await loadModel(manager, actor.workspace.id);
+    const revisionRequired = options.creating ? options.channel === 'mcp' : triggerChanged;
+    if (input.expectedSchemaRevision === undefined && revisionRequired) {
+      throw ValidationError.of(
+        'Send expectedSchemaRevision (from get_record_model or POST /api/v1/model/discover) with record subscriptions.',
+        'webhookSchemaRevisionRequired',
+        ['expectedSchemaRevision'],
+      );
+    }
+    if (input.expectedSchemaRevision !== undefined && input.expectedSchemaRevision !== model.schemaRevision) {
+      throw conflictError(
+        `The record model changed (schema revision ${model.schemaRevision}, not ${input.expectedSchemaRevision}): read it again.`,
+        'webhookSchemaRevisionStale',
+        ['expectedSchemaRevision'],
+      );
+    }
+    const owner = await loadActor(manager, actor.workspace.id, webhook.recordOwnerUserId ?? actor.user.id);
+    if (!owner || owner.member.status !== 'active') {
+      throw ValidationError.of(
+        'The record owner must be an active member of the workspace.',
+        'webhookOwnerNotMember',
+        ['recordOwnerUserId'],
+      );
+    }
+    checkRecordSettings(model, recordAccessOf(owner.role), webhook);
+    if (options.creating || triggerChanged) {
+      webhook.schemaRevision = model.schemaRevision;
+      if (!options.creating) webhook.sourcesVersion += 1;
+    }
+  }
+}
