@@ -1,7 +1,11 @@
 import type { DataSource } from 'typeorm';
 import type { Config } from '../src/config';
+import { DeliveryAttempts } from '../src/deliveries/delivery-attempts';
+import type { HttpSender } from '../src/deliveries/http-sender';
 import type { Logger } from '../src/logger';
 import type { RecordsService } from '../src/records/records.service';
+import type { SecretBox } from '../src/security/secret-box';
+import { createDeliveryActivities } from './delivery.activities';
 import { createRecordErasureActivities } from './record-erasure.activities';
 
 /** What activities may use. Workflows never see these: they get ids and call activities. */
@@ -10,6 +14,8 @@ export interface ActivityDeps {
   logger: Logger;
   dataSource: DataSource;
   records: RecordsService;
+  box: SecretBox;
+  sender: HttpSender;
 }
 
 /**
@@ -19,6 +25,7 @@ export interface ActivityDeps {
 export function createActivities(deps: ActivityDeps) {
   return {
     ...createRecordErasureActivities(deps),
+    ...createDeliveryActivities({ attempts: new DeliveryAttempts(deps) }),
   };
 }
 

@@ -26,6 +26,8 @@ export const configSchema = z.object({
   TEMPORAL_TASK_QUEUE: z.string().min(1).default('crm-webhooks'),
   TEMPORAL_PORT: port.default(7233),
   TEMPORAL_UI_PORT: port.default(8233),
+  /** The Temporal Web UI, for links to delivery workflows (embedded mode sets it itself). */
+  TEMPORAL_UI_URL: optionalString.pipe(z.url({ protocol: /^https?$/ }).optional()),
   TEMPORAL_CLI: optionalString,
   TEMPORAL_TEST_SERVER: optionalString,
   DEPLOYMENT: z.enum(['self-hosted', 'cloud']).default('self-hosted'),

@@ -4,3 +4,14 @@
 /** spec.md, Limits: "Trash retention before permanent deletion: 30 days". */
 export const TRASH_RETENTION_DAYS = 30;
 export const TRASH_RETENTION_MS = TRASH_RETENTION_DAYS * 24 * 60 * 60 * 1000;
+
+/** spec.md, Delivery behavior 4 and Limits: "Up to 10 attempts in total". */
+export const DELIVERY_MAX_ATTEMPTS = 10;
+/** spec.md, Delivery behavior 4: "First retry 10 seconds after the failed attempt". */
+export const DELIVERY_FIRST_RETRY_MS = 10_000;
+/** spec.md, Delivery behavior 4: "each pause doubles (20 s, 40 s, ...) capped at one hour". */
+export const DELIVERY_RETRY_CAP_MS = 60 * 60 * 1000;
+/** spec.md, Delivery behavior 2 and Limits: "Request timeout: 5 seconds". */
+export const DELIVERY_TIMEOUT_MS = 5_000;
+/** spec.md, Delivery behavior 6: a delivery that fails before any request is recorded with status code 422. */
+export const FAILED_BEFORE_SENDING_STATUS = 422;

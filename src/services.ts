@@ -1,4 +1,9 @@
 import type { DataSource } from 'typeorm';
+import { deliveryWorkflowId } from '../workflows/delivery.workflow';
+import { DeliveriesService } from './deliveries/deliveries.service';
+import type { Delivery } from './deliveries/delivery.entity';
+import { Dispatcher } from './deliveries/dispatcher';
+import { TemporalDeliveryStarter } from './deliveries/workflow-starter';
 import { ApiKeyAuthenticator } from './api-keys/api-key-auth';
 import { ApiKeysService } from './api-keys/api-keys.service';
 import type { Config } from './config';
@@ -21,6 +26,12 @@ export function createServices(deps: {
   if (!config.ENCRYPTION_KEY)
     throw new Error('ENCRYPTION_KEY must be resolved before the services are built');
   const box = new SecretBox(config.ENCRYPTION_KEY);
+  const starter = new TemporalDeliveryStarter(temporal.client, temporal.taskQueue);
+  const dispatcher = new Dispatcher(dataSource, starter, logger);
+  const temporalUrl = (delivery: Delivery) =>
+    config.TEMPORAL_UI_URL
+      ? `${config.TEMPORAL_UI_URL.replace(/\/+$/, '')}/namespaces/${temporal.namespace}/workflows/${deliveryWorkflowId(delivery.id)}`
+      : null;
   return {
     authenticator: new ApiKeyAuthenticator(dataSource, config),
     apiKeys: new ApiKeysService(dataSource, config),
@@ -28,9 +39,13 @@ export function createServices(deps: {
       dataSource,
       new TemporalTrashTimer(temporal.client, temporal.taskQueue),
       logger,
+      () => dispatcher.kick(),
     ),
+    dispatcher,
+    deliveries: new DeliveriesService(dataSource, starter, temporalUrl),
     modelChanges: new ModelChangesService(dataSource),
     webhooks: new WebhooksService(dataSource, box),
+    box,
   };
 }
 

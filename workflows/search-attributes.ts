@@ -7,5 +7,31 @@ export const WebhookIdKey = defineSearchAttributeKey('WebhookId', SearchAttribut
 export const EventNameKey = defineSearchAttributeKey('EventName', SearchAttributeType.KEYWORD);
 export const EventIdKey = defineSearchAttributeKey('EventId', SearchAttributeType.KEYWORD);
 export const DeliveryIdKey = defineSearchAttributeKey('DeliveryId', SearchAttributeType.KEYWORD);
+/** The delivery's latest status, updated after every attempt. */
+export const DeliveryStatusKey = defineSearchAttributeKey('DeliveryStatus', SearchAttributeType.KEYWORD);
 
-export const SEARCH_ATTRIBUTE_KEYS = [WorkspaceIdKey, WebhookIdKey, EventNameKey, EventIdKey, DeliveryIdKey];
+export const SEARCH_ATTRIBUTE_KEYS = [
+  WorkspaceIdKey,
+  WebhookIdKey,
+  EventNameKey,
+  EventIdKey,
+  DeliveryIdKey,
+  DeliveryStatusKey,
+];
+
+/** The search attributes of a delivery workflow, from the delivery row's ids. */
+export function deliverySearchAttributes(delivery: {
+  workspaceId: string;
+  webhookId: string;
+  event: string;
+  eventId: string;
+  deliveryId: string;
+}) {
+  return [
+    { key: WorkspaceIdKey, value: delivery.workspaceId },
+    { key: WebhookIdKey, value: delivery.webhookId },
+    { key: EventNameKey, value: delivery.event },
+    { key: EventIdKey, value: delivery.eventId },
+    { key: DeliveryIdKey, value: delivery.deliveryId },
+  ];
+}

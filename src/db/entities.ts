@@ -9,6 +9,7 @@ import { Session } from '../identity/session.entity';
 import { User } from '../identity/user.entity';
 import { Workspace } from '../identity/workspace.entity';
 import { Webhook } from '../webhooks/webhook.entity';
+import { Delivery } from '../deliveries/delivery.entity';
 
 /** Every TypeORM entity of the service. */
 export const entities = [
@@ -23,4 +24,5 @@ export const entities = [
   CrmRecord,
   RecordEvent,
   Webhook,
+  Delivery,
 ];

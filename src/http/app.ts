@@ -17,6 +17,7 @@ import { modelRoutes } from '../records/model.routes';
 import { recordsRoutes } from '../records/records.routes';
 import { projectRoot } from '../project-root';
 import { createServices } from '../services';
+import { deliveriesRoutes } from '../deliveries/deliveries.routes';
 import { webhooksRoutes } from '../webhooks/webhooks.routes';
 import type { TemporalHandle } from '../temporal/client';
 import { requireApiKey } from './api-key-auth';
@@ -37,7 +38,7 @@ export interface AppDeps {
 export function createApp(deps: AppDeps): Koa {
   const { config, dataSource } = deps;
   const app = createBaseApp({ logger: deps.logger, bodyLimitKb: config.REQUEST_BODY_LIMIT_KB });
-  const { authenticator, apiKeys, records, modelChanges, webhooks } = createServices(deps);
+  const { authenticator, apiKeys, records, modelChanges, webhooks, deliveries } = createServices(deps);
 
   mount(app, healthRoutes(deps));
 
@@ -59,6 +60,7 @@ export function createApp(deps: AppDeps): Koa {
   signedIn.use(workspaceAdminRoutes({ dataSource }).routes());
   signedIn.use(recordsRoutes({ records }).routes());
   signedIn.use(modelRoutes({ dataSource, modelChanges }).routes());
+  signedIn.use(deliveriesRoutes({ deliveries }).routes());
   signedIn.use(webhooksRoutes({ webhooks, web: true }).routes());
   mount(app, signedIn);
 
@@ -67,7 +69,7 @@ export function createApp(deps: AppDeps): Koa {
     app,
     mcpRoutes({
       authenticator,
-      tools: [...recordTools({ dataSource, records }), manageWebhooksTool({ webhooks })],
+      tools: [...recordTools({ dataSource, records }), manageWebhooksTool({ webhooks, deliveries })],
     }),
   );
 
@@ -77,6 +79,7 @@ export function createApp(deps: AppDeps): Koa {
   rest.use(meRoutes().routes());
   rest.use(recordsRoutes({ records }).routes());
   rest.use(modelRoutes({ dataSource, modelChanges }).routes());
+  rest.use(deliveriesRoutes({ deliveries }).routes());
   rest.use(webhooksRoutes({ webhooks, web: false }).routes());
   mount(app, rest);
 

@@ -22,10 +22,9 @@ export async function loadActor(
 ): Promise<Actor | undefined> {
   const member = await manager.findOneBy(Member, { workspaceId, userId });
   if (!member) return undefined;
-  const [user, workspace, role] = await Promise.all([
-    manager.findOneByOrFail(User, { id: userId }),
-    manager.findOneByOrFail(Workspace, { id: workspaceId }),
-    manager.findOneByOrFail(Role, { id: member.roleId, workspaceId }),
-  ]);
+  // One after another: `manager` may be a transaction's, which has a single connection.
+  const user = await manager.findOneByOrFail(User, { id: userId });
+  const workspace = await manager.findOneByOrFail(Workspace, { id: workspaceId });
+  const role = await manager.findOneByOrFail(Role, { id: member.roleId, workspaceId });
   return { user, workspace, member, role, permissions: apiPermissions(role) };
 }

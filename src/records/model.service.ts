@@ -30,14 +30,16 @@ export const toFieldDef = (field: RecordField): FieldDef => ({
 });
 
 export async function loadModel(manager: EntityManager, workspaceId: string): Promise<RecordModel> {
-  const [workspace, types, fields] = await Promise.all([
-    manager.findOneByOrFail(Workspace, { id: workspaceId }),
-    manager.find(RecordType, {
-      where: { workspaceId, deletedAt: IsNull() },
-      order: { createdAt: 'ASC', name: 'ASC' },
-    }),
-    manager.find(RecordField, { where: { workspaceId, deletedAt: IsNull() }, order: { position: 'ASC' } }),
-  ]);
+  // One after another: `manager` may be a transaction's, which has a single connection.
+  const workspace = await manager.findOneByOrFail(Workspace, { id: workspaceId });
+  const types = await manager.find(RecordType, {
+    where: { workspaceId, deletedAt: IsNull() },
+    order: { createdAt: 'ASC', name: 'ASC' },
+  });
+  const fields = await manager.find(RecordField, {
+    where: { workspaceId, deletedAt: IsNull() },
+    order: { position: 'ASC' },
+  });
   return {
     schemaRevision: workspace.schemaRevision,
     types: types.map((type) => ({

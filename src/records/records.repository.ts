@@ -36,20 +36,19 @@ export class RecordsRepository {
       ]),
     );
     if (!ids.length) return result;
-    const [links, assignments, identities] = await Promise.all([
-      this.manager.query(
-        `SELECT record_id, field_id, target_record_id FROM record_links WHERE record_id = ANY($1::uuid[]) ORDER BY created_at, target_record_id`,
-        [ids],
-      ),
-      this.manager.query(
-        `SELECT record_id, user_id FROM record_assignments WHERE record_id = ANY($1::uuid[]) ORDER BY user_id`,
-        [ids],
-      ),
-      this.manager.query(
-        `SELECT record_id, kind, value FROM record_identities WHERE record_id = ANY($1::uuid[]) ORDER BY kind, value`,
-        [ids],
-      ),
-    ]);
+    // One after another: the manager may be a transaction's, which has a single connection.
+    const links = await this.manager.query(
+      `SELECT record_id, field_id, target_record_id FROM record_links WHERE record_id = ANY($1::uuid[]) ORDER BY created_at, target_record_id`,
+      [ids],
+    );
+    const assignments = await this.manager.query(
+      `SELECT record_id, user_id FROM record_assignments WHERE record_id = ANY($1::uuid[]) ORDER BY user_id`,
+      [ids],
+    );
+    const identities = await this.manager.query(
+      `SELECT record_id, kind, value FROM record_identities WHERE record_id = ANY($1::uuid[]) ORDER BY kind, value`,
+      [ids],
+    );
     for (const link of links as { record_id: string; field_id: string; target_record_id: string }[]) {
       (result.get(link.record_id)!.links[link.field_id] ??= []).push(link.target_record_id);
     }

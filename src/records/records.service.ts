@@ -63,7 +63,16 @@ export class RecordsService {
     private readonly dataSource: DataSource,
     private readonly trashTimer: TrashTimer,
     private readonly logger: Logger,
+    /** Called after a write with events commits (the dispatcher's kick). */
+    private readonly onEventsCommitted: () => void = () => undefined,
   ) {}
+
+  /** Runs a write in a transaction and, once it committed, tells the dispatcher. */
+  private async write<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
+    const result = await this.dataSource.transaction(work);
+    this.onEventsCommitted();
+    return result;
+  }
 
   async create(
     actor: Actor,
@@ -72,7 +81,7 @@ export class RecordsService {
     input: RecordWriteBody,
   ): Promise<RecordView> {
     assertMayWrite(actor);
-    return this.dataSource.transaction(async (manager) => {
+    return this.write(async (manager) => {
       const context = await this.context(manager, actor, typeRef);
       const next = await applyRecordInput(manager, this.inputContext(actor, context), EMPTY_SNAPSHOT, input);
       const record = await manager.save(
@@ -98,7 +107,7 @@ export class RecordsService {
     input: RecordWriteBody,
   ): Promise<RecordView> {
     assertMayWrite(actor);
-    return this.dataSource.transaction(async (manager) => {
+    return this.write(async (manager) => {
       const { context, record } = await this.lockReadable(manager, actor, locator);
       if (record.status !== 'active')
         throw conflictError('The record is in the Trash; restore it first.', 'recordTrashed');
@@ -128,7 +137,7 @@ export class RecordsService {
   /** Moves a record to the Trash; it is erased 30 days later unless restored. */
   async trash(actor: Actor, cause: WriteCause, locator: RecordLocator): Promise<RecordView> {
     assertMayWrite(actor);
-    const view = await this.dataSource.transaction(async (manager) => {
+    const view = await this.write(async (manager) => {
       const { context, record } = await this.lockReadable(manager, actor, locator);
       if (record.status !== 'active')
         throw conflictError('The record is already in the Trash.', 'recordTrashed');
@@ -167,7 +176,7 @@ export class RecordsService {
   async restore(actor: Actor, cause: WriteCause, locator: RecordLocator): Promise<RecordView> {
     assertMayWrite(actor);
     let trashedVersion = 0;
-    const view = await this.dataSource.transaction(async (manager) => {
+    const view = await this.write(async (manager) => {
       const { context, record } = await this.lockReadable(manager, actor, locator);
       if (record.status !== 'trashed')
         throw conflictError('The record is not in the Trash.', 'recordNotTrashed');
@@ -198,7 +207,7 @@ export class RecordsService {
   async deletePermanently(actor: Actor, cause: WriteCause, locator: RecordLocator): Promise<void> {
     assertMayWrite(actor);
     let trashedVersion = 0;
-    await this.dataSource.transaction(async (manager) => {
+    await this.write(async (manager) => {
       const { context, record } = await this.lockReadable(manager, actor, locator);
       if (record.status !== 'trashed') {
         throw conflictError('Only a record in the Trash can be deleted permanently.', 'recordNotTrashed');
@@ -214,7 +223,7 @@ export class RecordsService {
    * with (a restore, or a later trashing, makes this a no-op). Returns whether it erased.
    */
   async eraseIfStillTrashed(workspaceId: string, recordId: string, trashedVersion: number): Promise<boolean> {
-    return this.dataSource.transaction(async (manager) => {
+    return this.write(async (manager) => {
       const repo = new RecordsRepository(manager);
       const record = await repo.lock(workspaceId, recordId);
       if (!record || record.status !== 'trashed' || record.version !== trashedVersion) return false;

@@ -13,7 +13,8 @@ import { connectTemporal } from '../temporal/client';
 import { ensureSearchAttributes } from '../temporal/search-attributes';
 import { startWorker } from '../temporal/worker';
 import { createServices } from '../services';
-import { startRetentionSweep } from './retention-sweep';
+import { HttpSender } from '../deliveries/http-sender';
+import { startDispatchSweep, startRetentionSweep } from './sweeps';
 import { ensureDemoWorkspace, type CreatedWorkspace } from '../identity/bootstrap';
 import { Lifecycle } from './lifecycle';
 import { assertPortFree, PortInUseError } from './ports';
@@ -116,6 +117,7 @@ async function run(
   const databaseUrl = postgres.value;
   const embeddedTemporal = temporalServer.value;
   const temporalAddress = embeddedTemporal?.address ?? config.TEMPORAL_ADDRESS!;
+  config.TEMPORAL_UI_URL ??= embeddedTemporal?.uiUrl;
 
   const dataSource = createDataSource({ url: databaseUrl, poolSize: config.DATABASE_POOL_SIZE });
   await dataSource.initialize();
@@ -142,6 +144,8 @@ async function run(
   if (options.worker) {
     say('Starting the Temporal worker…');
     const services = createServices({ config, logger, dataSource, temporal });
+    const sender = new HttpSender();
+    lifecycle.add('delivery sender', async () => sender.close());
     const worker = await startWorker(
       {
         address: temporalAddress,
@@ -149,10 +153,11 @@ async function run(
         taskQueue: config.TEMPORAL_TASK_QUEUE,
         logger,
       },
-      { config, logger, dataSource, records: services.records },
+      { config, logger, dataSource, records: services.records, box: services.box, sender },
     );
     lifecycle.add('worker', worker.stop);
     lifecycle.add('retention sweep', startRetentionSweep(services.records, logger));
+    lifecycle.add('dispatch sweep', startDispatchSweep(services.dispatcher, logger));
     worker.done.catch((error) => {
       logger.fatal({ err: error }, 'the worker stopped unexpectedly');
       void lifecycle.stop().then(() => process.exit(1));

@@ -8,6 +8,7 @@ import { ApiKeysPage } from './pages/ApiKeys';
 import { DashboardPage } from './pages/Dashboard';
 import { MembersPage } from './pages/Members';
 import { OnboardingPage } from './pages/Onboarding';
+import { RecordsPage } from './pages/Records';
 import { RolesPage } from './pages/Roles';
 import { Link, Redirect, safeNextPath, useRouter } from './router';
 import { useSessionContext } from './session';
@@ -22,6 +23,7 @@ const PAGES: Record<string, Page> = {
     render: () => <OnboardingPage />,
     allowed: (session) => session.onboardingPending && session.permissions.manageWorkspace,
   },
+  '/records': { render: () => <RecordsPage /> },
   '/settings/api-keys': { render: () => <ApiKeysPage />, allowed: can('apiRead') },
   '/settings/members': { render: () => <MembersPage />, allowed: can('manageWorkspace') },
   '/settings/roles': { render: () => <RolesPage />, allowed: can('manageWorkspace') },

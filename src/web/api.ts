@@ -9,7 +9,18 @@ export type Permissions = {
   apiDelete: boolean;
   manageWorkspace: boolean;
 };
-export type Role = {
+export type RecordReadAccess = 'none' | 'all';
+/** A role's record access (app-api.md, "Record access on roles"). */
+export type RoleRecordAccess = {
+  /** Types not listed in recordAccess. */
+  defaultRecordAccess: RecordReadAccess;
+  /** Per record type id. */
+  recordAccess: Record<string, RecordReadAccess>;
+  /** Values of these fields read `restricted`. */
+  restrictedFieldIds: string[];
+};
+/** A role as the session carries it (without record access or member count). */
+export type SessionRole = {
   id: string;
   name: string;
   builtin: 'admin' | 'member' | 'viewer' | null;
@@ -18,8 +29,11 @@ export type Role = {
   apiCreate: boolean;
   apiEdit: boolean;
   apiDelete: boolean;
-  memberCount: number;
 };
+export type Role = SessionRole & RoleRecordAccess & { memberCount: number };
+export type RoleChange = Partial<
+  Pick<Role, 'name' | 'apiRead' | 'apiCreate' | 'apiEdit' | 'apiDelete'> & RoleRecordAccess
+>;
 export type MemberStatus = 'active' | 'inactive';
 export type Member = {
   userId: string;
@@ -35,7 +49,7 @@ export type Session = {
   workspace: Workspace;
   workspaces: Workspace[];
   member: { status: MemberStatus };
-  role: Role;
+  role: SessionRole;
   permissions: Permissions;
   onboardingPending: boolean;
   deployment: 'self-hosted' | 'cloud';
@@ -58,6 +72,58 @@ export type QuickConnection = {
 };
 export type Snippet = { title: string; language: 'json' | 'text'; text: string };
 export type CreatedKey = { apiKey: ApiKey; value: string; snippet: Snippet };
+
+// The record model and records (app-api.md, "Records and the record model").
+export type FieldKind =
+  'text' | 'number' | 'date' | 'boolean' | 'select' | 'email' | 'url' | 'richText' | 'formula' | 'link';
+export type Field = {
+  id: string;
+  typeId: string;
+  name: string;
+  kind: FieldKind;
+  position: number;
+  config: { options?: string[]; expression?: string; targetTypeId?: string };
+  restricted: boolean;
+};
+export type RecordTypeSummary = {
+  id: string;
+  name: string;
+  builtin: string | null;
+  fieldCount: number;
+};
+export type RecordType = { id: string; name: string; builtin: string | null; fields: Field[] };
+export type ValueState =
+  | { state: 'value'; kind: FieldKind; value: unknown }
+  | { state: 'missing' }
+  | { state: 'restricted' }
+  | { state: 'error'; message: string };
+export type RecordRef = { typeId: string; recordId: string };
+export type RelatedRecord = { ref: RecordRef; display: string | null };
+export type IdentityKind = 'email' | 'phone' | 'social';
+export type Identity = { kind: IdentityKind; value: string };
+export type RecordStatus = 'active' | 'trashed';
+export type RecordView = {
+  id: string;
+  typeId: string;
+  version: number;
+  status: RecordStatus;
+  createdAt: string;
+  updatedAt: string;
+  trashedAt: string | null;
+  values: Record<string, ValueState>;
+  links: Record<string, RelatedRecord[]>;
+  assignments: { id: string; name: string | null }[];
+  identities: Identity[];
+};
+/** A create or update: on update only what is sent changes (null clears a value). */
+export type RecordWrite = {
+  values?: Record<string, unknown>;
+  links?: Record<string, string[]>;
+  assignments?: string[];
+  identities?: Identity[];
+};
+export type RecordPage = { data: RecordView[]; nextCursor: string | null };
+export type RecordListQuery = { search?: string; status?: RecordStatus; limit?: number; cursor?: string };
 
 type ErrorBody = {
   error?: {
@@ -160,11 +226,35 @@ export const api = {
 
   roles: () => request<{ data: Role[] }>('GET', '/app/api/roles'),
   createRole: (input: { name: string }) => request<Role>('POST', '/app/api/roles', input),
-  updateRole: (
-    id: string,
-    input: Partial<Pick<Role, 'name' | 'apiRead' | 'apiCreate' | 'apiEdit' | 'apiDelete'>>,
-  ) => request<Role>('PATCH', `/app/api/roles/${encodeURIComponent(id)}`, input),
+  updateRole: (id: string, input: RoleChange) =>
+    request<Role>('PATCH', `/app/api/roles/${encodeURIComponent(id)}`, input),
+
+  discoverModel: () =>
+    request<{ schemaRevision: number; types: RecordTypeSummary[] }>('POST', '/app/api/model/discover', {}),
+  readType: (type: string) =>
+    request<{ schemaRevision: number; type: RecordType }>('POST', '/app/api/model/read', { type }),
+  records: (type: string, query: RecordListQuery = {}) => {
+    const params = new URLSearchParams();
+    for (const [key, value] of Object.entries(query)) {
+      if (value !== undefined && value !== '') params.set(key, String(value));
+    }
+    const qs = params.toString();
+    return request<RecordPage>('GET', `${recordsPath(type)}${qs ? `?${qs}` : ''}`);
+  },
+  record: (type: string, id: string) => request<RecordView>('GET', recordsPath(type, id)),
+  createRecord: (type: string, input: RecordWrite) => request<RecordView>('POST', recordsPath(type), input),
+  updateRecord: (type: string, id: string, input: RecordWrite) =>
+    request<RecordView>('PATCH', recordsPath(type, id), input),
+  trashRecord: (type: string, id: string) => request<RecordView>('POST', `${recordsPath(type, id)}/trash`),
+  restoreRecord: (type: string, id: string) =>
+    request<RecordView>('POST', `${recordsPath(type, id)}/restore`),
+  deleteRecord: (type: string, id: string) => request<void>('DELETE', recordsPath(type, id)),
 };
+
+function recordsPath(type: string, id?: string): string {
+  const base = `/app/api/records/${encodeURIComponent(type)}`;
+  return id === undefined ? base : `${base}/${encodeURIComponent(id)}`;
+}
 
 /** The message to show for a failed action. */
 export function errorMessage(error: unknown): string {

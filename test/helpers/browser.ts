@@ -1,6 +1,6 @@
-import { existsSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { chromium, type Browser } from 'playwright-core';
+import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
 import { projectRoot } from '../../src/project-root';
 
 /** Debian's Chromium, installed by scripts/setup-chromium.sh (run by `npm test`), or CHROMIUM_PATH. */
@@ -39,5 +39,50 @@ export function assertWebAppBuilt(): void {
     throw new Error(
       `The web app is not built (${index} is missing): run \`npm run build:web\` (or \`npm run build\`).`,
     );
+  }
+}
+
+/** BROWSER_SHOTS=/some/dir saves a full-page screenshot of each step there (no-op otherwise). */
+export async function screenshot(page: Page, name: string): Promise<void> {
+  const dir = process.env.BROWSER_SHOTS;
+  if (!dir) return;
+  mkdirSync(dir, { recursive: true });
+  await page.screenshot({ path: join(dir, `${name}.png`), fullPage: true });
+}
+
+export type BrowserPerson = { name: string; email: string; password: string; workspace?: string };
+
+/** Signs up in the web app (a new workspace where the person is Admin) and skips the onboarding. */
+export async function signUpInBrowser(page: Page, baseUrl: string, who: BrowserPerson): Promise<void> {
+  await page.goto(`${baseUrl}/sign-up`);
+  await page.getByTestId('sign-up-name').fill(who.name);
+  await page.getByTestId('sign-up-email').fill(who.email);
+  await page.getByTestId('sign-up-password').fill(who.password);
+  await page.getByTestId('sign-up-workspace').fill(who.workspace ?? `${who.name}'s workspace`);
+  await page.getByTestId('sign-up-submit').click();
+  await page.getByTestId('onboarding-skip').click();
+  await page.getByTestId('dashboard').waitFor();
+}
+
+/** Signs in through the sign-in page and waits for the Dashboard. */
+export async function signInInBrowser(page: Page, baseUrl: string, email: string, password: string) {
+  await page.goto(`${baseUrl}/sign-in`);
+  await page.getByTestId('sign-in-email').fill(email);
+  await page.getByTestId('sign-in-password').fill(password);
+  await page.getByTestId('sign-in-submit').click();
+  await page.getByTestId('dashboard').waitFor();
+}
+
+/** The element with this test id that belongs to the named field (`data-field-name`). */
+export function byField(scope: Page | Locator, testId: string, fieldName: string): Locator {
+  return scope.locator(`[data-testid="${testId}"][data-field-name="${fieldName}"]`);
+}
+
+/** Waits (up to 5 s) until `check` holds: for states that follow a server answer. */
+export async function eventually(check: () => Promise<boolean>, what: string): Promise<void> {
+  const deadline = Date.now() + 5_000;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting until ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }

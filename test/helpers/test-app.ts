@@ -1,11 +1,16 @@
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
+import { Worker } from '@temporalio/worker';
 import type { DataSource } from 'typeorm';
+import { createActivities } from '../../activities';
 import { loadConfig, type Config } from '../../src/config';
+import { HttpSender } from '../../src/deliveries/http-sender';
 import { createApp } from '../../src/http/app';
 import { createLogger } from '../../src/logger';
+import { createServices, type Services } from '../../src/services';
+import { ensureSearchAttributes } from '../../src/temporal/search-attributes';
 import { createTestDatabase } from './database';
 import { createTimeSkippingEnv } from './temporal';
 
@@ -14,47 +19,83 @@ export interface TestApp {
   dataSource: DataSource;
   config: Config;
   env: TestWorkflowEnvironment;
+  taskQueue: string;
+  /** The services of a worker process; set when started with `{ worker: true }`. */
+  workerServices?: Services;
   close: () => Promise<void>;
 }
 
 /**
  * The real Koa app on loopback, over a fresh database on the test run's real PostgreSQL and
- * the real time-skipping Temporal test server.
+ * the real time-skipping Temporal test server. With `{ worker: true }` a real worker (the real
+ * workflow bundle and activities, a real HTTP sender) runs beside it, as in `npm start`.
  */
-export async function startTestApp(overrides: Record<string, string> = {}): Promise<TestApp> {
+export async function startTestApp(
+  overrides: Record<string, string> = {},
+  options: { worker?: boolean } = {},
+): Promise<TestApp> {
   const db = await createTestDatabase();
   const env = await createTimeSkippingEnv();
+  const taskQueue = `test-${randomUUID()}`;
   const temporal = {
     connection: env.connection,
     client: env.client,
     namespace: env.namespace ?? 'default',
-    taskQueue: 'test',
+    taskQueue,
   };
-  const provisional = loadConfig({
+  const config = loadConfig({
     ...process.env,
     LOG_LEVEL: 'silent',
     ENCRYPTION_KEY: randomBytes(32).toString('hex'),
     ...overrides,
   });
-  const app = createApp({
-    config: provisional,
-    logger: createLogger(process.env.TEST_LOG_LEVEL ?? 'silent'),
-    dataSource: db.dataSource,
-    temporal,
-  });
+  const logger = createLogger(process.env.TEST_LOG_LEVEL ?? 'silent');
+  const app = createApp({ config, logger, dataSource: db.dataSource, temporal });
   const server: Server = app.listen(0, '127.0.0.1');
   await new Promise((resolve) => server.once('listening', resolve));
   const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   // PUBLIC_URL must be the address we actually listen on (Origin checks, MCP URLs in snippets).
-  Object.assign(provisional, { PUBLIC_URL: overrides.PUBLIC_URL ?? baseUrl });
+  Object.assign(config, { PUBLIC_URL: overrides.PUBLIC_URL ?? baseUrl });
+
+  let stopWorker = async () => undefined;
+  let workerServices: Services | undefined;
+  if (options.worker) {
+    await ensureSearchAttributes(env.connection, temporal.namespace);
+    workerServices = createServices({ config, logger, dataSource: db.dataSource, temporal });
+    const sender = new HttpSender();
+    const worker = await Worker.create({
+      connection: env.nativeConnection,
+      namespace: env.namespace,
+      taskQueue,
+      workflowsPath: require.resolve('../../workflows'),
+      activities: createActivities({
+        config,
+        logger,
+        dataSource: db.dataSource,
+        records: workerServices.records,
+        box: workerServices.box,
+        sender,
+      }),
+    });
+    const running = worker.run();
+    stopWorker = async () => {
+      worker.shutdown();
+      await running;
+      sender.close();
+    };
+  }
+
   return {
     baseUrl,
     dataSource: db.dataSource,
-    config: provisional,
+    config,
     env,
+    taskQueue,
+    workerServices,
     close: async () => {
       await new Promise((resolve) => server.close(resolve));
       server.closeAllConnections();
+      await stopWorker();
       await env.teardown();
       await db.drop();
     },

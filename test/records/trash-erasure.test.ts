@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { Worker } from '@temporalio/worker';
 import { createActivities } from '../../activities';
@@ -6,6 +6,8 @@ import { loadConfig } from '../../src/config';
 import { signUp } from '../../src/identity/accounts.service';
 import { loadActor, type Actor } from '../../src/identity/actor';
 import { createLogger } from '../../src/logger';
+import { HttpSender } from '../../src/deliveries/http-sender';
+import { SecretBox } from '../../src/security/secret-box';
 import { CrmRecord } from '../../src/records/crm-record.entity';
 import { loadModel } from '../../src/records/model.service';
 import { RecordEvent } from '../../src/records/record-event.entity';
@@ -43,7 +45,14 @@ describe('trash retention timer (time skipping)', () => {
       namespace: env.namespace,
       taskQueue,
       workflowsPath: require.resolve('../../workflows'),
-      activities: createActivities({ config: loadConfig({}), logger, dataSource: db.dataSource, records }),
+      activities: createActivities({
+        config: loadConfig({}),
+        logger,
+        dataSource: db.dataSource,
+        records,
+        box: new SecretBox(randomBytes(32).toString('hex')),
+        sender: new HttpSender(),
+      }),
     });
     // One worker for the whole file: a Worker runs once.
     running = worker.run();

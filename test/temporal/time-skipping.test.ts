@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { Worker } from '@temporalio/worker';
 import { ensureSearchAttributes } from '../../src/temporal/search-attributes';
-import { DeliveryIdKey, WorkspaceIdKey } from '../../workflows/search-attributes';
+import { DeliveryIdKey, SEARCH_ATTRIBUTE_KEYS, WorkspaceIdKey } from '../../workflows/search-attributes';
 import { sleepThenCall } from '../fixtures/workflows/sleep-then-call';
 import { createTimeSkippingEnv } from '../helpers/temporal';
 
@@ -55,6 +55,8 @@ describe('Temporal wiring on the time-skipping test server', () => {
   });
 
   it('can register the search attributes again without failing (idempotent start-up)', async () => {
-    await expect(ensureSearchAttributes(env.connection, env.namespace ?? 'default')).resolves.toHaveLength(5);
+    await expect(ensureSearchAttributes(env.connection, env.namespace ?? 'default')).resolves.toHaveLength(
+      SEARCH_ATTRIBUTE_KEYS.length,
+    );
   });
 });

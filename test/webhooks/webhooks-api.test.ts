@@ -209,6 +209,8 @@ describe('webhooks API', () => {
       'get',
       'update',
       'delete',
+      'list_deliveries',
+      'resend_delivery',
     ]);
     const created = (
       await mcp.call('manage_webhooks', {

@@ -2,6 +2,7 @@ import { Identity1763769600000 } from './1763769600000-identity';
 import { SessionsAndApiKeys1763856000000 } from './1763856000000-sessions-and-api-keys';
 import { Records1763942400000 } from './1763942400000-records';
 import { Webhooks1764028800000 } from './1764028800000-webhooks';
+import { Deliveries1764115200000 } from './1764115200000-deliveries';
 
 /** Every migration, oldest first. Listed explicitly so the same list runs from src and dist. */
 export const migrations = [
@@ -9,4 +10,5 @@ export const migrations = [
   SessionsAndApiKeys1763856000000,
   Records1763942400000,
   Webhooks1764028800000,
+  Deliveries1764115200000,
 ];

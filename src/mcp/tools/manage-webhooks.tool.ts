@@ -1,11 +1,12 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { webhookFields } from '../../webhooks/webhooks.schemas';
+import type { DeliveriesService } from '../../deliveries/deliveries.service';
 import type { WebhooksService } from '../../webhooks/webhooks.service';
 import { untrusted } from '../markdown';
 import { defineTool, UNTRUSTED_META_KEY, type McpTool } from '../mcp-tool';
 
-const ACTIONS = ['create', 'list', 'get', 'update', 'delete'] as const;
+const ACTIONS = ['create', 'list', 'get', 'update', 'delete', 'list_deliveries', 'resend_delivery'] as const;
 const NEEDS_ID = new Set(['get', 'update', 'delete']);
 
 /**
@@ -18,6 +19,12 @@ const input = z
     id: z.uuid().optional().describe('The webhook id (get, update, delete).'),
     ...z.object(webhookFields).partial().shape,
     search: z.string().max(200).optional().describe('list: part of the URL.'),
+    searchTerm: z
+      .string()
+      .max(200)
+      .optional()
+      .describe('list_deliveries: part of the URL or the event name.'),
+    deliveryId: z.uuid().optional().describe('resend_delivery: the delivery to resend.'),
     limit: z.number().int().min(1).max(200).optional(),
     cursor: z.string().max(200).optional(),
   })
@@ -27,6 +34,14 @@ const input = z
         code: 'custom',
         path: ['id'],
         message: `id is required for ${args.action}.`,
+        params: { customCode: 'required' },
+      });
+    }
+    if (args.action === 'resend_delivery' && !args.deliveryId) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['deliveryId'],
+        message: 'deliveryId is required for resend_delivery.',
         params: { customCode: 'required' },
       });
     }
@@ -51,19 +66,25 @@ const result = (value: unknown): CallToolResult => ({
 });
 
 /** MCP `manage_webhooks`: the same service, rules and refusals as REST. */
-export function manageWebhooksTool(deps: { webhooks: WebhooksService }): McpTool {
-  const { webhooks } = deps;
+export function manageWebhooksTool(deps: {
+  webhooks: WebhooksService;
+  deliveries: DeliveriesService;
+}): McpTool {
+  const { webhooks, deliveries } = deps;
   return defineTool({
     name: 'manage_webhooks',
     title: 'Manage webhooks',
     description:
-      'Create, list, get, update and delete the webhooks of your workspace. Webhooks receive signed JSON POSTs of ' +
+      'Create, list, get, update and delete the webhooks of your workspace; list_deliveries (newest first, optional ' +
+      'searchTerm and id of one webhook) and resend_delivery (deliveryId). Webhooks receive signed JSON POSTs of ' +
       'CRM events. For record events send expectedSchemaRevision from get_record_model. update changes only the ' +
       'fields sent; null clears secret, headers, bodyTemplate and recordSources. delete cannot be undone.',
     input,
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
     run: async (raw, actor) => {
-      const { action, id, search, limit, cursor, ...fields } = raw as z.infer<typeof input>;
+      const { action, id, search, searchTerm, deliveryId, limit, cursor, ...fields } = raw as z.infer<
+        typeof input
+      >;
       switch (action) {
         case 'list':
           return result(await webhooks.list(actor, { search, limit: limit ?? 50, cursor }));
@@ -75,6 +96,12 @@ export function manageWebhooksTool(deps: { webhooks: WebhooksService }): McpTool
           );
         case 'update':
           return result(await webhooks.update(actor, id!, fields, 'mcp'));
+        case 'list_deliveries':
+          return result(
+            await deliveries.list(actor, { webhookId: id, searchTerm, limit: limit ?? 50, cursor }),
+          );
+        case 'resend_delivery':
+          return result(await deliveries.resendById(actor, deliveryId!));
         case 'delete':
           await webhooks.delete(actor, id!);
           return { content: [{ type: 'text', text: `Webhook ${id} deleted.` }] };

@@ -2,7 +2,7 @@
 // nowhere else, and the server never returns it again).
 import { useState } from 'react';
 import type { CreatedKey } from '../api';
-import { Dialog } from './Dialog';
+import { Dialog, DialogActions } from './Dialog';
 
 async function copyText(text: string): Promise<boolean> {
   try {
@@ -46,16 +46,7 @@ export function CreatedKeyDialog({ created, onClose }: { created: CreatedKey; on
       onClose={onClose}
       testId="created-key-dialog"
       wide
-      actions={
-        <button
-          type="button"
-          className="button button-primary"
-          onClick={onClose}
-          data-testid="created-key-done"
-        >
-          Done
-        </button>
-      }
+      actions={<DialogActions label="Done" onClick={onClose} testId="created-key-done" />}
     >
       <p className="notice notice-warning">
         Copy this key now. It is shown only once: after you close this dialog it cannot be shown again.

@@ -1,5 +1,7 @@
 // A modal dialog: overlay, title, body and actions; Escape and the close button call onClose.
+// DialogActions is every dialog's footer, SubmitButton every form's primary button.
 import { useEffect, useId, useRef, type ReactNode } from 'react';
+import { useSubmit } from '../useSubmit';
 
 type DialogProps = {
   title: string;
@@ -60,8 +62,73 @@ export function Dialog({ title, onClose, children, actions, testId, wide }: Dial
           </button>
         </div>
         <div className="dialog-body">{children}</div>
-        {actions ? <div className="dialog-actions">{actions}</div> : null}
+        {actions ? <div className="dialog-footer">{actions}</div> : null}
       </div>
+    </div>
+  );
+}
+
+type SubmitButtonProps = {
+  label: string;
+  /** Shown while busy, e.g. "Creating…". */
+  busyLabel?: string;
+  busy?: boolean;
+  disabled?: boolean;
+  /** Absent: a submit button of the enclosing form. */
+  onClick?: () => void;
+  tone?: 'primary' | 'danger';
+  testId?: string;
+};
+
+/** The primary (or destructive) button of a form or dialog, disabled and relabelled while busy. */
+export function SubmitButton({
+  label,
+  busyLabel = 'Working…',
+  busy,
+  disabled,
+  onClick,
+  tone = 'primary',
+  testId,
+}: SubmitButtonProps) {
+  return (
+    <button
+      type={onClick ? 'button' : 'submit'}
+      className={tone === 'danger' ? 'button button-danger' : 'button button-primary'}
+      onClick={onClick}
+      disabled={busy || disabled}
+      data-testid={testId}
+    >
+      {busy ? busyLabel : label}
+    </button>
+  );
+}
+
+type DialogActionsProps = SubmitButtonProps & {
+  /** Absent: no Cancel button (e.g. a single "Done"). */
+  onCancel?: () => void;
+  cancelLabel?: string;
+  cancelTestId?: string;
+  /** More buttons, shown first (on the left of Cancel). */
+  extra?: ReactNode;
+};
+
+/** A dialog's footer: Cancel and the primary action (inside a form, the submit button). */
+export function DialogActions({
+  onCancel,
+  cancelLabel = 'Cancel',
+  cancelTestId,
+  extra,
+  ...submit
+}: DialogActionsProps) {
+  return (
+    <div className="dialog-actions">
+      {extra}
+      {onCancel ? (
+        <button type="button" className="button" onClick={onCancel} data-testid={cancelTestId}>
+          {cancelLabel}
+        </button>
+      ) : null}
+      <SubmitButton {...submit} />
     </div>
   );
 }
@@ -70,42 +137,31 @@ type ConfirmProps = {
   title: string;
   message: ReactNode;
   confirmLabel: string;
-  busy?: boolean;
-  error?: string;
-  onConfirm: () => void;
+  /** Runs on confirm; a refusal is shown in the dialog, which stays open. */
+  action: () => Promise<unknown>;
+  /** After the action succeeded. */
+  onDone: () => void;
   onCancel: () => void;
 };
 
 /** "Are you sure?" before a destructive action. */
-export function ConfirmDialog({
-  title,
-  message,
-  confirmLabel,
-  busy,
-  error,
-  onConfirm,
-  onCancel,
-}: ConfirmProps) {
+export function ConfirmDialog({ title, message, confirmLabel, action, onDone, onCancel }: ConfirmProps) {
+  const { busy, error, run } = useSubmit();
   return (
     <Dialog
       title={title}
       onClose={onCancel}
       testId="confirm-dialog"
       actions={
-        <>
-          <button type="button" className="button" onClick={onCancel} data-testid="confirm-cancel">
-            Cancel
-          </button>
-          <button
-            type="button"
-            className="button button-danger"
-            onClick={onConfirm}
-            disabled={busy}
-            data-testid="confirm-ok"
-          >
-            {busy ? 'Working…' : confirmLabel}
-          </button>
-        </>
+        <DialogActions
+          onCancel={onCancel}
+          cancelTestId="confirm-cancel"
+          label={confirmLabel}
+          tone="danger"
+          busy={busy}
+          onClick={() => void run(action).then((done) => done && onDone())}
+          testId="confirm-ok"
+        />
       }
     >
       <div>{message}</div>

@@ -1,25 +1,22 @@
 // The signed-in frame: header (workspace switcher, user, sign out) and the navigation.
-import { useState, type ReactNode } from 'react';
-import { api, errorMessage } from '../api';
+import type { ReactNode } from 'react';
+import { api } from '../api';
 import { Link, useRouter } from '../router';
 import { useSession, useSessionContext } from '../session';
+import { useSubmit } from '../useSubmit';
 
 export function Layout({ children }: { children: ReactNode }) {
   const session = useSession();
   const { setSession, signOut } = useSessionContext();
   const { navigate } = useRouter();
-  const [error, setError] = useState<string>();
+  const { error, run } = useSubmit();
   const { permissions } = session;
 
-  const switchWorkspace = async (workspaceId: string) => {
-    setError(undefined);
-    try {
+  const switchWorkspace = (workspaceId: string) =>
+    run(async () => {
       setSession(await api.switchWorkspace(workspaceId));
       navigate('/');
-    } catch (failure) {
-      setError(errorMessage(failure));
-    }
-  };
+    });
 
   return (
     <div className="shell">
@@ -64,6 +61,9 @@ export function Layout({ children }: { children: ReactNode }) {
         <nav className="sidebar" aria-label="Main" data-testid="nav">
           <Link to="/" data-testid="nav-dashboard">
             Dashboard
+          </Link>
+          <Link to="/records" data-testid="nav-records">
+            Records
           </Link>
           {permissions.apiRead || permissions.manageWorkspace ? (
             <div className="nav-section">Settings</div>

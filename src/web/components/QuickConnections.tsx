@@ -2,6 +2,7 @@
 // gets a key named after it that expires in 365 days; an OAuth connector gets instructions only.
 import { useEffect, useState } from 'react';
 import { api, errorMessage, type CreatedKey, type QuickConnection } from '../api';
+import { useSubmit } from '../useSubmit';
 import { ErrorMessage } from './Dialog';
 
 type Props = {
@@ -12,33 +13,30 @@ type Props = {
 export function QuickConnections({ canCreate, onCreated }: Props) {
   const [connections, setConnections] = useState<QuickConnection[] | undefined>();
   const [selected, setSelected] = useState<QuickConnection | undefined>();
-  const [busy, setBusy] = useState<string | undefined>();
-  const [error, setError] = useState<string | undefined>();
+  const [loadError, setLoadError] = useState<string | undefined>();
+  const creating = useSubmit();
+  const busy = creating.busy ? selected?.id : undefined;
+  const error = loadError ?? creating.error;
 
   useEffect(() => {
     let live = true;
     api
       .quickConnections()
       .then((answer) => live && setConnections(answer.data))
-      .catch((failure: unknown) => live && setError(errorMessage(failure)));
+      .catch((failure: unknown) => live && setLoadError(errorMessage(failure)));
     return () => {
       live = false;
     };
   }, []);
 
   const choose = async (connection: QuickConnection) => {
-    setError(undefined);
+    creating.setError(undefined);
     setSelected(connection);
     if (connection.auth !== 'apiKey') return;
-    setBusy(connection.id);
-    try {
+    await creating.run(async () => {
       onCreated(await api.createQuickKey(connection.id));
       setSelected(undefined);
-    } catch (failure) {
-      setError(errorMessage(failure));
-    } finally {
-      setBusy(undefined);
-    }
+    });
   };
 
   if (!connections) {

@@ -3,10 +3,11 @@
 import { useCallback, useEffect, useRef, useState, type FormEvent } from 'react';
 import { api, errorMessage, type ApiKey, type CreatedKey } from '../api';
 import { CreatedKeyDialog } from '../components/CreatedKeyDialog';
-import { ConfirmDialog, Dialog, ErrorMessage } from '../components/Dialog';
+import { ConfirmDialog, Dialog, DialogActions, ErrorMessage } from '../components/Dialog';
 import { QuickConnections } from '../components/QuickConnections';
 import { DateTime, utcDatePlusDays } from '../format';
 import { useSession } from '../session';
+import { useSubmit } from '../useSubmit';
 
 const NAME_MAX = 255;
 const EXPIRY_MIN_DAYS = 1;
@@ -175,12 +176,11 @@ function StandardKeyDialog({
   const [name, setName] = useState('');
   const [expiry, setExpiry] = useState<'never' | 'date'>('never');
   const [date, setDate] = useState(() => utcDatePlusDays(EXPIRY_DEFAULT_DAYS));
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string>();
+  const { busy, error, setError, run } = useSubmit();
   const min = utcDatePlusDays(EXPIRY_MIN_DAYS);
   const max = utcDatePlusDays(EXPIRY_MAX_DAYS);
 
-  const submit = async (event: FormEvent) => {
+  const submit = (event: FormEvent) => {
     event.preventDefault();
     const trimmed = name.trim();
     if (trimmed.length < 1 || trimmed.length > NAME_MAX) {
@@ -191,21 +191,16 @@ function StandardKeyDialog({
       setError(`Choose an expiry date from ${min} to ${max}.`);
       return;
     }
-    setBusy(true);
-    setError(undefined);
-    try {
+    void run(async () =>
       onCreated(
         await api.createApiKey(expiry === 'date' ? { name: trimmed, expiresAt: date } : { name: trimmed }),
-      );
-    } catch (failure) {
-      setError(errorMessage(failure));
-      setBusy(false);
-    }
+      ),
+    );
   };
 
   return (
     <Dialog title="Standard API key" onClose={onClose} testId="standard-key-dialog">
-      <form className="form" onSubmit={(event) => void submit(event)}>
+      <form className="form" onSubmit={submit}>
         <label>
           Name
           <input
@@ -259,19 +254,13 @@ function StandardKeyDialog({
         </fieldset>
         <p className="hint">Name and expiry cannot be changed later.</p>
         <ErrorMessage message={error} />
-        <div className="dialog-actions">
-          <button type="button" className="button" onClick={onClose}>
-            Cancel
-          </button>
-          <button
-            type="submit"
-            className="button button-primary"
-            disabled={busy}
-            data-testid="key-create-submit"
-          >
-            {busy ? 'Creating…' : 'Create key'}
-          </button>
-        </div>
+        <DialogActions
+          onCancel={onClose}
+          label="Create key"
+          busyLabel="Creating…"
+          busy={busy}
+          testId="key-create-submit"
+        />
       </form>
     </Dialog>
   );
@@ -331,8 +320,6 @@ function DeleteKeyDialog({
   onClose: () => void;
   onDeleted: () => void;
 }) {
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string>();
   return (
     <ConfirmDialog
       title="Delete API key"
@@ -342,20 +329,9 @@ function DeleteKeyDialog({
         </p>
       }
       confirmLabel="Delete key"
-      busy={busy}
-      error={error}
+      action={() => api.deleteApiKey(apiKey.id)}
+      onDone={onDeleted}
       onCancel={onClose}
-      onConfirm={() => {
-        setBusy(true);
-        setError(undefined);
-        api
-          .deleteApiKey(apiKey.id)
-          .then(onDeleted)
-          .catch((failure: unknown) => {
-            setError(errorMessage(failure));
-            setBusy(false);
-          });
-      }}
     />
   );
 }

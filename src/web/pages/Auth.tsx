@@ -1,9 +1,10 @@
 // Sign up (a new user and a new workspace where the user is Admin) and sign in.
 import { useState, type FormEvent, type ReactNode } from 'react';
-import { api, errorMessage } from '../api';
-import { ErrorMessage } from '../components/Dialog';
+import { api } from '../api';
+import { ErrorMessage, SubmitButton } from '../components/Dialog';
 import { Link, safeNextPath, useRouter } from '../router';
 import { useSessionContext } from '../session';
+import { useSubmit } from '../useSubmit';
 
 function AuthCard({ title, children, footer }: { title: string; children: ReactNode; footer: ReactNode }) {
   return (
@@ -22,21 +23,15 @@ export function SignUpPage() {
   const { setSession } = useSessionContext();
   const { navigate } = useRouter();
   const [form, setForm] = useState({ name: '', email: '', password: '', workspaceName: '' });
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string>();
+  const { busy, error, run } = useSubmit();
 
-  const submit = async (event: FormEvent) => {
+  const submit = (event: FormEvent) => {
     event.preventDefault();
-    setBusy(true);
-    setError(undefined);
-    try {
+    void run(async () => {
       const session = await api.signUp(form);
       setSession(session);
       navigate(session.onboardingPending ? '/onboarding' : '/', { replace: true });
-    } catch (failure) {
-      setError(errorMessage(failure));
-      setBusy(false);
-    }
+    });
   };
 
   const field = (key: keyof typeof form) => ({
@@ -53,7 +48,7 @@ export function SignUpPage() {
         </>
       }
     >
-      <form className="form" onSubmit={(event) => void submit(event)} data-testid="sign-up-form">
+      <form className="form" onSubmit={submit} data-testid="sign-up-form">
         <label>
           Your name
           <input required maxLength={255} autoComplete="name" data-testid="sign-up-name" {...field('name')} />
@@ -79,9 +74,7 @@ export function SignUpPage() {
           <input required maxLength={255} data-testid="sign-up-workspace" {...field('workspaceName')} />
         </label>
         <ErrorMessage message={error} />
-        <button type="submit" className="button button-primary" disabled={busy} data-testid="sign-up-submit">
-          {busy ? 'Creating…' : 'Sign up'}
-        </button>
+        <SubmitButton label="Sign up" busyLabel="Creating…" busy={busy} testId="sign-up-submit" />
       </form>
     </AuthCard>
   );
@@ -92,20 +85,14 @@ export function SignInPage() {
   const { navigate, search } = useRouter();
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string>();
+  const { busy, error, run } = useSubmit();
 
-  const submit = async (event: FormEvent) => {
+  const submit = (event: FormEvent) => {
     event.preventDefault();
-    setBusy(true);
-    setError(undefined);
-    try {
+    void run(async () => {
       setSession(await api.signIn({ email, password }));
       navigate(safeNextPath(search) ?? '/', { replace: true });
-    } catch (failure) {
-      setError(errorMessage(failure));
-      setBusy(false);
-    }
+    });
   };
 
   return (
@@ -117,7 +104,7 @@ export function SignInPage() {
         </>
       }
     >
-      <form className="form" onSubmit={(event) => void submit(event)} data-testid="sign-in-form">
+      <form className="form" onSubmit={submit} data-testid="sign-in-form">
         <label>
           Email
           <input
@@ -141,9 +128,7 @@ export function SignInPage() {
           />
         </label>
         <ErrorMessage message={error} />
-        <button type="submit" className="button button-primary" disabled={busy} data-testid="sign-in-submit">
-          {busy ? 'Signing in…' : 'Sign in'}
-        </button>
+        <SubmitButton label="Sign in" busyLabel="Signing in…" busy={busy} testId="sign-in-submit" />
       </form>
     </AuthCard>
   );

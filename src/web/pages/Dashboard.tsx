@@ -37,6 +37,10 @@ export function DashboardPage() {
         </div>
       ) : null}
       <ul className="link-list" data-testid="dashboard-links">
+        <li>
+          <Link to="/records">Records</Link>
+          <span className="muted"> Contacts, deals and the other records your role can read.</span>
+        </li>
         {permissions.apiRead ? (
           <li>
             <Link to="/settings/api-keys">API keys</Link>

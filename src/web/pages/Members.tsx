@@ -1,9 +1,10 @@
 // Settings → Members (Admin only): who belongs to the workspace, their role and status.
 import { useCallback, useEffect, useState, type FormEvent } from 'react';
 import { api, errorMessage, type Member, type MemberStatus, type Role } from '../api';
-import { ConfirmDialog, Dialog, ErrorMessage } from '../components/Dialog';
+import { ConfirmDialog, Dialog, DialogActions, ErrorMessage } from '../components/Dialog';
 import { DateTime } from '../format';
 import { useSession, useSessionContext } from '../session';
+import { useSubmit } from '../useSubmit';
 
 export function MembersPage() {
   const session = useSession();
@@ -14,6 +15,7 @@ export function MembersPage() {
   const [adding, setAdding] = useState(false);
   const [added, setAdded] = useState<{ member: Member; temporaryPassword: string }>();
   const [removing, setRemoving] = useState<Member>();
+  const updating = useSubmit();
 
   const load = useCallback(async () => {
     try {
@@ -30,20 +32,17 @@ export function MembersPage() {
   }, [load]);
 
   const update = async (member: Member, change: { roleId?: string; status?: MemberStatus }) => {
-    setError(undefined);
     // Shown at once; the server's answer (or, on a refusal such as lastAdmin, the saved state) replaces it.
     setMembers((list) =>
       list?.map((item) => (item.userId === member.userId ? { ...item, ...change } : item)),
     );
-    try {
+    const saved = await updating.run(async () => {
       const updated = await api.updateMember(member.userId, change);
       setMembers((list) => list?.map((item) => (item.userId === updated.userId ? updated : item)));
       // A change of one's own role or status changes what the app may show.
       if (member.userId === session.user.id) await refresh();
-    } catch (failure) {
-      setMembers((list) => list?.map((item) => (item.userId === member.userId ? member : item)));
-      setError(errorMessage(failure));
-    }
+    });
+    if (!saved) setMembers((list) => list?.map((item) => (item.userId === member.userId ? member : item)));
   };
 
   return (
@@ -62,7 +61,7 @@ export function MembersPage() {
           Add member
         </button>
       </div>
-      <ErrorMessage message={error} />
+      <ErrorMessage message={error ?? updating.error} />
       {members === undefined ? (
         error ? null : (
           <p className="muted">Loading…</p>
@@ -153,11 +152,7 @@ export function MembersPage() {
           title="Member added"
           onClose={() => setAdded(undefined)}
           testId="temporary-password-dialog"
-          actions={
-            <button type="button" className="button button-primary" onClick={() => setAdded(undefined)}>
-              Done
-            </button>
-          }
+          actions={<DialogActions label="Done" onClick={() => setAdded(undefined)} />}
         >
           <p>
             An account was created for <strong>{added.member.email}</strong>. Give them this one-time
@@ -195,27 +190,21 @@ function AddMemberDialog({
   const [email, setEmail] = useState('');
   const [name, setName] = useState('');
   const [roleId, setRoleId] = useState(defaultRole?.id ?? roles[0]?.id ?? '');
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string>();
+  const { busy, error, run } = useSubmit();
 
-  const submit = async (event: FormEvent) => {
+  const submit = (event: FormEvent) => {
     event.preventDefault();
-    setBusy(true);
-    setError(undefined);
-    try {
-      const trimmedName = name.trim();
+    const trimmedName = name.trim();
+    void run(async () =>
       onAdded(
         await api.addMember({ email: email.trim(), roleId, ...(trimmedName ? { name: trimmedName } : {}) }),
-      );
-    } catch (failure) {
-      setError(errorMessage(failure));
-      setBusy(false);
-    }
+      ),
+    );
   };
 
   return (
     <Dialog title="Add member" onClose={onClose} testId="add-member-dialog">
-      <form className="form" onSubmit={(event) => void submit(event)}>
+      <form className="form" onSubmit={submit}>
         <label>
           Email
           <input
@@ -254,19 +243,13 @@ function AddMemberDialog({
           Someone without an account gets one, with a one-time password shown after adding them.
         </p>
         <ErrorMessage message={error} />
-        <div className="dialog-actions">
-          <button type="button" className="button" onClick={onClose}>
-            Cancel
-          </button>
-          <button
-            type="submit"
-            className="button button-primary"
-            disabled={busy}
-            data-testid="member-add-submit"
-          >
-            {busy ? 'Adding…' : 'Add member'}
-          </button>
-        </div>
+        <DialogActions
+          onCancel={onClose}
+          label="Add member"
+          busyLabel="Adding…"
+          busy={busy}
+          testId="member-add-submit"
+        />
       </form>
     </Dialog>
   );
@@ -281,8 +264,6 @@ function RemoveMemberDialog({
   onClose: () => void;
   onRemoved: () => void;
 }) {
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string>();
   return (
     <ConfirmDialog
       title="Remove member"
@@ -293,20 +274,9 @@ function RemoveMemberDialog({
         </p>
       }
       confirmLabel="Remove"
-      busy={busy}
-      error={error}
+      action={() => api.removeMember(member.userId)}
+      onDone={onRemoved}
       onCancel={onClose}
-      onConfirm={() => {
-        setBusy(true);
-        setError(undefined);
-        api
-          .removeMember(member.userId)
-          .then(onRemoved)
-          .catch((failure: unknown) => {
-            setError(errorMessage(failure));
-            setBusy(false);
-          });
-      }}
     />
   );
 }

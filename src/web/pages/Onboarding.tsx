@@ -1,11 +1,12 @@
 // The wizard shown right after sign-up: the same quick connections as Settings → API keys.
 import { useState } from 'react';
-import { api, errorMessage, type CreatedKey } from '../api';
+import { api, type CreatedKey } from '../api';
 import { CreatedKeyDialog } from '../components/CreatedKeyDialog';
 import { ErrorMessage } from '../components/Dialog';
 import { QuickConnections } from '../components/QuickConnections';
 import { useRouter } from '../router';
 import { useSession, useSessionContext } from '../session';
+import { useSubmit } from '../useSubmit';
 
 export function OnboardingPage() {
   const session = useSession();
@@ -13,21 +14,14 @@ export function OnboardingPage() {
   const { navigate } = useRouter();
   const [created, setCreated] = useState<CreatedKey>();
   const [connected, setConnected] = useState<string[]>([]);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string>();
+  const { busy, error, run } = useSubmit();
 
-  const complete = async () => {
-    setBusy(true);
-    setError(undefined);
-    try {
+  const complete = () =>
+    run(async () => {
       await api.completeOnboarding();
       await refresh();
       navigate('/', { replace: true });
-    } catch (failure) {
-      setError(errorMessage(failure));
-      setBusy(false);
-    }
-  };
+    });
 
   return (
     <section data-testid="onboarding">

@@ -1,26 +1,47 @@
 // Settings → Roles (Admin only): the API & Webhooks row of each role, as the spec's table shows
-// it: "Read access" None or All, and Create, Edit, Delete (which count only with Read access All).
+// it: "Read access" None or All, and Create, Edit, Delete (which count only with Read access All);
+// and each role's record access (app-api.md, "Record access on roles"): a default for every type,
+// per-type overrides and restricted fields. Built-in roles are read-only.
 import { useCallback, useEffect, useState, type FormEvent } from 'react';
-import { api, errorMessage, type Role } from '../api';
-import { ErrorMessage } from '../components/Dialog';
+import {
+  api,
+  errorMessage,
+  type RecordReadAccess,
+  type RecordType,
+  type Role,
+  type RoleRecordAccess,
+} from '../api';
+import { Dialog, DialogActions, ErrorMessage, SubmitButton } from '../components/Dialog';
 import { useSessionContext } from '../session';
+import { useSubmit } from '../useSubmit';
 
 const ROLE_NAME_MAX = 100;
 type Change = Partial<Pick<Role, 'apiRead' | 'apiCreate' | 'apiEdit' | 'apiDelete'>>;
 
+/** Every record type with its fields (an Admin reads them all). */
+async function loadModel(): Promise<RecordType[]> {
+  const { types } = await api.discoverModel();
+  return Promise.all(types.map(async (type) => (await api.readType(type.id)).type));
+}
+
 export function RolesPage() {
   const { refresh } = useSessionContext();
   const [roles, setRoles] = useState<Role[]>();
-  const [error, setError] = useState<string>();
-  const [saving, setSaving] = useState<string>();
+  const [types, setTypes] = useState<RecordType[]>();
+  const [loadError, setLoadError] = useState<string>();
+  const [savingId, setSavingId] = useState<string>();
   const [name, setName] = useState('');
-  const [creating, setCreating] = useState(false);
+  const [editing, setEditing] = useState<Role>();
+  const creating = useSubmit();
+  const updating = useSubmit();
 
   const load = useCallback(async () => {
     try {
-      setRoles((await api.roles()).data);
+      const [roleList, model] = await Promise.all([api.roles(), loadModel()]);
+      setRoles(roleList.data);
+      setTypes(model);
     } catch (failure) {
-      setError(errorMessage(failure));
+      setLoadError(errorMessage(failure));
     }
   }, []);
 
@@ -28,40 +49,34 @@ export function RolesPage() {
     void load();
   }, [load]);
 
-  const create = async (event: FormEvent) => {
+  const replace = (role: Role) =>
+    setRoles((list) => list?.map((item) => (item.id === role.id ? role : item)));
+
+  const create = (event: FormEvent) => {
     event.preventDefault();
     const trimmed = name.trim();
     if (!trimmed) return;
-    setCreating(true);
-    setError(undefined);
-    try {
+    void creating.run(async () => {
       const role = await api.createRole({ name: trimmed });
       setRoles((list) => [...(list ?? []), role]);
       setName('');
-    } catch (failure) {
-      setError(errorMessage(failure));
-    } finally {
-      setCreating(false);
-    }
+    });
   };
 
   const update = async (role: Role, change: Change) => {
-    setSaving(role.id);
-    setError(undefined);
+    setSavingId(role.id);
     // Shown at once; the server's answer (or, on a refusal, the saved state) replaces it.
-    setRoles((list) => list?.map((item) => (item.id === role.id ? { ...item, ...change } : item)));
-    try {
-      const updated = await api.updateRole(role.id, change);
-      setRoles((list) => list?.map((item) => (item.id === updated.id ? updated : item)));
+    replace({ ...role, ...change });
+    const saved = await updating.run(async () => {
+      replace(await api.updateRole(role.id, change));
       // The caller's own role may be the one changed (not for Admin, which is built-in).
       await refresh();
-    } catch (failure) {
-      setRoles((list) => list?.map((item) => (item.id === role.id ? role : item)));
-      setError(errorMessage(failure));
-    } finally {
-      setSaving(undefined);
-    }
+    });
+    if (!saved) replace(role);
+    setSavingId(undefined);
   };
+
+  const error = loadError ?? creating.error ?? updating.error;
 
   return (
     <section data-testid="roles-page">
@@ -70,11 +85,12 @@ export function RolesPage() {
           <h1>Roles</h1>
           <p className="lead">
             The API &amp; Webhooks row of each role. Read access None hides API keys and webhooks; Create,
-            Edit and Delete add to Read access All. Built-in roles cannot be changed.
+            Edit and Delete add to Read access All. Records: which record types each role reads, and which
+            fields it cannot see. Built-in roles cannot be changed.
           </p>
         </div>
       </div>
-      <form className="inline-form" onSubmit={(event) => void create(event)} data-testid="create-role-form">
+      <form className="inline-form" onSubmit={create} data-testid="create-role-form">
         <label>
           <span className="visually-hidden">New role name</span>
           <input
@@ -86,9 +102,7 @@ export function RolesPage() {
             data-testid="role-name-input"
           />
         </label>
-        <button type="submit" className="button button-primary" disabled={creating} data-testid="create-role">
-          {creating ? 'Creating…' : 'Create role'}
-        </button>
+        <SubmitButton label="Create role" busyLabel="Creating…" busy={creating.busy} testId="create-role" />
       </form>
       <ErrorMessage message={error} />
       {roles === undefined ? (
@@ -105,6 +119,7 @@ export function RolesPage() {
                 <th colSpan={4} className="group-header">
                   API &amp; Webhooks
                 </th>
+                <th rowSpan={2}>Records</th>
               </tr>
               <tr>
                 <th>Read access</th>
@@ -118,26 +133,43 @@ export function RolesPage() {
                 <RoleRow
                   key={role.id}
                   role={role}
-                  saving={saving === role.id}
-                  onChange={(c) => void update(role, c)}
+                  types={types ?? []}
+                  saving={savingId === role.id}
+                  onChange={(change) => void update(role, change)}
+                  onEditRecords={() => setEditing(role)}
                 />
               ))}
             </tbody>
           </table>
         </div>
       )}
+      {editing ? (
+        <RecordAccessDialog
+          role={editing}
+          types={types ?? []}
+          onClose={() => setEditing(undefined)}
+          onSaved={(role) => {
+            replace(role);
+            setEditing(undefined);
+          }}
+        />
+      ) : null}
     </section>
   );
 }
 
 function RoleRow({
   role,
+  types,
   saving,
   onChange,
+  onEditRecords,
 }: {
   role: Role;
+  types: RecordType[];
   saving: boolean;
   onChange: (change: Change) => void;
+  onEditRecords: () => void;
 }) {
   const readOnly = role.builtin !== null || role.isAdmin;
   const all = role.isAdmin || role.apiRead === 'all';
@@ -186,6 +218,175 @@ function RoleRow({
       {box('apiCreate', 'Create')}
       {box('apiEdit', 'Edit')}
       {box('apiDelete', 'Delete')}
+      <td>
+        <div className="records-cell">
+          <span data-testid="role-records-summary">{recordAccessSummary(role, types)}</span>
+          <button
+            type="button"
+            className="button button-small"
+            onClick={onEditRecords}
+            aria-label={`${readOnly ? 'View' : 'Edit'} record access of ${role.name}`}
+            data-testid="role-records-edit"
+          >
+            {readOnly ? 'View' : 'Edit'}
+          </button>
+        </div>
+      </td>
     </tr>
+  );
+}
+
+/** e.g. "All types except Deals · 1 restricted field". */
+function recordAccessSummary(role: Role, types: RecordType[]): string {
+  if (role.isAdmin) return 'All types, every field';
+  const exceptions = types.filter((type) => {
+    const access = role.recordAccess[type.id];
+    return access !== undefined && access !== role.defaultRecordAccess;
+  });
+  const names = exceptions.map((type) => type.name).join(', ');
+  let text = role.defaultRecordAccess === 'all' ? 'All types' : 'No types';
+  if (exceptions.length) text = role.defaultRecordAccess === 'all' ? `All except ${names}` : `Only ${names}`;
+  const known = new Set(types.flatMap((type) => type.fields.map((field) => field.id)));
+  const restricted = role.restrictedFieldIds.filter((id) => known.has(id)).length;
+  if (restricted) text += ` · ${restricted} restricted field${restricted === 1 ? '' : 's'}`;
+  return text;
+}
+
+type Override = RecordReadAccess | 'default';
+
+/** The Records section of a role: default access, per-type overrides, restricted fields. */
+function RecordAccessDialog({
+  role,
+  types,
+  onClose,
+  onSaved,
+}: {
+  role: Role;
+  types: RecordType[];
+  onClose: () => void;
+  onSaved: (role: Role) => void;
+}) {
+  const readOnly = role.builtin !== null || role.isAdmin;
+  const [defaultAccess, setDefaultAccess] = useState<RecordReadAccess>(role.defaultRecordAccess);
+  const [overrides, setOverrides] = useState<Record<string, Override>>(() =>
+    Object.fromEntries(types.map((type) => [type.id, role.recordAccess[type.id] ?? 'default'])),
+  );
+  const [restricted, setRestricted] = useState(() => new Set(role.restrictedFieldIds));
+  const { busy, error, run } = useSubmit();
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    // Entries for types this page does not know (e.g. deleted since) are kept as they are.
+    const recordAccess = { ...role.recordAccess };
+    for (const type of types) {
+      const override = overrides[type.id] ?? 'default';
+      if (override === 'default') delete recordAccess[type.id];
+      else recordAccess[type.id] = override;
+    }
+    const change: RoleRecordAccess = {
+      defaultRecordAccess: defaultAccess,
+      recordAccess,
+      restrictedFieldIds: [...restricted],
+    };
+    void run(async () => onSaved(await api.updateRole(role.id, change)));
+  };
+
+  const toggleField = (fieldId: string, on: boolean) =>
+    setRestricted((set) => {
+      const next = new Set(set);
+      if (on) next.add(fieldId);
+      else next.delete(fieldId);
+      return next;
+    });
+
+  return (
+    <Dialog title={`Record access: ${role.name}`} onClose={onClose} testId="record-access-dialog" wide>
+      <form className="form" onSubmit={submit}>
+        <h3>Records</h3>
+        {role.isAdmin ? (
+          <p className="notice" data-testid="record-access-admin">
+            Admins read every record type and every field.
+          </p>
+        ) : (
+          <>
+            {readOnly ? <p className="muted">Built-in roles cannot be changed.</p> : null}
+            <label className="inline-field">
+              Default access
+              <select
+                value={defaultAccess}
+                disabled={readOnly}
+                onChange={(event) => setDefaultAccess(event.target.value as RecordReadAccess)}
+                data-testid="role-default-record-access"
+              >
+                <option value="none">None</option>
+                <option value="all">All</option>
+              </select>
+              <span className="hint">For every type set to Default below, and types added later.</span>
+            </label>
+            <div className="access-types">
+              {types.map((type) => {
+                const override = overrides[type.id] ?? 'default';
+                const effective = override === 'default' ? defaultAccess : override;
+                return (
+                  <fieldset
+                    key={type.id}
+                    className="access-type"
+                    data-testid="role-type"
+                    data-type-name={type.name}
+                  >
+                    <legend className="access-type-header">
+                      <span>{type.name}</span>
+                      <select
+                        aria-label={`Access to ${type.name}`}
+                        value={override}
+                        disabled={readOnly}
+                        onChange={(event) =>
+                          setOverrides((all) => ({ ...all, [type.id]: event.target.value as Override }))
+                        }
+                        data-testid="role-type-access"
+                      >
+                        <option value="default">Default ({defaultAccess === 'all' ? 'All' : 'None'})</option>
+                        <option value="none">None</option>
+                        <option value="all">All</option>
+                      </select>
+                    </legend>
+                    <div className="access-fields" aria-label={`Restricted fields of ${type.name}`}>
+                      <span className="hint">
+                        Restricted fields{effective === 'none' ? ' (type not read)' : ''}:
+                      </span>
+                      {type.fields.map((field) => (
+                        <label key={field.id} className="inline">
+                          <input
+                            type="checkbox"
+                            checked={restricted.has(field.id)}
+                            disabled={readOnly}
+                            onChange={(event) => toggleField(field.id, event.target.checked)}
+                            data-testid="role-restricted-field"
+                            data-field-name={field.name}
+                          />
+                          {field.name}
+                        </label>
+                      ))}
+                    </div>
+                  </fieldset>
+                );
+              })}
+            </div>
+          </>
+        )}
+        <ErrorMessage message={error} />
+        {readOnly ? (
+          <DialogActions label="Close" onClick={onClose} testId="record-access-close" />
+        ) : (
+          <DialogActions
+            onCancel={onClose}
+            label="Save"
+            busyLabel="Saving…"
+            busy={busy}
+            testId="record-access-save"
+          />
+        )}
+      </form>
+    </Dialog>
   );
 }

@@ -1,0 +1,49 @@
+import Router from '@koa/router';
+import { z } from 'zod';
+import { actorOf } from '../http/session-auth';
+import { parse, parseId } from '../http/validate';
+import { pagingQuery } from '../records/records.schemas';
+import { webhookNotFound } from '../webhooks/webhooks.service';
+import { deliveryNotFound, type DeliveriesService } from './deliveries.service';
+
+/** spec.md: "optional searchTerm (matches URL and event name)", with paging. */
+export const listDeliveriesQuery = pagingQuery.extend({ searchTerm: z.string().max(200).optional() });
+
+/**
+ * The delivery log: `/webhooks/deliveries` (every webhook), `/webhooks/{id}/deliveries`, Event
+ * Details, and resend. Mounted before the webhook routes so "deliveries" is never read as an id.
+ */
+export function deliveriesRoutes(deps: { deliveries: DeliveriesService }): Router {
+  const { deliveries } = deps;
+  const router = new Router();
+
+  router.get('/webhooks/deliveries', async (ctx) => {
+    ctx.body = await deliveries.list(actorOf(ctx), parse(listDeliveriesQuery, ctx.query));
+  });
+
+  router.get('/webhooks/:id/deliveries', async (ctx) => {
+    const webhookId = parseId(ctx.params.id, webhookNotFound);
+    ctx.body = await deliveries.list(actorOf(ctx), { ...parse(listDeliveriesQuery, ctx.query), webhookId });
+  });
+
+  router.get('/webhooks/:id/deliveries/:deliveryId', async (ctx) => {
+    const webhookId = parseId(ctx.params.id, webhookNotFound);
+    ctx.body = await deliveries.details(
+      actorOf(ctx),
+      webhookId,
+      parseId(ctx.params.deliveryId, deliveryNotFound),
+    );
+  });
+
+  router.post('/webhooks/:id/deliveries/:deliveryId/resend', async (ctx) => {
+    const webhookId = parseId(ctx.params.id, webhookNotFound);
+    ctx.status = 201;
+    ctx.body = await deliveries.resend(
+      actorOf(ctx),
+      webhookId,
+      parseId(ctx.params.deliveryId, deliveryNotFound),
+    );
+  });
+
+  return router;
+}

@@ -1,0 +1,206 @@
+import type { DataSource } from 'typeorm';
+import { authorizationError, conflictError, notFoundError } from '../errors/app-error';
+import { decodeCursor, encodeCursor } from '../http/cursor';
+import type { Actor } from '../identity/actor';
+import { recordAccessOf } from '../records/record-access';
+import { RecordEvent } from '../records/record-event.entity';
+import { redactRecordEventData, type RecordEventData } from '../records/redaction';
+import { isRecordEvent, isRetiredEvent } from '../webhooks/event-catalog';
+import { Webhook } from '../webhooks/webhook.entity';
+import { webhookNotFound } from '../webhooks/webhooks.service';
+import { Delivery } from './delivery.entity';
+import { deliveryView, type DeliveryAttemptView, type DeliveryView } from './delivery-view';
+
+/** Starts a resend's workflow (Temporal, in production). */
+export interface ResendStarter {
+  startResend(delivery: Delivery, originalDeliveryId: string): Promise<void>;
+}
+
+export const deliveryNotFound = () => notFoundError('Delivery not found.', 'deliveryNotFound');
+
+export interface DeliveryListQuery {
+  webhookId?: string;
+  searchTerm?: string;
+  limit: number;
+  cursor?: string;
+}
+
+export interface EventDetails extends DeliveryView {
+  /** The event payload as the viewer may read it now (spec.md, Event Details payload reading). */
+  payload: Record<string, unknown>;
+  attemptHistory: DeliveryAttemptView[];
+}
+
+function assertMay(actor: Actor, right: 'apiRead' | 'apiCreate'): void {
+  if (actor.member.status !== 'active')
+    throw authorizationError('Inactive members cannot use webhooks.', 'memberInactive');
+  if (!actor.permissions[right])
+    throw authorizationError('Your role does not allow this on API & Webhooks.', 'insufficientPermissions');
+}
+
+/** The delivery log, Event Details and resend (spec.md, "Delivery record", resend rules). */
+export class DeliveriesService {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly starter: ResendStarter,
+    private readonly temporalUiUrl: (delivery: Delivery) => string | null,
+  ) {}
+
+  /** Newest first; `searchTerm` matches the URL and the event name. Deliveries outlive their webhook. */
+  async list(
+    actor: Actor,
+    query: DeliveryListQuery,
+  ): Promise<{ data: DeliveryView[]; nextCursor: string | null }> {
+    assertMay(actor, 'apiRead');
+    if (query.webhookId) await this.webhook(actor, query.webhookId);
+    const builder = this.dataSource.manager
+      .createQueryBuilder(Delivery, 'd')
+      .where('d.workspace_id = :workspaceId', { workspaceId: actor.workspace.id })
+      .orderBy('d.created_at', 'DESC')
+      .addOrderBy('d.id', 'DESC')
+      .take(query.limit + 1);
+    if (query.webhookId) builder.andWhere('d.webhook_id = :webhookId', { webhookId: query.webhookId });
+    if (query.searchTerm) {
+      const term = `%${query.searchTerm.replace(/[\\%_]/g, '\\$&')}%`;
+      builder.andWhere(`(d.url ILIKE :term ESCAPE '\\' OR d.event ILIKE :term ESCAPE '\\')`, { term });
+    }
+    if (query.cursor)
+      builder.andWhere('(d.created_at, d.id) < (:createdAt, :id)', decodeCursor(query.cursor));
+    const rows = await builder.getMany();
+    const page = rows.slice(0, query.limit);
+    return {
+      data: page.map((row) => deliveryView(row, this.temporalUiUrl(row))),
+      nextCursor: rows.length > query.limit ? encodeCursor(page.at(-1)!) : null,
+    };
+  }
+
+  /**
+   * Event Details: the delivery, its attempts, and the event payload re-read with the viewer's
+   * current access (restricted values shown as restricted; empty when the record cannot be read).
+   */
+  async details(actor: Actor, webhookId: string, deliveryId: string): Promise<EventDetails> {
+    assertMay(actor, 'apiRead');
+    const delivery = await this.delivery(actor, webhookId, deliveryId);
+    const event = await this.dataSource.manager.findOneBy(RecordEvent, {
+      id: delivery.eventId,
+      workspaceId: actor.workspace.id,
+    });
+    const payload = event
+      ? (redactRecordEventData(
+          event.data as unknown as RecordEventData,
+          recordAccessOf(actor.role),
+        ) as Record<string, unknown>)
+      : {};
+    const attempts: {
+      attempt: number;
+      started_at: Date;
+      duration_ms: number;
+      url: string;
+      status_code: number | null;
+      response_message: string;
+      outcome: string;
+    }[] = await this.dataSource.query(
+      `SELECT attempt, started_at, duration_ms, url, status_code, response_message, outcome FROM delivery_attempts WHERE delivery_id = $1 ORDER BY attempt`,
+      [delivery.id],
+    );
+    return {
+      ...deliveryView(delivery, this.temporalUiUrl(delivery)),
+      payload,
+      attemptHistory: attempts.map((row) => ({
+        attempt: row.attempt,
+        startedAt: row.started_at.toISOString(),
+        durationMs: row.duration_ms,
+        url: row.url,
+        statusCode: row.status_code,
+        responseMessage: row.response_message,
+        outcome: row.outcome as DeliveryAttemptView['outcome'],
+      })),
+    };
+  }
+
+  /**
+   * A new delivery of the same event to the webhook as it is now (its current URL, secret, headers
+   * and template), in a new row; the original stays as it was (spec.md, resend rules).
+   */
+  async resend(actor: Actor, webhookId: string, deliveryId: string): Promise<DeliveryView> {
+    assertMay(actor, 'apiCreate');
+    const original = await this.delivery(actor, webhookId, deliveryId);
+    const webhook = await this.dataSource.manager.findOneBy(Webhook, {
+      id: webhookId,
+      workspaceId: actor.workspace.id,
+    });
+    if (!webhook) throw webhookNotFound();
+    if (isRetiredEvent(original.event)) {
+      throw conflictError('Deliveries of retired events cannot be resent.', 'deliveryEventRetired');
+    }
+    if (original.status !== 'delivered' && original.status !== 'failed') {
+      throw conflictError('A delivery can be resent once it is Delivered or Failed.', 'deliveryNotFinished');
+    }
+    if (
+      isRecordEvent(original.event) &&
+      !actor.permissions.manageWorkspace &&
+      webhook.recordOwnerUserId !== actor.user.id
+    ) {
+      throw authorizationError(
+        'Only the webhook’s record owner or an administrator can resend a record event.',
+        'deliveryResendNotOwner',
+      );
+    }
+    if (!webhook.enabled) throw conflictError('The webhook is disabled.', 'webhookDisabled');
+    if (!webhook.events.includes(original.event)) {
+      throw conflictError(`The webhook no longer subscribes to ${original.event}.`, 'webhookNotSubscribed');
+    }
+    if (isRecordEvent(original.event) && original.sourcesVersion !== webhook.sourcesVersion) {
+      throw conflictError(
+        'The webhook’s record sources changed since this delivery.',
+        'webhookSourcesChanged',
+      );
+    }
+    const resent = await this.dataSource.manager.save(
+      this.dataSource.manager.create(Delivery, {
+        workspaceId: actor.workspace.id,
+        webhookId: webhook.id,
+        eventId: original.eventId,
+        event: original.event,
+        url: webhook.url,
+        element: original.element,
+        trigger: 'resend',
+        resendOf: original.id,
+        sourcesVersion: webhook.sourcesVersion,
+        status: 'pending',
+      }),
+    );
+    await this.starter.startResend(resent, original.id);
+    await this.dataSource.manager.update(Delivery, { id: resent.id }, { workflowStartedAt: new Date() });
+    return deliveryView(resent, this.temporalUiUrl(resent));
+  }
+
+  /** Resend by delivery id alone (MCP `resend_delivery`). */
+  async resendById(actor: Actor, deliveryId: string): Promise<DeliveryView> {
+    assertMay(actor, 'apiCreate');
+    const delivery = await this.dataSource.manager.findOneBy(Delivery, {
+      id: deliveryId,
+      workspaceId: actor.workspace.id,
+    });
+    if (!delivery) throw deliveryNotFound();
+    return this.resend(actor, delivery.webhookId, deliveryId);
+  }
+
+  private async webhook(actor: Actor, webhookId: string): Promise<void> {
+    // A deleted webhook's deliveries stay readable under its id.
+    const exists =
+      (await this.dataSource.manager.existsBy(Webhook, { id: webhookId, workspaceId: actor.workspace.id })) ||
+      (await this.dataSource.manager.existsBy(Delivery, { webhookId, workspaceId: actor.workspace.id }));
+    if (!exists) throw webhookNotFound();
+  }
+
+  private async delivery(actor: Actor, webhookId: string, deliveryId: string): Promise<Delivery> {
+    const delivery = await this.dataSource.manager.findOneBy(Delivery, {
+      id: deliveryId,
+      webhookId,
+      workspaceId: actor.workspace.id,
+    });
+    if (!delivery) throw deliveryNotFound();
+    return delivery;
+  }
+}

@@ -1,0 +1,70 @@
+import { Column, CreateDateColumn, Entity, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
+
+export type DeliveryStatus = 'pending' | 'sending' | 'delivered' | 'failed';
+
+/** The affected record of a delivery ("Element"). */
+export interface DeliveryElement {
+  typeId: string;
+  recordId: string;
+}
+
+/** spec.md, "Delivery record". Retries update this row; a resend adds a new one. */
+@Entity({ name: 'deliveries' })
+export class Delivery {
+  @PrimaryGeneratedColumn('uuid')
+  id: string;
+
+  @Column({ name: 'workspace_id', type: 'uuid' })
+  workspaceId: string;
+
+  @Column({ name: 'webhook_id', type: 'uuid' })
+  webhookId: string;
+
+  /** The event's id: retries and resends send it unchanged (the envelope's `id`). */
+  @Column({ name: 'event_id', type: 'uuid' })
+  eventId: string;
+
+  @Column({ type: 'text' })
+  event: string;
+
+  /** The target URL of the latest attempt (the webhook's URL at that time). */
+  @Column({ type: 'text' })
+  url: string;
+
+  @Column({ type: 'jsonb', nullable: true })
+  element: DeliveryElement | null;
+
+  @Column({ type: 'text' })
+  trigger: 'event' | 'resend';
+
+  @Column({ name: 'resend_of', type: 'uuid', nullable: true })
+  resendOf: string | null;
+
+  /** The webhook's record-sources version when this delivery was made (resend rule). */
+  @Column({ name: 'sources_version', type: 'integer', nullable: true })
+  sourcesVersion: number | null;
+
+  @Column({ type: 'text', default: 'pending' })
+  status: DeliveryStatus;
+
+  @Column({ name: 'status_code', type: 'integer', nullable: true })
+  statusCode: number | null;
+
+  @Column({ name: 'response_message', type: 'text', nullable: true })
+  responseMessage: string | null;
+
+  @Column({ type: 'integer', default: 0 })
+  attempts: number;
+
+  @Column({ name: 'next_attempt_at', type: 'timestamptz', nullable: true })
+  nextAttemptAt: Date | null;
+
+  @Column({ name: 'workflow_started_at', type: 'timestamptz', nullable: true })
+  workflowStartedAt: Date | null;
+
+  @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
+  createdAt: Date;
+
+  @UpdateDateColumn({ name: 'updated_at', type: 'timestamptz' })
+  updatedAt: Date;
+}

@@ -1,0 +1,213 @@
+import type { DataSource, EntityManager } from 'typeorm';
+import { In } from 'typeorm';
+import { loadActor } from '../identity/actor';
+import type { Logger } from '../logger';
+import { CrmRecord } from '../records/crm-record.entity';
+import { loadModel } from '../records/model.service';
+import { recordAccessOf, type RecordAccess } from '../records/record-access';
+import type { RecordEventName } from '../records/record-event-names';
+import type { RecordEventData } from '../records/redaction';
+import { RecordsRepository } from '../records/records.repository';
+import { Webhook } from '../webhooks/webhook.entity';
+import { Delivery } from './delivery.entity';
+import { changedFieldIdsOf, stateBeforeDeletion, webhookReceivesRecordEvent } from './subscription-match';
+
+/** Starts the workflow of a delivery (Temporal, in production). */
+export interface DeliveryStarter {
+  startDelivery(delivery: Delivery): Promise<void>;
+}
+
+interface OutboxRow {
+  id: string;
+  workspace_id: string;
+  event: RecordEventName;
+  type_id: string;
+  record_id: string;
+  data: RecordEventData;
+}
+
+const BATCH = 200;
+
+/**
+ * From the outbox to deliveries (architecture.md, "Events: from a write to a POST", step 2):
+ * matches undispatched events to the enabled webhooks that receive them, inserts one Pending
+ * delivery per match and marks the events dispatched in one transaction, then starts one workflow
+ * per delivery. Safe to run in several processes at once (SKIP LOCKED) and twice for the same event
+ * (a unique index per webhook and event). `sweep()` starts what a crash or an outage left unstarted.
+ */
+export class Dispatcher {
+  private running: Promise<void> | undefined;
+  private again = false;
+
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly starter: DeliveryStarter,
+    private readonly logger: Logger,
+  ) {}
+
+  /** After a write commits: dispatch soon. Calls while a pass runs are folded into one more pass. */
+  kick(): void {
+    if (this.running) {
+      this.again = true;
+      return;
+    }
+    this.running = (async () => {
+      do {
+        this.again = false;
+        await this.dispatchPending().catch((error: unknown) =>
+          this.logger.error({ err: error }, 'dispatch failed'),
+        );
+      } while (this.again);
+    })().finally(() => (this.running = undefined));
+  }
+
+  /** Resolves when no dispatch pass is running (tests, shutdown). */
+  async idle(): Promise<void> {
+    while (this.running) await this.running;
+  }
+
+  /** Dispatches every undispatched event; returns the deliveries it made. */
+  async dispatchPending(): Promise<Delivery[]> {
+    const made: Delivery[] = [];
+    for (;;) {
+      const batch = await this.dataSource.transaction(async (manager) => {
+        const events: OutboxRow[] = await manager.query(
+          `SELECT id, workspace_id, event, type_id, record_id, data FROM record_events
+           WHERE dispatched_at IS NULL ORDER BY occurred_at LIMIT $1 FOR UPDATE SKIP LOCKED`,
+          [BATCH],
+        );
+        if (!events.length) return { events: 0, deliveries: [] as Delivery[] };
+        const deliveries = await this.match(manager, events);
+        await manager.query(`UPDATE record_events SET dispatched_at = now() WHERE id = ANY($1::uuid[])`, [
+          events.map((e) => e.id),
+        ]);
+        return { events: events.length, deliveries };
+      });
+      made.push(...batch.deliveries);
+      await this.startAll(batch.deliveries);
+      if (batch.events < BATCH) return made;
+    }
+  }
+
+  /** The safety net: dispatch leftovers and start deliveries whose workflow never started. */
+  async sweep(startedBeforeMs = 10_000): Promise<number> {
+    await this.dispatchPending();
+    const stale = await this.dataSource.manager
+      .createQueryBuilder(Delivery, 'd')
+      .where('d.workflow_started_at IS NULL AND d.created_at < :before', {
+        before: new Date(Date.now() - startedBeforeMs),
+      })
+      .orderBy('d.created_at', 'ASC')
+      .take(500)
+      .getMany();
+    await this.startAll(stale);
+    return stale.length;
+  }
+
+  private async startAll(deliveries: Delivery[]): Promise<void> {
+    for (const delivery of deliveries) {
+      try {
+        await this.starter.startDelivery(delivery);
+        await this.dataSource.manager.update(
+          Delivery,
+          { id: delivery.id },
+          { workflowStartedAt: new Date() },
+        );
+      } catch (error) {
+        // The sweep starts it later; the delivery row is already safe in the database.
+        this.logger.warn({ err: error, deliveryId: delivery.id }, 'could not start a delivery workflow yet');
+      }
+    }
+  }
+
+  private async match(manager: EntityManager, events: OutboxRow[]): Promise<Delivery[]> {
+    const deliveries: Delivery[] = [];
+    for (const workspaceId of new Set(events.map((event) => event.workspace_id))) {
+      const own = events.filter((event) => event.workspace_id === workspaceId);
+      const webhooks = await manager
+        .createQueryBuilder(Webhook, 'w')
+        .where('w.workspace_id = :workspaceId AND w.enabled AND w.events && :names', {
+          workspaceId,
+          names: [...new Set(own.map((event) => event.event))],
+        })
+        .getMany();
+      if (!webhooks.length) continue;
+      const model = await loadModel(manager, workspaceId);
+      const owners = await this.ownerAccess(manager, workspaceId, webhooks);
+      const states = await this.currentStates(manager, workspaceId, own);
+      for (const event of own) {
+        const fields = model.types.find((type) => type.id === event.type_id)?.fields ?? [];
+        const toMatch = {
+          event: event.event,
+          typeId: event.type_id,
+          changedFieldIds: changedFieldIdsOf(event.data),
+          state:
+            event.event === 'record.deleted'
+              ? stateBeforeDeletion(event.type_id, event.data)
+              : states.get(event.record_id),
+        };
+        for (const webhook of webhooks) {
+          const subscribed = { ...webhook, ownerAccess: owners.get(webhook.recordOwnerUserId ?? '') };
+          if (!webhookReceivesRecordEvent(subscribed, toMatch, fields)) continue;
+          const inserted = await this.insert(manager, webhook, event);
+          if (inserted) deliveries.push(inserted);
+        }
+      }
+    }
+    return deliveries;
+  }
+
+  private async insert(
+    manager: EntityManager,
+    webhook: Webhook,
+    event: OutboxRow,
+  ): Promise<Delivery | undefined> {
+    const [row]: { id: string }[] = await manager.query(
+      `INSERT INTO deliveries (workspace_id, webhook_id, event_id, event, url, element, trigger, sources_version)
+       VALUES ($1, $2, $3, $4, $5, $6, 'event', $7)
+       ON CONFLICT (webhook_id, event_id) WHERE trigger = 'event' DO NOTHING RETURNING id`,
+      [
+        webhook.workspaceId,
+        webhook.id,
+        event.id,
+        event.event,
+        webhook.url,
+        JSON.stringify({ typeId: event.type_id, recordId: event.record_id }),
+        webhook.sourcesVersion,
+      ],
+    );
+    return row ? manager.findOneByOrFail(Delivery, { id: row.id }) : undefined;
+  }
+
+  /** Each record owner's current access; absent when the owner is gone or Inactive. */
+  private async ownerAccess(
+    manager: EntityManager,
+    workspaceId: string,
+    webhooks: Webhook[],
+  ): Promise<Map<string, RecordAccess>> {
+    const access = new Map<string, RecordAccess>();
+    for (const ownerId of new Set(
+      webhooks.map((webhook) => webhook.recordOwnerUserId).filter(Boolean) as string[],
+    )) {
+      const owner = await loadActor(manager, workspaceId, ownerId);
+      if (owner && owner.member.status === 'active') access.set(ownerId, recordAccessOf(owner.role));
+    }
+    return access;
+  }
+
+  /** The current values and links of the events' records, as filters see them. */
+  private async currentStates(manager: EntityManager, workspaceId: string, events: OutboxRow[]) {
+    const ids = [
+      ...new Set(events.filter((event) => event.event !== 'record.deleted').map((event) => event.record_id)),
+    ];
+    const records = ids.length ? await manager.findBy(CrmRecord, { workspaceId, id: In(ids) }) : [];
+    const live = records.filter((record) => record.status !== 'erased');
+    const snapshots = await new RecordsRepository(manager).snapshots(live);
+    return new Map(
+      live.map((record) => {
+        const snapshot = snapshots.get(record.id)!;
+        return [record.id, { typeId: record.typeId, values: snapshot.values, links: snapshot.links }];
+      }),
+    );
+  }
+}

@@ -1,0 +1,156 @@
+import type { FieldDef } from '../records/field-kinds';
+import type { MatchableRecord } from '../records/record-query';
+import type { RecordEventData } from '../records/redaction';
+import {
+  changedFieldIdsOf,
+  stateBeforeDeletion,
+  webhookReceivesRecordEvent,
+  type SubscribedWebhook,
+} from './subscription-match';
+
+const DEAL = '11111111-1111-4111-8111-111111111111';
+const CONTACT = '22222222-2222-4222-8222-222222222222';
+const STAGE = '33333333-3333-4333-8333-333333333333';
+const AMOUNT = '44444444-4444-4444-8444-444444444444';
+const fields: FieldDef[] = [
+  {
+    id: STAGE,
+    typeId: DEAL,
+    name: 'Stage',
+    kind: 'select',
+    config: { options: ['Won', 'Lost'] },
+    position: 0,
+  },
+  { id: AMOUNT, typeId: DEAL, name: 'Amount', kind: 'number', config: {}, position: 1 },
+];
+const everything = { canReadType: () => true, isFieldRestricted: () => false };
+const webhook = (overrides: Partial<SubscribedWebhook>): SubscribedWebhook => ({
+  events: ['record.created', 'record.updated', 'record.deleted', 'record.deletedPermanently'],
+  recordTrigger: null,
+  recordSources: null,
+  ownerAccess: everything,
+  ...overrides,
+});
+const won: MatchableRecord = { typeId: DEAL, values: { [STAGE]: 'Won', [AMOUNT]: 5 }, links: {} };
+const updated = (changed: string[], state = won) => ({
+  event: 'record.updated' as const,
+  typeId: DEAL,
+  changedFieldIds: changed,
+  state,
+});
+const wonOnly = { query: { typeId: DEAL, filters: [{ fieldId: STAGE, op: 'eq' as const, value: 'Won' }] } };
+
+describe('webhookReceivesRecordEvent', () => {
+  it('with no trigger and no sources, takes every type the owner can read', () => {
+    expect(webhookReceivesRecordEvent(webhook({}), updated([AMOUNT]), fields)).toBe(true);
+    const noDeals = { canReadType: (t: string) => t !== DEAL, isFieldRestricted: () => false };
+    expect(webhookReceivesRecordEvent(webhook({ ownerAccess: noDeals }), updated([AMOUNT]), fields)).toBe(
+      false,
+    );
+    expect(webhookReceivesRecordEvent(webhook({ ownerAccess: undefined }), updated([AMOUNT]), fields)).toBe(
+      false,
+    );
+  });
+
+  it('needs the event among the subscribed ones', () => {
+    expect(
+      webhookReceivesRecordEvent(webhook({ events: ['record.created'] }), updated([AMOUNT]), fields),
+    ).toBe(false);
+  });
+
+  it('matches a trigger by type and filters', () => {
+    expect(webhookReceivesRecordEvent(webhook({ recordTrigger: wonOnly }), updated([AMOUNT]), fields)).toBe(
+      true,
+    );
+    const lost = { ...won, values: { [STAGE]: 'Lost' } };
+    expect(
+      webhookReceivesRecordEvent(webhook({ recordTrigger: wonOnly }), updated([AMOUNT], lost), fields),
+    ).toBe(false);
+    const contact = {
+      event: 'record.created' as const,
+      typeId: CONTACT,
+      changedFieldIds: [],
+      state: { typeId: CONTACT, values: {}, links: {} },
+    };
+    expect(webhookReceivesRecordEvent(webhook({ recordTrigger: wonOnly }), contact, fields)).toBe(false);
+  });
+
+  it('applies changedFieldIds to record.updated only', () => {
+    const stageChanges = webhook({ recordTrigger: { ...wonOnly, changedFieldIds: [STAGE] } });
+    expect(webhookReceivesRecordEvent(stageChanges, updated([AMOUNT]), fields)).toBe(false);
+    expect(webhookReceivesRecordEvent(stageChanges, updated([STAGE, AMOUNT]), fields)).toBe(true);
+    expect(
+      webhookReceivesRecordEvent(stageChanges, { ...updated([]), event: 'record.created' }, fields),
+    ).toBe(true);
+  });
+
+  it('follows each of several sources with its own events', () => {
+    const sources = webhook({
+      recordSources: [
+        { query: { typeId: CONTACT }, events: ['record.created'] },
+        { query: { typeId: DEAL }, events: ['record.deleted'] },
+      ],
+    });
+    expect(webhookReceivesRecordEvent(sources, updated([AMOUNT]), fields)).toBe(false);
+    expect(webhookReceivesRecordEvent(sources, { ...updated([]), event: 'record.deleted' }, fields)).toBe(
+      true,
+    );
+  });
+
+  it('sends record.deletedPermanently to every source of the type, without filters', () => {
+    const gone = {
+      event: 'record.deletedPermanently' as const,
+      typeId: DEAL,
+      changedFieldIds: [],
+      state: undefined,
+    };
+    expect(webhookReceivesRecordEvent(webhook({ recordTrigger: wonOnly }), gone, fields)).toBe(true);
+    expect(
+      webhookReceivesRecordEvent(webhook({ recordTrigger: { query: { typeId: CONTACT } } }), gone, fields),
+    ).toBe(false);
+  });
+});
+
+describe('event helpers', () => {
+  const deleted: RecordEventData = {
+    causeId: 'c',
+    cause: { kind: 'web' },
+    record: {
+      ref: { typeId: DEAL, recordId: 'r' },
+      fields: [
+        {
+          fieldId: STAGE,
+          display: { label: 'Stage', kind: 'select', position: 0 },
+          before: { state: 'value', kind: 'select', value: 'Won' },
+          after: { state: 'missing' },
+        },
+        {
+          fieldId: AMOUNT,
+          display: { label: 'Amount', kind: 'number', position: 1 },
+          before: { state: 'missing' },
+          after: { state: 'missing' },
+        },
+      ],
+      links: [
+        {
+          fieldId: 'org',
+          display: { label: 'Org' },
+          change: 'removed',
+          record: { ref: { typeId: 'o', recordId: 'o1' }, display: 'Acme' },
+        },
+      ],
+    },
+  };
+
+  it('rebuilds the state just before a move to the Trash', () => {
+    expect(stateBeforeDeletion(DEAL, deleted)).toEqual({
+      typeId: DEAL,
+      values: { [STAGE]: 'Won' },
+      links: { org: ['o1'] },
+    });
+  });
+
+  it('lists changed fields and link fields', () => {
+    expect(changedFieldIdsOf(deleted)).toEqual([STAGE, AMOUNT, 'org']);
+  });
+});

@@ -1,0 +1,78 @@
+import type { FieldDef } from '../records/field-kinds';
+import type { RecordAccess } from '../records/record-access';
+import type { RecordEventName } from '../records/record-event-names';
+import { matchesQuery, type MatchableRecord } from '../records/record-query';
+import type { RecordEventData } from '../records/redaction';
+import type { RecordSource, RecordTrigger } from '../webhooks/record-sources';
+
+/** What matching needs of a webhook. */
+export interface SubscribedWebhook {
+  events: string[];
+  recordTrigger: RecordTrigger | null;
+  recordSources: RecordSource[] | null;
+  /** The record owner's current access; undefined when the owner is gone or Inactive. */
+  ownerAccess: RecordAccess | undefined;
+}
+
+/** What matching needs of a record event. */
+export interface RecordEventToMatch {
+  event: RecordEventName;
+  typeId: string;
+  /** Fields, link fields included, that the event reports as changed. */
+  changedFieldIds: string[];
+  /** The record as filters see it: before the move for record.deleted, current otherwise. */
+  state: MatchableRecord | undefined;
+}
+
+/**
+ * Whether a record event reaches a webhook (spec.md, Record events and Webhook record settings):
+ * the webhook subscribes to the event; its owner can still read the type; and a record source
+ * selects the record — every accessible type when there is neither trigger nor sources, otherwise a
+ * source of the record's type whose events include it, whose query matches the record, and, for
+ * record.updated, whose changedFieldIds (if any) meet the changed fields.
+ * record.deletedPermanently reaches every source of the type, without filters (Record events 4).
+ */
+export function webhookReceivesRecordEvent(
+  webhook: SubscribedWebhook,
+  event: RecordEventToMatch,
+  fields: FieldDef[],
+): boolean {
+  if (!webhook.ownerAccess || !webhook.ownerAccess.canReadType(event.typeId)) return false;
+  const sources: (RecordTrigger & { events?: string[] })[] | null = webhook.recordTrigger
+    ? [webhook.recordTrigger]
+    : webhook.recordSources;
+  if (sources === null) return webhook.events.includes(event.event);
+  return sources.some((source) => {
+    if (source.query.typeId.toLowerCase() !== event.typeId.toLowerCase()) return false;
+    if (!(source.events ?? webhook.events).includes(event.event)) return false;
+    if (event.event === 'record.deletedPermanently') return true;
+    if (!event.state || !matchesQuery(event.state, source.query, fields)) return false;
+    if (event.event === 'record.updated' && source.changedFieldIds?.length) {
+      return source.changedFieldIds.some((fieldId) => event.changedFieldIds.includes(fieldId));
+    }
+    return true;
+  });
+}
+
+/** The fields (and link fields) an event reports as changed. */
+export function changedFieldIdsOf(data: RecordEventData): string[] {
+  return [
+    ...(data.record.fields ?? []).map((field) => field.fieldId),
+    ...(data.record.links ?? []).map((link) => link.fieldId),
+  ];
+}
+
+/**
+ * The record as it was just before a move to the Trash, rebuilt from the record.deleted event,
+ * which lists every before-value and every relationship the record left.
+ */
+export function stateBeforeDeletion(typeId: string, data: RecordEventData): MatchableRecord {
+  const values: Record<string, unknown> = {};
+  for (const field of data.record.fields ?? []) {
+    if (field.before.state === 'value') values[field.fieldId] = field.before.value;
+    else if (field.before.state === 'error') values[field.fieldId] = { $error: field.before.message };
+  }
+  const links: Record<string, string[]> = {};
+  for (const link of data.record.links ?? []) (links[link.fieldId] ??= []).push(link.record.ref.recordId);
+  return { typeId, values, links };
+}

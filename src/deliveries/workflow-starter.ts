@@ -1,0 +1,66 @@
+import { WorkflowExecutionAlreadyStartedError, type Client } from '@temporalio/client';
+import { deliveryWorkflow, deliveryWorkflowId } from '../../workflows/delivery.workflow';
+import { resendDeliveryWorkflow, resendWorkflowId } from '../../workflows/resend-delivery.workflow';
+import { deliverySearchAttributes, DeliveryStatusKey } from '../../workflows/search-attributes';
+import type { Delivery } from './delivery.entity';
+import type { DeliveryStarter } from './dispatcher';
+
+/** Search attributes and memo that let an operator find a delivery in the Temporal Web UI. */
+function visibility(delivery: Delivery) {
+  return {
+    typedSearchAttributes: [
+      ...deliverySearchAttributes({ ...delivery, deliveryId: delivery.id }),
+      { key: DeliveryStatusKey, value: delivery.status },
+    ],
+    memo: { url: delivery.url, event: delivery.event },
+    staticSummary: `${delivery.event} → ${delivery.url}`,
+  };
+}
+
+/**
+ * Starts delivery workflows idempotently (tech-notes.md): the workflow id comes from the delivery
+ * id, an existing run is reused, a closed one is not run again. The unique delivery id in
+ * PostgreSQL is the real guard; this only keeps a second start harmless.
+ */
+export class TemporalDeliveryStarter implements DeliveryStarter {
+  constructor(
+    private readonly client: Client,
+    private readonly taskQueue: string,
+  ) {}
+
+  async startDelivery(delivery: Delivery): Promise<void> {
+    try {
+      await this.client.workflow.start(deliveryWorkflow, {
+        workflowId: deliveryWorkflowId(delivery.id),
+        taskQueue: this.taskQueue,
+        args: [{ deliveryId: delivery.id }],
+        workflowIdConflictPolicy: 'USE_EXISTING',
+        workflowIdReusePolicy: 'REJECT_DUPLICATE',
+        ...visibility(delivery),
+      });
+    } catch (error) {
+      if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;
+    }
+  }
+
+  /** A resend: a parent workflow whose child delivers the new row with the original event id. */
+  async startResend(delivery: Delivery, originalDeliveryId: string): Promise<void> {
+    await this.client.workflow.start(resendDeliveryWorkflow, {
+      workflowId: resendWorkflowId(delivery.id),
+      taskQueue: this.taskQueue,
+      args: [
+        {
+          deliveryId: delivery.id,
+          originalDeliveryId,
+          workspaceId: delivery.workspaceId,
+          webhookId: delivery.webhookId,
+          event: delivery.event,
+          eventId: delivery.eventId,
+          url: delivery.url,
+        },
+      ],
+      workflowIdConflictPolicy: 'USE_EXISTING',
+      ...visibility(delivery),
+    });
+  }
+}

@@ -1,0 +1,87 @@
+import { Delivery } from '../../src/deliveries/delivery.entity';
+import { deliveryWorkflowId } from '../../workflows/delivery.workflow';
+import { startTestApp, type TestApp } from './test-app';
+import { WebClient } from './web-client';
+
+export interface DeliveryFixture {
+  app: TestApp;
+  admin: WebClient;
+  key: string;
+  userId: string;
+  deal: { id: string; fields: { id: string; name: string }[] };
+  field: (name: string) => string;
+  api: (method: string, path: string, body?: unknown, key?: string) => Promise<{ status: number; body: any }>;
+  webhook: (url: string, extra?: Record<string, unknown>) => Promise<any>;
+  createDeal: (name: string, values?: Record<string, unknown>) => Promise<any>;
+  /** Waits until `count` deliveries exist for the webhook and returns them, oldest first. */
+  deliveriesOf: (webhookId: string, count?: number) => Promise<Delivery[]>;
+  /** Waits for the delivery's workflow to end (time skipping runs its timers at once). */
+  finish: (deliveryId: string) => Promise<{ status: string; attempts: number }>;
+  close: () => Promise<void>;
+}
+
+/** The app with a worker, an Admin with an API key, and the built-in deal type. */
+export async function deliveryFixture(): Promise<DeliveryFixture> {
+  const app = await startTestApp({}, { worker: true });
+  const signedUp = await WebClient.signUp(app.baseUrl, { email: 'deliveries@example.com' });
+  const key = (await signedUp.client.ok('POST', '/app/api/api-keys', { name: 'deliveries' })).value as string;
+  const api = async (method: string, path: string, body?: unknown, withKey = key) => {
+    const response = await fetch(`${app.baseUrl}/api/v1${path}`, {
+      method,
+      headers: { 'x-api-key': withKey, 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const text = await response.text();
+    return { status: response.status, body: text ? JSON.parse(text) : undefined };
+  };
+  const model = (await api('POST', '/model/read', { type: 'deal' })).body;
+  const deal = model.type;
+  const field = (name: string) => deal.fields.find((f: { name: string }) => f.name === name)!.id as string;
+  return {
+    app,
+    admin: signedUp.client,
+    key,
+    userId: signedUp.session.user.id,
+    deal,
+    field,
+    api,
+    webhook: async (url, extra = {}) => {
+      const created = await api('POST', '/webhooks', {
+        url,
+        events: ['record.created', 'record.updated'],
+        ...extra,
+      });
+      if (created.status !== 201) throw new Error(`webhook: ${JSON.stringify(created.body)}`);
+      return created.body;
+    },
+    createDeal: async (name, values = {}) => {
+      const created = await api('POST', '/records/deal', { values: { [field('Name')]: name, ...values } });
+      if (created.status !== 201) throw new Error(`record: ${JSON.stringify(created.body)}`);
+      return created.body;
+    },
+    deliveriesOf: async (webhookId, count = 1) => {
+      const deadline = Date.now() + 15_000;
+      for (;;) {
+        const rows = await app.dataSource.manager.find(Delivery, {
+          where: { webhookId },
+          order: { createdAt: 'ASC' },
+        });
+        if (rows.length >= count) return rows;
+        if (Date.now() > deadline)
+          throw new Error(`only ${rows.length} of ${count} deliveries for ${webhookId}`);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+    },
+    finish: async (deliveryId) => {
+      const deadline = Date.now() + 15_000;
+      while (
+        !(await app.dataSource.manager.findOneByOrFail(Delivery, { id: deliveryId })).workflowStartedAt
+      ) {
+        if (Date.now() > deadline) throw new Error(`the workflow of ${deliveryId} never started`);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      return app.env.client.workflow.getHandle(deliveryWorkflowId(deliveryId)).result();
+    },
+    close: () => app.close(),
+  };
+}
