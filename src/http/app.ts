@@ -25,6 +25,7 @@ import { errorMiddleware } from './error-middleware';
 import { healthRoutes } from './health.routes';
 import { requestId } from './request-id';
 import { requireSameOrigin, requireSession } from './session-auth';
+import { openapiRoutes } from './openapi/openapi.routes';
 import { webAppMiddleware } from './web-static';
 
 export interface AppDeps {
@@ -72,6 +73,9 @@ export function createApp(deps: AppDeps): Koa {
       tools: [...recordTools({ dataSource, records }), manageWebhooksTool({ webhooks, deliveries })],
     }),
   );
+
+  // The OpenAPI document needs no key.
+  mount(app, openapiRoutes());
 
   // REST: every call carries x-api-key.
   const rest = new Router({ prefix: '/api/v1' });

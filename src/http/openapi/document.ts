@@ -1,0 +1,213 @@
+import { BUSY_MESSAGE } from '../../errors/busy';
+import { SchemaComponents, type JsonSchema } from './components';
+import {
+  AUTHENTICATION_CODES,
+  BODY_CODES,
+  FIELD_CODES,
+  KEY_AUTHORIZATION_CODES,
+  QUERY_PARAM_DESCRIPTIONS,
+  type OperationSpec,
+  type ResponseSpec,
+  type Tag,
+} from './operation';
+import { OPERATIONS } from './paths';
+import { refusalSchema } from './responses';
+
+/** The parts of an OpenAPI 3.1 document this service writes. */
+export interface OpenApiDocument {
+  openapi: string;
+  info: { title: string; version: string; description: string };
+  servers: { url: string; description?: string }[];
+  tags: { name: Tag; description: string }[];
+  security: Record<string, string[]>[];
+  paths: Record<string, Record<string, OpenApiOperation>>;
+  components: {
+    schemas: Record<string, JsonSchema>;
+    securitySchemes: Record<string, JsonSchema>;
+    headers: Record<string, JsonSchema>;
+  };
+}
+
+export interface OpenApiOperation {
+  operationId: string;
+  summary: string;
+  description?: string;
+  tags: string[];
+  security?: Record<string, string[]>[];
+  parameters?: JsonSchema[];
+  requestBody?: JsonSchema;
+  responses: Record<string, JsonSchema>;
+}
+
+const TAGS: OpenApiDocument['tags'] = [
+  { name: 'Identity', description: 'Who an API key acts as.' },
+  { name: 'Record model', description: 'Record types and fields with stable ids; changes are for Admins.' },
+  { name: 'Records', description: 'CRM records; every write emits record events to webhooks.' },
+  { name: 'Webhooks', description: 'Signed JSON POSTs of CRM events, retried automatically.' },
+  { name: 'MCP', description: 'The Model Context Protocol endpoint for AI clients.' },
+  { name: 'Meta', description: 'This document.' },
+];
+
+const DESCRIPTION = `The REST API of the CRM webhooks service. Every call carries an \`x-api-key\` header; the key acts as its owner, with the owner's current role, in the workspace it was created in.
+
+A refused call answers the \`Refusal\` body with the status of its kind (validation 400, authentication 401, authorization 403, not_found 404, conflict 409, unavailable 422, rate_limit 429 with \`Retry-After\`). Branch on \`customCode\`, never on \`message\`. An unexpected error is a 500 with no body. A path that names no route answers 404 \`routeNotFound\`. Every answer carries \`X-Request-Id\`.`;
+
+const KIND_BY_STATUS: Record<number, string> = {
+  400: 'validation',
+  401: 'authentication',
+  403: 'authorization',
+  404: 'not_found',
+  409: 'conflict',
+};
+
+const requestIdHeader = { 'X-Request-Id': { $ref: '#/components/headers/RequestId' } };
+const codeList = (codes: readonly string[]) => codes.map((code) => `\`${code}\``).join(', ');
+
+/** Builds the OpenAPI 3.1 document of the REST API from the operations and their zod schemas. */
+export function buildOpenApiDocument(): OpenApiDocument {
+  const components = new SchemaComponents();
+  const paths: OpenApiDocument['paths'] = {};
+  for (const spec of OPERATIONS) {
+    (paths[spec.path] ??= {})[spec.method] = operation(spec, components);
+  }
+  return {
+    openapi: '3.1.1',
+    info: { title: 'CRM webhooks service', version: '1.0.0', description: DESCRIPTION },
+    servers: [{ url: '/', description: 'This service (PUBLIC_URL)' }],
+    tags: TAGS,
+    security: [{ apiKey: [] }],
+    paths,
+    components: {
+      schemas: components.schemas,
+      securitySchemes: {
+        apiKey: {
+          type: 'apiKey',
+          in: 'header',
+          name: 'x-api-key',
+          description: 'An API key created in the web app (Settings → API keys): 64 letters, shown once.',
+        },
+      },
+      headers: {
+        RequestId: { description: 'The id of this request in the service logs.', schema: { type: 'string' } },
+        RetryAfter: {
+          description: 'Seconds to wait before retrying.',
+          schema: { type: 'integer', minimum: 0 },
+        },
+      },
+    },
+  };
+}
+
+function operation(spec: OperationSpec, components: SchemaComponents): OpenApiOperation {
+  const parameters = [...pathParameters(spec, components), ...queryParameters(spec, components)];
+  const result: OpenApiOperation = {
+    operationId: spec.operationId,
+    summary: spec.summary,
+    ...(spec.description === undefined ? {} : { description: spec.description }),
+    tags: [spec.tag],
+    ...(spec.public ? { security: [] } : {}),
+    ...(parameters.length ? { parameters } : {}),
+    ...(spec.body ? { requestBody: requestBody(spec.body, components) } : {}),
+    responses: {},
+  };
+  const { status, description, schema } = spec.success;
+  result.responses[status] = response({ description, schema }, components);
+  const refusals = spec.responses ?? (spec.public ? {} : restRefusals(spec));
+  for (const [code, refusal] of Object.entries(refusals))
+    result.responses[code] = response(refusal, components);
+  result.responses[500] = { description: 'Unexpected error: no body (logged with the X-Request-Id).' };
+  return result;
+}
+
+function requestBody(body: NonNullable<OperationSpec['body']>, components: SchemaComponents): JsonSchema {
+  return {
+    // The routes read a missing body as {}: it is required only when {} is refused.
+    required: !body.schema.safeParse({}).success,
+    content: { 'application/json': { schema: components.ref(body.schema, 'input'), example: body.example } },
+  };
+}
+
+function response(spec: ResponseSpec & { customCodes?: readonly string[] }, components: SchemaComponents) {
+  return {
+    description: spec.description,
+    headers: spec.retryAfter
+      ? { ...requestIdHeader, 'Retry-After': { $ref: '#/components/headers/RetryAfter' } }
+      : requestIdHeader,
+    ...(spec.customCodes?.length ? { 'x-custom-codes': [...spec.customCodes] } : {}),
+    ...(spec.schema
+      ? { content: { 'application/json': { schema: components.ref(spec.schema, 'output') } } }
+      : {}),
+  };
+}
+
+/** What a keyed REST call can refuse: its own customCodes plus those every such call shares. */
+function restRefusals(
+  spec: OperationSpec,
+): Record<number, ResponseSpec & { customCodes: readonly string[] }> {
+  const parsesBody = spec.method === 'post' || spec.method === 'patch';
+  const codes: Record<number, readonly string[]> = {
+    400: [
+      ...(parsesBody ? BODY_CODES : []),
+      ...(spec.body || spec.query ? FIELD_CODES : []),
+      ...(spec.refusals?.[400] ?? []),
+    ],
+    401: AUTHENTICATION_CODES,
+    403: [...KEY_AUTHORIZATION_CODES, ...(spec.refusals?.[403] ?? [])],
+    404: spec.refusals?.[404] ?? [],
+    409: spec.refusals?.[409] ?? [],
+  };
+  const refusals: Record<number, ResponseSpec & { customCodes: readonly string[] }> = {};
+  for (const [status, customCodes] of Object.entries(codes)) {
+    if (customCodes.length === 0) continue;
+    refusals[Number(status)] = {
+      description: `${KIND_BY_STATUS[Number(status)]}. customCodes: ${codeList(customCodes)}.`,
+      schema: refusalSchema,
+      customCodes,
+    };
+  }
+  refusals[429] = {
+    description: `rate_limit: "${BUSY_MESSAGE}" Wait for Retry-After seconds.`,
+    schema: refusalSchema,
+    retryAfter: true,
+    customCodes: [],
+  };
+  return refusals;
+}
+
+function pathParameters(spec: OperationSpec, components: SchemaComponents): JsonSchema[] {
+  return Object.entries(spec.pathParams ?? {}).map(([name, { description, schema }]) => ({
+    name,
+    in: 'path',
+    required: true,
+    description,
+    schema: components.inline(schema, 'input'),
+  }));
+}
+
+/**
+ * One parameter per property of the query schema, as it accepts it. A property that arrives as
+ * a string but is parsed into structure (`filters`, a JSON array) is described by its parsed
+ * form as `application/json` content.
+ */
+function queryParameters(spec: OperationSpec, components: SchemaComponents): JsonSchema[] {
+  if (!spec.query) return [];
+  const input = components.inline(spec.query, 'input') as ObjectSchema;
+  const output = components.inline(spec.query, 'output') as ObjectSchema;
+  return Object.entries(input.properties).map(([name, accepted]) => {
+    const parsed = output.properties[name];
+    const jsonEncoded = accepted.type === 'string' && parsed !== undefined && parsed.type !== 'string';
+    const description = QUERY_PARAM_DESCRIPTIONS[name] ?? accepted.description;
+    return {
+      name,
+      in: 'query',
+      required: input.required?.includes(name) ?? false,
+      ...(description === undefined ? {} : { description }),
+      ...(jsonEncoded ? { content: { 'application/json': { schema: parsed } } } : { schema: accepted }),
+    };
+  });
+}
+
+type ObjectSchema = {
+  properties: Record<string, JsonSchema & { type?: unknown; description?: string }>;
+  required?: string[];
+};

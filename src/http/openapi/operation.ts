@@ -1,0 +1,88 @@
+import { z } from 'zod';
+import { RECORD_FILTER_OPS } from '../../records/record-query';
+
+/**
+ * How an operation of the public API is described (paths.ts lists them): its request schemas are
+ * the ones the routes validate with; the document builder (document.ts) adds what every keyed call
+ * can answer (401, the key's 403s, 429, 500) and the body and field checks of operations that
+ * parse a body or a query.
+ */
+
+export type HttpMethod = 'get' | 'post' | 'patch' | 'delete';
+export type RefusalStatus = 400 | 403 | 404 | 409;
+export type Tag = 'Meta' | 'Identity' | 'Record model' | 'Records' | 'Webhooks' | 'MCP';
+
+export interface ResponseSpec {
+  description: string;
+  schema?: z.ZodType;
+  retryAfter?: boolean;
+}
+
+export interface OperationSpec {
+  method: HttpMethod;
+  /** OpenAPI path template: `/api/v1/records/{type}`. */
+  path: string;
+  operationId: string;
+  summary: string;
+  description?: string;
+  tag: Tag;
+  /** Needs no x-api-key. */
+  public?: boolean;
+  pathParams?: Record<string, { description: string; schema: z.ZodType }>;
+  query?: z.ZodObject;
+  body?: { schema: z.ZodType; example: unknown };
+  success: { status: 200 | 201 | 202 | 204; description: string; schema?: z.ZodType };
+  /** The customCodes of this operation beyond those every keyed call or every body can answer. */
+  refusals?: Partial<Record<RefusalStatus, readonly string[]>>;
+  /** Responses described by hand (MCP has its own refusal bodies), instead of the REST refusals. */
+  responses?: Record<number, ResponseSpec>;
+}
+
+/** A request body with an example that must type-check against what the schema accepts. */
+export const body = <Schema extends z.ZodType>(schema: Schema, example: z.input<Schema>) => ({
+  schema,
+  example,
+});
+
+// ---- customCodes shared by many operations (docs/api.md, "Errors") ------------------------
+
+export const AUTHENTICATION_CODES = ['apiKeyMissing', 'apiKeyInvalid', 'apiKeyExpired'] as const;
+
+export const KEY_AUTHORIZATION_CODES = [
+  'workspacePlanRequired',
+  'memberInactive',
+  'insufficientPermissions',
+] as const;
+
+export const BODY_CODES = ['invalidJson', 'unsupportedMediaType', 'requestBodyTooLarge'] as const;
+
+export const FIELD_CODES = [
+  'required',
+  'invalidType',
+  'tooShort',
+  'tooLong',
+  'invalidValue',
+  'unknownField',
+  'invalid',
+] as const;
+
+export const FILTER_CODES = ['queryUnknownField', 'queryOperatorNotAllowed', 'queryValueInvalid'];
+
+// ---- Parameters -----------------------------------------------------------------------------
+
+export const uuidParam = (what: string) => ({
+  description: `The ${what} id. Anything that is not a well-formed id answers 404.`,
+  schema: z.uuid(),
+});
+
+export const QUERY_PARAM_DESCRIPTIONS: Record<string, string> = {
+  limit: 'Page size.',
+  cursor: 'The `nextCursor` of the previous page.',
+  filters: `A JSON array of \`{ fieldId, op, value }\` (op one of ${RECORD_FILTER_OPS.join(', ')}); on a link field eq/neq/in take record ids.`,
+  status: '`trashed` lists the Trash.',
+  createdFrom: 'A date (whole day, UTC) or a date-time.',
+  createdTo: 'A date (whole day, UTC) or a date-time.',
+  updatedFrom: 'A date (whole day, UTC) or a date-time.',
+  updatedTo: 'A date (whole day, UTC) or a date-time.',
+  searchTerm: 'Part of the URL or of the event name.',
+};

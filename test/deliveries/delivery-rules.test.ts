@@ -1,0 +1,190 @@
+import { createLogger } from '../../src/logger';
+import { Delivery } from '../../src/deliveries/delivery.entity';
+import { Dispatcher } from '../../src/deliveries/dispatcher';
+import { TemporalDeliveryStarter } from '../../src/deliveries/workflow-starter';
+import { RecordEvent } from '../../src/records/record-event.entity';
+import { deliveryFixture, type DeliveryFixture } from '../helpers/delivery-fixture';
+import { Receiver } from '../helpers/receiver';
+
+/** spec.md, Delivery behavior 6 and 7, transport rule 3, and architecture.md's dispatch guarantees. */
+describe('delivery rules (time skipping)', () => {
+  let fx: DeliveryFixture;
+  let receiver: Receiver;
+
+  beforeAll(async () => {
+    fx = await deliveryFixture();
+    receiver = await new Receiver('sig-secret').start();
+  });
+  afterAll(async () => {
+    await receiver.stop();
+    await fx.close();
+  });
+
+  const requestsTo = (path: string) => receiver.received.filter((r) => r.path === path);
+
+  it('sends the standard envelope, signed over the exact bytes, with the service headers', async () => {
+    const webhook = await fx.webhook(`${receiver.url}/envelope`, {
+      secret: 'sig-secret',
+      headers: { 'X-Team': 'crm' },
+    });
+    const record = await fx.createDeal('Envelope deal', { [fx.field('Amount')]: 42 });
+    const [delivery] = await fx.deliveriesOf(webhook.id);
+    expect(await fx.finish(delivery!.id)).toEqual({ status: 'delivered', attempts: 1 });
+    const [request] = requestsTo('/envelope');
+    expect(request!.signatureValid).toBe(true);
+    expect(request!.headers).toMatchObject({
+      'content-type': 'application/json',
+      'x-service-delivery-id': delivery!.id,
+      'x-team': 'crm',
+      'x-webhook-signature': expect.stringMatching(/^[0-9a-f]{64}$/),
+    });
+    expect(request!.json).toMatchObject({
+      event: 'record.created',
+      id: delivery!.eventId,
+      companyId: expect.any(String),
+      actorId: fx.userId,
+      timestamp: expect.any(String),
+      data: { record: { ref: { typeId: fx.deal.id, recordId: record.id }, afterVersion: 1 } },
+    });
+    expect(Object.keys(request!.json)).toEqual(['event', 'id', 'timestamp', 'companyId', 'actorId', 'data']);
+  });
+
+  it('renders a body template, signing the rendered body', async () => {
+    const webhook = await fx.webhook(`${receiver.url}/template`, {
+      secret: 'sig-secret',
+      bodyTemplate:
+        '{"kind":"{{event}}","deal":"{{data.record.ref.recordId}}","missing":"{{data.nothing.here}}"}',
+    });
+    const record = await fx.createDeal('Template "quoted" deal');
+    const [delivery] = await fx.deliveriesOf(webhook.id);
+    await fx.finish(delivery!.id);
+    const [request] = requestsTo('/template');
+    expect(request!.json).toEqual({ kind: 'record.created', deal: record.id, missing: '' });
+    expect(request!.signatureValid).toBe(true);
+  });
+
+  it('fails with 422, unsent and not retried, when the rendered body is too large', async () => {
+    const notes = (await fx.api('POST', '/model/read', { type: 'contact' })).body.type.fields.find(
+      (f: { name: string }) => f.name === 'Notes',
+    );
+    const webhook = await fx.webhook(`${receiver.url}/too-large`, {
+      events: ['record.created'],
+      bodyTemplate: '{"a":"{{data}}","b":"{{data}}"}',
+    });
+    const text = 'x'.repeat(9_000);
+    const paragraphs = Array.from({ length: 10 }, () => ({
+      type: 'paragraph',
+      content: [{ type: 'text', text }],
+    }));
+    const created = await fx.api('POST', '/records/contact', {
+      values: { [notes.id]: { documentJson: { type: 'doc', content: paragraphs } } },
+    });
+    expect(created.status).toBe(201);
+    const [delivery] = await fx.deliveriesOf(webhook.id);
+    expect(await fx.finish(delivery!.id)).toEqual({ status: 'failed', attempts: 1 });
+    const row = await fx.app.dataSource.manager.findOneByOrFail(Delivery, { id: delivery!.id });
+    expect(row).toMatchObject({ status: 'failed', statusCode: 422, attempts: 1 });
+    expect(row.responseMessage).toMatch(/131072/);
+    expect(requestsTo('/too-large')).toHaveLength(0);
+  });
+
+  it('fails with 422, unsent, when headers would go to an address that does not allow them', async () => {
+    const webhook = await fx.webhook(`${receiver.url}/transport`, { headers: { 'X-Key': 'k' } });
+    // A URL saved before the rule tightened: plain http on another host, with headers.
+    await fx.app.dataSource.query(`UPDATE webhooks SET url = 'http://example.invalid/hook' WHERE id = $1`, [
+      webhook.id,
+    ]);
+    await fx.createDeal('Transport deal');
+    const [delivery] = await fx.deliveriesOf(webhook.id);
+    expect(await fx.finish(delivery!.id)).toEqual({ status: 'failed', attempts: 1 });
+    expect(await fx.app.dataSource.manager.findOneByOrFail(Delivery, { id: delivery!.id })).toMatchObject({
+      statusCode: 422,
+      responseMessage: expect.stringMatching(/https/),
+    });
+  });
+
+  it('stops retrying, unsent, when the webhook is disabled between attempts', async () => {
+    receiver.replies('/disabled', { status: 500 });
+    const webhook = await fx.webhook(`${receiver.url}/disabled`);
+    await fx.createDeal('Disabled deal');
+    const [delivery] = await fx.deliveriesOf(webhook.id);
+    const deadline = Date.now() + 10_000;
+    while (requestsTo('/disabled').length === 0 && Date.now() < deadline)
+      await new Promise((r) => setTimeout(r, 20));
+    await fx.api('PATCH', `/webhooks/${webhook.id}`, { enabled: false });
+    const result = await fx.finish(delivery!.id);
+    expect(result.status).toBe('failed');
+    const row = await fx.app.dataSource.manager.findOneByOrFail(Delivery, { id: delivery!.id });
+    expect(row.responseMessage).toMatch(/disabled/);
+    expect(requestsTo('/disabled').length).toBe(result.attempts - 1);
+  });
+
+  it('delivers a committed write even when the dispatcher stopped before starting its workflow', async () => {
+    const webhook = await fx.webhook(`${receiver.url}/recovered`);
+    await fx.api('PATCH', `/webhooks/${webhook.id}`, { enabled: false });
+    await fx.createDeal('Crash deal'); // dispatched while disabled: nothing for this webhook
+    await fx.api('PATCH', `/webhooks/${webhook.id}`, { enabled: true });
+    const record = await fx.createDeal('Recovered deal');
+    // Simulate a crash between commit and workflow start: this dispatcher cannot start workflows.
+    const logger = createLogger('silent');
+    const broken = new Dispatcher(
+      fx.app.dataSource,
+      { startDelivery: () => Promise.reject(new Error('Temporal is away')) },
+      logger,
+    );
+    await fx.app.dataSource.query(`UPDATE record_events SET dispatched_at = NULL WHERE record_id = $1`, [
+      record.id,
+    ]);
+    await fx.app.dataSource.query(`DELETE FROM deliveries WHERE webhook_id = $1`, [webhook.id]);
+    const made = await broken.dispatchPending();
+    expect(made.map((d) => d.webhookId)).toContain(webhook.id);
+    const [stranded] = await fx.deliveriesOf(webhook.id);
+    expect(stranded!.workflowStartedAt).toBeNull();
+
+    const sweeper = new Dispatcher(
+      fx.app.dataSource,
+      new TemporalDeliveryStarter(fx.app.env.client, fx.app.taskQueue),
+      logger,
+    );
+    expect(await sweeper.sweep(0)).toBeGreaterThanOrEqual(1);
+    expect(await fx.finish(stranded!.id)).toEqual({ status: 'delivered', attempts: 1 });
+    expect(requestsTo('/recovered').map((r) => r.json.data.record.ref.recordId)).toEqual([record.id]);
+  });
+
+  it('dispatches every event once: a second dispatch of the same events adds no delivery', async () => {
+    const webhook = await fx.webhook(`${receiver.url}/once`);
+    const record = await fx.createDeal('Once deal');
+    const [delivery] = await fx.deliveriesOf(webhook.id);
+    await fx.finish(delivery!.id);
+    await fx.app.dataSource.manager.update(RecordEvent, { recordId: record.id }, { dispatchedAt: null });
+    await new Dispatcher(
+      fx.app.dataSource,
+      { startDelivery: async () => undefined },
+      createLogger('silent'),
+    ).dispatchPending();
+    expect(await fx.app.dataSource.manager.countBy(Delivery, { webhookId: webhook.id })).toBe(1);
+  });
+
+  it('keeps deliveries of a deleted webhook, lists newest first and searches URL and event name', async () => {
+    const webhook = await fx.webhook(`${receiver.url}/kept`, {
+      events: ['record.created', 'record.updated'],
+    });
+    const record = await fx.createDeal('Kept deal');
+    await fx.api('PATCH', `/records/deal/${record.id}`, { values: { [fx.field('Amount')]: 7 } });
+    const rows = await fx.deliveriesOf(webhook.id, 2);
+    for (const row of rows) await fx.finish(row.id);
+    expect((await fx.api('DELETE', `/webhooks/${webhook.id}`)).status).toBe(204);
+
+    const own = (await fx.api('GET', `/webhooks/${webhook.id}/deliveries`)).body.data;
+    expect(own.map((d: { event: string }) => d.event)).toEqual(['record.updated', 'record.created']);
+    const byEvent = (await fx.api('GET', `/webhooks/deliveries?searchTerm=record.updated`)).body.data;
+    expect(byEvent.map((d: { id: string }) => d.id)).toContain(own[0].id);
+    expect(byEvent.every((d: { event: string }) => d.event === 'record.updated')).toBe(true);
+    const byUrl = (await fx.api('GET', `/webhooks/deliveries?searchTerm=${encodeURIComponent('/kept')}`)).body
+      .data;
+    expect(byUrl).toHaveLength(2);
+    const details = (await fx.api('GET', `/webhooks/${webhook.id}/deliveries/${own[0].id}`)).body;
+    expect(details.payload).toMatchObject({ record: { ref: { recordId: record.id } } });
+    expect(details.attemptHistory).toHaveLength(1);
+  });
+});
