@@ -16,8 +16,11 @@ function adminUrl(): string {
   return url;
 }
 
-/** A fresh database with every migration applied, on the real PostgreSQL of the test run. */
-export async function createTestDatabase(poolSize = 5): Promise<TestDatabase> {
+/** A fresh database (by default with every migration applied) on the real PostgreSQL of the test run. */
+export async function createTestDatabase(
+  poolSize = 5,
+  options: { migrate?: boolean } = {},
+): Promise<TestDatabase> {
   const name = `t_${randomBytes(6).toString('hex')}`;
   const admin = new Client({ connectionString: adminUrl() });
   await admin.connect();
@@ -28,7 +31,7 @@ export async function createTestDatabase(poolSize = 5): Promise<TestDatabase> {
   url.pathname = `/${name}`;
   const dataSource = createDataSource({ url: url.toString(), poolSize });
   await dataSource.initialize();
-  await runMigrations(dataSource);
+  if (options.migrate !== false) await runMigrations(dataSource);
 
   return {
     dataSource,
