@@ -22,6 +22,7 @@ import { webhooksRoutes } from '../webhooks/webhooks.routes';
 import type { TemporalHandle } from '../temporal/client';
 import { requireApiKey } from './api-key-auth';
 import { errorMiddleware } from './error-middleware';
+import { idempotency } from './idempotency';
 import { healthRoutes } from './health.routes';
 import { requestId } from './request-id';
 import { requireSameOrigin, requireSession } from './session-auth';
@@ -80,6 +81,7 @@ export function createApp(deps: AppDeps): Koa {
   // REST: every call carries x-api-key.
   const rest = new Router({ prefix: '/api/v1' });
   rest.use(requireApiKey(authenticator));
+  rest.use(idempotency(dataSource));
   rest.use(meRoutes().routes());
   rest.use(recordsRoutes({ records }).routes());
   rest.use(modelRoutes({ dataSource, modelChanges }).routes());

@@ -3,6 +3,7 @@ import { SessionsAndApiKeys1763856000000 } from './1763856000000-sessions-and-ap
 import { Records1763942400000 } from './1763942400000-records';
 import { Webhooks1764028800000 } from './1764028800000-webhooks';
 import { Deliveries1764115200000 } from './1764115200000-deliveries';
+import { IdempotencyKeys1764201600000 } from './1764201600000-idempotency-keys';
 
 /** Every migration, oldest first. Listed explicitly so the same list runs from src and dist. */
 export const migrations = [
@@ -11,4 +12,5 @@ export const migrations = [
   Records1763942400000,
   Webhooks1764028800000,
   Deliveries1764115200000,
+  IdempotencyKeys1764201600000,
 ];

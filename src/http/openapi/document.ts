@@ -99,7 +99,11 @@ export function buildOpenApiDocument(): OpenApiDocument {
 }
 
 function operation(spec: OperationSpec, components: SchemaComponents): OpenApiOperation {
-  const parameters = [...pathParameters(spec, components), ...queryParameters(spec, components)];
+  const parameters = [
+    ...pathParameters(spec, components),
+    ...queryParameters(spec, components),
+    ...(isWrite(spec) ? [idempotencyKeyHeader] : []),
+  ];
   const result: OpenApiOperation = {
     operationId: spec.operationId,
     summary: spec.summary,
@@ -145,16 +149,21 @@ function restRefusals(
   spec: OperationSpec,
 ): Record<number, ResponseSpec & { customCodes: readonly string[] }> {
   const parsesBody = spec.method === 'post' || spec.method === 'patch';
+  const writes = isWrite(spec);
   const codes: Record<number, readonly string[]> = {
     400: [
       ...(parsesBody ? BODY_CODES : []),
       ...(spec.body || spec.query ? FIELD_CODES : []),
+      ...(writes ? ['idempotencyKeyInvalid'] : []),
       ...(spec.refusals?.[400] ?? []),
     ],
     401: AUTHENTICATION_CODES,
     403: [...KEY_AUTHORIZATION_CODES, ...(spec.refusals?.[403] ?? [])],
     404: spec.refusals?.[404] ?? [],
-    409: spec.refusals?.[409] ?? [],
+    409: [
+      ...(spec.refusals?.[409] ?? []),
+      ...(writes ? ['idempotencyKeyReused', 'idempotencyKeyInProgress'] : []),
+    ],
   };
   const refusals: Record<number, ResponseSpec & { customCodes: readonly string[] }> = {};
   for (const [status, customCodes] of Object.entries(codes)) {
@@ -173,6 +182,18 @@ function restRefusals(
   };
   return refusals;
 }
+
+/** A keyed REST write: it takes an idempotency key (src/http/idempotency.ts). */
+const isWrite = (spec: OperationSpec) => !spec.public && spec.method !== 'get' && !spec.path.endsWith('/mcp');
+
+const idempotencyKeyHeader = {
+  name: 'Idempotency-Key',
+  in: 'header',
+  required: false,
+  description:
+    'Send the same key (or an `idempotencyKey` body field) to repeat a write safely: within 24 hours the same key from the same key owner answers the first answer again (`Idempotent-Replayed: true`).',
+  schema: { type: 'string', maxLength: 255 },
+};
 
 function pathParameters(spec: OperationSpec, components: SchemaComponents): JsonSchema[] {
   return Object.entries(spec.pathParams ?? {}).map(([name, { description, schema }]) => ({
