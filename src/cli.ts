@@ -1,13 +1,22 @@
 // `npm run cli -- <command> [options]`: administration for self-hosting. Works against
 // DATABASE_URL, or the embedded PostgreSQL under DATA_DIR when DATABASE_URL is unset.
+import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { ConfigError } from './config';
+import type { DataSource } from 'typeorm';
+import { ConfigError, loadConfig } from './config';
 import { withDatabase } from './db/with-database';
 import { AppError } from './errors/app-error';
 import { createWorkspaceWithAdmin } from './identity/bootstrap';
 import { addMember } from './identity/members.service';
 import { Role } from './identity/role.entity';
 import { Workspace } from './identity/workspace.entity';
+import { ConnectedAccount } from './messaging/connected-account.entity';
+import { MessagingService } from './messaging/messaging.service';
+import { ACTIVITY_TYPES } from './messaging/provider-activity';
+import { simulateProvider } from './messaging/simulator';
+import { resolveEncryptionKey } from './security/encryption-key';
+import { SecretBox } from './security/secret-box';
+import { importLegacyWebhooks } from './webhooks/legacy-import';
 
 const USAGE = `Usage: npm run cli -- <command> [options]
 
@@ -17,12 +26,20 @@ Commands:
       Without --admin-password a password is generated and printed once.
   add-member --workspace WORKSPACE_ID_OR_NAME --email EMAIL [--role ROLE_NAME] [--name NAME] [--password PASSWORD]
       Adds a member (default role: Member). A new user gets the given or a generated password.
+  messaging connect --workspace WORKSPACE_ID_OR_NAME --provider NAME --account-id ID --display-name NAME
+      Connects a messaging account and prints its id and signing secret (shown once).
+  messaging simulate --account CONNECTED_ACCOUNT_ID [--event messaging.… ...] [--replay] [--url BASE_URL]
+      Plays the provider: signs and sends each kind of activity (or the --event ones) to the
+      service's provider endpoint, so every messaging event can be seen without a real provider.
+  import-legacy-webhooks FILE --workspace WORKSPACE_ID_OR_NAME
+      Imports older webhooks (retired events, several record sources) and their delivery records
+      from a JSON file (docs/messaging.md).
   help
       Shows this text.`;
 
 const say = (line: string) => process.stdout.write(`${line}\n`);
 
-function required(values: Record<string, string | boolean | undefined>, name: string): string {
+function required(values: Record<string, unknown>, name: string): string {
   const value = values[name];
   if (typeof value !== 'string' || value.trim() === '') throw new UsageError(`--${name} is required.`);
   return value;
@@ -70,19 +87,7 @@ async function addMemberCommand(args: string[]): Promise<void> {
   });
   const workspaceRef = required(values, 'workspace');
   const result = await withDatabase(async (dataSource) => {
-    const isId = /^[0-9a-f-]{36}$/i.test(workspaceRef);
-    const workspaces = await dataSource.manager.findBy(
-      Workspace,
-      isId ? { id: workspaceRef } : { name: workspaceRef },
-    );
-    if (workspaces.length !== 1) {
-      throw new UsageError(
-        workspaces.length
-          ? `Several workspaces are named "${workspaceRef}": use its id.`
-          : `No workspace "${workspaceRef}".`,
-      );
-    }
-    const workspace = workspaces[0]!;
+    const workspace = await findWorkspace(dataSource, workspaceRef);
     const role = await dataSource.manager
       .createQueryBuilder(Role, 'r')
       .where('r.workspace_id = :id AND lower(r.name) = lower(:name)', { id: workspace.id, name: values.role })
@@ -100,6 +105,113 @@ async function addMemberCommand(args: string[]): Promise<void> {
   if (result.temporaryPassword) say(`Generated password (shown once): ${result.temporaryPassword}`);
 }
 
+async function findWorkspace(dataSource: DataSource, reference: string): Promise<Workspace> {
+  const isId = /^[0-9a-f-]{36}$/i.test(reference);
+  const workspaces = await dataSource.manager.findBy(
+    Workspace,
+    isId ? { id: reference } : { name: reference },
+  );
+  if (workspaces.length !== 1) {
+    throw new UsageError(
+      workspaces.length
+        ? `Several workspaces are named "${reference}": use its id.`
+        : `No workspace "${reference}".`,
+    );
+  }
+  return workspaces[0]!;
+}
+
+const secretBox = () => {
+  const config = loadConfig();
+  return new SecretBox(resolveEncryptionKey(config, !config.DATABASE_URL));
+};
+
+async function messagingCommand(args: string[]): Promise<void> {
+  const [sub, ...rest] = args;
+  if (sub === 'connect') {
+    const { values } = parseArgs({
+      args: rest,
+      options: {
+        workspace: { type: 'string' },
+        provider: { type: 'string' },
+        'account-id': { type: 'string' },
+        'display-name': { type: 'string' },
+      },
+    });
+    const connected = await withDatabase(async (dataSource) => {
+      const workspace = await findWorkspace(dataSource, required(values, 'workspace'));
+      const messaging = new MessagingService(dataSource, secretBox(), loadConfig());
+      return messaging.connectAccount(workspace.id, {
+        provider: required(values, 'provider'),
+        accountId: required(values, 'account-id'),
+        displayName: required(values, 'display-name'),
+      });
+    });
+    say(
+      `Connected ${connected.account.provider} account "${connected.account.displayName}": ${connected.account.id}`,
+    );
+    say(`Signing secret (shown once): ${connected.signingSecret}`);
+    return;
+  }
+  if (sub === 'simulate') {
+    const { values } = parseArgs({
+      args: rest,
+      options: {
+        account: { type: 'string' },
+        event: { type: 'string', multiple: true },
+        replay: { type: 'boolean' },
+        url: { type: 'string' },
+      },
+    });
+    const accountId = required(values, 'account');
+    const types = values.event?.map((event) => event.replace(/^messaging\./, ''));
+    for (const type of types ?? []) {
+      if (!ACTIVITY_TYPES.includes(type))
+        throw new UsageError(`Unknown messaging event "messaging.${type}".`);
+    }
+    const signingSecret = await withDatabase(async (dataSource) => {
+      const account = await dataSource.manager.findOneBy(ConnectedAccount, { id: accountId });
+      if (!account) throw new UsageError(`No connected account ${accountId}.`);
+      return secretBox().open(account.signingSecretSealed);
+    });
+    const baseUrl = (values.url ?? loadConfig().PUBLIC_URL).replace(/\/+$/, '');
+    for (const result of await simulateProvider({
+      baseUrl,
+      accountId,
+      signingSecret,
+      types,
+      replay: values.replay,
+    })) {
+      say(`messaging.${result.type}: ${result.status} ${JSON.stringify(result.answer)}`);
+    }
+    return;
+  }
+  throw new UsageError(`Unknown command "messaging ${sub ?? ''}".`);
+}
+
+async function importLegacyCommand(args: string[]): Promise<void> {
+  const { values, positionals } = parseArgs({
+    args,
+    allowPositionals: true,
+    options: { workspace: { type: 'string' } },
+  });
+  const file = positionals[0];
+  if (!file) throw new UsageError('Name the JSON file to import.');
+  let content: unknown;
+  try {
+    content = JSON.parse(readFileSync(file, 'utf8'));
+  } catch (error) {
+    throw new UsageError(
+      `Cannot read ${file} as JSON: ${error instanceof Error ? error.message : String(error)}`,
+    );
+  }
+  const imported = await withDatabase(async (dataSource) => {
+    const workspace = await findWorkspace(dataSource, required(values, 'workspace'));
+    return importLegacyWebhooks(dataSource, secretBox(), workspace.id, content);
+  });
+  say(`Imported ${imported.webhooks} webhook(s) and ${imported.deliveries} delivery record(s).`);
+}
+
 async function main(argv: string[]): Promise<void> {
   const [command, ...args] = argv;
   switch (command) {
@@ -107,6 +219,10 @@ async function main(argv: string[]): Promise<void> {
       return createWorkspaceCommand(args);
     case 'add-member':
       return addMemberCommand(args);
+    case 'messaging':
+      return messagingCommand(args);
+    case 'import-legacy-webhooks':
+      return importLegacyCommand(args);
     case undefined:
     case 'help':
     case '--help':
@@ -120,8 +236,15 @@ async function main(argv: string[]): Promise<void> {
 main(process.argv.slice(2)).catch((error: unknown) => {
   if (error instanceof UsageError) process.stderr.write(`${error.message}\n\n${USAGE}\n`);
   else if (error instanceof ConfigError) process.stderr.write(`${error.message}\n`);
-  else if (error instanceof AppError) process.stderr.write(`${error.message}\n`);
-  else if (error instanceof TypeError && (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
+  else if (error instanceof AppError) {
+    const details = error.issues.map(
+      (issue) =>
+        `  ${issue.path.join('.') || '(file)'}: ${issue.message}${issue.customCode ? ` [${issue.customCode}]` : ''}`,
+    );
+    process.stderr.write(
+      `${[error.message, ...details.slice(error.issues.length > 1 ? 0 : 1)].join('\n')}\n`,
+    );
+  } else if (error instanceof TypeError && (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
     process.stderr.write(`${error.message}\n\n${USAGE}\n`);
   } else process.stderr.write(`Failed: ${error instanceof Error ? error.message : String(error)}\n`);
   process.exit(1);

@@ -8,6 +8,7 @@ import { ApiKeyAuthenticator } from './api-keys/api-key-auth';
 import { ApiKeysService } from './api-keys/api-keys.service';
 import type { Config } from './config';
 import type { Logger } from './logger';
+import { MessagingService } from './messaging/messaging.service';
 import { ModelChangesService } from './records/model-changes.service';
 import { RecordsService } from './records/records.service';
 import { TemporalTrashTimer } from './records/trash-timer';
@@ -45,6 +46,7 @@ export function createServices(deps: {
     deliveries: new DeliveriesService(dataSource, starter, temporalUrl),
     modelChanges: new ModelChangesService(dataSource),
     webhooks: new WebhooksService(dataSource, box),
+    messaging: new MessagingService(dataSource, box, config, () => dispatcher.kick()),
     box,
   };
 }

@@ -10,6 +10,8 @@ import { User } from '../identity/user.entity';
 import { Workspace } from '../identity/workspace.entity';
 import { Webhook } from '../webhooks/webhook.entity';
 import { Delivery } from '../deliveries/delivery.entity';
+import { ConnectedAccount } from '../messaging/connected-account.entity';
+import { StoredEvent } from '../messaging/stored-event.entity';
 
 /** Every TypeORM entity of the service. */
 export const entities = [
@@ -25,4 +27,6 @@ export const entities = [
   RecordEvent,
   Webhook,
   Delivery,
+  ConnectedAccount,
+  StoredEvent,
 ];

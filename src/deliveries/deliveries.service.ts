@@ -3,11 +3,10 @@ import { authorizationError, conflictError, notFoundError } from '../errors/app-
 import { decodeCursor, encodeCursor } from '../http/cursor';
 import type { Actor } from '../identity/actor';
 import { recordAccessOf } from '../records/record-access';
-import { RecordEvent } from '../records/record-event.entity';
-import { redactRecordEventData, type RecordEventData } from '../records/redaction';
 import { isRecordEvent, isRetiredEvent } from '../webhooks/event-catalog';
 import { Webhook } from '../webhooks/webhook.entity';
 import { webhookNotFound } from '../webhooks/webhooks.service';
+import { loadDeliveryEvent, readablePayload } from './delivery-event';
 import { Delivery } from './delivery.entity';
 import { deliveryView, type DeliveryAttemptView, type DeliveryView } from './delivery-view';
 
@@ -81,16 +80,8 @@ export class DeliveriesService {
   async details(actor: Actor, webhookId: string, deliveryId: string): Promise<EventDetails> {
     assertMay(actor, 'apiRead');
     const delivery = await this.delivery(actor, webhookId, deliveryId);
-    const event = await this.dataSource.manager.findOneBy(RecordEvent, {
-      id: delivery.eventId,
-      workspaceId: actor.workspace.id,
-    });
-    const payload = event
-      ? (redactRecordEventData(
-          event.data as unknown as RecordEventData,
-          recordAccessOf(actor.role),
-        ) as Record<string, unknown>)
-      : {};
+    const event = await loadDeliveryEvent(this.dataSource.manager, actor.workspace.id, delivery.eventId);
+    const payload = event ? readablePayload(event, recordAccessOf(actor.role)) : {};
     const attempts: {
       attempt: number;
       started_at: Date;

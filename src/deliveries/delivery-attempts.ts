@@ -4,13 +4,11 @@ import { loadActor } from '../identity/actor';
 import { DELIVERY_TIMEOUT_MS, FAILED_BEFORE_SENDING_STATUS } from '../limits';
 import type { Logger } from '../logger';
 import { recordAccessOf } from '../records/record-access';
-import { recordEventEnvelope } from '../records/record-envelope';
-import { RecordEvent } from '../records/record-event.entity';
-import { redactRecordEventData, type RecordEventData } from '../records/redaction';
 import type { SecretBox } from '../security/secret-box';
 import { RENDERED_BODY_MAX, renderBodyTemplate } from '../webhooks/body-template';
 import { transportRuleViolation } from '../webhooks/transport-rule';
 import { Webhook } from '../webhooks/webhook.entity';
+import { deliveryEnvelope, loadDeliveryEvent, readablePayload } from './delivery-event';
 import { Delivery, type DeliveryStatus } from './delivery.entity';
 import { deliveryHeaders } from './delivery-request';
 import type { HttpSender } from './http-sender';
@@ -24,6 +22,9 @@ export interface AttemptOutcome {
   statusCode: number | null;
   responseMessage: string;
 }
+
+/** Messaging events are sent as stored: no record access applies to them. */
+const NO_RECORD_ACCESS = { canReadType: () => false, isFieldRestricted: () => true };
 
 type Prepared =
   | { send: true; url: string; headers: Record<string, string>; body: string }
@@ -79,19 +80,24 @@ export class DeliveryAttempts {
     const violation = transportRuleViolation(webhook.url, webhook.headerNames.length > 0);
     if (violation) return refuse(`Not sent: ${violation}`);
 
-    const event = await manager.findOneBy(RecordEvent, {
-      id: delivery.eventId,
-      workspaceId: delivery.workspaceId,
-    });
+    const event = await loadDeliveryEvent(manager, delivery.workspaceId, delivery.eventId);
     if (!event) return refuse('Not sent: the event no longer exists.');
-    const owner = webhook.recordOwnerUserId
-      ? await loadActor(manager, webhook.workspaceId, webhook.recordOwnerUserId)
-      : undefined;
-    if (!owner || owner.member.status !== 'active')
-      return refuse('Not sent: the record owner is no longer an active member.');
-    const data = redactRecordEventData(event.data as unknown as RecordEventData, recordAccessOf(owner.role));
-    if (!('record' in data)) return refuse('Not sent: the record owner can no longer read this record type.');
-    const envelope = recordEventEnvelope(event, data as unknown as Record<string, unknown>);
+    let data: Record<string, unknown>;
+    if (event.kind === 'record') {
+      // spec.md: "The payload is redacted at delivery time by the webhook owner's current access."
+      const owner = webhook.recordOwnerUserId
+        ? await loadActor(manager, webhook.workspaceId, webhook.recordOwnerUserId)
+        : undefined;
+      if (!owner || owner.member.status !== 'active') {
+        return refuse('Not sent: the record owner is no longer an active member.');
+      }
+      data = readablePayload(event, recordAccessOf(owner.role));
+      if (!('record' in data))
+        return refuse('Not sent: the record owner can no longer read this record type.');
+    } else {
+      data = readablePayload(event, NO_RECORD_ACCESS);
+    }
+    const envelope = deliveryEnvelope(event, data);
 
     let body: string;
     if (webhook.bodyTemplate) {

@@ -2,11 +2,8 @@ import { Column, CreateDateColumn, Entity, PrimaryGeneratedColumn, UpdateDateCol
 
 export type DeliveryStatus = 'pending' | 'sending' | 'delivered' | 'failed';
 
-/** The affected record of a delivery ("Element"). */
-export interface DeliveryElement {
-  typeId: string;
-  recordId: string;
-}
+/** What a delivery is about ("Element"): the affected record, or a messaging event's provider entity. */
+export type DeliveryElement = { typeId: string; recordId: string } | { entityId: string };
 
 /** spec.md, "Delivery record". Retries update this row; a resend adds a new one. */
 @Entity({ name: 'deliveries' })

@@ -9,7 +9,7 @@ import type { RecordEventName } from '../records/record-event-names';
 import type { RecordEventData } from '../records/redaction';
 import { RecordsRepository } from '../records/records.repository';
 import { Webhook } from '../webhooks/webhook.entity';
-import { Delivery } from './delivery.entity';
+import { Delivery, type DeliveryElement } from './delivery.entity';
 import { changedFieldIdsOf, stateBeforeDeletion, webhookReceivesRecordEvent } from './subscription-match';
 
 /** Starts the workflow of a delivery (Temporal, in production). */
@@ -66,19 +66,32 @@ export class Dispatcher {
     while (this.running) await this.running;
   }
 
-  /** Dispatches every undispatched event; returns the deliveries it made. */
+  /** Dispatches every undispatched event (record events, then messaging events); returns the deliveries it made. */
   async dispatchPending(): Promise<Delivery[]> {
+    return [...(await this.drain('record')), ...(await this.drain('messaging'))];
+  }
+
+  private async drain(outbox: 'record' | 'messaging'): Promise<Delivery[]> {
+    const table = outbox === 'record' ? 'record_events' : 'stored_events';
+    const columns =
+      outbox === 'record'
+        ? `id, workspace_id, event, type_id, record_id, data`
+        : `id, workspace_id, event, NULL AS type_id, NULL AS record_id, data`;
+    const only = outbox === 'record' ? '' : `AND kind = 'messaging'`;
     const made: Delivery[] = [];
     for (;;) {
       const batch = await this.dataSource.transaction(async (manager) => {
         const events: OutboxRow[] = await manager.query(
-          `SELECT id, workspace_id, event, type_id, record_id, data FROM record_events
-           WHERE dispatched_at IS NULL ORDER BY occurred_at LIMIT $1 FOR UPDATE SKIP LOCKED`,
+          `SELECT ${columns} FROM ${table}
+           WHERE dispatched_at IS NULL ${only} ORDER BY occurred_at LIMIT $1 FOR UPDATE SKIP LOCKED`,
           [BATCH],
         );
         if (!events.length) return { events: 0, deliveries: [] as Delivery[] };
-        const deliveries = await this.match(manager, events);
-        await manager.query(`UPDATE record_events SET dispatched_at = now() WHERE id = ANY($1::uuid[])`, [
+        const deliveries =
+          outbox === 'record'
+            ? await this.match(manager, events)
+            : await this.matchMessaging(manager, events);
+        await manager.query(`UPDATE ${table} SET dispatched_at = now() WHERE id = ANY($1::uuid[])`, [
           events.map((e) => e.id),
         ]);
         return { events: events.length, deliveries };
@@ -87,6 +100,26 @@ export class Dispatcher {
       await this.startAll(batch.deliveries);
       if (batch.events < BATCH) return made;
     }
+  }
+
+  /** A messaging event reaches every enabled webhook of its workspace that subscribes to it. */
+  private async matchMessaging(manager: EntityManager, events: OutboxRow[]): Promise<Delivery[]> {
+    const deliveries: Delivery[] = [];
+    for (const event of events) {
+      const webhooks = await manager
+        .createQueryBuilder(Webhook, 'w')
+        .where('w.workspace_id = :workspaceId AND w.enabled AND :event = ANY(w.events)', {
+          workspaceId: event.workspace_id,
+          event: event.event,
+        })
+        .getMany();
+      for (const webhook of webhooks) {
+        const entityId = (event.data as unknown as { entityId?: string }).entityId;
+        const inserted = await this.insert(manager, webhook, event, entityId ? { entityId } : null);
+        if (inserted) deliveries.push(inserted);
+      }
+    }
+    return deliveries;
   }
 
   /** The safety net: dispatch leftovers and start deliveries whose workflow never started. */
@@ -149,7 +182,10 @@ export class Dispatcher {
         for (const webhook of webhooks) {
           const subscribed = { ...webhook, ownerAccess: owners.get(webhook.recordOwnerUserId ?? '') };
           if (!webhookReceivesRecordEvent(subscribed, toMatch, fields)) continue;
-          const inserted = await this.insert(manager, webhook, event);
+          const inserted = await this.insert(manager, webhook, event, {
+            typeId: event.type_id,
+            recordId: event.record_id,
+          });
           if (inserted) deliveries.push(inserted);
         }
       }
@@ -161,6 +197,7 @@ export class Dispatcher {
     manager: EntityManager,
     webhook: Webhook,
     event: OutboxRow,
+    element: DeliveryElement | null,
   ): Promise<Delivery | undefined> {
     const [row]: { id: string }[] = await manager.query(
       `INSERT INTO deliveries (workspace_id, webhook_id, event_id, event, url, element, trigger, sources_version)
@@ -172,7 +209,7 @@ export class Dispatcher {
         event.id,
         event.event,
         webhook.url,
-        JSON.stringify({ typeId: event.type_id, recordId: event.record_id }),
+        element === null ? null : JSON.stringify(element),
         webhook.sourcesVersion,
       ],
     );

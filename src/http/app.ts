@@ -11,6 +11,7 @@ import { meRoutes } from '../identity/me.routes';
 import { workspaceAdminRoutes } from '../identity/workspace-admin.routes';
 import type { Logger } from '../logger';
 import { mcpRoutes } from '../mcp/mcp.routes';
+import { connectedAccountsRoutes, messagingInboundRoutes } from '../messaging/messaging.routes';
 import { manageWebhooksTool } from '../mcp/tools/manage-webhooks.tool';
 import { recordTools } from '../mcp/tools/records.tools';
 import { modelRoutes } from '../records/model.routes';
@@ -40,7 +41,8 @@ export interface AppDeps {
 export function createApp(deps: AppDeps): Koa {
   const { config, dataSource } = deps;
   const app = createBaseApp({ logger: deps.logger, bodyLimitKb: config.REQUEST_BODY_LIMIT_KB });
-  const { authenticator, apiKeys, records, modelChanges, webhooks, deliveries } = createServices(deps);
+  const { authenticator, apiKeys, records, modelChanges, webhooks, deliveries, messaging } =
+    createServices(deps);
 
   mount(app, healthRoutes(deps));
 
@@ -63,6 +65,7 @@ export function createApp(deps: AppDeps): Koa {
   signedIn.use(recordsRoutes({ records }).routes());
   signedIn.use(modelRoutes({ dataSource, modelChanges }).routes());
   signedIn.use(deliveriesRoutes({ deliveries }).routes());
+  signedIn.use(connectedAccountsRoutes({ messaging }).routes());
   signedIn.use(webhooksRoutes({ webhooks, web: true }).routes());
   mount(app, signedIn);
 
@@ -74,6 +77,9 @@ export function createApp(deps: AppDeps): Koa {
       tools: [...recordTools({ dataSource, records }), manageWebhooksTool({ webhooks, deliveries })],
     }),
   );
+
+  // Messaging providers authenticate by signature, not by API key.
+  mount(app, messagingInboundRoutes({ messaging }));
 
   // The OpenAPI document needs no key.
   mount(app, openapiRoutes());

@@ -1,9 +1,9 @@
 import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
 import type { Server } from 'node:http';
 import { ConfigError, loadConfig, type Config } from '../config';
 import { createDataSource, runMigrations } from '../db/data-source';
-import { readOrCreateSecret, startEmbeddedPostgres } from '../embedded/postgres';
+import { startEmbeddedPostgres } from '../embedded/postgres';
+import { resolveEncryptionKey } from '../security/encryption-key';
 import { startTemporalDevServer } from '../embedded/temporal-dev-server';
 import { createApp } from '../http/app';
 import { closeServer, listen } from '../http/server';
@@ -95,16 +95,7 @@ async function run(
       : undefined,
   ]);
   if (embedPostgres || embedTemporal) mkdirSync(config.DATA_DIR, { recursive: true, mode: 0o755 });
-  if (!config.ENCRYPTION_KEY) {
-    if (!options.embedded) {
-      throw new ConfigError(
-        'Invalid configuration: ENCRYPTION_KEY is required in external mode (64 hex characters)',
-      );
-    }
-    // Embedded mode keeps a generated key beside its data, so a second start can read the secrets.
-    mkdirSync(config.DATA_DIR, { recursive: true, mode: 0o755 });
-    config.ENCRYPTION_KEY = readOrCreateSecret(join(config.DATA_DIR, 'encryption-key'), 32);
-  }
+  config.ENCRYPTION_KEY = resolveEncryptionKey(config, options.embedded);
 
   // Both start side by side; wait for both before failing, so nothing is left starting while
   // the lifecycle cleans up.

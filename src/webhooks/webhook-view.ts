@@ -1,3 +1,4 @@
+import { isRetiredEvent } from './event-catalog';
 import type { RecordSource, RecordTrigger } from './record-sources';
 import type { Webhook } from './webhook.entity';
 
@@ -7,6 +8,8 @@ export interface WebhookView {
   url: string;
   description: string | null;
   events: string[];
+  /** The retired type-specific events among `events` (older webhooks only): shown as (legacy). */
+  legacyEvents: string[];
   enabled: boolean;
   hasSecret: boolean;
   headerNames: string[];
@@ -26,6 +29,7 @@ export function webhookView(webhook: Webhook): WebhookView {
     url: webhook.url,
     description: webhook.description,
     events: webhook.events,
+    legacyEvents: webhook.events.filter(isRetiredEvent),
     enabled: webhook.enabled,
     hasSecret: webhook.secretSealed !== null,
     headerNames: webhook.headerNames,

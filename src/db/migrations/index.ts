@@ -4,6 +4,7 @@ import { Records1763942400000 } from './1763942400000-records';
 import { Webhooks1764028800000 } from './1764028800000-webhooks';
 import { Deliveries1764115200000 } from './1764115200000-deliveries';
 import { IdempotencyKeys1764201600000 } from './1764201600000-idempotency-keys';
+import { Messaging1764288000000 } from './1764288000000-messaging';
 
 /** Every migration, oldest first. Listed explicitly so the same list runs from src and dist. */
 export const migrations = [
@@ -13,4 +14,5 @@ export const migrations = [
   Webhooks1764028800000,
   Deliveries1764115200000,
   IdempotencyKeys1764201600000,
+  Messaging1764288000000,
 ];

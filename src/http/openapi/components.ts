@@ -9,12 +9,14 @@ import {
 } from '../../records/model.schemas';
 import { recordFilterSchema, recordQuerySchema } from '../../records/record-query';
 import { recordWriteBody } from '../../records/records.schemas';
+import { providerActivitySchema } from '../../messaging/provider-activity';
 import { recordSourceSchema, recordTriggerSchema } from '../../webhooks/record-sources';
 import { createWebhookBody, updateWebhookBody } from '../../webhooks/webhooks.schemas';
 import {
   deliveryPageSchema,
   deliveryViewSchema,
   eventDetailsSchema,
+  ingestResultSchema,
   jsonRpcRequestSchema,
   jsonRpcResponseSchema,
   mcpRefusalSchema,
@@ -58,6 +60,7 @@ const REQUESTS = {
   CreateWebhookBody: createWebhookBody,
   UpdateWebhookBody: updateWebhookBody,
   JsonRpcRequest: jsonRpcRequestSchema,
+  ProviderActivity: providerActivitySchema,
 };
 
 /** Response bodies, read as what they produce. */
@@ -80,6 +83,7 @@ const RESPONSES = {
   Refusal: refusalSchema,
   McpRefusal: mcpRefusalSchema,
   JsonRpcResponse: jsonRpcResponseSchema,
+  IngestResult: ingestResultSchema,
   OpenApiDocument: openApiDocumentSchema,
 };
 

@@ -44,6 +44,7 @@ const TAGS: OpenApiDocument['tags'] = [
   { name: 'Record model', description: 'Record types and fields with stable ids; changes are for Admins.' },
   { name: 'Records', description: 'CRM records; every write emits record events to webhooks.' },
   { name: 'Webhooks', description: 'Signed JSON POSTs of CRM events, retried automatically.' },
+  { name: 'Messaging', description: 'Inbound activity of messaging providers (signed by the provider).' },
   { name: 'MCP', description: 'The Model Context Protocol endpoint for AI clients.' },
   { name: 'Meta', description: 'This document.' },
 ];

@@ -10,12 +10,14 @@ import { RECORD_FILTER_OPS } from '../../records/record-query';
 
 export type HttpMethod = 'get' | 'post' | 'patch' | 'delete';
 export type RefusalStatus = 400 | 403 | 404 | 409;
-export type Tag = 'Meta' | 'Identity' | 'Record model' | 'Records' | 'Webhooks' | 'MCP';
+export type Tag = 'Meta' | 'Identity' | 'Record model' | 'Records' | 'Webhooks' | 'Messaging' | 'MCP';
 
 export interface ResponseSpec {
   description: string;
   schema?: z.ZodType;
   retryAfter?: boolean;
+  /** The customCodes this refusal can carry (`x-custom-codes`). */
+  customCodes?: readonly string[];
 }
 
 export interface OperationSpec {

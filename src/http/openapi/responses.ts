@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { IngestResult } from '../../messaging/messaging.service';
 import type { ApiKeyActor, ApiKeyRefusal } from '../../api-keys/api-key-auth';
 import { STATUS_BY_KIND, type AppError, type ErrorKind } from '../../errors/app-error';
 import type { ApiPermissions } from '../../identity/permissions';
@@ -145,6 +146,10 @@ export const webhookViewSchema = z
     url: z.string(),
     description: z.string().nullable(),
     events: z.array(z.string()),
+    legacyEvents: z.array(z.string()).meta({
+      description:
+        'The retired type-specific events among `events` (older, imported webhooks): shown as (legacy).',
+    }),
     enabled: z.boolean(),
     hasSecret: z.boolean().meta({ description: 'The secret itself is never returned.' }),
     headerNames: z.array(z.string()).meta({ description: 'Header values are never returned.' }),
@@ -174,9 +179,11 @@ export const deliveryViewSchema = z
     event: z.string(),
     legacy: z.boolean().meta({ description: 'A retired type-specific event, shown with a (legacy) marker.' }),
     element: z
-      .object({ typeId: z.string(), recordId: z.string() })
+      .union([z.object({ typeId: z.string(), recordId: z.string() }), z.object({ entityId: z.string() })])
       .nullable()
-      .meta({ description: 'The affected record, for record events.' }),
+      .meta({
+        description: 'The affected record (record events), or the provider entity (messaging events).',
+      }),
     status: z.enum(['pending', 'sending', 'delivered', 'failed']),
     statusCode: z
       .int()
@@ -360,3 +367,16 @@ export type ResponseSchemaChecks = [
   Check<Same<z.output<typeof refusalSchema>, ReturnType<AppError['toBody']>>>,
   Check<Same<z.output<typeof mcpRefusalSchema>['error'], McpRefusal>>,
 ];
+
+/** `POST /api/v1/messaging/inbound/{accountId}`: what happened to one provider activity. */
+export const ingestResultSchema = z.object({
+  stored: z
+    .boolean()
+    .meta({ description: 'Whether a messaging event was kept (only while a webhook subscribes).' }),
+  eventId: z.uuid().optional(),
+  duplicate: z
+    .boolean()
+    .optional()
+    .meta({ description: 'The provider event came before: nothing new was kept.' }),
+  reason: z.string().optional(),
+}) satisfies z.ZodType<IngestResult>;

@@ -1,0 +1,162 @@
+import { randomUUID } from 'node:crypto';
+import type { DataSource } from 'typeorm';
+import { z } from 'zod';
+import { AppError, ValidationError } from '../errors/app-error';
+import { issuesFromZod } from '../errors/zod-issues';
+import { Member } from '../identity/member.entity';
+import { Role } from '../identity/role.entity';
+import { User } from '../identity/user.entity';
+import type { SecretBox } from '../security/secret-box';
+import { isRetiredEvent, WEBHOOK_EVENTS } from './event-catalog';
+import { recordSourceSchema } from './record-sources';
+import { validateWebhookHeaders } from './webhook-headers';
+import { normalizeWebhookUrl } from './webhook-url';
+import { Webhook } from './webhook.entity';
+
+const KNOWN_EVENTS = new Set<string>(WEBHOOK_EVENTS);
+const time = z.iso.datetime({ offset: true });
+
+/** The import file: older webhooks and their delivery records (docs/messaging.md). */
+export const legacyImportFile = z.strictObject({
+  webhooks: z
+    .array(
+      z.strictObject({
+        url: z.string().max(4096),
+        description: z.string().max(500).nullable().optional(),
+        events: z
+          .array(z.string())
+          .min(1)
+          .refine((events) => events.every((e) => KNOWN_EVENTS.has(e) || isRetiredEvent(e)), {
+            error: 'Every event must be in the catalog or a retired type-specific event.',
+            params: { customCode: 'webhookEventUnknown' },
+          }),
+        enabled: z.boolean().optional(),
+        secret: z.string().min(1).max(256).nullable().optional(),
+        headers: z.record(z.string(), z.string()).nullable().optional(),
+        // Older webhooks can keep several record sources (spec.md, Webhook: list columns).
+        recordSources: z.array(recordSourceSchema).max(50).nullable().optional(),
+        recordOwnerEmail: z.email().optional(),
+        createdAt: time.optional(),
+        deliveries: z
+          .array(
+            z.strictObject({
+              event: z.string().min(1).max(100),
+              status: z.enum(['delivered', 'failed']),
+              statusCode: z.number().int().min(100).max(599).nullable(),
+              responseMessage: z.string().max(2000).nullable().optional(),
+              createdAt: time,
+              payload: z.record(z.string(), z.unknown()),
+            }),
+          )
+          .max(100_000)
+          .optional(),
+      }),
+    )
+    .min(1),
+});
+export type LegacyImportFile = z.infer<typeof legacyImportFile>;
+
+/**
+ * Brings older webhooks (retired events and several record sources allowed) and their delivery
+ * records into a workspace, in one transaction. Imported deliveries keep their outcome and their
+ * payload as sent; they are never sent again, and those of retired events cannot be resent.
+ */
+export async function importLegacyWebhooks(
+  dataSource: DataSource,
+  box: SecretBox,
+  workspaceId: string,
+  file: unknown,
+): Promise<{ webhooks: number; deliveries: number }> {
+  const parsed = legacyImportFile.safeParse(file);
+  if (!parsed.success) throw new AppError('validation', issuesFromZod(parsed.error));
+  return dataSource.transaction(async (manager) => {
+    const admin = await manager
+      .createQueryBuilder(Member, 'm')
+      .innerJoin(Role, 'r', 'r.id = m.role_id')
+      .where('m.workspace_id = :workspaceId AND r.is_admin AND m.status = :status', {
+        workspaceId,
+        status: 'active',
+      })
+      .orderBy('m.created_at', 'ASC')
+      .getOne();
+    let deliveries = 0;
+    for (const [index, entry] of parsed.data.webhooks.entries()) {
+      const at = (field: string) => ['webhooks', index, field];
+      let url: string;
+      try {
+        url = normalizeWebhookUrl(entry.url);
+        if (entry.headers) validateWebhookHeaders(entry.headers);
+      } catch (error) {
+        if (error instanceof AppError) {
+          throw new AppError(
+            'validation',
+            error.issues.map((issue) => ({ ...issue, path: ['webhooks', index, ...issue.path] })),
+          );
+        }
+        throw error;
+      }
+      let ownerId = admin?.userId ?? null;
+      if (entry.recordOwnerEmail) {
+        const owner = await manager.findOneBy(User, { email: entry.recordOwnerEmail.toLowerCase() });
+        if (!owner || !(await manager.existsBy(Member, { workspaceId, userId: owner.id }))) {
+          throw ValidationError.of(
+            `${entry.recordOwnerEmail} is not a member of the workspace.`,
+            'webhookOwnerNotMember',
+            at('recordOwnerEmail'),
+          );
+        }
+        ownerId = owner.id;
+      }
+      const created = entry.createdAt ? new Date(entry.createdAt) : new Date();
+      const headers = entry.headers && Object.keys(entry.headers).length ? entry.headers : null;
+      const webhook = await manager.save(
+        manager.create(Webhook, {
+          workspaceId,
+          url,
+          description: entry.description ?? null,
+          events: [...new Set(entry.events)],
+          enabled: entry.enabled ?? true,
+          secretSealed: entry.secret ? box.seal(entry.secret) : null,
+          headersSealed: headers ? box.seal(JSON.stringify(headers)) : null,
+          headerNames: headers ? Object.keys(headers) : [],
+          bodyTemplate: null,
+          recordTrigger: null,
+          recordSources: entry.recordSources ?? null,
+          recordOwnerUserId: ownerId,
+          schemaRevision: null,
+          sourcesVersion: 1,
+          createdBy: null,
+          createdAt: created,
+        }),
+      );
+      for (const delivery of entry.deliveries ?? []) {
+        const eventId = randomUUID();
+        const createdAt = new Date(delivery.createdAt);
+        await manager.query(
+          `INSERT INTO stored_events (id, workspace_id, kind, event, occurred_at, data, dispatched_at) VALUES ($1, $2, 'legacy', $3, $4, $5, now())`,
+          [eventId, workspaceId, delivery.event, createdAt, JSON.stringify(delivery.payload)],
+        );
+        // workflow_started_at is set: an imported delivery is history, never to be sent again.
+        await manager.query(
+          `INSERT INTO deliveries (workspace_id, webhook_id, event_id, event, url, trigger, sources_version, status, status_code,
+             response_message, attempts, workflow_started_at, created_at, updated_at)
+           VALUES ($1, $2, $3, $4, $5, 'event', $6, $7, $8, $9, 1, now(), $10, $10)`,
+          [
+            workspaceId,
+            webhook.id,
+            eventId,
+            delivery.event,
+            url,
+            webhook.sourcesVersion,
+            delivery.status,
+            delivery.statusCode,
+            delivery.responseMessage ?? null,
+            createdAt,
+          ],
+        );
+        deliveries += 1;
+      }
+    }
+    return { webhooks: parsed.data.webhooks.length, deliveries };
+  });
+}
