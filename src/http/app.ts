@@ -17,7 +17,7 @@ import { recordTools } from '../mcp/tools/records.tools';
 import { modelRoutes } from '../records/model.routes';
 import { recordsRoutes } from '../records/records.routes';
 import { projectRoot } from '../project-root';
-import { createServices } from '../services';
+import { createServices, type Services } from '../services';
 import { deliveriesRoutes } from '../deliveries/deliveries.routes';
 import { webhooksRoutes } from '../webhooks/webhooks.routes';
 import type { TemporalHandle } from '../temporal/client';
@@ -38,11 +38,10 @@ export interface AppDeps {
 }
 
 /** The Koa application: REST and MCP under /api/v1, the web app's /app/api, and /healthz. */
-export function createApp(deps: AppDeps): Koa {
+export function createApp(deps: AppDeps, services: Services = createServices(deps)): Koa {
   const { config, dataSource } = deps;
   const app = createBaseApp({ logger: deps.logger, bodyLimitKb: config.REQUEST_BODY_LIMIT_KB });
-  const { authenticator, apiKeys, records, modelChanges, webhooks, deliveries, messaging } =
-    createServices(deps);
+  const { authenticator, apiKeys, records, modelChanges, webhooks, deliveries, messaging } = services;
 
   mount(app, healthRoutes(deps));
 

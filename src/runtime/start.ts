@@ -132,9 +132,13 @@ async function run(
   const added = await ensureSearchAttributes(temporal.connection, config.TEMPORAL_NAMESPACE);
   if (added.length > 0) logger.info({ added }, 'registered Temporal search attributes');
 
+  // One set of services per process, shared by the API and the worker of the embedded stack.
+  const services = createServices({ config, logger, dataSource, temporal });
+  // Stopped before the database pool: a dispatch pass in flight finishes first.
+  lifecycle.add('dispatcher', () => services.dispatcher.idle());
+
   if (options.worker) {
     say('Starting the Temporal worker…');
-    const services = createServices({ config, logger, dataSource, temporal });
     const sender = new HttpSender();
     lifecycle.add('delivery sender', async () => sender.close());
     const worker = await startWorker(
@@ -157,7 +161,11 @@ async function run(
 
   let server: Server | undefined;
   if (options.api) {
-    server = await listen(createApp({ config, logger, dataSource, temporal }), config.PORT, config.HOST);
+    server = await listen(
+      createApp({ config, logger, dataSource, temporal }, services),
+      config.PORT,
+      config.HOST,
+    );
     lifecycle.add('api', () => closeServer(server!));
   }
 
