@@ -5,11 +5,14 @@ import type { Permissions, Session } from './api';
 import { Layout } from './components/Layout';
 import { SignInPage, SignUpPage } from './pages/Auth';
 import { ApiKeysPage } from './pages/ApiKeys';
+import { ApiReferencePage } from './pages/ApiReference';
 import { DashboardPage } from './pages/Dashboard';
+import { DeliveriesPage } from './pages/Deliveries';
 import { MembersPage } from './pages/Members';
 import { OnboardingPage } from './pages/Onboarding';
 import { RecordsPage } from './pages/Records';
 import { RolesPage } from './pages/Roles';
+import { WebhooksPage } from './pages/Webhooks';
 import { Link, Redirect, safeNextPath, useRouter } from './router';
 import { useSessionContext } from './session';
 
@@ -24,6 +27,9 @@ const PAGES: Record<string, Page> = {
     allowed: (session) => session.onboardingPending && session.permissions.manageWorkspace,
   },
   '/records': { render: () => <RecordsPage /> },
+  '/webhooks': { render: () => <WebhooksPage />, allowed: can('apiRead') },
+  '/deliveries': { render: () => <DeliveriesPage />, allowed: can('apiRead') },
+  '/api-reference': { render: () => <ApiReferencePage /> },
   '/settings/api-keys': { render: () => <ApiKeysPage />, allowed: can('apiRead') },
   '/settings/members': { render: () => <MembersPage />, allowed: can('manageWorkspace') },
   '/settings/roles': { render: () => <RolesPage />, allowed: can('manageWorkspace') },

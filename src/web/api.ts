@@ -125,6 +125,137 @@ export type RecordWrite = {
 export type RecordPage = { data: RecordView[]; nextCursor: string | null };
 export type RecordListQuery = { search?: string; status?: RecordStatus; limit?: number; cursor?: string };
 
+// Webhooks and deliveries (app-api.md, "Webhooks and deliveries"; src/webhooks/webhook-view.ts and
+// src/deliveries/delivery-view.ts).
+export type RecordFilterOp = 'eq' | 'neq' | 'contains' | 'gt' | 'lt' | 'isEmpty' | 'isNotEmpty' | 'in';
+export type RecordQuery = {
+  typeId: string;
+  search?: string;
+  filters?: { fieldId: string; op: RecordFilterOp; value?: unknown }[];
+};
+export type RecordTrigger = { query: RecordQuery; changedFieldIds?: string[] };
+export type RecordSource = RecordTrigger & { events?: string[] };
+export type WebhookView = {
+  id: string;
+  url: string;
+  description: string | null;
+  events: string[];
+  /** The retired events among `events` (older webhooks), when the server reports them. */
+  legacyEvents?: string[];
+  enabled: boolean;
+  hasSecret: boolean;
+  headerNames: string[];
+  bodyTemplate: string | null;
+  recordTrigger: RecordTrigger | null;
+  recordSources: RecordSource[] | null;
+  recordOwnerUserId: string | null;
+  expectedSchemaRevision: number | null;
+  createdAt: string;
+  updatedAt: string;
+};
+/** A create (url and events required) or an update (only what is sent changes; null clears). */
+export type WebhookWrite = {
+  url?: string;
+  description?: string | null;
+  events?: string[];
+  enabled?: boolean;
+  secret?: string | null;
+  headers?: Record<string, string> | null;
+  bodyTemplate?: string | null;
+  expectedSchemaRevision?: number;
+  recordTrigger?: RecordTrigger | null;
+};
+export type WebhookSecrets = { secret: string | null; headers: Record<string, string> | null };
+export type WebhookListQuery = {
+  search?: string;
+  createdFrom?: string;
+  createdTo?: string;
+  updatedFrom?: string;
+  updatedTo?: string;
+  limit?: number;
+  cursor?: string;
+};
+export type WebhookPage = { data: WebhookView[]; nextCursor: string | null };
+export type DeliveryStatus = 'pending' | 'sending' | 'delivered' | 'failed';
+export type DeliveryElement = RecordRef | { entityId: string };
+export type DeliveryView = {
+  id: string;
+  webhookId: string;
+  url: string;
+  event: string;
+  /** A retired type-specific event, shown with a (legacy) marker. */
+  legacy: boolean;
+  /** The affected record, or a messaging event's provider entity. */
+  element: DeliveryElement | null;
+  status: DeliveryStatus;
+  /** null when no response arrived; 422 when it failed before sending. */
+  statusCode: number | null;
+  responseMessage: string | null;
+  eventId: string;
+  attempts: number;
+  nextAttemptAt: string | null;
+  trigger: 'event' | 'resend';
+  resendOf: string | null;
+  temporalUrl: string | null;
+  createdAt: string;
+  updatedAt: string;
+};
+export type DeliveryAttempt = {
+  attempt: number;
+  startedAt: string;
+  durationMs: number;
+  url: string;
+  statusCode: number | null;
+  responseMessage: string;
+  outcome: 'delivered' | 'retry' | 'failed';
+};
+/** Event Details: the delivery, its attempts, and the payload as the viewer may read it now. */
+export type EventDetails = DeliveryView & {
+  payload: Record<string, unknown>;
+  attemptHistory: DeliveryAttempt[];
+};
+export type DeliveryListQuery = { searchTerm?: string; limit?: number; cursor?: string };
+export type DeliveryPage = { data: DeliveryView[]; nextCursor: string | null };
+
+// The OpenAPI 3.1 document of the REST API (GET /api/v1/openapi.json): the parts the API
+// reference page reads. Schemas are JSON Schema objects, read loosely.
+export type JsonSchema = { [key: string]: unknown };
+export type OpenApiParameter = {
+  name: string;
+  in: string;
+  required?: boolean;
+  description?: string;
+  schema?: JsonSchema;
+};
+export type OpenApiResponse = {
+  description?: string;
+  content?: Record<string, { schema?: JsonSchema; example?: unknown }>;
+  'x-custom-codes'?: string[];
+};
+export type OpenApiOperation = {
+  operationId?: string;
+  summary?: string;
+  description?: string;
+  tags?: string[];
+  security?: Record<string, string[]>[];
+  parameters?: OpenApiParameter[];
+  requestBody?: {
+    required?: boolean;
+    description?: string;
+    content?: Record<string, { schema?: JsonSchema; example?: unknown }>;
+  };
+  responses?: Record<string, OpenApiResponse>;
+};
+export type OpenApiDocument = {
+  openapi: string;
+  info: { title: string; version: string; description?: string };
+  servers?: { url: string; description?: string }[];
+  tags?: { name: string; description?: string }[];
+  security?: Record<string, string[]>[];
+  paths: Record<string, Record<string, OpenApiOperation>>;
+  components?: { schemas?: Record<string, JsonSchema>; securitySchemes?: Record<string, JsonSchema> };
+};
+
 type ErrorBody = {
   error?: {
     kind?: string;
@@ -233,14 +364,8 @@ export const api = {
     request<{ schemaRevision: number; types: RecordTypeSummary[] }>('POST', '/app/api/model/discover', {}),
   readType: (type: string) =>
     request<{ schemaRevision: number; type: RecordType }>('POST', '/app/api/model/read', { type }),
-  records: (type: string, query: RecordListQuery = {}) => {
-    const params = new URLSearchParams();
-    for (const [key, value] of Object.entries(query)) {
-      if (value !== undefined && value !== '') params.set(key, String(value));
-    }
-    const qs = params.toString();
-    return request<RecordPage>('GET', `${recordsPath(type)}${qs ? `?${qs}` : ''}`);
-  },
+  records: (type: string, query: RecordListQuery = {}) =>
+    request<RecordPage>('GET', `${recordsPath(type)}${queryString(query)}`),
   record: (type: string, id: string) => request<RecordView>('GET', recordsPath(type, id)),
   createRecord: (type: string, input: RecordWrite) => request<RecordView>('POST', recordsPath(type), input),
   updateRecord: (type: string, id: string, input: RecordWrite) =>
@@ -249,11 +374,46 @@ export const api = {
   restoreRecord: (type: string, id: string) =>
     request<RecordView>('POST', `${recordsPath(type, id)}/restore`),
   deleteRecord: (type: string, id: string) => request<void>('DELETE', recordsPath(type, id)),
+
+  webhooks: (query: WebhookListQuery = {}) =>
+    request<WebhookPage>('GET', `/app/api/webhooks${queryString(query)}`),
+  webhook: (id: string) => request<WebhookView>('GET', webhookPath(id)),
+  createWebhook: (input: WebhookWrite & { url: string; events: string[] }) =>
+    request<WebhookView>('POST', '/app/api/webhooks', input),
+  updateWebhook: (id: string, input: WebhookWrite) => request<WebhookView>('PATCH', webhookPath(id), input),
+  deleteWebhook: (id: string) => request<void>('DELETE', webhookPath(id)),
+  webhookSecrets: (id: string) => request<WebhookSecrets>('GET', `${webhookPath(id)}/secrets`),
+  deliveries: (query: DeliveryListQuery = {}) =>
+    request<DeliveryPage>('GET', `/app/api/webhooks/deliveries${queryString(query)}`),
+  delivery: (webhookId: string, deliveryId: string) =>
+    request<EventDetails>('GET', `${webhookPath(webhookId)}/deliveries/${encodeURIComponent(deliveryId)}`),
+  resendDelivery: (webhookId: string, deliveryId: string) =>
+    request<DeliveryView>(
+      'POST',
+      `${webhookPath(webhookId)}/deliveries/${encodeURIComponent(deliveryId)}/resend`,
+    ),
+
+  /** The public REST API's OpenAPI document (needs no key). */
+  openApi: () => request<OpenApiDocument>('GET', '/api/v1/openapi.json'),
 };
 
 function recordsPath(type: string, id?: string): string {
   const base = `/app/api/records/${encodeURIComponent(type)}`;
   return id === undefined ? base : `${base}/${encodeURIComponent(id)}`;
+}
+
+function webhookPath(id: string): string {
+  return `/app/api/webhooks/${encodeURIComponent(id)}`;
+}
+
+/** `?a=1&b=2` of the defined, non-empty values; '' when there are none. */
+function queryString(query: Record<string, string | number | undefined>): string {
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(query)) {
+    if (value !== undefined && value !== '') params.set(key, String(value));
+  }
+  const qs = params.toString();
+  return qs ? `?${qs}` : '';
 }
 
 /** The message to show for a failed action. */

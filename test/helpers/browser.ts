@@ -42,12 +42,19 @@ export function assertWebAppBuilt(): void {
   }
 }
 
-/** BROWSER_SHOTS=/some/dir saves a full-page screenshot of each step there (no-op otherwise). */
-export async function screenshot(page: Page, name: string): Promise<void> {
+/**
+ * BROWSER_SHOTS=/some/dir saves a full-page screenshot of each step there (no-op otherwise);
+ * `{ fullPage: false }` takes the viewport only (long pages).
+ */
+export async function screenshot(
+  page: Page,
+  name: string,
+  options: { fullPage?: boolean } = {},
+): Promise<void> {
   const dir = process.env.BROWSER_SHOTS;
   if (!dir) return;
   mkdirSync(dir, { recursive: true });
-  await page.screenshot({ path: join(dir, `${name}.png`), fullPage: true });
+  await page.screenshot({ path: join(dir, `${name}.png`), fullPage: options.fullPage ?? true });
 }
 
 export type BrowserPerson = { name: string; email: string; password: string; workspace?: string };
@@ -78,11 +85,54 @@ export function byField(scope: Page | Locator, testId: string, fieldName: string
   return scope.locator(`[data-testid="${testId}"][data-field-name="${fieldName}"]`);
 }
 
-/** Waits (up to 5 s) until `check` holds: for states that follow a server answer. */
-export async function eventually(check: () => Promise<boolean>, what: string): Promise<void> {
-  const deadline = Date.now() + 5_000;
+/** Waits (up to 5 s, or `timeoutMs`) until `check` holds: for states that follow a server answer. */
+export async function eventually(
+  check: () => Promise<boolean>,
+  what: string,
+  timeoutMs = 5_000,
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
   while (!(await check())) {
     if (Date.now() > deadline) throw new Error(`timed out waiting until ${what}`);
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
+}
+
+/**
+ * A call to the app's own JSON routes from inside the page, as the web app makes it: with the
+ * page's session cookie, and the browser's Origin on writes. For setup steps a test does not
+ * take through the UI; fails the test on anything but 2xx.
+ */
+export async function appFetch<T = any>(
+  page: Page,
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<T> {
+  const answer = await page.evaluate(
+    async ({ method, path, body }) => {
+      const response = await fetch(path, {
+        method,
+        credentials: 'same-origin',
+        headers: body === undefined ? {} : { 'Content-Type': 'application/json' },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      return { status: response.status, text: await response.text() };
+    },
+    { method, path, body },
+  );
+  if (answer.status < 200 || answer.status > 299) {
+    throw new Error(`${method} ${path} answered ${answer.status}: ${answer.text}`);
+  }
+  return (answer.text ? JSON.parse(answer.text) : undefined) as T;
+}
+
+/** Today in the browser's time zone, `YYYY-MM-DD` (date inputs and the lists' date filters). */
+export async function browserToday(page: Page, plusDays = 0): Promise<string> {
+  return page.evaluate((days) => {
+    const date = new Date();
+    date.setDate(date.getDate() + days);
+    const pad = (n: number) => String(n).padStart(2, '0');
+    return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}`;
+  }, plusDays);
 }

@@ -9,7 +9,8 @@ type DialogProps = {
   children: ReactNode;
   actions?: ReactNode;
   testId?: string;
-  wide?: boolean;
+  /** A wider panel (42rem), or an extra wide one (60rem) for tables. */
+  wide?: boolean | 'extra';
 };
 
 export function Dialog({ title, onClose, children, actions, testId, wide }: DialogProps) {
@@ -43,7 +44,7 @@ export function Dialog({ title, onClose, children, actions, testId, wide }: Dial
     <div className="overlay" onMouseDown={(event) => event.target === event.currentTarget && onClose()}>
       <div
         ref={panel}
-        className={wide ? 'dialog dialog-wide' : 'dialog'}
+        className={wide === 'extra' ? 'dialog dialog-xwide' : wide ? 'dialog dialog-wide' : 'dialog'}
         role="dialog"
         aria-modal="true"
         aria-labelledby={titleId}

@@ -65,6 +65,19 @@ export function Layout({ children }: { children: ReactNode }) {
           <Link to="/records" data-testid="nav-records">
             Records
           </Link>
+          {permissions.apiRead ? (
+            <>
+              <Link to="/webhooks" data-testid="nav-webhooks">
+                Webhooks
+              </Link>
+              <Link to="/deliveries" data-testid="nav-deliveries">
+                Deliveries
+              </Link>
+            </>
+          ) : null}
+          <Link to="/api-reference" data-testid="nav-api-reference">
+            API reference
+          </Link>
           {permissions.apiRead || permissions.manageWorkspace ? (
             <div className="nav-section">Settings</div>
           ) : null}

@@ -42,6 +42,22 @@ export function DashboardPage() {
           <span className="muted"> Contacts, deals and the other records your role can read.</span>
         </li>
         {permissions.apiRead ? (
+          <>
+            <li>
+              <Link to="/webhooks">Webhooks</Link>
+              <span className="muted"> Signed JSON POSTs of CRM events to your systems.</span>
+            </li>
+            <li>
+              <Link to="/deliveries">Deliveries</Link>
+              <span className="muted"> Every delivery, its attempts and Resend.</span>
+            </li>
+          </>
+        ) : null}
+        <li>
+          <Link to="/api-reference">API reference</Link>
+          <span className="muted"> The REST API: operations, parameters, responses and customCodes.</span>
+        </li>
+        {permissions.apiRead ? (
           <li>
             <Link to="/settings/api-keys">API keys</Link>
             <span className="muted"> Keys for MCP and REST clients.</span>

@@ -20,6 +20,7 @@ import { DateTime } from '../format';
 import { recordTitle } from '../records';
 import { useRouter } from '../router';
 import { useSession } from '../session';
+import { useDebounced } from '../useDebounced';
 import { useSubmit } from '../useSubmit';
 
 const PAGE_SIZE = 25;
@@ -37,15 +38,6 @@ type Listing = {
 };
 
 type Open = { kind: 'create' } | { kind: 'record'; record: RecordView };
-
-function useDebounced<T>(value: T, delay: number): T {
-  const [debounced, setDebounced] = useState(value);
-  useEffect(() => {
-    const timer = setTimeout(() => setDebounced(value), delay);
-    return () => clearTimeout(timer);
-  }, [value, delay]);
-  return debounced;
-}
 
 /** The fields shown as table columns: the first few, without rich text. */
 function columnsOf(type: RecordType): Field[] {

@@ -1,0 +1,508 @@
+// One webhook: Add (a new one), edit by opening a row, or read-only for roles without Edit
+// (spec.md, "Webhook", "Permissions on the API & Webhooks role row"). Saved secret and header
+// values are shown only to people with Edit (and Admins); others read `********` and the header
+// names. Delete, after a confirmation, for roles with Delete.
+import { useEffect, useId, useRef, useState, type FormEvent, type ReactNode } from 'react';
+import {
+  api,
+  errorMessage,
+  type RecordTypeSummary,
+  type WebhookSecrets,
+  type WebhookView,
+  type WebhookWrite,
+} from '../api';
+import { DateTime } from '../format';
+import { useSubmit } from '../useSubmit';
+import {
+  BODY_TEMPLATE_MAX,
+  DESCRIPTION_MAX,
+  EMPTY_DRAFT,
+  EVENT_GROUPS,
+  SECRET_MAX,
+  WebhookDraftError,
+  createOf,
+  draftOfWebhook,
+  eventLabel,
+  isRecordEvent,
+  isRetiredEvent,
+  parseHeaderLines,
+  updateOf,
+  type WebhookDraft,
+} from '../webhooks';
+import { ConfirmDialog, Dialog, DialogActions, ErrorMessage } from './Dialog';
+
+export type WebhookRights = { create: boolean; edit: boolean; delete: boolean };
+
+type Props = {
+  /** Absent: Add a new webhook. */
+  webhook?: WebhookView;
+  rights: WebhookRights;
+  onClose: () => void;
+  onSaved: (webhook: WebhookView, created: boolean) => void;
+  onDeleted: (webhook: WebhookView) => void;
+  onShowDeliveries?: (webhook: WebhookView) => void;
+};
+
+type Model = { schemaRevision: number; types: RecordTypeSummary[] };
+
+export function WebhookDialog({ webhook, rights, onClose, onSaved, onDeleted, onShowDeliveries }: Props) {
+  const isNew = webhook === undefined;
+  const editable = isNew ? rights.create : rights.edit;
+  // People with Edit see the saved values; everyone else reads them masked.
+  const revealsSecrets = !isNew && rights.edit;
+  const [secrets, setSecrets] = useState<WebhookSecrets>();
+  const [secretsError, setSecretsError] = useState<string>();
+  const [initial, setInitial] = useState<WebhookDraft | undefined>(() =>
+    isNew ? EMPTY_DRAFT : revealsSecrets ? undefined : draftOfWebhook(webhook, undefined),
+  );
+  const [draft, setDraft] = useState<WebhookDraft | undefined>(initial);
+  const [model, setModel] = useState<Model>();
+  const [confirmDelete, setConfirmDelete] = useState(false);
+  const { busy, error, setError, run } = useSubmit();
+
+  // The saved secret and header values (GET /app/api/webhooks/:id/secrets), for Edit only.
+  useEffect(() => {
+    if (!webhook || !revealsSecrets) return;
+    let live = true;
+    api
+      .webhookSecrets(webhook.id)
+      .then((answer) => {
+        if (!live) return;
+        const start = draftOfWebhook(webhook, answer);
+        setSecrets(answer);
+        setInitial(start);
+        setDraft(start);
+      })
+      .catch((failure: unknown) => {
+        if (!live) return;
+        setSecretsError(errorMessage(failure));
+        const start = draftOfWebhook(webhook, undefined);
+        setInitial(start);
+        setDraft(start);
+      });
+    return () => {
+      live = false;
+    };
+  }, [webhook, revealsSecrets]);
+
+  // The record types for the record settings, and the schema revision they were read at.
+  useEffect(() => {
+    let live = true;
+    api
+      .discoverModel()
+      .then((answer) => live && setModel(answer))
+      .catch(() => live && setModel({ schemaRevision: -1, types: [] }));
+    return () => {
+      live = false;
+    };
+  }, []);
+
+  // The dialog focuses its first field when it opens; with Edit the fields come after the values.
+  const urlInput = useRef<HTMLInputElement>(null);
+  const loaded = draft !== undefined;
+  useEffect(() => {
+    if (loaded && revealsSecrets) urlInput.current?.focus();
+  }, [loaded, revealsSecrets]);
+
+  // Without the saved values an editor cannot tell what changed: the dialog stays read-only.
+  const readOnly = !editable || (revealsSecrets && !secrets);
+  const schemaRevision = model && model.schemaRevision >= 0 ? model.schemaRevision : undefined;
+  const title = isNew ? 'Add webhook' : readOnly ? 'Webhook' : 'Edit webhook';
+
+  if (confirmDelete && webhook) {
+    return (
+      <ConfirmDialog
+        title="Delete webhook"
+        message={
+          <p>
+            Delete the webhook to <strong className="break">{webhook.url}</strong>? It receives nothing from
+            now on. Its deliveries stay in the log. This cannot be undone.
+          </p>
+        }
+        confirmLabel="Delete webhook"
+        action={() => api.deleteWebhook(webhook.id)}
+        onDone={() => onDeleted(webhook)}
+        onCancel={() => setConfirmDelete(false)}
+      />
+    );
+  }
+
+  const change = (patch: Partial<WebhookDraft>) => {
+    setError(undefined);
+    setDraft((current) => (current ? { ...current, ...patch } : current));
+  };
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (!draft || !initial || readOnly) return;
+    let write: WebhookWrite | undefined;
+    try {
+      write = webhook ? updateOf(webhook, initial, draft, schemaRevision) : createOf(draft, schemaRevision);
+    } catch (failure) {
+      if (failure instanceof WebhookDraftError) {
+        setError(failure.message);
+        return;
+      }
+      throw failure;
+    }
+    if (!write) {
+      onClose();
+      return;
+    }
+    const body = write;
+    void run(async () => {
+      const saved = webhook
+        ? await api.updateWebhook(webhook.id, body)
+        : await api.createWebhook(body as WebhookWrite & { url: string; events: string[] });
+      onSaved(saved, isNew);
+    });
+  };
+
+  const footer = (
+    <DialogActions
+      extra={
+        webhook ? (
+          <>
+            {rights.delete ? (
+              <button
+                type="button"
+                className="button button-danger-outline"
+                disabled={busy}
+                onClick={() => {
+                  setError(undefined);
+                  setConfirmDelete(true);
+                }}
+                data-testid="webhook-delete"
+              >
+                Delete
+              </button>
+            ) : null}
+            {onShowDeliveries ? (
+              <button
+                type="button"
+                className="button"
+                onClick={() => onShowDeliveries(webhook)}
+                data-testid="webhook-dialog-deliveries"
+              >
+                Show deliveries
+              </button>
+            ) : null}
+            <span className="spacer" />
+          </>
+        ) : null
+      }
+      onCancel={readOnly ? undefined : onClose}
+      label={readOnly ? 'Close' : isNew ? 'Add webhook' : 'Save'}
+      busyLabel={isNew ? 'Adding…' : 'Saving…'}
+      busy={busy}
+      onClick={readOnly ? onClose : undefined}
+      testId={readOnly ? 'webhook-close' : 'webhook-save'}
+    />
+  );
+
+  return (
+    <Dialog title={title} onClose={onClose} testId="webhook-dialog" wide>
+      {!draft ? (
+        <p className="muted" data-testid="webhook-loading">
+          Loading…
+        </p>
+      ) : (
+        <form className="form webhook-form" onSubmit={submit} data-read-only={readOnly ? 'true' : 'false'}>
+          {!editable && webhook ? (
+            <p className="notice" data-testid="webhook-read-only">
+              Your role can read this webhook but not change it. Secret and header values are hidden.
+            </p>
+          ) : null}
+          <ErrorMessage message={secretsError} />
+          <label>
+            URL
+            <input
+              ref={urlInput}
+              required
+              value={draft.url}
+              readOnly={readOnly}
+              maxLength={4096}
+              placeholder="https://example.com/hooks/crm"
+              onChange={(event) => change({ url: event.target.value })}
+              data-testid="webhook-url"
+            />
+            {readOnly ? null : (
+              <span className="hint">
+                HTTP or HTTPS. Without a scheme, https:// is added. With custom headers the URL must use
+                https:// (or http:// on localhost).
+              </span>
+            )}
+          </label>
+          <label>
+            Description
+            <input
+              value={draft.description}
+              readOnly={readOnly}
+              maxLength={DESCRIPTION_MAX}
+              placeholder="Optional"
+              onChange={(event) => change({ description: event.target.value })}
+              data-testid="webhook-description"
+            />
+          </label>
+
+          <EventsField draft={draft} readOnly={readOnly} onChange={(events) => change({ events })} />
+
+          <div className="field-static">
+            <label className="inline">
+              <input
+                type="checkbox"
+                checked={draft.enabled}
+                disabled={readOnly}
+                onChange={(event) => change({ enabled: event.target.checked })}
+                data-testid="webhook-enabled"
+              />
+              Enabled
+            </label>
+            <span className="hint">A disabled webhook receives nothing and keeps its settings.</span>
+          </div>
+
+          <label>
+            Secret
+            <input
+              className="mono"
+              value={draft.secret}
+              readOnly={readOnly}
+              maxLength={SECRET_MAX}
+              autoComplete="off"
+              spellCheck={false}
+              placeholder={readOnly ? 'No secret' : 'Optional: signs every delivery'}
+              onChange={(event) => change({ secret: event.target.value })}
+              data-testid="webhook-secret"
+            />
+            {readOnly ? null : (
+              <span className="hint">
+                Signs every delivery: X-Webhook-Signature is the hex HMAC-SHA256 of the body.
+                {webhook?.hasSecret ? ' It cannot be emptied here once set.' : ''}
+              </span>
+            )}
+          </label>
+
+          <label>
+            Headers
+            <textarea
+              className="mono"
+              rows={3}
+              value={draft.headers}
+              readOnly={readOnly}
+              spellCheck={false}
+              placeholder={readOnly ? 'No custom headers' : 'X-Api-Token: value\nX-Tenant: acme'}
+              onChange={(event) => change({ headers: event.target.value })}
+              data-testid="webhook-headers"
+            />
+            {readOnly ? null : (
+              <span className="hint">
+                One <code>Name: value</code> per line; a line without a colon is ignored, an empty field
+                removes all headers. <HeaderCount text={draft.headers} />
+              </span>
+            )}
+          </label>
+
+          <label>
+            Body template
+            <textarea
+              className="mono"
+              rows={readOnly && !draft.bodyTemplate ? 1 : 4}
+              value={draft.bodyTemplate}
+              readOnly={readOnly}
+              maxLength={BODY_TEMPLATE_MAX}
+              spellCheck={false}
+              placeholder={
+                readOnly ? 'The standard envelope' : '{ "text": "{{event}} on {{data.record.ref.recordId}}" }'
+              }
+              onChange={(event) => change({ bodyTemplate: event.target.value })}
+              data-testid="webhook-body-template"
+            />
+            {readOnly ? null : (
+              <span className="hint">
+                Optional JSON that replaces the standard envelope. Placeholders such as{' '}
+                <code>{'{{event}}'}</code>, <code>{'{{id}}'}</code> or{' '}
+                <code>{'{{data.record.ref.recordId}}'}</code> must sit inside JSON strings.
+                {webhook?.bodyTemplate !== null && webhook ? ' It cannot be emptied here once set.' : ''}
+              </span>
+            )}
+          </label>
+
+          <RecordSettings
+            webhook={webhook}
+            draft={draft}
+            model={model}
+            readOnly={readOnly}
+            onChange={(typeId) => change({ typeId })}
+          />
+
+          {webhook ? (
+            <p className="hint record-meta" data-testid="webhook-meta">
+              Created <DateTime value={webhook.createdAt} /> · Updated <DateTime value={webhook.updatedAt} />
+            </p>
+          ) : null}
+          <ErrorMessage message={error} />
+          {footer}
+        </form>
+      )}
+    </Dialog>
+  );
+}
+
+function HeaderCount({ text }: { text: string }) {
+  const headers = parseHeaderLines(text);
+  const count = headers ? Object.keys(headers).length : 0;
+  return (
+    <span data-testid="webhook-header-count">
+      {count === 0 ? 'No headers.' : count === 1 ? '1 header.' : `${count} headers.`}
+    </span>
+  );
+}
+
+function EventsField({
+  draft,
+  readOnly,
+  onChange,
+}: {
+  draft: WebhookDraft;
+  readOnly: boolean;
+  onChange: (events: string[]) => void;
+}) {
+  const legacy = draft.events.filter((event) => isRetiredEvent(event));
+  const toggle = (event: string, on: boolean) =>
+    onChange(on ? [...draft.events, event] : draft.events.filter((name) => name !== event));
+  return (
+    <fieldset className="link-field events-field" data-testid="webhook-events">
+      <legend>Events</legend>
+      <div className="event-groups">
+        {EVENT_GROUPS.map((group) => {
+          const all = group.events.every((event) => draft.events.includes(event));
+          return (
+            <div
+              key={group.label}
+              className="event-group"
+              data-testid="webhook-event-group"
+              data-group={group.label}
+            >
+              <div className="event-group-header">
+                <strong>{group.label}</strong>
+                {readOnly ? null : (
+                  <button
+                    type="button"
+                    className="link-button small"
+                    onClick={() =>
+                      onChange(
+                        all
+                          ? draft.events.filter((event) => !group.events.includes(event))
+                          : [...new Set([...draft.events, ...group.events])],
+                      )
+                    }
+                    data-testid="webhook-events-all"
+                  >
+                    {all ? 'None' : 'All'}
+                  </button>
+                )}
+              </div>
+              {group.events.map((event) => (
+                <label key={event} className="inline">
+                  <input
+                    type="checkbox"
+                    checked={draft.events.includes(event)}
+                    disabled={readOnly}
+                    onChange={(change) => toggle(event, change.target.checked)}
+                    data-testid="webhook-event"
+                    data-event={event}
+                  />
+                  <code>{event}</code>
+                </label>
+              ))}
+            </div>
+          );
+        })}
+      </div>
+      {legacy.length ? (
+        <p className="hint" data-testid="webhook-legacy-events">
+          Also subscribed to retired events: {legacy.map((event) => eventLabel(event, true)).join(', ')}. They
+          cannot be selected again: changing the events removes them.
+        </p>
+      ) : null}
+    </fieldset>
+  );
+}
+
+function RecordSettings({
+  webhook,
+  draft,
+  model,
+  readOnly,
+  onChange,
+}: {
+  webhook: WebhookView | undefined;
+  draft: WebhookDraft;
+  model: Model | undefined;
+  readOnly: boolean;
+  onChange: (typeId: string) => void;
+}) {
+  const id = useId();
+  const sources = webhook?.recordSources ?? null;
+  const trigger = webhook?.recordTrigger ?? null;
+  const subscribes = draft.events.some(isRecordEvent);
+  const types = model?.types ?? [];
+  // A saved type the viewer cannot read is still shown, by its id.
+  const known = !draft.typeId || types.some((type) => type.id === draft.typeId);
+  const narrowed =
+    trigger && (trigger.query.search || trigger.query.filters?.length || trigger.changedFieldIds?.length);
+
+  let note: ReactNode = null;
+  if (sources?.length) {
+    note = (
+      <p className="hint" data-testid="webhook-record-sources">
+        This webhook follows {sources.length === 1 ? '1 record source' : `${sources.length} record sources`}{' '}
+        (set through the API); they are kept as they are.
+      </p>
+    );
+  } else if (narrowed) {
+    note = (
+      <p className="hint" data-testid="webhook-record-query">
+        The saved source also has a search, filters or changed fields (set through the API); choosing another
+        type replaces them.
+      </p>
+    );
+  }
+
+  return (
+    <fieldset className="link-field" data-testid="webhook-record-settings">
+      <legend>Record settings</legend>
+      <label htmlFor={id} className="field-label">
+        Record type
+      </label>
+      <select
+        id={id}
+        value={draft.typeId}
+        disabled={readOnly || Boolean(sources?.length) || !model}
+        onChange={(event) => onChange(event.target.value)}
+        data-testid="webhook-record-type"
+      >
+        <option value="">All accessible types</option>
+        {types.map((type) => (
+          <option key={type.id} value={type.id}>
+            {type.name}
+          </option>
+        ))}
+        {known ? null : <option value={draft.typeId}>Type {draft.typeId}</option>}
+      </select>
+      <span className="hint">
+        {subscribes
+          ? 'Record events of this type only, as the record owner can read them.'
+          : 'Applies to record events; none is selected.'}
+        {model && model.schemaRevision >= 0 ? (
+          <>
+            {' '}
+            Checked against schema revision{' '}
+            <span data-testid="webhook-schema-revision">{model.schemaRevision}</span>.
+          </>
+        ) : null}
+      </span>
+      {note}
+    </fieldset>
+  );
+}

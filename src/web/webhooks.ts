@@ -1,0 +1,318 @@
+// Webhooks in the web app: the dialog's draft of a webhook, the write it leads to (only what
+// changed, spec.md "Webhook" and its rule sections), the headers field, and the client-side
+// filters of the lists. No React here: the pages and dialogs use these.
+import { MESSAGING_EVENTS, RECORD_EVENTS, WEBHOOK_EVENTS, isRetiredEvent } from '../webhooks/event-catalog';
+import { parseHeaderLines } from '../webhooks/webhook-headers';
+import type { DeliveryStatus, DeliveryView, WebhookSecrets, WebhookView, WebhookWrite } from './api';
+
+export { isRetiredEvent, parseHeaderLines };
+
+/** The dialog's event checkboxes, grouped as the spec lists them (16 events). */
+export const EVENT_GROUPS: readonly { label: string; events: readonly string[] }[] = [
+  { label: 'Record', events: RECORD_EVENTS },
+  { label: 'Messaging', events: MESSAGING_EVENTS },
+];
+
+export const SELECTABLE_EVENTS: readonly string[] = WEBHOOK_EVENTS;
+
+const recordEvents: ReadonlySet<string> = new Set(RECORD_EVENTS);
+export const isRecordEvent = (event: string) => recordEvents.has(event);
+
+/** What a value people cannot see reads as (spec.md, Custom header rules 6). */
+export const MASK = '********';
+
+/** spec.md, Limits. */
+export const DESCRIPTION_MAX = 500;
+export const SECRET_MAX = 256;
+export const BODY_TEMPLATE_MAX = 8192;
+
+export const STATUS_LABELS: Record<DeliveryStatus, string> = {
+  pending: 'Pending',
+  sending: 'Sending',
+  delivered: 'Delivered',
+  failed: 'Failed',
+};
+
+/** An event name as the lists show it: retired names carry a (legacy) marker. */
+export function eventLabel(event: string, legacy = isRetiredEvent(event)): string {
+  return legacy ? `${event} (legacy)` : event;
+}
+
+/** The headers field: one `Name: value` per line. */
+export function headerLines(headers: Record<string, string> | null | undefined): string {
+  return Object.entries(headers ?? {})
+    .map(([name, value]) => `${name}: ${value}`)
+    .join('\n');
+}
+
+/** The headers field of someone who may not see values: the names with masked values. */
+export function maskedHeaderLines(names: readonly string[]): string {
+  return names.map((name) => `${name}: ${MASK}`).join('\n');
+}
+
+export type WebhookDraft = {
+  url: string;
+  description: string;
+  events: string[];
+  enabled: boolean;
+  secret: string;
+  headers: string;
+  bodyTemplate: string;
+  /** The record type of `recordTrigger.query.typeId`; '' for all accessible types. */
+  typeId: string;
+};
+
+export const EMPTY_DRAFT: WebhookDraft = {
+  url: '',
+  description: '',
+  events: [],
+  enabled: true,
+  secret: '',
+  headers: '',
+  bodyTemplate: '',
+  typeId: '',
+};
+
+/**
+ * The draft of a saved webhook. `secrets` are the saved values (people with Edit); without them
+ * the secret and header values read as `********`.
+ */
+export function draftOfWebhook(webhook: WebhookView, secrets: WebhookSecrets | undefined): WebhookDraft {
+  return {
+    url: webhook.url,
+    description: webhook.description ?? '',
+    events: [...webhook.events],
+    enabled: webhook.enabled,
+    secret: secrets ? (secrets.secret ?? '') : webhook.hasSecret ? MASK : '',
+    headers: secrets ? headerLines(secrets.headers) : maskedHeaderLines(webhook.headerNames),
+    bodyTemplate: webhook.bodyTemplate ?? '',
+    typeId: webhook.recordTrigger?.query.typeId ?? '',
+  };
+}
+
+/** A form value that cannot be sent, with the message to show. */
+export class WebhookDraftError extends Error {
+  override name = 'WebhookDraftError';
+}
+
+export const EMPTIED_SECRET_MESSAGE =
+  'The Secret cannot be emptied here. To remove it, update the webhook through the API or MCP with ' +
+  '"secret": null, or delete the webhook and create it again.';
+export const EMPTIED_TEMPLATE_MESSAGE =
+  'The Body template cannot be emptied here. To remove it, update the webhook through the API or MCP ' +
+  'with "bodyTemplate": null, or delete the webhook and create it again.';
+
+function sameHeaders(a: Record<string, string> | null, b: Record<string, string> | null): boolean {
+  const left = Object.entries(a ?? {});
+  const right = Object.entries(b ?? {});
+  return (
+    left.length === right.length &&
+    left.every(([name, value], index) => {
+      const other = right[index];
+      return other !== undefined && other[0] === name && other[1] === value;
+    })
+  );
+}
+
+const sameSet = (a: readonly string[], b: readonly string[]) =>
+  a.length === b.length && [...a].sort().join('\n') === [...b].sort().join('\n');
+
+/** Checks what the server would refuse anyway; `events` only when they are sent. */
+function checkDraft(draft: WebhookDraft, events = true): void {
+  if (!draft.url.trim()) throw new WebhookDraftError('Enter the URL the deliveries go to.');
+  if (draft.description.length > DESCRIPTION_MAX) {
+    throw new WebhookDraftError(`Description can have at most ${DESCRIPTION_MAX} characters.`);
+  }
+  if (events && !draft.events.some((event) => !isRetiredEvent(event))) {
+    throw new WebhookDraftError('Choose at least one event.');
+  }
+  if (draft.secret.length > SECRET_MAX) {
+    throw new WebhookDraftError(`Secret can have at most ${SECRET_MAX} characters.`);
+  }
+}
+
+/** The events to send: retired names cannot be selected, so a changed list leaves them out. */
+const selectable = (events: readonly string[]) => events.filter((event) => !isRetiredEvent(event));
+
+/** The body of `POST /app/api/webhooks` for a new webhook's draft. */
+export function createOf(
+  draft: WebhookDraft,
+  schemaRevision: number | undefined,
+): WebhookWrite & { url: string; events: string[] } {
+  checkDraft(draft);
+  const write: WebhookWrite & { url: string; events: string[] } = {
+    url: draft.url.trim(),
+    events: selectable(draft.events),
+    enabled: draft.enabled,
+  };
+  if (draft.description.trim()) write.description = draft.description;
+  if (draft.secret !== '') write.secret = draft.secret;
+  const headers = parseHeaderLines(draft.headers);
+  if (headers && Object.keys(headers).length) write.headers = headers;
+  if (draft.bodyTemplate.trim()) write.bodyTemplate = draft.bodyTemplate;
+  if (draft.typeId) write.recordTrigger = { query: { typeId: draft.typeId } };
+  if (write.events.some(isRecordEvent) && schemaRevision !== undefined) {
+    write.expectedSchemaRevision = schemaRevision;
+  }
+  return write;
+}
+
+/**
+ * The body of `PATCH /app/api/webhooks/:id`: only the fields the person changed from `initial`.
+ * An emptied Secret or Body template is refused (spec.md, Body template rules 7); an emptied
+ * headers field sends `headers: null` (Custom header rules 4). Undefined when nothing changed.
+ */
+export function updateOf(
+  webhook: WebhookView,
+  initial: WebhookDraft,
+  draft: WebhookDraft,
+  schemaRevision: number | undefined,
+): WebhookWrite | undefined {
+  const eventsChanged = !sameSet(draft.events, initial.events);
+  checkDraft(draft, eventsChanged);
+  const write: WebhookWrite = {};
+  if (draft.url.trim() !== initial.url) write.url = draft.url.trim();
+  if (draft.description !== initial.description)
+    write.description = draft.description.trim() ? draft.description : null;
+  if (eventsChanged) write.events = selectable(draft.events);
+  if (draft.enabled !== initial.enabled) write.enabled = draft.enabled;
+  if (draft.secret !== initial.secret) {
+    if (draft.secret === '' && webhook.hasSecret) throw new WebhookDraftError(EMPTIED_SECRET_MESSAGE);
+    if (draft.secret !== '') write.secret = draft.secret;
+  }
+  if (draft.headers !== initial.headers) {
+    const before = parseHeaderLines(initial.headers);
+    const after = parseHeaderLines(draft.headers);
+    if (!sameHeaders(before, after)) write.headers = after && Object.keys(after).length ? after : null;
+  }
+  if (draft.bodyTemplate !== initial.bodyTemplate) {
+    if (!draft.bodyTemplate.trim()) {
+      if (webhook.bodyTemplate !== null) throw new WebhookDraftError(EMPTIED_TEMPLATE_MESSAGE);
+    } else {
+      write.bodyTemplate = draft.bodyTemplate;
+    }
+  }
+  if (draft.typeId !== initial.typeId) {
+    write.recordTrigger = draft.typeId ? { query: { typeId: draft.typeId } } : null;
+    if (schemaRevision !== undefined) write.expectedSchemaRevision = schemaRevision;
+  }
+  return Object.keys(write).length ? write : undefined;
+}
+
+/** The Deliveries page filtered by a webhook's URL (its row menu's "Show deliveries"). */
+export function deliveriesPathOf(url: string): string {
+  return `/deliveries?${new URLSearchParams({ url }).toString()}`;
+}
+
+// ---- Dates -----------------------------------------------------------------------------------
+
+/**
+ * The ISO time that starts (or ends) a local calendar day `YYYY-MM-DD`: the lists show times in
+ * the browser's time zone, so a date filter means that day as people read it.
+ */
+export function dayBound(day: string, end: boolean): string | undefined {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(day)) return undefined;
+  const time = new Date(`${day}T${end ? '23:59:59.999' : '00:00:00.000'}`);
+  return Number.isNaN(time.getTime()) ? undefined : time.toISOString();
+}
+
+/** `YYYY-MM-DD` of a time in the browser's time zone. */
+export function localDay(time: string | Date): string {
+  const date = typeof time === 'string' ? new Date(time) : time;
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}`;
+}
+
+// ---- Deliveries --------------------------------------------------------------------------------
+
+/** The server's limit on `searchTerm` (a longer URL filter narrows the loaded rows only). */
+const SEARCH_TERM_MAX = 200;
+
+export type DeliveryFilters = {
+  /** Matches the event and the URL (the server's `searchTerm`). */
+  search: string;
+  /** One event name, or '' for all. */
+  event: string;
+  /** Part of the URL. */
+  url: string;
+  createdFrom: string;
+  createdTo: string;
+};
+
+/**
+ * The server filters deliveries by `searchTerm` only (event or URL): send the search box, else
+ * the URL filter, else the event filter, so fewer pages hold what the person asked for. The
+ * loaded rows are then filtered exactly by `matchesDelivery`.
+ */
+export function deliverySearchTerm(filters: DeliveryFilters): string {
+  const candidates = [filters.search.trim(), filters.url.trim(), filters.event];
+  return candidates.find((term) => term !== '' && term.length <= SEARCH_TERM_MAX) ?? '';
+}
+
+export function matchesDelivery(delivery: DeliveryView, filters: DeliveryFilters): boolean {
+  const search = filters.search.trim().toLowerCase();
+  if (
+    search &&
+    !delivery.event.toLowerCase().includes(search) &&
+    !delivery.url.toLowerCase().includes(search)
+  ) {
+    return false;
+  }
+  if (filters.event && delivery.event !== filters.event) return false;
+  const url = filters.url.trim().toLowerCase();
+  if (url && !delivery.url.toLowerCase().includes(url)) return false;
+  const from = dayBound(filters.createdFrom, false);
+  if (from && delivery.createdAt < from) return false;
+  const to = dayBound(filters.createdTo, true);
+  if (to && delivery.createdAt > to) return false;
+  return true;
+}
+
+/** True while a delivery can still change (the lists and Event Details read it again). */
+export const isUnfinished = (status: DeliveryStatus) => status === 'pending' || status === 'sending';
+
+/** The newest rows first, each once: `fresh` (a reread first page) replaces what it holds. */
+export function mergeDeliveries(fresh: DeliveryView[], shown: DeliveryView[]): DeliveryView[] {
+  const ids = new Set(fresh.map((delivery) => delivery.id));
+  return [...fresh, ...shown.filter((delivery) => !ids.has(delivery.id))].sort(
+    (a, b) => b.createdAt.localeCompare(a.createdAt) || b.id.localeCompare(a.id),
+  );
+}
+
+type PayloadField = {
+  display?: { kind?: string; position?: number };
+  before?: { state?: string; value?: unknown };
+  after?: { state?: string; value?: unknown };
+};
+
+/**
+ * The record's name from an event payload (record events carry each field's before and after
+ * value): the first text field that holds a value, as the server names records. Null without one.
+ */
+export function payloadDisplayName(payload: Record<string, unknown>): string | null {
+  const record = payload.record as { fields?: PayloadField[] } | undefined;
+  const texts = (Array.isArray(record?.fields) ? record.fields : [])
+    .filter((field) => field.display?.kind === 'text')
+    .sort((a, b) => (a.display?.position ?? 0) - (b.display?.position ?? 0));
+  const first = texts[0];
+  if (!first) return null;
+  for (const state of [first.after, first.before]) {
+    if (state?.state === 'value' && typeof state.value === 'string' && state.value.trim()) return state.value;
+  }
+  return null;
+}
+
+/** True when a payload holds a value the viewer's role cannot read. */
+export function hasRestrictedValues(value: unknown): boolean {
+  if (Array.isArray(value)) return value.some(hasRestrictedValues);
+  if (value && typeof value === 'object') {
+    const object = value as Record<string, unknown>;
+    return object.state === 'restricted' || Object.values(object).some(hasRestrictedValues);
+  }
+  return false;
+}
+
+/** A duration as people read it: `85 ms`, `1.2 s`. */
+export function formatDuration(ms: number): string {
+  return ms < 1000 ? `${ms} ms` : `${(ms / 1000).toFixed(1)} s`;
+}

@@ -1,0 +1,265 @@
+import { randomUUID } from 'node:crypto';
+import type { Browser, Page } from 'playwright-core';
+import {
+  appFetch,
+  assertWebAppBuilt,
+  browserToday,
+  eventually,
+  launchBrowser,
+  screenshot,
+  signUpInBrowser,
+} from '../helpers/browser';
+import { Receiver } from '../helpers/receiver';
+import { startTestApp, type TestApp } from '../helpers/test-app';
+
+/**
+ * The Deliveries page and Event Details in a real headless Chromium against the real API and a
+ * real Temporal worker that really POSTs to a receiver on loopback (docs/deliveries.md, "The
+ * delivery log"; spec.md, "Web app actions for webhooks and keys"): a record write is delivered,
+ * the log is reached from the webhook's row menu, Event Details show the payload and the attempt,
+ * and Resend sends the same event again. The steps build on each other, in order.
+ * BROWSER_SHOTS=/some/dir saves a screenshot of each step there.
+ */
+
+const VIEWPORT = { width: 1280, height: 900 };
+const admin = { name: 'Ada Admin', email: 'ada@example.com', password: 'correct horse battery' };
+const TEMPORAL_UI_URL = 'http://127.0.0.1:8233';
+const DEAL = 'Compiler deal';
+/** Deliveries go through Temporal: give them longer than a plain server answer. */
+const DELIVERY_TIMEOUT_MS = 30_000;
+
+describe('web app: deliveries in a browser', () => {
+  let app: TestApp;
+  let browser: Browser;
+  let page: Page;
+  let receiver: Receiver;
+  let hookUrl = '';
+  let dealId = '';
+  let firstDeliveryId = '';
+
+  const rows = () => page.getByTestId('delivery-row');
+  const details = () => page.getByTestId('event-details');
+
+  beforeAll(async () => {
+    assertWebAppBuilt();
+    receiver = await new Receiver().start();
+    hookUrl = `${receiver.url}/hooks/crm`;
+    app = await startTestApp({ TEMPORAL_UI_URL }, { worker: true });
+    browser = await launchBrowser();
+    const context = await browser.newContext({ viewport: VIEWPORT, locale: 'en-US' });
+    page = await context.newPage();
+  }, 180_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await app?.close();
+    await receiver?.stop();
+  });
+
+  it('adds a webhook to a receiver on loopback; creating a deal delivers record.created to it', async () => {
+    await signUpInBrowser(page, app.baseUrl, { ...admin, workspace: 'Analytical Engines' });
+    await page.getByTestId('nav-webhooks').click();
+    await page.getByTestId('webhook-add').click();
+    const dialog = page.getByTestId('webhook-dialog');
+    await dialog.getByTestId('webhook-url').fill(hookUrl);
+    await dialog.locator('[data-testid=webhook-event][data-event="record.created"]').check();
+    await dialog.getByTestId('webhook-save').click();
+    await dialog.waitFor({ state: 'detached' });
+    await page.locator(`[data-testid=webhook-row][data-url="${hookUrl}"]`).waitFor();
+
+    const model = await appFetch(page, 'POST', '/app/api/model/read', { type: 'deal' });
+    const name = model.type.fields.find((field: { name: string }) => field.name === 'Name').id as string;
+    const deal = await appFetch(page, 'POST', '/app/api/records/deal', { values: { [name]: DEAL } });
+    dealId = deal.id;
+
+    await eventually(
+      async () => receiver.received.length === 1,
+      'the receiver got the delivery',
+      DELIVERY_TIMEOUT_MS,
+    );
+    const [received] = receiver.received;
+    expect(received!.json).toMatchObject({
+      event: 'record.created',
+      data: { record: { ref: { recordId: dealId } } },
+    });
+  });
+
+  it('Show deliveries in the row menu opens the Deliveries page filtered by the webhook URL', async () => {
+    // An old delivery of a retired event, of another URL, that no longer reached anyone.
+    const workspace = await appFetch(page, 'GET', '/app/api/session');
+    const webhooks = await appFetch(page, 'GET', '/app/api/webhooks');
+    await app.dataSource.query(
+      `INSERT INTO deliveries (workspace_id, webhook_id, event_id, event, url, element, trigger, status,
+         status_code, response_message, attempts, workflow_started_at, created_at, updated_at)
+       VALUES ($1, $2, $3, 'deal.created', 'https://legacy.example.com/old', $4, 'event', 'failed',
+         NULL, 'connection refused', 10, now(), now() - interval '1 hour', now() - interval '1 hour')`,
+      [
+        workspace.workspace.id,
+        webhooks.data[0].id,
+        randomUUID(),
+        JSON.stringify({ typeId: randomUUID(), recordId: randomUUID() }),
+      ],
+    );
+
+    const row = page.locator(`[data-testid=webhook-row][data-url="${hookUrl}"]`);
+    await row.getByTestId('webhook-menu').click();
+    await screenshot(page, '21-row-menu');
+    await row.getByTestId('webhook-show-deliveries').click();
+    await page.waitForURL(`${app.baseUrl}/deliveries?url=${encodeURIComponent(hookUrl)}`);
+    await page.getByTestId('deliveries-page').waitFor();
+    await expect(page.getByTestId('deliveries-url').inputValue()).resolves.toBe(hookUrl);
+
+    await eventually(
+      async () =>
+        (await rows().count()) === 1 && (await rows().first().getAttribute('data-status')) === 'delivered',
+      'the delivery is listed as Delivered',
+      DELIVERY_TIMEOUT_MS,
+    );
+    const delivery = rows().first();
+    firstDeliveryId = (await delivery.getAttribute('data-delivery-id')) ?? '';
+    await expect(delivery.getByTestId('delivery-open').textContent()).resolves.toBe(hookUrl);
+    await expect(delivery.getByTestId('delivery-cell-event').textContent()).resolves.toBe('record.created');
+    await expect(delivery.getByTestId('delivery-status').textContent()).resolves.toBe('Delivered');
+    await expect(delivery.getByTestId('delivery-cell-status-code').textContent()).resolves.toBe('200');
+    await expect(delivery.getByTestId('delivery-cell-element').textContent()).resolves.toContain('Deals');
+    await expect(delivery.getByTestId('element-record-id').textContent()).resolves.toBe(dealId);
+    await delivery.getByTestId('delivery-created-at').waitFor();
+    await expect(page.locator('.deliveries-table th').allTextContents()).resolves.toEqual([
+      'URL',
+      'Event',
+      'Element',
+      'Status',
+      'Status Code',
+      'Created at',
+    ]);
+    await screenshot(page, '22-deliveries-filtered');
+  });
+
+  it('filters by event, URL and creation date in the browser, and searches event and URL', async () => {
+    await page.getByTestId('deliveries-clear-filters').click();
+    await eventually(async () => (await rows().count()) === 2, 'every delivery is listed');
+    // The retired event carries its (legacy) marker, and a missing status code reads as a dash.
+    const legacy = page.locator('[data-testid=delivery-row]', { hasText: 'deal.created' });
+    await expect(legacy.getByTestId('delivery-cell-event').textContent()).resolves.toBe(
+      'deal.created (legacy)',
+    );
+    await expect(legacy.getByTestId('delivery-cell-status-code').textContent()).resolves.toBe('—');
+    await expect(legacy.getByTestId('delivery-status').textContent()).resolves.toBe('Failed');
+    await screenshot(page, '23-deliveries-all');
+
+    await page.getByTestId('deliveries-event').selectOption('record.updated');
+    await page.getByTestId('deliveries-empty').waitFor();
+    await page.getByTestId('deliveries-event').selectOption('deal.created');
+    await eventually(async () => (await rows().count()) === 1, 'only the legacy delivery is listed');
+    await page.getByTestId('deliveries-event').selectOption('');
+
+    await page.getByTestId('deliveries-search').fill('legacy.example');
+    await eventually(
+      async () =>
+        (await rows().count()) === 1 &&
+        (await rows().first().textContent())?.includes('deal.created') === true,
+      'the search matches the URL',
+    );
+    await page.getByTestId('deliveries-search').fill('record.created');
+    await eventually(
+      async () =>
+        (await rows().count()) === 1 &&
+        (await rows().first().getAttribute('data-delivery-id')) === firstDeliveryId,
+      'the search matches the event',
+    );
+    await page.getByTestId('deliveries-search').fill('');
+
+    await page.getByTestId('deliveries-created-from').fill(await browserToday(page, 1));
+    await page.getByTestId('deliveries-empty').waitFor();
+    await page.getByTestId('deliveries-created-from').fill(await browserToday(page));
+    await page.getByTestId('deliveries-created-to').fill(await browserToday(page));
+    await eventually(async () => (await rows().count()) >= 1, 'today’s deliveries are listed');
+
+    await page.getByTestId('deliveries-clear-filters').click();
+    await page.getByTestId('deliveries-url').fill(hookUrl);
+    await eventually(async () => (await rows().count()) === 1, 'the URL filter applies again');
+  });
+
+  it('Event Details show the delivery, the payload, one attempt with status 200 and the Temporal link', async () => {
+    await rows().first().getByTestId('delivery-open').click();
+    await details().waitFor();
+    await details().getByTestId('delivery-payload').waitFor();
+    await expect(details().getByTestId('delivery-status').textContent()).resolves.toBe('Delivered');
+    await expect(details().getByTestId('delivery-status-code').textContent()).resolves.toBe('200');
+    await expect(details().getByTestId('delivery-event').textContent()).resolves.toBe('record.created');
+    await expect(details().getByTestId('delivery-url').textContent()).resolves.toBe(hookUrl);
+    await expect(details().getByTestId('delivery-id').textContent()).resolves.toBe(firstDeliveryId);
+    await expect(details().getByTestId('element-display').textContent()).resolves.toBe(DEAL);
+
+    const payload = JSON.parse((await details().getByTestId('delivery-payload').textContent()) ?? '{}');
+    expect(payload).toMatchObject({ record: { ref: { recordId: dealId } } });
+    expect(JSON.stringify(payload)).toContain(DEAL);
+
+    const attempts = details().getByTestId('delivery-attempt');
+    await expect(attempts.count()).resolves.toBe(1);
+    await expect(attempts.first().getByTestId('delivery-attempt-status-code').textContent()).resolves.toBe(
+      '200',
+    );
+    await expect(attempts.first().getAttribute('data-outcome')).resolves.toBe('delivered');
+
+    const link = details().getByTestId('delivery-temporal-link');
+    await expect(link.textContent()).resolves.toContain('Open in Temporal Web UI');
+    await expect(link.getAttribute('target')).resolves.toBe('_blank');
+    await expect(link.getAttribute('href')).resolves.toBe(
+      `${TEMPORAL_UI_URL}/namespaces/default/workflows/delivery-${firstDeliveryId}`,
+    );
+    await screenshot(page, '24-event-details');
+  });
+
+  it('Resend adds a second delivery of the same event; the receiver gets the same event id twice', async () => {
+    await details().getByTestId('delivery-resend').click();
+    await details().getByTestId('delivery-resent-notice').waitFor();
+    const resentId = (await details().getByTestId('delivery-id').textContent()) ?? '';
+    expect(resentId).not.toBe(firstDeliveryId);
+    await expect(details().getByTestId('delivery-trigger').textContent()).resolves.toBe(
+      `Resend of ${firstDeliveryId}`,
+    );
+    await eventually(
+      async () => (await details().getByTestId('delivery-status').textContent()) === 'Delivered',
+      'the resend is delivered',
+      DELIVERY_TIMEOUT_MS,
+    );
+    await details().getByTestId('delivery-attempt').first().waitFor();
+    await screenshot(page, '25-resent');
+    await details().getByTestId('delivery-close').click();
+    await details().waitFor({ state: 'detached' });
+
+    await eventually(async () => (await rows().count()) === 2, 'both deliveries are listed');
+    await expect(rows().first().getAttribute('data-delivery-id')).resolves.toBe(resentId);
+    await expect(rows().first().getAttribute('data-trigger')).resolves.toBe('resend');
+    await expect(rows().nth(1).getAttribute('data-delivery-id')).resolves.toBe(firstDeliveryId);
+    await screenshot(page, '26-deliveries-after-resend');
+
+    await eventually(
+      async () => receiver.received.length === 2,
+      'the receiver got the resend',
+      DELIVERY_TIMEOUT_MS,
+    );
+    const [first, second] = receiver.received;
+    expect(second!.json.id).toBe(first!.json.id);
+    expect(first!.headers['x-service-delivery-id']).toBe(firstDeliveryId);
+    expect(second!.headers['x-service-delivery-id']).toBe(resentId);
+  });
+
+  it('Event Details of a delivery whose record cannot be read say so; Resend shows the server’s refusal', async () => {
+    await page.getByTestId('deliveries-url').fill('');
+    const legacy = page.locator('[data-testid=delivery-row]', { hasText: 'deal.created' });
+    await legacy.getByTestId('delivery-open').click();
+    await details().getByTestId('delivery-payload-unreadable').waitFor();
+    await expect(details().getByTestId('delivery-event').textContent()).resolves.toBe(
+      'deal.created (legacy)',
+    );
+    await expect(details().getByTestId('delivery-no-attempts').count()).resolves.toBe(1);
+    // A Failed legacy delivery: Resend is offered, and the server's refusal is shown.
+    await details().getByTestId('delivery-resend').click();
+    await details().getByTestId('error-message').waitFor();
+    await expect(details().getByTestId('error-message').textContent()).resolves.toContain('retired');
+    await screenshot(page, '27-legacy-details');
+    await details().getByTestId('delivery-close').click();
+  });
+});

@@ -1,0 +1,356 @@
+import type { Browser, BrowserContext, Page, Request } from 'playwright-core';
+import {
+  appFetch,
+  assertWebAppBuilt,
+  browserToday,
+  eventually,
+  launchBrowser,
+  screenshot,
+  signInInBrowser,
+  signUpInBrowser,
+} from '../helpers/browser';
+import { startTestApp, type TestApp } from '../helpers/test-app';
+
+/**
+ * The Webhooks page in a real headless Chromium against the real API and a real worker
+ * (docs/app-api.md, "Webhooks and deliveries"; spec.md, "Webhook", "Web app actions for webhooks
+ * and keys", "Permissions on the API & Webhooks role row"): an Admin adds, edits, searches,
+ * filters and deletes a webhook; a Viewer reads it with masked secret and header values. The
+ * steps build on each other, in order. BROWSER_SHOTS=/some/dir saves a screenshot of each step.
+ */
+
+const VIEWPORT = { width: 1280, height: 900 };
+const admin = { name: 'Ada Admin', email: 'ada@example.com', password: 'correct horse battery' };
+const viewer = { name: 'Vera Viewer', email: 'vera@example.com' };
+const HOOK_URL = 'https://hooks.example.com/crm/deals';
+const OTHER_URL = 'https://other.example.org/hook';
+const SECRET = 'a-long-random-signing-secret';
+
+describe('web app: webhooks in a browser', () => {
+  let app: TestApp;
+  let browser: Browser;
+  let page: Page;
+  let viewerContext: BrowserContext;
+  let viewerPage: Page;
+
+  const dialog = (on: Page = page) => on.getByTestId('webhook-dialog');
+  const row = (url: string, on: Page = page) => on.locator(`[data-testid=webhook-row][data-url="${url}"]`);
+  const rows = (on: Page = page) => on.getByTestId('webhook-row');
+  const event = (name: string, on: Page = page) =>
+    dialog(on).locator(`[data-testid=webhook-event][data-event="${name}"]`);
+
+  /** The body of the next write of this method to the webhook routes, once sent. */
+  function nextWrite(method: string): Promise<Request> {
+    return page.waitForRequest(
+      (request) =>
+        request.method() === method && /\/app\/api\/webhooks(\/|$)/.test(new URL(request.url()).pathname),
+    );
+  }
+
+  async function openRow(url: string, on: Page = page): Promise<void> {
+    await row(url, on).getByTestId('webhook-open').click();
+    await dialog(on).waitFor();
+    await dialog(on).locator('form').waitFor();
+  }
+
+  async function closeDialog(on: Page = page): Promise<void> {
+    await dialog(on).getByTestId('dialog-close').click();
+    await dialog(on).waitFor({ state: 'detached' });
+  }
+
+  async function listed(on: Page = page): Promise<string[]> {
+    await on.locator('[data-testid=webhooks-table], [data-testid=webhooks-empty]').first().waitFor();
+    // The answer to the latest query is shown (not dimmed).
+    await eventually(
+      async () => (await on.locator('[aria-busy=true]').count()) === 0,
+      'the list shows the latest answer',
+    );
+    return rows(on).evaluateAll((items) => items.map((item) => item.getAttribute('data-url') ?? ''));
+  }
+
+  beforeAll(async () => {
+    assertWebAppBuilt();
+    app = await startTestApp({}, { worker: true });
+    browser = await launchBrowser();
+    const context = await browser.newContext({ viewport: VIEWPORT, locale: 'en-US' });
+    page = await context.newPage();
+  }, 180_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await app?.close();
+  });
+
+  it('offers Webhooks in the navigation; the page starts empty', async () => {
+    await signUpInBrowser(page, app.baseUrl, { ...admin, workspace: 'Analytical Engines' });
+    await page.getByTestId('nav-webhooks').click();
+    await page.waitForURL(/\/webhooks$/);
+    await page.getByTestId('webhooks-empty').waitFor();
+    await expect(page.getByTestId('webhook-add').isVisible()).resolves.toBe(true);
+    await screenshot(page, '01-webhooks-empty');
+  });
+
+  it('adds a webhook with a secret, two headers and a record type; it is listed', async () => {
+    await page.getByTestId('webhook-add').click();
+    await dialog().waitFor();
+    // The 16 events, grouped Record (5) and Messaging (11).
+    await expect(dialog().getByTestId('webhook-event').count()).resolves.toBe(16);
+    await expect(dialog().locator('[data-group=Record] [data-testid=webhook-event]').count()).resolves.toBe(
+      5,
+    );
+    await expect(
+      dialog().locator('[data-group=Messaging] [data-testid=webhook-event]').count(),
+    ).resolves.toBe(11);
+
+    await dialog().getByTestId('webhook-url').fill(HOOK_URL);
+    await dialog().getByTestId('webhook-description').fill('Deals to billing');
+    await event('record.created').check();
+    await event('record.updated').check();
+    await dialog().getByTestId('webhook-secret').fill(SECRET);
+    // A line without a colon is ignored.
+    await dialog()
+      .getByTestId('webhook-headers')
+      .fill('X-Billing-Token: token-for-the-receiver\nnot a header\nX-Tenant: acme');
+    await expect(dialog().getByTestId('webhook-header-count').textContent()).resolves.toBe('2 headers.');
+    await dialog().getByTestId('webhook-schema-revision').waitFor();
+    await dialog().getByTestId('webhook-record-type').selectOption({ label: 'Deals' });
+    await screenshot(page, '02-add-webhook');
+
+    const created = nextWrite('POST');
+    await dialog().getByTestId('webhook-save').click();
+    const body = (await created).postDataJSON() as Record<string, unknown>;
+    const model = await appFetch(page, 'POST', '/app/api/model/discover', {});
+    const deals = model.types.find((type: { builtin: string }) => type.builtin === 'deal');
+    expect(body).toEqual({
+      url: HOOK_URL,
+      description: 'Deals to billing',
+      events: ['record.created', 'record.updated'],
+      enabled: true,
+      secret: SECRET,
+      headers: { 'X-Billing-Token': 'token-for-the-receiver', 'X-Tenant': 'acme' },
+      recordTrigger: { query: { typeId: deals.id } },
+      expectedSchemaRevision: model.schemaRevision,
+    });
+    await dialog().waitFor({ state: 'detached' });
+    await row(HOOK_URL).waitFor();
+    await expect(page.getByTestId('webhooks-notice').textContent()).resolves.toContain('added');
+
+    const cells = row(HOOK_URL);
+    await expect(cells.getByTestId('webhook-cell-description').textContent()).resolves.toBe(
+      'Deals to billing',
+    );
+    await expect(cells.getByTestId('webhook-event-tag').allTextContents()).resolves.toEqual([
+      'record.created',
+      'record.updated',
+    ]);
+    await expect(cells.getByTestId('webhook-cell-status').textContent()).resolves.toBe('Enabled');
+    await cells.getByTestId('webhook-created-at').waitFor();
+    await cells.getByTestId('webhook-updated-at').waitFor();
+    await expect(page.locator('.webhooks-table th').allTextContents()).resolves.toEqual([
+      'URL',
+      'Description',
+      'Events',
+      'Status',
+      'Created at',
+      'Updated at',
+      'Actions',
+    ]);
+    await screenshot(page, '03-webhooks-table');
+  });
+
+  it('opens the row with the saved secret and header values, and saves only the changed description', async () => {
+    await openRow(HOOK_URL);
+    await expect(dialog().getByTestId('webhook-secret').inputValue()).resolves.toBe(SECRET);
+    await expect(dialog().getByTestId('webhook-headers').inputValue()).resolves.toBe(
+      'X-Billing-Token: token-for-the-receiver\nX-Tenant: acme',
+    );
+    await expect(event('record.created').isChecked()).resolves.toBe(true);
+    await expect(event('record.deleted').isChecked()).resolves.toBe(false);
+    await expect(
+      dialog().getByTestId('webhook-record-type').locator('option:checked').textContent(),
+    ).resolves.toBe('Deals');
+    await dialog().getByTestId('webhook-description').fill('New and changed deals to billing');
+    await screenshot(page, '04-edit-webhook');
+
+    const updated = nextWrite('PATCH');
+    await dialog().getByTestId('webhook-save').click();
+    await expect((await updated).postDataJSON()).toEqual({ description: 'New and changed deals to billing' });
+    await dialog().waitFor({ state: 'detached' });
+    await eventually(
+      async () =>
+        (await row(HOOK_URL).getByTestId('webhook-cell-description').textContent()) ===
+        'New and changed deals to billing',
+      'the new description is listed',
+    );
+  });
+
+  it('refuses an emptied Secret and an emptied Body template once set, without sending anything', async () => {
+    // Set a body template first.
+    await openRow(HOOK_URL);
+    await dialog()
+      .getByTestId('webhook-body-template')
+      .fill('{ "text": "{{event}} on {{data.record.ref.recordId}}" }');
+    const saved = nextWrite('PATCH');
+    await dialog().getByTestId('webhook-save').click();
+    await expect((await saved).postDataJSON()).toEqual({
+      bodyTemplate: '{ "text": "{{event}} on {{data.record.ref.recordId}}" }',
+    });
+    await dialog().waitFor({ state: 'detached' });
+
+    const writes: string[] = [];
+    const onRequest = (request: Request) => {
+      if (request.method() === 'PATCH') writes.push(request.url());
+    };
+    page.on('request', onRequest);
+    try {
+      await openRow(HOOK_URL);
+      await dialog().getByTestId('webhook-secret').fill('');
+      await dialog().getByTestId('webhook-save').click();
+      const message = dialog().getByTestId('error-message');
+      await message.waitFor();
+      await expect(message.textContent()).resolves.toContain('"secret": null');
+      await expect(message.textContent()).resolves.toContain('delete the webhook and create it again');
+      await screenshot(page, '05-emptied-secret-refused');
+
+      await dialog().getByTestId('webhook-secret').fill(SECRET);
+      await dialog().getByTestId('webhook-body-template').fill('  ');
+      await dialog().getByTestId('webhook-save').click();
+      await message.waitFor();
+      await expect(message.textContent()).resolves.toContain('"bodyTemplate": null');
+      expect(writes).toEqual([]);
+      // The dialog stays open; nothing changed on the server.
+      await closeDialog();
+    } finally {
+      page.off('request', onRequest);
+    }
+    const stored = await appFetch(page, 'GET', '/app/api/webhooks');
+    expect(stored.data[0]).toMatchObject({
+      url: HOOK_URL,
+      hasSecret: true,
+      bodyTemplate: expect.any(String),
+    });
+  });
+
+  it('searches by URL and filters by creation date', async () => {
+    await appFetch(page, 'POST', '/app/api/webhooks', {
+      url: OTHER_URL,
+      events: ['messaging.email.received'],
+    });
+    await page.reload();
+    await row(OTHER_URL).waitFor();
+    await expect(listed()).resolves.toEqual([OTHER_URL, HOOK_URL]);
+
+    await page.getByTestId('webhooks-search').fill('hooks.example');
+    await eventually(
+      async () => (await listed()).join() === HOOK_URL,
+      'only the matching HOOK_URL is listed',
+    );
+    await page.getByTestId('webhooks-search').fill('nowhere.example');
+    await page.getByTestId('webhooks-empty').waitFor();
+    await page.getByTestId('webhooks-search').fill('');
+    await eventually(async () => (await listed()).length === 2, 'both are listed again');
+
+    const today = await browserToday(page);
+    const tomorrow = await browserToday(page, 1);
+    const nextWeek = await browserToday(page, 7);
+    // A range that excludes today…
+    await page.getByTestId('webhooks-created-from').fill(tomorrow);
+    await page.getByTestId('webhooks-created-to').fill(nextWeek);
+    await page.getByTestId('webhooks-empty').waitFor();
+    await screenshot(page, '06-filter-excludes');
+    // …and one that includes it.
+    await page.getByTestId('webhooks-created-from').fill(today);
+    await page.getByTestId('webhooks-created-to').fill(today);
+    await eventually(async () => (await listed()).length === 2, 'today’s webhooks are listed');
+    await page.getByTestId('webhooks-updated-from').fill(tomorrow);
+    await page.getByTestId('webhooks-empty').waitFor();
+    await page.getByTestId('webhooks-clear-filters').click();
+    await eventually(async () => (await listed()).length === 2, 'the filters are cleared');
+    await screenshot(page, '07-filter-includes');
+  });
+
+  it('a Viewer (Read access All, no boxes) reads the webhook with masked values, without Add, Save or Delete', async () => {
+    await page.getByTestId('nav-members').click();
+    await page.getByTestId('add-member').click();
+    await page.getByTestId('member-email-input').fill(viewer.email);
+    await page.getByTestId('member-name-input').fill(viewer.name);
+    await page.getByTestId('member-role-input').selectOption({ label: 'Viewer' });
+    await page.getByTestId('member-add-submit').click();
+    const password = (await page.getByTestId('temporary-password').textContent()) ?? '';
+    await page.getByTestId('temporary-password-dialog').getByTestId('dialog-close').click();
+
+    viewerContext = await browser.newContext({ viewport: VIEWPORT, locale: 'en-US' });
+    viewerPage = await viewerContext.newPage();
+    const secretsCalls: string[] = [];
+    viewerPage.on('request', (request) => {
+      if (request.url().includes('/secrets')) secretsCalls.push(request.url());
+    });
+    await signInInBrowser(viewerPage, app.baseUrl, viewer.email, password);
+    await viewerPage.getByTestId('nav-webhooks').click();
+    await row(HOOK_URL, viewerPage).waitFor();
+    await expect(viewerPage.getByTestId('webhook-add').count()).resolves.toBe(0);
+
+    await openRow(HOOK_URL, viewerPage);
+    const view = dialog(viewerPage);
+    await view.getByTestId('webhook-read-only').waitFor();
+    await expect(view.getByTestId('webhook-secret').inputValue()).resolves.toBe('********');
+    await expect(view.getByTestId('webhook-headers').inputValue()).resolves.toBe(
+      'X-Billing-Token: ********\nX-Tenant: ********',
+    );
+    await expect(view.getByTestId('webhook-description').inputValue()).resolves.toBe(
+      'New and changed deals to billing',
+    );
+    await expect(view.getByTestId('webhook-url').getAttribute('readonly')).resolves.not.toBeNull();
+    await expect(event('record.created', viewerPage).isDisabled()).resolves.toBe(true);
+    await expect(view.getByTestId('webhook-save').count()).resolves.toBe(0);
+    await expect(view.getByTestId('webhook-delete').count()).resolves.toBe(0);
+    await expect(view.textContent()).resolves.not.toContain('token-for-the-receiver');
+    await expect(view.textContent()).resolves.not.toContain(SECRET);
+    await screenshot(viewerPage, '08-viewer-read-only');
+    expect(secretsCalls).toEqual([]);
+    // The server refuses the values too.
+    const refused = await viewerPage.evaluate(
+      async (id) => (await fetch(`/app/api/webhooks/${id}/secrets`)).status,
+      (await row(HOOK_URL, viewerPage).getAttribute('data-webhook-id'))!,
+    );
+    expect(refused).toBe(403);
+    await view.getByTestId('webhook-close').click();
+    await view.waitFor({ state: 'detached' });
+  });
+
+  it('a role with Read access None does not see Webhooks; opening the page leads to the Dashboard', async () => {
+    const role = await appFetch(page, 'POST', '/app/api/roles', { name: 'No API' });
+    const members = await appFetch(page, 'GET', '/app/api/members');
+    const vera = members.data.find((member: { email: string }) => member.email === viewer.email);
+    await appFetch(page, 'PATCH', `/app/api/members/${vera.userId}`, { roleId: role.id });
+
+    await viewerPage.goto(`${app.baseUrl}/webhooks`);
+    await viewerPage.getByTestId('dashboard').waitFor();
+    await viewerPage.waitForURL(`${app.baseUrl}/`);
+    await expect(viewerPage.getByTestId('nav-webhooks').count()).resolves.toBe(0);
+    await expect(viewerPage.getByTestId('nav-deliveries').count()).resolves.toBe(0);
+    await viewerPage.goto(`${app.baseUrl}/deliveries`);
+    await viewerPage.getByTestId('dashboard').waitFor();
+    await viewerContext.close();
+  });
+
+  it('the Admin deletes the webhook from its dialog, after a confirmation', async () => {
+    await page.getByTestId('nav-webhooks').click();
+    await openRow(HOOK_URL);
+    await dialog().getByTestId('webhook-delete').click();
+    await page.getByTestId('confirm-dialog').waitFor();
+    await screenshot(page, '09-confirm-delete');
+    // Cancel first: back to the webhook, nothing deleted.
+    await page.getByTestId('confirm-cancel').click();
+    await dialog().getByTestId('webhook-delete').click();
+    const deleted = nextWrite('DELETE');
+    await page.getByTestId('confirm-ok').click();
+    await deleted;
+    await page.getByTestId('confirm-dialog').waitFor({ state: 'detached' });
+    await row(HOOK_URL).waitFor({ state: 'detached' });
+    await expect(page.getByTestId('webhooks-notice').textContent()).resolves.toContain('deleted');
+    await page.reload();
+    await eventually(async () => (await listed()).join() === OTHER_URL, 'only the other webhook remains');
+    await screenshot(page, '10-after-delete');
+  });
+});
