@@ -1,0 +1,514 @@
+// The results of one run as text: the tables printed at the end and written to BENCHMARKS.md, and
+// a short "what limits it" drawn from what the run observed.
+import { GROUP_LABELS, GROUPS, type CpuUsage, type Group } from './cpu';
+import type { EngineReport } from './engine';
+import type { ClosedLoopReport } from './load';
+import { STAGES, type StageBreakdown } from './stages';
+import { ms, num, pct, table, type Summary } from './stats';
+
+export interface Machine {
+  cpuModel: string;
+  cores: number;
+  memoryGiB: number;
+  node: string;
+  kernel: string;
+  date: string;
+  loadAverage: string;
+}
+
+export interface StepResult {
+  rate: number;
+  durationS: number;
+  sent: number;
+  skipped: number;
+  errors: number;
+  /** Receipts per second in the step's window after its ramp-up. */
+  achieved: number;
+  backlogAtEnd: number;
+  received: number;
+  unreceived: number;
+  drained: boolean;
+  drainS: number;
+  sustained: boolean;
+  latency: Summary;
+  writeLatency: Summary;
+  lag: Summary;
+  cpu: CpuUsage;
+  stages?: StageBreakdown;
+}
+
+export interface Results {
+  machine: Machine;
+  settings: { stepSeconds: number; rates: number[]; phases: string[] };
+  http?: ClosedLoopReport & { cpu: CpuUsage; concurrency: number; bodyBytes: number };
+  rest: (ClosedLoopReport & { path: string; cpu: CpuUsage; concurrency: number })[];
+  engine?: EngineReport & { cpu: CpuUsage };
+  /** The same engine load with a workflow shaped like a delivery (search attributes, memo, upsert). */
+  engineDeliveryShaped?: EngineReport & { cpu: CpuUsage };
+  steps: StepResult[];
+  receiver: { duplicates: number; badSignatures: number; unparsable: number };
+  deliveryStatuses: Record<string, number>;
+  notes: string[];
+  elapsedS: number;
+}
+
+export function sustainedStep(results: Results): StepResult | undefined {
+  return results.steps.filter((step) => step.sustained).sort((a, b) => b.rate - a.rate)[0];
+}
+
+export function peakStep(results: Results): StepResult | undefined {
+  return [...results.steps].sort((a, b) => b.achieved - a.achieved)[0];
+}
+
+function cpuCells(cpu: CpuUsage): string[] {
+  return [
+    ...GROUPS.filter((group) => group !== 'other').map((group) => pct(cpu.groups[group])),
+    pct(cpu.machine),
+    pct(cpu.foreign),
+  ];
+}
+
+const CPU_HEADER = ['API+worker', 'PostgreSQL', 'Temporal', 'bench', 'machine', 'not ours'];
+
+export function renderResults(results: Results): string {
+  const out: string[] = [];
+  const sustained = sustainedStep(results);
+  const peak = peakStep(results);
+  const m = results.machine;
+
+  out.push('# Benchmarks', '');
+  out.push(
+    'Written by `npm run bench` (bench/run.ts): one run against the embedded stack it starts itself ' +
+      '(`dist/src/main.js`: PostgreSQL, the Temporal dev server, the API and the real worker) in a temporary ' +
+      'DATA_DIR on free loopback ports, with a loopback receiver (node:http, keep-alive, 200 at once, ' +
+      'signature checked). Everything ran on the one machine below, load generator included.',
+    '',
+  );
+  out.push('## Machine', '');
+  out.push(
+    table(
+      ['', ''],
+      [
+        ['CPU', m.cpuModel],
+        ['cores', String(m.cores)],
+        ['memory', `${m.memoryGiB.toFixed(1)} GiB`],
+        ['Node.js', m.node],
+        ['kernel', m.kernel],
+        ['date', m.date],
+        ['load average before the run', m.loadAverage],
+        ['run time', `${Math.round(results.elapsedS)} s`],
+      ],
+    ),
+    '',
+  );
+
+  out.push('## Summary', '');
+  const rows: string[][] = [];
+  const sustainedRate = sustained?.achieved ?? Number.NaN;
+  rows.push([
+    'Deliveries/s sustained end to end (record write → signed POST received)',
+    sustained ? `${num(sustained.achieved)} /s (offered ${sustained.rate}/s)` : 'none of the rates',
+  ]);
+  if (peak && peak !== sustained)
+    rows.push(['Peak receipt rate under overload', `${num(peak.achieved)} /s (offered ${peak.rate}/s)`]);
+  if (sustained)
+    rows.push([
+      `Write-to-receipt latency at ${sustained.rate}/s (p50 / p95 / p99)`,
+      `${ms(sustained.latency.p50)} / ${ms(sustained.latency.p95)} / ${ms(sustained.latency.p99)}`,
+    ]);
+  if (results.engine)
+    rows.push([
+      'Engine ceiling (empty workflow + one no-op activity)',
+      `${num(results.engine.rate)} workflows/s (concurrency ${results.engine.concurrency})`,
+    ]);
+  if (results.engineDeliveryShaped)
+    rows.push([
+      'Engine, delivery-shaped workflow (its search attributes, memo, one upsert)',
+      `${num(results.engineDeliveryShaped.rate)} workflows/s (concurrency ${results.engineDeliveryShaped.concurrency})`,
+    ]);
+  if (results.http)
+    rows.push([
+      `HTTP ceiling (keep-alive POST loop, ${results.http.bodyBytes} B body)`,
+      `${num(results.http.rate)} requests/s (${results.http.concurrency} connections)`,
+    ]);
+  for (const rest of results.rest)
+    rows.push([
+      `REST \`GET ${rest.path}\` with x-api-key (p50 / p99)`,
+      `${num(rest.rate)} requests/s (${ms(rest.latency.p50)} / ${ms(rest.latency.p99)}, ${rest.concurrency} clients)`,
+    ]);
+  if (results.engine) rows.push(['Deliveries/s ÷ engine ceiling', ratio(sustainedRate, results.engine.rate)]);
+  if (results.http) rows.push(['Deliveries/s ÷ HTTP ceiling', ratio(sustainedRate, results.http.rate)]);
+  out.push(table(['measure', 'result'], rows), '');
+
+  if (results.steps.length) {
+    out.push('## Deliveries under an open-model load', '');
+    out.push(
+      `A constant arrival rate of \`POST /api/v1/records/deal\` (x-api-key) for ${results.settings.stepSeconds} s ` +
+        'per rate, each write matching exactly one webhook (record.created, with a secret), whatever the ' +
+        'earlier writes are doing. Latency runs from the write request starting to the signed POST arriving ' +
+        'at the receiver; achieved counts receipts per second after the first 10% of the step; backlog is ' +
+        'the writes not yet received when the step ended. A rate is sustained when achieved ≥ 90% of offered ' +
+        'and writes do not fail. Between rates the backlog drains.',
+      '',
+    );
+    out.push(
+      table(
+        [
+          'offered/s',
+          'achieved/s',
+          'backlog at end',
+          'p50',
+          'p95',
+          'p99',
+          'write answer p50 / p99',
+          'write errors',
+          'generator lag p99',
+          'sustained',
+        ],
+        results.steps.map((step) => [
+          String(step.rate),
+          num(step.achieved),
+          String(step.backlogAtEnd),
+          latencyCell(step, step.latency.p50),
+          latencyCell(step, step.latency.p95),
+          latencyCell(step, step.latency.p99),
+          `${ms(step.writeLatency.p50)} / ${ms(step.writeLatency.p99)}`,
+          String(step.errors + step.skipped),
+          ms(step.lag.p99),
+          step.sustained
+            ? 'yes'
+            : `no${step.drained ? '' : ` (${step.unreceived} not received after ${Math.round(step.drainS)} s)`}`,
+        ]),
+      ),
+      '',
+    );
+
+    out.push('### Where the time goes (p50 of each stage, from the rows the service writes)', '');
+    out.push(
+      table(
+        [
+          'offered/s',
+          ...STAGES.map(([name]) => name),
+          'deliveries per dispatch (p50 / max)',
+          'one serial start (p50)',
+        ],
+        results.steps.map((step) => [
+          String(step.rate),
+          ...STAGES.map(([name]) => (step.stages ? ms(step.stages.stages[name].p50) : '–')),
+          step.stages ? `${num(step.stages.batchSize.p50, 0)} / ${num(step.stages.batchSize.max, 0)}` : '–',
+          step.stages ? ms(step.stages.startInterval.p50) : '–',
+        ]),
+      ),
+      '',
+    );
+    out.push(
+      [
+        ...STAGES.map(([name, what]) => `- ${name}: ${what}.`),
+        '- deliveries per dispatch: deliveries made by one dispatcher transaction (same dispatched_at).',
+        '- one serial start: the gap between consecutive workflow starts of one dispatch, i.e. what one ' +
+          'start (and its workflow_started_at update) costs while the dispatcher starts them one after the ' +
+          'other; 1000 ms ÷ this is the most workflows one dispatcher can start per second.',
+      ].join('\n'),
+      '',
+    );
+    out.push(
+      '_The stages use the API process clock for occurred_at, workflow_started_at and the attempt start, ' +
+        'PostgreSQL transaction start times for dispatched_at, and the bench clock at both ends (one machine, ' +
+        "one clock). workflow_started_at is written after the start call returns, so a fast workflow's " +
+        '"workflow started → POST sent" can be negative._',
+      '',
+    );
+
+    out.push('### CPU while under load (% of one core; the machine has ' + `${m.cores * 100}%)`, '');
+    out.push(
+      table(
+        ['offered/s', ...CPU_HEADER],
+        results.steps.map((step) => [String(step.rate), ...cpuCells(step.cpu)]),
+      ),
+      '',
+    );
+    out.push(
+      'CPU per delivery (ms of CPU per record write and its delivery, at the achieved rate; less sensitive ' +
+        'to other work on the machine than the rates):',
+      '',
+    );
+    out.push(
+      table(
+        ['offered/s', 'API+worker', 'PostgreSQL', 'Temporal', 'bench', 'total'],
+        results.steps.map((step) => {
+          const per = cpuPerDelivery(step);
+          return [
+            String(step.rate),
+            ...(['api+worker', 'postgresql', 'temporal', 'bench'] as const).map(
+              (group) => `${per[group].toFixed(1)} ms`,
+            ),
+            `${per.total.toFixed(1)} ms`,
+          ];
+        }),
+      ),
+      '',
+    );
+    const threadNames = [...new Set(results.steps.flatMap((step) => Object.keys(step.cpu.threads)))].sort();
+    out.push('Threads of the API+worker process:', '');
+    out.push(
+      table(
+        ['offered/s', ...threadNames],
+        results.steps.map((step) => [
+          String(step.rate),
+          ...threadNames.map((name) => pct(step.cpu.threads[name] ?? 0)),
+        ]),
+      ),
+      '',
+    );
+  }
+
+  out.push('## Ceilings and REST', '');
+  const ceilingRows: string[][] = [];
+  if (results.engine)
+    ceilingRows.push([
+      'engine: empty workflow + no-op activity',
+      `${num(results.engine.rate)} workflows/s`,
+      `${ms(results.engine.latency.p50)} / ${ms(results.engine.latency.p99)}`,
+      ...cpuCells(results.engine.cpu),
+    ]);
+  if (results.engineDeliveryShaped)
+    ceilingRows.push([
+      'engine: delivery-shaped workflow',
+      `${num(results.engineDeliveryShaped.rate)} workflows/s`,
+      `${ms(results.engineDeliveryShaped.latency.p50)} / ${ms(results.engineDeliveryShaped.latency.p99)}`,
+      ...cpuCells(results.engineDeliveryShaped.cpu),
+    ]);
+  if (results.http)
+    ceilingRows.push([
+      'HTTP: keep-alive POST loop to the receiver',
+      `${num(results.http.rate)} req/s`,
+      `${ms(results.http.latency.p50)} / ${ms(results.http.latency.p99)}`,
+      ...cpuCells(results.http.cpu),
+    ]);
+  for (const rest of results.rest)
+    ceilingRows.push([
+      `REST: GET ${rest.path} (x-api-key)`,
+      `${num(rest.rate)} req/s`,
+      `${ms(rest.latency.p50)} / ${ms(rest.latency.p99)}`,
+      ...cpuCells(rest.cpu),
+    ]);
+  out.push(table(['what', 'throughput', 'p50 / p99', ...CPU_HEADER], ceilingRows), '');
+  out.push(
+    [
+      results.engine &&
+        `- Engine: N loops each start a workflow on a separate task queue and wait for its result, for N = 10 ` +
+          `and 50; the table shows the better one (N = ${results.engine.concurrency}). The worker is a second ` +
+          'worker (same SDK defaults as the real one) in the bench process, its workflow bundled from ' +
+          `bench/engine-workflows.ts. ${results.engine.failed} failed. The delivery-shaped workflow is ` +
+          "started with the delivery's five search attributes, DeliveryStatus, memo and summary, runs the " +
+          'no-op activity and upserts DeliveryStatus, at the same concurrency: what the engine costs per ' +
+          'delivery without the database and HTTP work.',
+      results.http &&
+        `- HTTP: node:http with a keep-alive Agent in a worker thread, ${results.http.concurrency} connections, ` +
+          `a real delivery's body and headers replayed; statuses ${JSON.stringify(results.http.statuses)}.`,
+      results.rest.length &&
+        `- REST: ${results.rest[0]!.concurrency} keep-alive clients in a worker thread; statuses ` +
+          results.rest.map((rest) => `${rest.path} ${JSON.stringify(rest.statuses)}`).join(', ') +
+          '.',
+    ]
+      .filter(Boolean)
+      .join('\n'),
+    '',
+  );
+
+  out.push('## What limits it', '');
+  out.push(
+    limits(results)
+      .map((line) => `- ${line}`)
+      .join('\n'),
+    '',
+  );
+
+  out.push('## Checks', '');
+  out.push(
+    [
+      `- Receiver: ${results.receiver.badSignatures} bad signatures, ${results.receiver.duplicates} duplicate event ids, ` +
+        `${results.receiver.unparsable} unparsable bodies.`,
+      `- Deliveries by status at the end: ${JSON.stringify(results.deliveryStatuses)}.`,
+      ...results.notes.map((note) => `- ${note}`),
+      ...foreignNotes(results).map((note) => `- ${note}`),
+    ].join('\n'),
+    '',
+  );
+  return out.join('\n');
+}
+
+function latencyCell(step: StepResult, value: number): string {
+  // Writes still unreceived at the end of the drain are not in the percentiles: a lower bound.
+  return `${step.unreceived > 0 ? '≥ ' : ''}${ms(value)}`;
+}
+
+function ratio(a: number, b: number): string {
+  if (!Number.isFinite(a) || !Number.isFinite(b) || b === 0) return '–';
+  const value = a / b;
+  return `${value >= 0.01 ? value.toFixed(2) : value.toPrecision(2)} (${num(a)} ÷ ${num(b)})`;
+}
+
+/** Milliseconds of CPU per delivery (write included) in each group, at the step's achieved rate. */
+export function cpuPerDelivery(step: StepResult): Record<Group, number> & { total: number } {
+  const per = Object.fromEntries(
+    GROUPS.map((group) => [group, (step.cpu.groups[group] * 10) / Math.max(0.001, step.achieved)]),
+  ) as Record<Group, number>;
+  return { ...per, total: GROUPS.reduce((sum, group) => sum + per[group], 0) };
+}
+
+/** Observations, not opinions: what the numbers of this run say about the limit. */
+function limits(results: Results): string[] {
+  const lines: string[] = [];
+  const cores = results.machine.cores;
+  const sustained = sustainedStep(results);
+  const loaded = results.steps.find((step) => !step.sustained) ?? results.steps[results.steps.length - 1];
+  if (loaded) {
+    const cpu = loaded.cpu;
+    const ranked = GROUPS.map((group) => ({ group, value: cpu.groups[group] }))
+      .filter((entry) => entry.value >= 1)
+      .sort((a, b) => b.value - a.value);
+    const busy = cpu.machine / (cores * 100);
+    lines.push(
+      `At ${loaded.rate} writes/s offered (${loaded.sustained ? 'sustained' : 'not sustained'}), the machine was ` +
+        `${pct(busy * 100)} busy (${pct(cpu.machine)} of ${cores * 100}%): ` +
+        ranked.map((entry) => `${GROUP_LABELS[entry.group]} ${pct(entry.value)}`).join(', ') +
+        (cpu.foreign >= 5 ? `, and ${pct(cpu.foreign)} by other work on this machine` : '') +
+        '.',
+    );
+    const capacity = cores * 100;
+    if (busy >= 0.85 && cpu.foreign >= 0.25 * capacity)
+      lines.push(
+        `The cores were saturated, but ${pct(cpu.foreign)} of that was other work on this machine: the stack ` +
+          `had about ${pct(cpu.machine - cpu.foreign)} of the ${capacity}%, so the rates here are lower than ` +
+          'the same stack reaches on an idle machine (the ratios between them hold better than the absolute numbers).',
+      );
+    else if (busy >= 0.85)
+      lines.push(
+        'Both cores were close to saturation, so the delivery path is CPU-bound on this machine: every ' +
+          'component (API, worker, PostgreSQL, Temporal, and the bench itself) competes for the same cores, ' +
+          'and the ranking above is where the CPU goes.',
+      );
+    else
+      lines.push(
+        `The cores were not saturated (${pct(busy * 100)}), so the limit at this rate is not raw CPU but waiting: ` +
+          'serial steps and round trips (see the stages below).',
+      );
+    const mainThread = Object.entries(cpu.threads).find(([name]) => name.startsWith('JS main thread'));
+    if (mainThread && mainThread[1] >= 80)
+      lines.push(
+        `The API+worker process's JavaScript main thread was at ${pct(mainThread[1])} of a core: the single ` +
+          'event loop that serves the API, runs the dispatcher and the delivery activities is a bottleneck of ' +
+          'its own, whatever the other core does.',
+      );
+    const serial = loaded.stages?.startInterval.p50;
+    if (loaded.stages && serial !== undefined && Number.isFinite(serial) && loaded.stages.batchSize.max > 1) {
+      const perDispatcher = 1000 / Math.max(1, serial);
+      lines.push(
+        `The dispatcher starts the workflows of a dispatch one after the other: at ${loaded.rate}/s one start ` +
+          `(with its workflow_started_at update) took ${ms(serial)} (p50), so one dispatcher cannot start more ` +
+          `than about ${num(perDispatcher, 0)} workflows/s` +
+          (perDispatcher < loaded.rate * 1.2
+            ? `, below the offered ${loaded.rate}/s: the backlog queues in the dispatcher, in front of ` +
+              'Temporal ("event → dispatched" and "dispatched → workflow started" grow), and each start is ' +
+              'slow because the Temporal server is busy.'
+            : '.'),
+      );
+    }
+    if (loaded.stages) {
+      const stages = STAGES.map(([name]) => ({ name, p50: loaded.stages!.stages[name].p50 })).sort(
+        (a, b) => b.p50 - a.p50,
+      );
+      const total = loaded.latency.p50;
+      lines.push(
+        `Latency at ${loaded.rate}/s: of a p50 of ${ms(total)} from write to receipt, the largest stages were ` +
+          stages
+            .slice(0, 3)
+            .map((stage) => `${stage.name} (${ms(stage.p50)})`)
+            .join(', ') +
+          '.',
+      );
+    }
+  }
+  const steady = sustained ?? results.steps[0];
+  if (steady && steady.achieved > 0) {
+    const per = cpuPerDelivery(steady);
+    const capacity = cores * 100;
+    const had = loaded ? loaded.cpu.machine - loaded.cpu.foreign : capacity;
+    lines.push(
+      `CPU per delivery at ${steady.rate}/s: ${per.total.toFixed(0)} ms in all (API+worker ${per['api+worker'].toFixed(0)} ms, ` +
+        `Temporal ${per.temporal.toFixed(0)} ms, PostgreSQL ${per.postgresql.toFixed(0)} ms, bench ` +
+        `${per.bench.toFixed(0)} ms). With all ${cores} cores to itself the stack would be CPU-bound at about ` +
+        `${num((capacity * 10) / per.total, 0)} deliveries/s on this machine` +
+        (loaded && loaded.cpu.foreign >= 10
+          ? `; with the ${pct(had)} it had under load, about ${num((had * 10) / per.total, 0)}/s.`
+          : '.'),
+    );
+    if (results.engine) {
+      const engineTemporal = (results.engine.cpu.groups.temporal * 10) / Math.max(0.001, results.engine.rate);
+      const engineWorker = (results.engine.cpu.groups.bench * 10) / Math.max(0.001, results.engine.rate);
+      lines.push(
+        `The Temporal dev server used ${per.temporal.toFixed(0)} ms of CPU per delivery and ` +
+          `${engineTemporal.toFixed(0)} ms per empty workflow (whose worker, in the bench process, used another ` +
+          `${engineWorker.toFixed(0)} ms): the engine's share of a delivery is about ` +
+          `${pct((per.temporal / per.total) * 100)} of its CPU, the API+worker's ` +
+          `${pct((per['api+worker'] / per.total) * 100)}.`,
+      );
+    }
+  }
+  if (sustained && results.engine) {
+    const share = sustained.achieved / results.engine.rate;
+    lines.push(
+      `The delivery path sustains ${num(sustained.achieved)}/s against an engine ceiling of ` +
+        `${num(results.engine.rate)} workflows/s on the same Temporal server (${share.toFixed(2)}×). Each ` +
+        'delivery is one such workflow with one activity, plus the API write, the dispatch and the ' +
+        "activity's database reads and writes, all on the same cores" +
+        (share < 0.5 ? ': most of the gap is outside the engine.' : '.'),
+    );
+  }
+  if (results.engine && results.engineDeliveryShaped)
+    lines.push(
+      `A workflow shaped like a delivery (search attributes, memo, one upsert, no database or HTTP work) ran at ` +
+        `${num(results.engineDeliveryShaped.rate)}/s against ${num(results.engine.rate)}/s for the empty one ` +
+        `(${(results.engineDeliveryShaped.rate / results.engine.rate).toFixed(2)}×): that is the engine's own ` +
+        'ceiling for deliveries on this server.',
+    );
+  if (results.http && sustained)
+    lines.push(
+      `The HTTP hop is not the limit: the receiver takes ${num(results.http.rate)} POST/s over keep-alive, ` +
+        `${Math.round(results.http.rate / Math.max(1, sustained.achieved))}× the delivery rate.`,
+    );
+  lines.push(
+    'To see inside the API+worker process, run `BENCH_CPU_PROFILE=/tmp/prof BENCH_PHASES=deliveries npm run bench`: ' +
+      'it adds `--cpu-prof` to `dist/src/main.js` and prints where its threads spent their CPU during the steps.',
+  );
+  return lines;
+}
+
+/** Phases during which other work on this machine took a noticeable share of the CPU. */
+function foreignNotes(results: Results): string[] {
+  const phases: [string, CpuUsage][] = [
+    ...(results.http ? [['HTTP ceiling', results.http.cpu] as [string, CpuUsage]] : []),
+    ...results.rest.map((rest) => [`REST ${rest.path}`, rest.cpu] as [string, CpuUsage]),
+    ...(results.engine ? [['engine ceiling', results.engine.cpu] as [string, CpuUsage]] : []),
+    ...(results.engineDeliveryShaped
+      ? [['delivery-shaped engine', results.engineDeliveryShaped.cpu] as [string, CpuUsage]]
+      : []),
+    ...results.steps.map((step) => [`deliveries at ${step.rate}/s`, step.cpu] as [string, CpuUsage]),
+  ];
+  const busy = phases.filter(([, cpu]) => cpu.foreign >= 20 || cpu.steal >= 20);
+  if (!busy.length) return [];
+  return [
+    'Other work shared this machine during the run, so these phases measured less than an idle machine ' +
+      'would give: ' +
+      busy
+        .map(
+          ([phase, cpu]) =>
+            `${phase} ${pct(cpu.foreign)} of a core` +
+            (cpu.foreignTop.length ? ` (${cpu.foreignTop.join(', ')})` : '') +
+            (cpu.steal >= 5 ? `, steal ${pct(cpu.steal)}` : ''),
+        )
+        .join('; ') +
+      '.',
+  ];
+}

@@ -1,0 +1,160 @@
+// The embedded stack exactly as `npm start` runs it: the built dist/src/main.js (PostgreSQL, the
+// Temporal dev server, migrations, the API and the real worker), in a temporary DATA_DIR on free
+// loopback ports, in its own process group so a terminal Ctrl-C reaches only the bench, which
+// then stops the stack in order.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createWriteStream, readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import { processesMentioning, processTree } from './cpu';
+import { sleep } from './stats';
+
+const START_TIMEOUT_MS = 180_000;
+const STOP_TIMEOUT_MS = 45_000;
+const BANNER = 'CRM webhooks service is running';
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
+    });
+  });
+}
+
+export interface Stack {
+  pid: number;
+  baseUrl: string;
+  temporalAddress: string;
+  namespace: string;
+  postgresUrl: string;
+  logFile: string;
+  /** SIGINT (the stack stops in order), then SIGKILL whatever is left after a grace period. */
+  stop: () => Promise<void>;
+  /** Synchronous last resort (process 'exit'): SIGKILL every process of the stack. */
+  killNow: () => void;
+}
+
+export async function startStack(options: {
+  projectRoot: string;
+  dataDir: string;
+  /** Write V8 CPU profiles of the API+worker process (main and worker threads) here. */
+  cpuProfileDir?: string;
+  log: (message: string) => void;
+}): Promise<Stack> {
+  const [port, postgresPort, temporalPort, uiPort] = [
+    await freePort(),
+    await freePort(),
+    await freePort(),
+    await freePort(),
+  ];
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    DATA_DIR: options.dataDir,
+    HOST: '127.0.0.1',
+    PORT: String(port),
+    PUBLIC_URL: baseUrl,
+    EMBEDDED_POSTGRES_PORT: String(postgresPort),
+    TEMPORAL_PORT: String(temporalPort),
+    TEMPORAL_UI_PORT: String(uiPort),
+    TEMPORAL_NAMESPACE: 'default',
+    LOG_LEVEL: 'warn',
+    ADMIN_EMAIL: 'bench-admin@example.com',
+    ADMIN_PASSWORD: 'bench-admin-password',
+  };
+  // The embedded stack, whatever this shell points at.
+  delete env.DATABASE_URL;
+  delete env.TEMPORAL_ADDRESS;
+  delete env.ENCRYPTION_KEY;
+
+  const logFile = join(options.dataDir, 'stack.log');
+  const logStream = createWriteStream(logFile);
+  const nodeArgs = options.cpuProfileDir ? ['--cpu-prof', `--cpu-prof-dir=${options.cpuProfileDir}`] : [];
+  const child: ChildProcess = spawn(
+    process.execPath,
+    [...nodeArgs, join(options.projectRoot, 'dist', 'src', 'main.js')],
+    { cwd: options.projectRoot, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  let output = '';
+  const onData = (chunk: Buffer) => {
+    logStream.write(chunk);
+    if (output.length < 200_000) output += chunk.toString('utf8');
+  };
+  child.stdout!.on('data', onData);
+  child.stderr!.on('data', onData);
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const pid = child.pid!;
+  let known = new Set<number>([pid]);
+  const remember = () => {
+    for (const stat of processTree(pid)) known.add(stat.pid);
+  };
+
+  const killNow = () => {
+    remember();
+    for (const target of new Set([...known, ...processesMentioning(options.dataDir)])) {
+      try {
+        process.kill(target, 'SIGKILL');
+      } catch {
+        // already gone
+      }
+    }
+    known = new Set();
+  };
+
+  const stop = async () => {
+    remember();
+    if (child.exitCode === null && child.signalCode === null) {
+      child.kill('SIGINT');
+      const stopped = await Promise.race([exited.then(() => true), sleep(STOP_TIMEOUT_MS).then(() => false)]);
+      if (!stopped) options.log(`the stack did not stop within ${STOP_TIMEOUT_MS / 1000} s: killing it`);
+    }
+    // Whatever is still there (a stop that timed out, or a crash that left servers behind).
+    const leftovers = [...known, ...processesMentioning(options.dataDir)].filter((target) => alive(target));
+    for (const target of leftovers) {
+      try {
+        process.kill(target, 'SIGKILL');
+      } catch {
+        // already gone
+      }
+    }
+    if (leftovers.length) await sleep(500);
+    await new Promise<void>((resolve) => logStream.end(resolve));
+  };
+
+  options.log(`starting the embedded stack (dist/src/main.js, pid ${pid}) in ${options.dataDir}`);
+  const deadline = Date.now() + START_TIMEOUT_MS;
+  while (!output.includes(BANNER)) {
+    if (child.exitCode !== null || child.signalCode !== null)
+      throw new Error(`the stack exited during start-up:\n${output.slice(-4000)}`);
+    if (Date.now() > deadline) {
+      await stop();
+      throw new Error(`the stack did not start within ${START_TIMEOUT_MS / 1000} s:\n${output.slice(-4000)}`);
+    }
+    await sleep(100);
+  }
+  remember();
+
+  const password = readFileSync(join(options.dataDir, 'postgres-password'), 'utf8').trim();
+  return {
+    pid,
+    baseUrl,
+    temporalAddress: `127.0.0.1:${temporalPort}`,
+    namespace: 'default',
+    postgresUrl: `postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${postgresPort}/crm`,
+    logFile,
+    stop,
+    killNow,
+  };
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,81 @@
+// Everything the benchmark needs, made through the real API as a user would: sign up (a user and
+// a workspace where they are Admin), an API key from Settings, the deal type's Name field, and one
+// webhook with a secret that receives record.created (so each deal written is one delivery).
+import { randomBytes } from 'node:crypto';
+
+export interface BenchWorkspace {
+  apiKey: string;
+  nameFieldId: string;
+  webhookId: string;
+}
+
+async function call(
+  baseUrl: string,
+  method: string,
+  path: string,
+  options: { body?: unknown; cookie?: string; apiKey?: string },
+): Promise<{ status: number; body: unknown; setCookie: string | null }> {
+  const response = await fetch(`${baseUrl}${path}`, {
+    method,
+    headers: {
+      origin: baseUrl,
+      ...(options.body === undefined ? {} : { 'content-type': 'application/json' }),
+      ...(options.cookie ? { cookie: options.cookie } : {}),
+      ...(options.apiKey ? { 'x-api-key': options.apiKey } : {}),
+    },
+    body: options.body === undefined ? undefined : JSON.stringify(options.body),
+  });
+  const text = await response.text();
+  return {
+    status: response.status,
+    body: text ? JSON.parse(text) : undefined,
+    setCookie: response.headers.get('set-cookie'),
+  };
+}
+
+function expect(result: { status: number; body: unknown }, status: number, what: string) {
+  if (result.status !== status)
+    throw new Error(`${what} answered ${result.status}: ${JSON.stringify(result.body).slice(0, 500)}`);
+  return result.body as Record<string, unknown>;
+}
+
+export async function prepareWorkspace(options: {
+  baseUrl: string;
+  webhookUrl: string;
+  secret: string;
+}): Promise<BenchWorkspace> {
+  const { baseUrl } = options;
+  const email = `bench-${randomBytes(4).toString('hex')}@example.com`;
+  const signUp = await call(baseUrl, 'POST', '/app/api/auth/sign-up', {
+    body: { name: 'Bench', email, password: randomBytes(12).toString('hex'), workspaceName: 'Bench' },
+  });
+  expect(signUp, 201, 'sign-up');
+  const cookie = signUp.setCookie?.split(';')[0];
+  if (!cookie) throw new Error('sign-up set no session cookie');
+
+  const key = expect(
+    await call(baseUrl, 'POST', '/app/api/api-keys', { cookie, body: { name: 'bench' } }),
+    201,
+    'creating an API key',
+  );
+  const apiKey = key.value as string;
+
+  const model = expect(
+    await call(baseUrl, 'POST', '/api/v1/model/read', { apiKey, body: { type: 'deal' } }),
+    200,
+    'reading the deal type',
+  );
+  const fields = (model.type as { fields: { id: string; name: string }[] }).fields;
+  const nameFieldId = fields.find((field) => field.name === 'Name')?.id;
+  if (!nameFieldId) throw new Error('the deal type has no Name field');
+
+  const webhook = expect(
+    await call(baseUrl, 'POST', '/api/v1/webhooks', {
+      apiKey,
+      body: { url: options.webhookUrl, events: ['record.created'], secret: options.secret },
+    }),
+    201,
+    'creating the webhook',
+  );
+  return { apiKey, nameFieldId, webhookId: webhook.id as string };
+}
