@@ -6,6 +6,7 @@ import { Layout } from './components/Layout';
 import { SignInPage, SignUpPage } from './pages/Auth';
 import { ApiKeysPage } from './pages/ApiKeys';
 import { ApiReferencePage } from './pages/ApiReference';
+import { ConnectedAccountsPage } from './pages/ConnectedAccounts';
 import { DashboardPage } from './pages/Dashboard';
 import { DeliveriesPage } from './pages/Deliveries';
 import { MembersPage } from './pages/Members';
@@ -33,6 +34,10 @@ const PAGES: Record<string, Page> = {
   '/settings/api-keys': { render: () => <ApiKeysPage />, allowed: can('apiRead') },
   '/settings/members': { render: () => <MembersPage />, allowed: can('manageWorkspace') },
   '/settings/roles': { render: () => <RolesPage />, allowed: can('manageWorkspace') },
+  '/settings/connected-accounts': {
+    render: () => <ConnectedAccountsPage />,
+    allowed: can('manageWorkspace'),
+  },
 };
 
 const PUBLIC_PAGES: Record<string, () => ReactNode> = {

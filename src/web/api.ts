@@ -73,6 +73,19 @@ export type QuickConnection = {
 export type Snippet = { title: string; language: 'json' | 'text'; text: string };
 export type CreatedKey = { apiKey: ApiKey; value: string; snippet: Snippet };
 
+// Connected messaging accounts (app-api.md, "Connected accounts"; docs/messaging.md).
+export type ConnectedAccount = {
+  id: string;
+  provider: string;
+  /** The provider's id of the account. */
+  accountId: string;
+  displayName: string;
+  createdAt: string;
+};
+export type ConnectAccountInput = { provider: string; accountId: string; displayName: string };
+/** The signing secret is shown once: the server never returns it again. */
+export type ConnectedAccountCreated = { account: ConnectedAccount; signingSecret: string };
+
 // The record model and records (app-api.md, "Records and the record model").
 export type FieldKind =
   'text' | 'number' | 'date' | 'boolean' | 'select' | 'email' | 'url' | 'richText' | 'formula' | 'link';
@@ -392,6 +405,12 @@ export const api = {
       'POST',
       `${webhookPath(webhookId)}/deliveries/${encodeURIComponent(deliveryId)}/resend`,
     ),
+
+  connectedAccounts: () => request<{ data: ConnectedAccount[] }>('GET', '/app/api/connected-accounts'),
+  connectAccount: (input: ConnectAccountInput) =>
+    request<ConnectedAccountCreated>('POST', '/app/api/connected-accounts', input),
+  disconnectAccount: (id: string) =>
+    request<void>('DELETE', `/app/api/connected-accounts/${encodeURIComponent(id)}`),
 
   /** The public REST API's OpenAPI document (needs no key). */
   openApi: () => request<OpenApiDocument>('GET', '/api/v1/openapi.json'),

@@ -1,7 +1,6 @@
-import { mkdirSync } from 'node:fs';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { assertWebAppBuilt, launchBrowser } from '../helpers/browser';
-import { startTestApp, type TestApp } from '../helpers/test-app';
+import type { Page } from 'playwright-core';
+import { eventually, pageHolds, screenshot, signInInBrowser, useBrowserSession } from '../helpers/browser';
+import type { TestApp } from '../helpers/test-app';
 
 /**
  * The web app in a real headless Chromium against the real API (PostgreSQL, Temporal test
@@ -18,29 +17,11 @@ const VIEWPORT = { width: 1280, height: 800 };
 const admin = { name: 'Ada Admin', email: 'ada@example.com', workspace: 'Analytical Engines' };
 const member = { name: 'Bob Member', email: 'bob@example.com' };
 
-async function shot(page: Page, name: string): Promise<void> {
-  const dir = process.env.BROWSER_SHOTS;
-  if (!dir) return;
-  mkdirSync(dir, { recursive: true });
-  await page.screenshot({ path: `${dir}/${name}.png`, fullPage: true });
-}
-
 /** GET /api/v1/me with an API key: the status. */
 async function restStatus(baseUrl: string, key: string): Promise<number> {
   const response = await fetch(`${baseUrl}/api/v1/me`, { headers: { 'x-api-key': key } });
   await response.arrayBuffer();
   return response.status;
-}
-
-/** Everything the page holds: its HTML, its visible text and every form field's current value. */
-async function pageHolds(page: Page, text: string): Promise<boolean> {
-  const html = await page.content();
-  // Run in the page (strings: the test code itself is type-checked without the DOM library).
-  const visible = (await page.evaluate('document.body.innerText')) as string;
-  const fields = (await page.evaluate(
-    "Array.from(document.querySelectorAll('input, textarea'), (field) => field.value)",
-  )) as string[];
-  return html.includes(text) || visible.includes(text) || fields.some((value) => value.includes(text));
 }
 
 function card(page: Page, name: string) {
@@ -49,50 +30,18 @@ function card(page: Page, name: string) {
     .filter({ has: page.getByTestId('api-key-name').getByText(name, { exact: true }) });
 }
 
-/** createApp serves the built web app (src/http/web-static.ts) for a page a browser asks for. */
-async function assertServesWebApp(baseUrl: string): Promise<void> {
-  const response = await fetch(`${baseUrl}/sign-in`, { headers: { Accept: 'text/html' } });
-  const body = await response.text();
-  if (response.status !== 200 || !body.includes('<div id="root">')) {
-    throw new Error(
-      `GET /sign-in answered ${response.status} without the web app: createApp must mount ` +
-        `webAppMiddleware({ root: dist/web }). Body: ${body.slice(0, 200)}`,
-    );
-  }
-}
-
-async function signIn(page: Page, baseUrl: string, email: string, password: string): Promise<void> {
-  await page.goto(`${baseUrl}/sign-in`);
-  await page.getByTestId('sign-in-email').fill(email);
-  await page.getByTestId('sign-in-password').fill(password);
-  await page.getByTestId('sign-in-submit').click();
-  await page.getByTestId('dashboard').waitFor();
-}
-
 describe('web app: API keys, members and roles in a browser', () => {
+  const session = useBrowserSession({ context: { viewport: VIEWPORT } });
   let app: TestApp;
-  let browser: Browser;
-  let adminContext: BrowserContext;
   let page: Page;
-  let memberContext: BrowserContext;
   let memberPage: Page;
   let standardKey = '';
   let quickKey = '';
   let memberPassword = '';
   let memberKey = '';
 
-  beforeAll(async () => {
-    assertWebAppBuilt();
-    app = await startTestApp();
-    await assertServesWebApp(app.baseUrl);
-    browser = await launchBrowser();
-    adminContext = await browser.newContext({ viewport: VIEWPORT });
-    page = await adminContext.newPage();
-  }, 180_000);
-
-  afterAll(async () => {
-    await browser?.close();
-    await app?.close();
+  beforeAll(() => {
+    ({ app, page } = session);
   });
 
   it('is not signed in at first: a settings page leads to sign-in', async () => {
@@ -107,7 +56,7 @@ describe('web app: API keys, members and roles in a browser', () => {
     await page.getByTestId('sign-up-email').fill(admin.email);
     await page.getByTestId('sign-up-password').fill(PASSWORD);
     await page.getByTestId('sign-up-workspace').fill(admin.workspace);
-    await shot(page, '01-sign-up');
+    await screenshot(page, '01-sign-up');
     await page.getByTestId('sign-up-submit').click();
 
     await page.waitForURL(`${app.baseUrl}/onboarding`);
@@ -115,7 +64,7 @@ describe('web app: API keys, members and roles in a browser', () => {
     await page.getByTestId('quick-connection-cursor').waitFor();
     await page.getByTestId('quick-connection-claude-connector').click();
     await expectVisible(page.getByTestId('quick-instructions'));
-    await shot(page, '02-onboarding');
+    await screenshot(page, '02-onboarding');
     await page.getByTestId('onboarding-skip').click();
 
     await page.waitForURL(`${app.baseUrl}/`);
@@ -144,7 +93,7 @@ describe('web app: API keys, members and roles in a browser', () => {
     await expect(page.getByTestId('created-key-snippet-title').textContent()).resolves.not.toBe('');
     await expect(page.getByTestId('created-key-snippet').textContent()).resolves.toContain(standardKey);
     await expectVisible(page.getByTestId('copy-key'));
-    await shot(page, '03-standard-key-created');
+    await screenshot(page, '03-standard-key-created');
 
     await page.getByTestId('created-key-done').click();
     await dialog.waitFor({ state: 'detached' });
@@ -172,7 +121,7 @@ describe('web app: API keys, members and roles in a browser', () => {
     await page.getByTestId('add-api-key').click();
     await page.getByTestId('add-quick-connection').click();
     await page.getByTestId('quick-dialog').waitFor();
-    await shot(page, '04-quick-connections');
+    await screenshot(page, '04-quick-connections');
     await page.getByTestId('quick-connection-cursor').click();
 
     const dialog = page.getByTestId('created-key-dialog');
@@ -181,7 +130,7 @@ describe('web app: API keys, members and roles in a browser', () => {
     expect(quickKey).toMatch(KEY_VALUE);
     expect(quickKey).not.toBe(standardKey);
     await expect(page.getByTestId('created-key-snippet').textContent()).resolves.toContain(quickKey);
-    await shot(page, '05-quick-key-created');
+    await screenshot(page, '05-quick-key-created');
     await page.getByTestId('dialog-close').click();
     await dialog.waitFor({ state: 'detached' });
 
@@ -276,7 +225,7 @@ describe('web app: API keys, members and roles in a browser', () => {
     await page.getByTestId('member-add-submit').click();
     memberPassword = (await page.getByTestId('temporary-password').textContent()) ?? '';
     expect(memberPassword.length).toBeGreaterThanOrEqual(8);
-    await shot(page, '06-member-added');
+    await screenshot(page, '06-member-added');
     await page.getByTestId('temporary-password-dialog').getByTestId('dialog-close').click();
     const row = page.locator(`[data-testid=member-row][data-email="${member.email}"]`);
     await expect(row.getByTestId('member-name').textContent()).resolves.toBe(member.name);
@@ -284,9 +233,8 @@ describe('web app: API keys, members and roles in a browser', () => {
     // Shown once: gone with the dialog.
     expect(await pageHolds(page, memberPassword)).toBe(false);
 
-    memberContext = await browser.newContext({ viewport: VIEWPORT });
-    memberPage = await memberContext.newPage();
-    await signIn(memberPage, app.baseUrl, member.email, memberPassword);
+    memberPage = await session.newPage();
+    await signInInBrowser(memberPage, app.baseUrl, member.email, memberPassword);
     await expect(memberPage.getByTestId('dashboard-role').textContent()).resolves.toBe('Member');
     await expect(memberPage.getByTestId('nav-members').count()).resolves.toBe(0);
     await expect(memberPage.getByTestId('nav-roles').count()).resolves.toBe(0);
@@ -321,7 +269,7 @@ describe('web app: API keys, members and roles in a browser', () => {
     const reporting = card(page, 'Reporting script');
     await reporting.getByTestId('api-key-delete').click();
     await page.getByTestId('confirm-dialog').waitFor();
-    await shot(page, '07-confirm-delete');
+    await screenshot(page, '07-confirm-delete');
     await page.getByTestId('confirm-cancel').click();
     await page.getByTestId('confirm-dialog').waitFor({ state: 'detached' });
     await expect(reporting.count()).resolves.toBe(1);
@@ -364,7 +312,7 @@ describe('web app: API keys, members and roles in a browser', () => {
     await expectEnabled(row.getByTestId('role-create'));
     await row.getByTestId('role-create').click();
     await expectChecked(row.getByTestId('role-create'));
-    await shot(page, '08-roles');
+    await screenshot(page, '08-roles');
     await row.getByTestId('role-read').selectOption('none');
     await expectDisabled(row.getByTestId('role-create'));
     await expect(row.getByTestId('role-create').isChecked()).resolves.toBe(false);
@@ -396,15 +344,14 @@ describe('web app: API keys, members and roles in a browser', () => {
     await memberPage.goto(`${app.baseUrl}/settings/api-keys`);
     await memberPage.waitForURL(`${app.baseUrl}/`);
     await memberPage.getByTestId('dashboard').waitFor();
-    await shot(memberPage, '09-read-none-dashboard');
+    await screenshot(memberPage, '09-read-none-dashboard');
     // And the member's key stops working on the API (spec.md, Authentication 3).
     expect(await restStatus(app.baseUrl, memberKey)).toBe(403);
   });
 
   it('switches workspace from the header; keys belong to the workspace they were made in', async () => {
     // Someone else's workspace, to which the admin is then added as an existing user.
-    const otherContext = await browser.newContext({ viewport: VIEWPORT });
-    const other = await otherContext.newPage();
+    const other = await session.newPage();
     await other.goto(`${app.baseUrl}/sign-up`);
     await other.getByTestId('sign-up-name').fill('Carol');
     await other.getByTestId('sign-up-email').fill('carol@example.com');
@@ -419,7 +366,7 @@ describe('web app: API keys, members and roles in a browser', () => {
     await other.getByTestId('member-add-submit').click();
     await other.locator(`[data-testid=member-row][data-email="${admin.email}"]`).waitFor();
     await expect(other.getByTestId('temporary-password-dialog').count()).resolves.toBe(0);
-    await otherContext.close();
+    await other.context().close();
 
     await page.goto(`${app.baseUrl}/settings/api-keys`);
     await card(page, 'Cursor').waitFor();
@@ -460,15 +407,6 @@ type Probe = { waitFor: (options: { state: 'visible' }) => Promise<void> };
 
 async function expectVisible(locator: Probe): Promise<void> {
   await locator.waitFor({ state: 'visible' });
-}
-
-/** Waits (briefly) for a state that follows a server answer. */
-async function eventually(check: () => Promise<boolean>, what: string): Promise<void> {
-  const deadline = Date.now() + 5_000;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting until ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
 }
 
 type Box = { isEnabled: () => Promise<boolean>; isChecked: () => Promise<boolean> };

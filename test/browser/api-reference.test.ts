@@ -1,13 +1,6 @@
-import type { Browser, Page } from 'playwright-core';
-import {
-  assertWebAppBuilt,
-  eventually,
-  launchBrowser,
-  screenshot,
-  signInInBrowser,
-  signUpInBrowser,
-} from '../helpers/browser';
-import { startTestApp, type TestApp } from '../helpers/test-app';
+import type { Page } from 'playwright-core';
+import { eventually, screenshot, signInInBrowser, useBrowserSession } from '../helpers/browser';
+import type { TestApp } from '../helpers/test-app';
 import { WebClient } from '../helpers/web-client';
 
 /**
@@ -17,32 +10,21 @@ import { WebClient } from '../helpers/web-client';
  * BROWSER_SHOTS=/some/dir saves a screenshot of each step there.
  */
 
-const VIEWPORT = { width: 1280, height: 900 };
 const admin = { name: 'Ada Admin', email: 'ada@example.com', password: 'correct horse battery' };
 
 describe('web app: API reference in a browser', () => {
+  const session = useBrowserSession({ worker: true, signUp: { ...admin, workspace: 'Analytical Engines' } });
   let app: TestApp;
-  let browser: Browser;
   let page: Page;
 
   const operation = (method: string, path: string) =>
     page.locator(`[data-testid=api-operation][data-method=${method}][data-path="${path}"]`);
 
-  beforeAll(async () => {
-    assertWebAppBuilt();
-    app = await startTestApp({}, { worker: true });
-    browser = await launchBrowser();
-    const context = await browser.newContext({ viewport: VIEWPORT, locale: 'en-US' });
-    page = await context.newPage();
-  }, 180_000);
-
-  afterAll(async () => {
-    await browser?.close();
-    await app?.close();
+  beforeAll(() => {
+    ({ app, page } = session);
   });
 
   it('lists POST /api/v1/webhooks with its summary, body schema and responses, and the customCode webhookNotFound', async () => {
-    await signUpInBrowser(page, app.baseUrl, { ...admin, workspace: 'Analytical Engines' });
     await page.getByTestId('nav-api-reference').click();
     await page.waitForURL(/\/api-reference$/);
     await page.getByTestId('api-info').waitFor();
@@ -143,14 +125,13 @@ describe('web app: API reference in a browser', () => {
       name: 'Nora',
       roleId: role.id,
     });
-    const context = await browser.newContext({ viewport: VIEWPORT, locale: 'en-US' });
-    const other = await context.newPage();
+    const other = await session.newPage();
     await signInInBrowser(other, app.baseUrl, 'nora@example.com', added.temporaryPassword);
     await expect(other.getByTestId('nav-webhooks').count()).resolves.toBe(0);
     await other.getByTestId('nav-api-reference').click();
     await other
       .locator('[data-testid=api-operation][data-method=POST][data-path="/api/v1/webhooks"]')
       .waitFor();
-    await context.close();
+    await other.context().close();
   });
 });

@@ -1,16 +1,16 @@
 import { randomUUID } from 'node:crypto';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import {
+  addWebhookInBrowser,
   appFetch,
-  assertWebAppBuilt,
   browserToday,
+  DELIVERY_TIMEOUT_MS,
   eventually,
-  launchBrowser,
   screenshot,
-  signUpInBrowser,
+  useBrowserSession,
 } from '../helpers/browser';
 import { Receiver } from '../helpers/receiver';
-import { startTestApp, type TestApp } from '../helpers/test-app';
+import type { TestApp } from '../helpers/test-app';
 
 /**
  * The Deliveries page and Event Details in a real headless Chromium against the real API and a
@@ -21,16 +21,17 @@ import { startTestApp, type TestApp } from '../helpers/test-app';
  * BROWSER_SHOTS=/some/dir saves a screenshot of each step there.
  */
 
-const VIEWPORT = { width: 1280, height: 900 };
 const admin = { name: 'Ada Admin', email: 'ada@example.com', password: 'correct horse battery' };
 const TEMPORAL_UI_URL = 'http://127.0.0.1:8233';
 const DEAL = 'Compiler deal';
-/** Deliveries go through Temporal: give them longer than a plain server answer. */
-const DELIVERY_TIMEOUT_MS = 30_000;
 
 describe('web app: deliveries in a browser', () => {
+  const session = useBrowserSession({
+    config: { TEMPORAL_UI_URL },
+    worker: true,
+    signUp: { ...admin, workspace: 'Analytical Engines' },
+  });
   let app: TestApp;
-  let browser: Browser;
   let page: Page;
   let receiver: Receiver;
   let hookUrl = '';
@@ -40,32 +41,21 @@ describe('web app: deliveries in a browser', () => {
   const rows = () => page.getByTestId('delivery-row');
   const details = () => page.getByTestId('event-details');
 
+  beforeAll(() => {
+    ({ app, page } = session);
+  });
+
   beforeAll(async () => {
-    assertWebAppBuilt();
     receiver = await new Receiver().start();
     hookUrl = `${receiver.url}/hooks/crm`;
-    app = await startTestApp({ TEMPORAL_UI_URL }, { worker: true });
-    browser = await launchBrowser();
-    const context = await browser.newContext({ viewport: VIEWPORT, locale: 'en-US' });
-    page = await context.newPage();
-  }, 180_000);
+  });
 
   afterAll(async () => {
-    await browser?.close();
-    await app?.close();
     await receiver?.stop();
   });
 
   it('adds a webhook to a receiver on loopback; creating a deal delivers record.created to it', async () => {
-    await signUpInBrowser(page, app.baseUrl, { ...admin, workspace: 'Analytical Engines' });
-    await page.getByTestId('nav-webhooks').click();
-    await page.getByTestId('webhook-add').click();
-    const dialog = page.getByTestId('webhook-dialog');
-    await dialog.getByTestId('webhook-url').fill(hookUrl);
-    await dialog.locator('[data-testid=webhook-event][data-event="record.created"]').check();
-    await dialog.getByTestId('webhook-save').click();
-    await dialog.waitFor({ state: 'detached' });
-    await page.locator(`[data-testid=webhook-row][data-url="${hookUrl}"]`).waitFor();
+    await addWebhookInBrowser(page, hookUrl, ['record.created']);
 
     const model = await appFetch(page, 'POST', '/app/api/model/read', { type: 'deal' });
     const name = model.type.fields.find((field: { name: string }) => field.name === 'Name').id as string;

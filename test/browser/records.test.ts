@@ -1,13 +1,6 @@
-import type { Browser, BrowserContext, Page, Request } from 'playwright-core';
-import {
-  assertWebAppBuilt,
-  byField,
-  eventually,
-  launchBrowser,
-  screenshot,
-  signUpInBrowser,
-} from '../helpers/browser';
-import { startTestApp, type TestApp } from '../helpers/test-app';
+import type { BrowserContext, Page, Request } from 'playwright-core';
+import { byField, eventually, screenshot, useBrowserSession } from '../helpers/browser';
+import type { TestApp } from '../helpers/test-app';
 
 /**
  * The Records page in a real headless Chromium against the real API (docs/app-api.md, "Records
@@ -16,12 +9,11 @@ import { startTestApp, type TestApp } from '../helpers/test-app';
  * each other, in order. BROWSER_SHOTS=/some/dir saves a screenshot of each step there.
  */
 
-const VIEWPORT = { width: 1280, height: 900 };
 const admin = { name: 'Ada Admin', email: 'ada@example.com', password: 'correct horse battery' };
 
 describe('web app: records in a browser', () => {
+  const session = useBrowserSession({ signUp: { ...admin, workspace: 'Analytical Engines' } });
   let app: TestApp;
-  let browser: Browser;
   let context: BrowserContext;
   let page: Page;
   let dealId = '';
@@ -65,21 +57,11 @@ describe('web app: records in a browser', () => {
     return rows.map((item) => item.event);
   }
 
-  beforeAll(async () => {
-    assertWebAppBuilt();
-    app = await startTestApp();
-    browser = await launchBrowser();
-    context = await browser.newContext({ viewport: VIEWPORT, locale: 'en-US' });
-    page = await context.newPage();
-  }, 180_000);
-
-  afterAll(async () => {
-    await browser?.close();
-    await app?.close();
+  beforeAll(() => {
+    ({ app, context, page } = session);
   });
 
   it('offers Records in the navigation and lists the record types the person can read', async () => {
-    await signUpInBrowser(page, app.baseUrl, { ...admin, workspace: 'Analytical Engines' });
     await page.getByTestId('nav-records').click();
     await page.waitForURL(/\/records/);
     await page.getByTestId('record-type').waitFor();

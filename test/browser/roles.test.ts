@@ -1,14 +1,6 @@
-import type { Browser, BrowserContext, Locator, Page, Request } from 'playwright-core';
-import {
-  assertWebAppBuilt,
-  byField,
-  eventually,
-  launchBrowser,
-  screenshot,
-  signInInBrowser,
-  signUpInBrowser,
-} from '../helpers/browser';
-import { startTestApp, type TestApp } from '../helpers/test-app';
+import type { Locator, Page, Request } from 'playwright-core';
+import { byField, eventually, screenshot, signInInBrowser, useBrowserSession } from '../helpers/browser';
+import type { TestApp } from '../helpers/test-app';
 
 /**
  * Record access on roles in a real headless Chromium against the real API (docs/app-api.md,
@@ -18,16 +10,14 @@ import { startTestApp, type TestApp } from '../helpers/test-app';
  * other, in order. BROWSER_SHOTS=/some/dir saves a screenshot of each step there.
  */
 
-const VIEWPORT = { width: 1280, height: 900 };
 const admin = { name: 'Ada Admin', email: 'ada@example.com', password: 'correct horse battery' };
 const member = { name: 'Sam Sales', email: 'sam@example.com' };
 const ROLE = 'Sales without deals';
 
 describe('web app: record access on roles in a browser', () => {
+  const session = useBrowserSession({ signUp: { ...admin, workspace: 'Analytical Engines' } });
   let app: TestApp;
-  let browser: Browser;
   let page: Page;
-  let memberContext: BrowserContext;
   let memberPage: Page;
   let memberPassword = '';
 
@@ -36,21 +26,11 @@ describe('web app: record access on roles in a browser', () => {
   const typeSection = (scope: Locator, name: string) =>
     scope.locator(`[data-testid=role-type][data-type-name="${name}"]`);
 
-  beforeAll(async () => {
-    assertWebAppBuilt();
-    app = await startTestApp();
-    browser = await launchBrowser();
-    const context = await browser.newContext({ viewport: VIEWPORT, locale: 'en-US' });
-    page = await context.newPage();
-  }, 180_000);
-
-  afterAll(async () => {
-    await browser?.close();
-    await app?.close();
+  beforeAll(() => {
+    ({ app, page } = session);
   });
 
   it('an Admin creates a contact and a deal on the Records page', async () => {
-    await signUpInBrowser(page, app.baseUrl, { ...admin, workspace: 'Analytical Engines' });
     await page.getByTestId('nav-records').click();
     for (const [type, values] of [
       ['Contacts', { Name: 'Grace Hopper', Email: 'grace@example.com', Phone: '+1 555 0100' }],
@@ -152,8 +132,7 @@ describe('web app: record access on roles in a browser', () => {
     expect(memberPassword.length).toBeGreaterThanOrEqual(8);
     await page.getByTestId('temporary-password-dialog').getByTestId('dialog-close').click();
 
-    memberContext = await browser.newContext({ viewport: VIEWPORT, locale: 'en-US' });
-    memberPage = await memberContext.newPage();
+    memberPage = await session.newPage();
     await signInInBrowser(memberPage, app.baseUrl, member.email, memberPassword);
     await expect(memberPage.getByTestId('dashboard-role').textContent()).resolves.toBe(ROLE);
     await memberPage.getByTestId('nav-records').click();
@@ -201,6 +180,6 @@ describe('web app: record access on roles in a browser', () => {
     await expect(
       memberPage.getByTestId('record-type').locator('option:checked').textContent(),
     ).resolves.not.toBe('Deals');
-    await memberContext.close();
+    await memberPage.context().close();
   });
 });

@@ -1,15 +1,13 @@
-import type { Browser, BrowserContext, Page, Request } from 'playwright-core';
+import type { Page, Request } from 'playwright-core';
 import {
   appFetch,
-  assertWebAppBuilt,
   browserToday,
   eventually,
-  launchBrowser,
   screenshot,
   signInInBrowser,
-  signUpInBrowser,
+  useBrowserSession,
 } from '../helpers/browser';
-import { startTestApp, type TestApp } from '../helpers/test-app';
+import type { TestApp } from '../helpers/test-app';
 
 /**
  * The Webhooks page in a real headless Chromium against the real API and a real worker
@@ -19,7 +17,6 @@ import { startTestApp, type TestApp } from '../helpers/test-app';
  * steps build on each other, in order. BROWSER_SHOTS=/some/dir saves a screenshot of each step.
  */
 
-const VIEWPORT = { width: 1280, height: 900 };
 const admin = { name: 'Ada Admin', email: 'ada@example.com', password: 'correct horse battery' };
 const viewer = { name: 'Vera Viewer', email: 'vera@example.com' };
 const HOOK_URL = 'https://hooks.example.com/crm/deals';
@@ -27,10 +24,9 @@ const OTHER_URL = 'https://other.example.org/hook';
 const SECRET = 'a-long-random-signing-secret';
 
 describe('web app: webhooks in a browser', () => {
+  const session = useBrowserSession({ worker: true, signUp: { ...admin, workspace: 'Analytical Engines' } });
   let app: TestApp;
-  let browser: Browser;
   let page: Page;
-  let viewerContext: BrowserContext;
   let viewerPage: Page;
 
   const dialog = (on: Page = page) => on.getByTestId('webhook-dialog');
@@ -68,21 +64,11 @@ describe('web app: webhooks in a browser', () => {
     return rows(on).evaluateAll((items) => items.map((item) => item.getAttribute('data-url') ?? ''));
   }
 
-  beforeAll(async () => {
-    assertWebAppBuilt();
-    app = await startTestApp({}, { worker: true });
-    browser = await launchBrowser();
-    const context = await browser.newContext({ viewport: VIEWPORT, locale: 'en-US' });
-    page = await context.newPage();
-  }, 180_000);
-
-  afterAll(async () => {
-    await browser?.close();
-    await app?.close();
+  beforeAll(() => {
+    ({ app, page } = session);
   });
 
   it('offers Webhooks in the navigation; the page starts empty', async () => {
-    await signUpInBrowser(page, app.baseUrl, { ...admin, workspace: 'Analytical Engines' });
     await page.getByTestId('nav-webhooks').click();
     await page.waitForURL(/\/webhooks$/);
     await page.getByTestId('webhooks-empty').waitFor();
@@ -279,8 +265,7 @@ describe('web app: webhooks in a browser', () => {
     const password = (await page.getByTestId('temporary-password').textContent()) ?? '';
     await page.getByTestId('temporary-password-dialog').getByTestId('dialog-close').click();
 
-    viewerContext = await browser.newContext({ viewport: VIEWPORT, locale: 'en-US' });
-    viewerPage = await viewerContext.newPage();
+    viewerPage = await session.newPage();
     const secretsCalls: string[] = [];
     viewerPage.on('request', (request) => {
       if (request.url().includes('/secrets')) secretsCalls.push(request.url());
@@ -331,7 +316,7 @@ describe('web app: webhooks in a browser', () => {
     await expect(viewerPage.getByTestId('nav-deliveries').count()).resolves.toBe(0);
     await viewerPage.goto(`${app.baseUrl}/deliveries`);
     await viewerPage.getByTestId('dashboard').waitFor();
-    await viewerContext.close();
+    await viewerPage.context().close();
   });
 
   it('the Admin deletes the webhook from its dialog, after a confirmation', async () => {

@@ -1,7 +1,15 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
+import {
+  chromium,
+  type Browser,
+  type BrowserContext,
+  type BrowserContextOptions,
+  type Locator,
+  type Page,
+} from 'playwright-core';
 import { projectRoot } from '../../src/project-root';
+import { startTestApp, type TestApp } from './test-app';
 
 /** Debian's Chromium, installed by scripts/setup-chromium.sh (run by `npm test`), or CHROMIUM_PATH. */
 export function chromiumPath(): string {
@@ -59,6 +67,102 @@ export async function screenshot(
 
 export type BrowserPerson = { name: string; email: string; password: string; workspace?: string };
 
+/** The browser tests' pages: desktop width, English dates and numbers. */
+export const BROWSER_CONTEXT: BrowserContextOptions = {
+  viewport: { width: 1280, height: 900 },
+  locale: 'en-US',
+};
+
+/** Starting the app (a fresh database, Temporal, maybe a worker) and Chromium takes a while. */
+export const BROWSER_SETUP_TIMEOUT_MS = 180_000;
+
+export type BrowserSessionOptions = {
+  /** Config overrides for `startTestApp`. */
+  config?: Record<string, string>;
+  /** A real worker beside the app (deliveries), as `startTestApp`'s `{ worker: true }`. */
+  worker?: boolean;
+  /** The browser contexts' options (default BROWSER_CONTEXT), for `page` and `newPage()`. */
+  context?: BrowserContextOptions;
+  /** Signs this person up in `page` (a new workspace where they are Admin), skipping the onboarding. */
+  signUp?: BrowserPerson;
+};
+
+export type BrowserSession = {
+  app: TestApp;
+  browser: Browser;
+  /** The context of `page`. */
+  context: BrowserContext;
+  page: Page;
+  /** A page in a new browser context with the same options: another person, with their own cookies. */
+  newPage: () => Promise<Page>;
+  /** Closes the browser, then the app; safe to call after a failed start or twice. */
+  close: () => Promise<void>;
+};
+
+/**
+ * The setup of a browser test file: the real app (`startTestApp`), a headless Chromium and one
+ * page, optionally signed up (`useBrowserSession` runs it in a describe block's hooks). A failed
+ * start closes whatever it had started.
+ */
+export async function startBrowserSession(options: BrowserSessionOptions = {}): Promise<BrowserSession> {
+  assertWebAppBuilt();
+  const cleanups: (() => Promise<unknown>)[] = [];
+  const close = async () => {
+    const errors: unknown[] = [];
+    for (const cleanup of cleanups.splice(0).reverse()) {
+      await cleanup().catch((error: unknown) => errors.push(error));
+    }
+    if (errors.length > 0) throw errors[0];
+  };
+  try {
+    const app = await startTestApp(options.config, { worker: options.worker });
+    cleanups.push(() => app.close());
+    await assertServesWebApp(app.baseUrl);
+    const browser = await launchBrowser();
+    cleanups.push(() => browser.close());
+    const contextOptions = options.context ?? BROWSER_CONTEXT;
+    const context = await browser.newContext(contextOptions);
+    const page = await context.newPage();
+    if (options.signUp) await signUpInBrowser(page, app.baseUrl, options.signUp);
+    const newPage = async () => (await browser.newContext(contextOptions)).newPage();
+    return { app, browser, context, page, newPage, close };
+  } catch (error) {
+    await close().catch(() => undefined);
+    throw error;
+  }
+}
+
+/**
+ * `startBrowserSession` for a `describe` block: started in `beforeAll`, closed in `afterAll`. The
+ * object it returns is filled in by that `beforeAll`, so read it in later hooks and in tests, e.g.
+ * `beforeAll(() => { ({ app, page } = session); })`.
+ */
+export function useBrowserSession(options: BrowserSessionOptions = {}): BrowserSession {
+  const session = {} as BrowserSession;
+  beforeAll(async () => {
+    Object.assign(session, await startBrowserSession(options));
+  }, BROWSER_SETUP_TIMEOUT_MS);
+  afterAll(async () => {
+    await session.close?.();
+  });
+  return session;
+}
+
+/** A delivery goes through Temporal and a real HTTP POST: longer than a plain server answer. */
+export const DELIVERY_TIMEOUT_MS = 30_000;
+
+/** createApp serves the built web app (src/http/web-static.ts) for a page a browser asks for. */
+async function assertServesWebApp(baseUrl: string): Promise<void> {
+  const response = await fetch(`${baseUrl}/sign-in`, { headers: { Accept: 'text/html' } });
+  const body = await response.text();
+  if (response.status !== 200 || !body.includes('<div id="root">')) {
+    throw new Error(
+      `GET /sign-in answered ${response.status} without the web app: createApp must mount ` +
+        `webAppMiddleware({ root: dist/web }). Body: ${body.slice(0, 200)}`,
+    );
+  }
+}
+
 /** Signs up in the web app (a new workspace where the person is Admin) and skips the onboarding. */
 export async function signUpInBrowser(page: Page, baseUrl: string, who: BrowserPerson): Promise<void> {
   await page.goto(`${baseUrl}/sign-up`);
@@ -78,6 +182,34 @@ export async function signInInBrowser(page: Page, baseUrl: string, email: string
   await page.getByTestId('sign-in-password').fill(password);
   await page.getByTestId('sign-in-submit').click();
   await page.getByTestId('dashboard').waitFor();
+}
+
+/** Adds a webhook on the Webhooks page (Add, its URL and events, Save) and waits for its row. */
+export async function addWebhookInBrowser(page: Page, url: string, events: string[]): Promise<void> {
+  await page.getByTestId('nav-webhooks').click();
+  await page.getByTestId('webhook-add').click();
+  const dialog = page.getByTestId('webhook-dialog');
+  await dialog.getByTestId('webhook-url').fill(url);
+  for (const event of events) {
+    await dialog.locator(`[data-testid=webhook-event][data-event="${event}"]`).check();
+  }
+  await dialog.getByTestId('webhook-save').click();
+  await dialog.waitFor({ state: 'detached' });
+  await page.locator(`[data-testid=webhook-row][data-url="${url}"]`).waitFor();
+}
+
+/**
+ * Whether the page holds `text` anywhere: its HTML, its visible text or a form field's current
+ * value (a value shown once must be gone from all three).
+ */
+export async function pageHolds(page: Page, text: string): Promise<boolean> {
+  const html = await page.content();
+  // Run in the page (strings: the test code itself is type-checked without the DOM library).
+  const visible = (await page.evaluate('document.body.innerText')) as string;
+  const fields = (await page.evaluate(
+    "Array.from(document.querySelectorAll('input, textarea'), (field) => field.value)",
+  )) as string[];
+  return html.includes(text) || visible.includes(text) || fields.some((value) => value.includes(text));
 }
 
 /** The element with this test id that belongs to the named field (`data-field-name`). */

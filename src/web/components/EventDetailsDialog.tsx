@@ -239,7 +239,17 @@ export function EventDetailsDialog({ delivery: opened, typeName, canResend, onCl
       ) : (
         <>
           <p className="hint">
-            The event&rsquo;s <code>data</code>, read again now with your role&rsquo;s access.
+            {current.event.startsWith('messaging.') ? (
+              // Messaging events embed no CRM records: their data is shown as it was sent.
+              <>
+                The event&rsquo;s <code>data</code> as sent: the provider&rsquo;s ids, its connected account
+                and provider.
+              </>
+            ) : (
+              <>
+                The event&rsquo;s <code>data</code>, read again now with your role&rsquo;s access.
+              </>
+            )}
             {hasRestrictedValues(current.payload) ? (
               <span data-testid="delivery-payload-restricted">
                 {' '}

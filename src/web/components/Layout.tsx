@@ -94,6 +94,9 @@ export function Layout({ children }: { children: ReactNode }) {
               <Link to="/settings/roles" data-testid="nav-roles">
                 Roles
               </Link>
+              <Link to="/settings/connected-accounts" data-testid="nav-connected-accounts">
+                Connected accounts
+              </Link>
             </>
           ) : null}
         </nav>

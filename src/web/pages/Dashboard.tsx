@@ -73,6 +73,10 @@ export function DashboardPage() {
               <Link to="/settings/roles">Roles</Link>
               <span className="muted"> What each role may do.</span>
             </li>
+            <li>
+              <Link to="/settings/connected-accounts">Connected accounts</Link>
+              <span className="muted"> Messaging accounts whose activity your webhooks receive.</span>
+            </li>
           </>
         ) : null}
       </ul>

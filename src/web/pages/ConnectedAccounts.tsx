@@ -1,0 +1,373 @@
+// Settings → Connected accounts (Admin only; app-api.md, "Connected accounts"; docs/messaging.md):
+// the workspace's messaging accounts, whose providers send their activity signed to the inbound
+// endpoint of each account. Connect shows the account's signing secret once; Disconnect after a
+// confirmation.
+import { useEffect, useState, type FormEvent } from 'react';
+import { api, errorMessage, type ConnectedAccount, type ConnectedAccountCreated } from '../api';
+import {
+  ACCOUNT_ID_MAX,
+  DISPLAY_NAME_MAX,
+  OTHER_PROVIDER,
+  PROVIDERS,
+  PROVIDER_MAX,
+  inboundUrlOf,
+  providerLabel,
+  publicUrlOf,
+  simulateCommandOf,
+} from '../connected-accounts';
+import { CopyButton } from '../components/CopyButton';
+import { ConfirmDialog, Dialog, DialogActions, ErrorMessage } from '../components/Dialog';
+import { DateTime } from '../format';
+import { useSession } from '../session';
+import { useSubmit } from '../useSubmit';
+
+export function ConnectedAccountsPage() {
+  const session = useSession();
+  const publicUrl = publicUrlOf(session);
+  const [accounts, setAccounts] = useState<ConnectedAccount[]>();
+  const [loadError, setLoadError] = useState<string>();
+  const [connecting, setConnecting] = useState(false);
+  const [connected, setConnected] = useState<ConnectedAccountCreated>();
+  const [disconnecting, setDisconnecting] = useState<ConnectedAccount>();
+  const [notice, setNotice] = useState<string>();
+  const [reloads, setReloads] = useState(0);
+  const reload = () => setReloads((count) => count + 1);
+
+  useEffect(() => {
+    let live = true;
+    api
+      .connectedAccounts()
+      .then((answer) => {
+        if (!live) return;
+        setAccounts(answer.data);
+        setLoadError(undefined);
+      })
+      .catch((failure: unknown) => live && setLoadError(errorMessage(failure)));
+    return () => {
+      live = false;
+    };
+  }, [reloads]);
+
+  return (
+    <section data-testid="connected-accounts-page">
+      <div className="page-header">
+        <div>
+          <h1>Connected accounts</h1>
+          <p className="lead">
+            Messaging accounts of <strong>{session.workspace.name}</strong>: their providers send messages,
+            emails, chats and calendar changes here, signed with the account&rsquo;s secret, and your webhooks
+            receive them as messaging events.
+          </p>
+        </div>
+        <button
+          type="button"
+          className="button button-primary"
+          onClick={() => {
+            setNotice(undefined);
+            setConnecting(true);
+          }}
+          data-testid="connect-account"
+        >
+          Connect account
+        </button>
+      </div>
+
+      {notice ? (
+        <p className="notice" role="status" data-testid="connected-accounts-notice">
+          {notice}
+        </p>
+      ) : null}
+      <ErrorMessage message={loadError} />
+
+      {accounts === undefined ? (
+        loadError ? null : (
+          <p className="muted">Loading…</p>
+        )
+      ) : accounts.length === 0 ? (
+        <div className="empty" data-testid="connected-accounts-empty">
+          No connected accounts yet. Connect one to receive its activity as messaging events.
+        </div>
+      ) : (
+        <div className="table-wrap">
+          <table className="table accounts-table" data-testid="connected-accounts-table">
+            <thead>
+              <tr>
+                <th>Provider</th>
+                <th>Account id</th>
+                <th>Display name</th>
+                <th>Inbound endpoint</th>
+                <th>Connected at</th>
+                <th>
+                  <span className="visually-hidden">Actions</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {accounts.map((account) => (
+                <tr
+                  key={account.id}
+                  data-testid="connected-account-row"
+                  data-id={account.id}
+                  data-provider={account.provider}
+                  data-account-id={account.accountId}
+                >
+                  <td className="cell-provider" data-testid="account-cell-provider" title={account.provider}>
+                    {providerLabel(account.provider)}
+                  </td>
+                  <td className="cell-account-id" data-testid="account-cell-account-id">
+                    {account.accountId}
+                  </td>
+                  <td className="cell-display-name" data-testid="account-cell-display-name">
+                    {account.displayName}
+                  </td>
+                  <td className="cell-url">
+                    <code className="endpoint" data-testid="account-cell-endpoint">
+                      {inboundUrlOf(publicUrl, account.id)}
+                    </code>
+                  </td>
+                  <td>
+                    <DateTime value={account.createdAt} testId="account-connected-at" />
+                  </td>
+                  <td className="cell-actions">
+                    <button
+                      type="button"
+                      className="button button-small button-danger-outline"
+                      onClick={() => {
+                        setNotice(undefined);
+                        setDisconnecting(account);
+                      }}
+                      data-testid="account-disconnect"
+                    >
+                      Disconnect
+                    </button>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      {accounts && accounts.length > 0 ? (
+        <p className="hint section-title">
+          Each provider sends <code>POST</code> requests to its account&rsquo;s endpoint with an{' '}
+          <code>X-Provider-Signature</code> header: the hex HMAC-SHA256 of the raw body, keyed with the
+          account&rsquo;s signing secret. Activity is kept only while an enabled webhook subscribes to its
+          messaging event.
+        </p>
+      ) : null}
+
+      {connecting ? (
+        <ConnectAccountDialog
+          onClose={() => setConnecting(false)}
+          onConnected={(created) => {
+            setConnecting(false);
+            setConnected(created);
+            reload();
+          }}
+        />
+      ) : null}
+      {connected ? (
+        <ConnectedAccountDialog
+          connected={connected}
+          publicUrl={publicUrl}
+          onClose={() => setConnected(undefined)}
+        />
+      ) : null}
+      {disconnecting ? (
+        <ConfirmDialog
+          title="Disconnect account"
+          message={
+            <p>
+              Disconnect <strong>{disconnecting.displayName}</strong>{' '}
+              <span className="break">
+                ({providerLabel(disconnecting.provider)}, {disconnecting.accountId})
+              </span>
+              ? Its provider&rsquo;s requests are refused from now on and its signing secret stops working.
+              Connecting it again gives it a new endpoint and a new secret.
+            </p>
+          }
+          confirmLabel="Disconnect"
+          action={() => api.disconnectAccount(disconnecting.id)}
+          onDone={() => {
+            setNotice(`${disconnecting.displayName} disconnected.`);
+            setDisconnecting(undefined);
+            reload();
+          }}
+          onCancel={() => setDisconnecting(undefined)}
+        />
+      ) : null}
+    </section>
+  );
+}
+
+function ConnectAccountDialog({
+  onClose,
+  onConnected,
+}: {
+  onClose: () => void;
+  onConnected: (created: ConnectedAccountCreated) => void;
+}) {
+  const [choice, setChoice] = useState<string>(PROVIDERS[0]?.id ?? OTHER_PROVIDER);
+  const [otherProvider, setOtherProvider] = useState('');
+  const [accountId, setAccountId] = useState('');
+  const [displayName, setDisplayName] = useState('');
+  const { busy, error, setError, run } = useSubmit();
+  const other = choice === OTHER_PROVIDER;
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    const provider = (other ? otherProvider : choice).trim();
+    const input = { provider, accountId: accountId.trim(), displayName: displayName.trim() };
+    const missing = !input.provider
+      ? 'Enter the provider.'
+      : !input.accountId
+        ? 'Enter the account id.'
+        : !input.displayName
+          ? 'Enter a display name.'
+          : undefined;
+    if (missing) {
+      setError(missing);
+      return;
+    }
+    void run(async () => onConnected(await api.connectAccount(input)));
+  };
+
+  return (
+    <Dialog title="Connect account" onClose={onClose} testId="connect-account-dialog">
+      <form className="form" onSubmit={submit}>
+        <label>
+          Provider
+          <select
+            value={choice}
+            onChange={(event) => {
+              setError(undefined);
+              setChoice(event.target.value);
+            }}
+            data-testid="account-provider"
+          >
+            {PROVIDERS.map((provider) => (
+              <option key={provider.id} value={provider.id}>
+                {provider.label}
+              </option>
+            ))}
+            <option value={OTHER_PROVIDER}>Other…</option>
+          </select>
+        </label>
+        {other ? (
+          <label>
+            Other provider
+            <input
+              required
+              maxLength={PROVIDER_MAX}
+              value={otherProvider}
+              onChange={(event) => setOtherProvider(event.target.value)}
+              placeholder="e.g. zoho-mail"
+              data-testid="account-provider-other"
+            />
+            <span className="hint">The provider&rsquo;s id, as your integration names it.</span>
+          </label>
+        ) : null}
+        <label>
+          Account id
+          <input
+            required
+            maxLength={ACCOUNT_ID_MAX}
+            value={accountId}
+            onChange={(event) => setAccountId(event.target.value)}
+            placeholder="e.g. sales@example.com"
+            data-testid="account-id"
+          />
+          <span className="hint">
+            The provider&rsquo;s id of the account: an address, a phone number, a workspace id.
+          </span>
+        </label>
+        <label>
+          Display name
+          <input
+            required
+            maxLength={DISPLAY_NAME_MAX}
+            value={displayName}
+            onChange={(event) => setDisplayName(event.target.value)}
+            placeholder="e.g. Sales inbox"
+            data-testid="account-display-name"
+          />
+        </label>
+        <p className="hint">
+          The account gets a signing secret, shown once after connecting, for the provider&rsquo;s
+          configuration.
+        </p>
+        <ErrorMessage message={error} />
+        <DialogActions
+          onCancel={onClose}
+          label="Connect"
+          busyLabel="Connecting…"
+          busy={busy}
+          testId="connect-account-submit"
+        />
+      </form>
+    </Dialog>
+  );
+}
+
+/**
+ * The one and only time an account's signing secret is shown: closing the dialog forgets it (the
+ * page keeps it nowhere else, and the server never returns it again).
+ */
+function ConnectedAccountDialog({
+  connected,
+  publicUrl,
+  onClose,
+}: {
+  connected: ConnectedAccountCreated;
+  publicUrl: string;
+  onClose: () => void;
+}) {
+  const { account, signingSecret } = connected;
+  const endpoint = inboundUrlOf(publicUrl, account.id);
+  const command = simulateCommandOf(account.id);
+  return (
+    <Dialog
+      title={`Account “${account.displayName}” connected`}
+      onClose={onClose}
+      testId="connected-account-dialog"
+      wide
+      actions={<DialogActions label="Done" onClick={onClose} testId="connected-account-done" />}
+    >
+      <p className="notice notice-warning">
+        Copy this signing secret now. It is shown only once: after you close this dialog it cannot be shown
+        again.
+      </p>
+      <div className="key-value-row">
+        <code className="key-value" data-testid="signing-secret">
+          {signingSecret}
+        </code>
+        <CopyButton text={signingSecret} label="Copy" testId="copy-signing-secret" />
+      </div>
+      <p>
+        Set up {providerLabel(account.provider)} to send the account&rsquo;s activity to this endpoint,
+        signing each request with the secret:
+      </p>
+      <div className="key-value-row">
+        <code className="key-value" data-testid="connected-account-endpoint">
+          POST {endpoint}
+        </code>
+        <CopyButton text={endpoint} label="Copy URL" testId="copy-endpoint" />
+      </div>
+      <p className="hint">
+        The <code>X-Provider-Signature</code> header holds the lowercase hex HMAC-SHA256 of the raw request
+        body, keyed with the signing secret; requests that do not verify are refused (401). Activity becomes a
+        messaging event, such as <code>messaging.message.received</code>, only while an enabled webhook
+        subscribes to it.
+      </p>
+      <div className="snippet">
+        <div className="snippet-header">
+          <span className="snippet-title">Without a real provider: play one locally</span>
+          <CopyButton text={command} label="Copy command" testId="copy-simulate-command" />
+        </div>
+        <pre className="wrap" data-testid="simulate-command">
+          {command}
+        </pre>
+      </div>
+    </Dialog>
+  );
+}
