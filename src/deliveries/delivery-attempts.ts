@@ -129,7 +129,7 @@ export class DeliveryAttempts {
     outcome: AttemptOutcome,
   ): Promise<AttemptOutcome> {
     const nextAttemptAt = outcome.done ? null : new Date(Date.now() + retryDelayMs(attempt));
-    await this.deps.dataSource.transaction(async (manager) => {
+    const written = await this.deps.dataSource.transaction(async (manager) => {
       const inserted: unknown[] = await manager.query(
         `INSERT INTO delivery_attempts (delivery_id, attempt, started_at, duration_ms, url, status_code, response_message, outcome)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT DO NOTHING RETURNING attempt`,
@@ -144,7 +144,7 @@ export class DeliveryAttempts {
           outcome.status === 'delivered' ? 'delivered' : outcome.done ? 'failed' : 'retry',
         ],
       );
-      if (!inserted.length) return;
+      if (!inserted.length) return false;
       await manager.update(
         Delivery,
         { id: delivery.id },
@@ -157,8 +157,10 @@ export class DeliveryAttempts {
           url,
         },
       );
+      return true;
     });
-    return (await this.recordedOutcome(delivery.id, attempt))!;
+    // Another run of this activity recorded the attempt first: its outcome stands.
+    return written ? outcome : (await this.recordedOutcome(delivery.id, attempt))!;
   }
 
   private async recordedOutcome(deliveryId: string, attempt: number): Promise<AttemptOutcome | undefined> {

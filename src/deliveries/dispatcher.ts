@@ -1,5 +1,6 @@
 import type { DataSource, EntityManager } from 'typeorm';
 import { In } from 'typeorm';
+import { entityFromRow } from '../db/entity-from-row';
 import { loadActor } from '../identity/actor';
 import type { Logger } from '../logger';
 import { CrmRecord } from '../records/crm-record.entity';
@@ -27,6 +28,7 @@ interface OutboxRow {
 }
 
 const BATCH = 200;
+const START_CONCURRENCY = 8;
 
 /**
  * From the outbox to deliveries (architecture.md, "Events: from a write to a POST", step 2):
@@ -137,18 +139,26 @@ export class Dispatcher {
     return stale.length;
   }
 
+  /** Starts workflows a few at a time (a start is a round trip to Temporal), then marks them started. */
   private async startAll(deliveries: Delivery[]): Promise<void> {
-    for (const delivery of deliveries) {
-      try {
-        await this.starter.startDelivery(delivery);
-        await this.dataSource.manager.update(
-          Delivery,
-          { id: delivery.id },
-          { workflowStartedAt: new Date() },
-        );
-      } catch (error) {
+    for (let from = 0; from < deliveries.length; from += START_CONCURRENCY) {
+      const chunk = deliveries.slice(from, from + START_CONCURRENCY);
+      const results = await Promise.allSettled(chunk.map((delivery) => this.starter.startDelivery(delivery)));
+      const started: string[] = [];
+      results.forEach((result, index) => {
+        if (result.status === 'fulfilled') started.push(chunk[index]!.id);
         // The sweep starts it later; the delivery row is already safe in the database.
-        this.logger.warn({ err: error, deliveryId: delivery.id }, 'could not start a delivery workflow yet');
+        else
+          this.logger.warn(
+            { err: result.reason, deliveryId: chunk[index]!.id },
+            'could not start a delivery workflow yet',
+          );
+      });
+      if (started.length) {
+        await this.dataSource.query(
+          `UPDATE deliveries SET workflow_started_at = now() WHERE id = ANY($1::uuid[])`,
+          [started],
+        );
       }
     }
   }
@@ -199,10 +209,10 @@ export class Dispatcher {
     event: OutboxRow,
     element: DeliveryElement | null,
   ): Promise<Delivery | undefined> {
-    const [row]: { id: string }[] = await manager.query(
+    const [row]: Record<string, unknown>[] = await manager.query(
       `INSERT INTO deliveries (workspace_id, webhook_id, event_id, event, url, element, trigger, sources_version)
        VALUES ($1, $2, $3, $4, $5, $6, 'event', $7)
-       ON CONFLICT (webhook_id, event_id) WHERE trigger = 'event' DO NOTHING RETURNING id`,
+       ON CONFLICT (webhook_id, event_id) WHERE trigger = 'event' DO NOTHING RETURNING *`,
       [
         webhook.workspaceId,
         webhook.id,
@@ -213,7 +223,7 @@ export class Dispatcher {
         webhook.sourcesVersion,
       ],
     );
-    return row ? manager.findOneByOrFail(Delivery, { id: row.id }) : undefined;
+    return row ? entityFromRow(manager, Delivery, row) : undefined;
   }
 
   /** Each record owner's current access; absent when the owner is gone or Inactive. */

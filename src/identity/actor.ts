@@ -1,4 +1,5 @@
 import type { EntityManager } from 'typeorm';
+import { entityFromRow } from '../db/entity-from-row';
 import { Member } from './member.entity';
 import { apiPermissions, type ApiPermissions } from './permissions';
 import { Role } from './role.entity';
@@ -14,17 +15,30 @@ export interface Actor {
   permissions: ApiPermissions;
 }
 
-/** The actor for `userId` in `workspaceId`, or undefined when the user is not a member there. */
+/**
+ * The actor for `userId` in `workspaceId`, or undefined when the user is not a member there.
+ * One query: it runs on every REST and MCP call, in the dispatcher and in every delivery attempt.
+ */
 export async function loadActor(
   manager: EntityManager,
   workspaceId: string,
   userId: string,
 ): Promise<Actor | undefined> {
-  const member = await manager.findOneBy(Member, { workspaceId, userId });
-  if (!member) return undefined;
-  // One after another: `manager` may be a transaction's, which has a single connection.
-  const user = await manager.findOneByOrFail(User, { id: userId });
-  const workspace = await manager.findOneByOrFail(Workspace, { id: workspaceId });
-  const role = await manager.findOneByOrFail(Role, { id: member.roleId, workspaceId });
-  return { user, workspace, member, role, permissions: apiPermissions(role) };
+  const raw = await manager
+    .createQueryBuilder(Member, 'm')
+    .innerJoin(User, 'u', 'u.id = m.user_id')
+    .innerJoin(Workspace, 'w', 'w.id = m.workspace_id')
+    .innerJoin(Role, 'r', 'r.id = m.role_id AND r.workspace_id = m.workspace_id')
+    .select(['m', 'u', 'w', 'r'])
+    .where('m.workspace_id = :workspaceId AND m.user_id = :userId', { workspaceId, userId })
+    .getRawOne<Record<string, unknown>>();
+  if (!raw) return undefined;
+  const role = entityFromRow(manager, Role, raw, 'r');
+  return {
+    member: entityFromRow(manager, Member, raw, 'm'),
+    user: entityFromRow(manager, User, raw, 'u'),
+    workspace: entityFromRow(manager, Workspace, raw, 'w'),
+    role,
+    permissions: apiPermissions(role),
+  };
 }
