@@ -217,11 +217,14 @@ export function byField(scope: Page | Locator, testId: string, fieldName: string
   return scope.locator(`[data-testid="${testId}"][data-field-name="${fieldName}"]`);
 }
 
-/** Waits (up to 5 s, or `timeoutMs`) until `check` holds: for states that follow a server answer. */
+/**
+ * Waits (up to 15 s, or `timeoutMs`) until `check` holds: for states that follow a server answer.
+ * Generous on purpose: a loaded 2-core CI machine is slow, and tests assert states, not timings.
+ */
 export async function eventually(
   check: () => Promise<boolean>,
   what: string,
-  timeoutMs = 5_000,
+  timeoutMs = 15_000,
 ): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!(await check())) {
