@@ -1,11 +1,9 @@
 import type { EntityManager } from 'typeorm';
-import { IsNull } from 'typeorm';
 import { notFoundError } from '../errors/app-error';
-import { Workspace } from '../identity/workspace.entity';
 import type { FieldDef } from './field-kinds';
 import type { RecordAccess } from './record-access';
-import { RecordField } from './record-field.entity';
-import { RecordType } from './record-type.entity';
+import type { RecordField } from './record-field.entity';
+import type { RecordType } from './record-type.entity';
 
 export interface TypeModel {
   id: string;
@@ -29,26 +27,54 @@ export const toFieldDef = (field: RecordField): FieldDef => ({
   position: field.position,
 });
 
+/**
+ * The model in one query (it runs in every record write and every dispatch): the revision, the
+ * live types in creation order, and their live fields by position.
+ */
 export async function loadModel(manager: EntityManager, workspaceId: string): Promise<RecordModel> {
-  // One after another: `manager` may be a transaction's, which has a single connection.
-  const workspace = await manager.findOneByOrFail(Workspace, { id: workspaceId });
-  const types = await manager.find(RecordType, {
-    where: { workspaceId, deletedAt: IsNull() },
-    order: { createdAt: 'ASC', name: 'ASC' },
-  });
-  const fields = await manager.find(RecordField, {
-    where: { workspaceId, deletedAt: IsNull() },
-    order: { position: 'ASC' },
-  });
-  return {
-    schemaRevision: workspace.schemaRevision,
-    types: types.map((type) => ({
-      id: type.id,
-      name: type.name,
-      builtin: type.builtin,
-      fields: fields.filter((field) => field.typeId === type.id).map(toFieldDef),
-    })),
-  };
+  const rows: ModelRow[] = await manager.query(
+    `SELECT w.schema_revision, t.id AS type_id, t.name AS type_name, t.builtin,
+            f.id AS field_id, f.name AS field_name, f.kind, f.config, f.position
+       FROM workspaces w
+       LEFT JOIN record_types t ON t.workspace_id = w.id AND t.deleted_at IS NULL
+       LEFT JOIN record_fields f ON f.type_id = t.id AND f.deleted_at IS NULL
+      WHERE w.id = $1
+      ORDER BY t.created_at, t.name, t.id, f.position`,
+    [workspaceId],
+  );
+  if (!rows.length) throw new Error(`workspace ${workspaceId} not found`);
+  const types = new Map<string, TypeModel>();
+  for (const row of rows) {
+    if (!row.type_id) continue;
+    let type = types.get(row.type_id);
+    if (!type) {
+      type = { id: row.type_id, name: row.type_name!, builtin: row.builtin, fields: [] };
+      types.set(row.type_id, type);
+    }
+    if (row.field_id) {
+      type.fields.push({
+        id: row.field_id,
+        typeId: row.type_id,
+        name: row.field_name!,
+        kind: row.kind!,
+        config: row.config ?? {},
+        position: row.position!,
+      });
+    }
+  }
+  return { schemaRevision: rows[0]!.schema_revision, types: [...types.values()] };
+}
+
+interface ModelRow {
+  schema_revision: number;
+  type_id: string | null;
+  type_name: string | null;
+  builtin: RecordType['builtin'];
+  field_id: string | null;
+  field_name: string | null;
+  kind: FieldDef['kind'] | null;
+  config: FieldDef['config'] | null;
+  position: number | null;
 }
 
 /** The model as one reader may see it: unreadable types are absent; restricted fields are flagged. */
