@@ -8,6 +8,7 @@ import { api, errorMessage, type DeliveryView, type RecordTypeSummary } from '..
 import { DateRange } from '../components/DateRange';
 import { DeliveryStatusBadge, ElementName } from '../components/DeliveryParts';
 import { ErrorMessage } from '../components/Dialog';
+import { LoadMoreButton, TableWrap } from '../components/ListParts';
 import { EventDetailsDialog } from '../components/EventDetailsDialog';
 import { DateTime } from '../format';
 import { useRouter } from '../router';
@@ -243,10 +244,7 @@ export function DeliveriesPage() {
         </div>
       ) : (
         <>
-          <div
-            className={shown === current ? 'table-wrap' : 'table-wrap is-stale'}
-            aria-busy={shown !== current}
-          >
+          <TableWrap stale={shown !== current}>
             <table className="table deliveries-table" data-testid="deliveries-table">
               <thead>
                 <tr>
@@ -301,7 +299,7 @@ export function DeliveriesPage() {
                 ))}
               </tbody>
             </table>
-          </div>
+          </TableWrap>
           <div className="load-more">
             {visible.length < loaded.length ? (
               <span className="muted" data-testid="deliveries-filtered-count">
@@ -309,15 +307,7 @@ export function DeliveriesPage() {
               </span>
             ) : null}
             {current?.nextCursor ? (
-              <button
-                type="button"
-                className="button"
-                disabled={more.busy}
-                onClick={loadMore}
-                data-testid="deliveries-load-more"
-              >
-                {more.busy ? 'Loading…' : 'Load more'}
-              </button>
+              <LoadMoreButton busy={more.busy} onClick={loadMore} testId="deliveries-load-more" />
             ) : null}
           </div>
         </>

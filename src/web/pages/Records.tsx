@@ -13,6 +13,7 @@ import {
   type RecordView,
 } from '../api';
 import { Dialog, ErrorMessage } from '../components/Dialog';
+import { LoadMore, TableWrap } from '../components/ListParts';
 import { RecordDialog } from '../components/RecordDialog';
 import { RecordForm, type Person } from '../components/RecordForm';
 import { RecordValue } from '../components/RecordValue';
@@ -21,21 +22,17 @@ import { recordTitle } from '../records';
 import { useRouter } from '../router';
 import { useSession } from '../session';
 import { useDebounced } from '../useDebounced';
-import { useSubmit } from '../useSubmit';
+import { usePagedList } from '../usePagedList';
 
 const PAGE_SIZE = 25;
 const TABLE_COLUMNS = 4;
 const SEARCH_DELAY_MS = 250;
 
-type Listing = {
-  /** The query listed: an answer to an older query never replaces a newer one. */
-  key: string;
-  typeId: string;
-  view: RecordStatus;
-  search: string;
-  records: RecordView[];
-  nextCursor: string | null;
-};
+/** The query listed: an answer to an older query never replaces a newer one. */
+type ListQuery = { typeId: string; view: RecordStatus; search: string };
+
+const fetchRecords = (query: ListQuery, cursor: string | undefined) =>
+  api.records(query.typeId, { status: query.view, search: query.search, limit: PAGE_SIZE, cursor });
 
 type Open = { kind: 'create' } | { kind: 'record'; record: RecordView };
 
@@ -59,8 +56,6 @@ export function RecordsPage() {
   const [error, setError] = useState<string>();
   const [search, setSearch] = useState('');
   const debouncedSearch = useDebounced(search.trim(), SEARCH_DELAY_MS);
-  const [listing, setListing] = useState<Listing>();
-  const more = useSubmit();
   const [open, setOpen] = useState<Open>();
   const [notice, setNotice] = useState<string>();
   const [people, setPeople] = useState<Person[]>([]);
@@ -69,10 +64,11 @@ export function RecordsPage() {
   const wanted = params.get('type');
   const typeId = types?.find((type) => type.id === wanted || type.builtin === wanted)?.id ?? types?.[0]?.id;
   const model = loadedModel?.id === typeId ? loadedModel : undefined;
-  const listKey = `${typeId}|${view}|${debouncedSearch}`;
-  const current = listing?.key === listKey ? listing : undefined;
+  const list = usePagedList(typeId ? { typeId, view, search: debouncedSearch } : undefined, fetchRecords);
+  const { listing, current } = list;
   // While a new search runs, the previous answer for the same type and view stays (dimmed).
-  const shown = current ?? (listing?.typeId === typeId && listing?.view === view ? listing : undefined);
+  const shown =
+    current ?? (listing?.query.typeId === typeId && listing?.query.view === view ? listing : undefined);
 
   const show = (next: { type?: string; view?: RecordStatus }) => {
     const to = new URLSearchParams();
@@ -130,45 +126,7 @@ export function RecordsPage() {
     };
   }, [typeId]);
 
-  // The first page of the list.
-  useEffect(() => {
-    if (!typeId) return;
-    let live = true;
-    setError(undefined);
-    api
-      .records(typeId, { status: view, search: debouncedSearch, limit: PAGE_SIZE })
-      .then((page) => {
-        if (live) {
-          const query = { key: listKey, typeId, view, search: debouncedSearch };
-          setListing({ ...query, records: page.data, nextCursor: page.nextCursor });
-        }
-      })
-      .catch((failure: unknown) => live && setError(errorMessage(failure)));
-    return () => {
-      live = false;
-    };
-  }, [typeId, view, debouncedSearch, listKey]);
-
-  const loadMore = () => {
-    const cursor = current?.nextCursor;
-    if (!typeId || !cursor) return;
-    void more.run(async () => {
-      const page = await api.records(typeId, {
-        status: view,
-        search: debouncedSearch,
-        limit: PAGE_SIZE,
-        cursor,
-      });
-      setListing((shown) =>
-        shown?.key === listKey
-          ? { ...shown, records: [...shown.records, ...page.data], nextCursor: page.nextCursor }
-          : shown,
-      );
-    });
-  };
-
-  const updateListing = (change: (records: RecordView[]) => RecordView[]) =>
-    setListing((shown) => (shown ? { ...shown, records: change(shown.records) } : shown));
+  const updateListing = list.update;
 
   const onCreated = (record: RecordView) => {
     if (view === 'active') updateListing((records) => [record, ...records.filter((r) => r.id !== record.id)]);
@@ -282,29 +240,26 @@ export function RecordsPage() {
           {notice}
         </p>
       ) : null}
-      <ErrorMessage message={error ?? more.error} />
+      <ErrorMessage message={error ?? list.error ?? list.moreError} />
 
       {!types || (typeId && (!model || !shown)) ? (
-        error ? null : (
+        (error ?? list.error) ? null : (
           <p className="muted" data-testid="records-loading">
             Loading…
           </p>
         )
       ) : model && shown ? (
-        shown.records.length === 0 ? (
+        shown.items.length === 0 ? (
           <div className="empty" data-testid="records-empty">
-            {shown.search
-              ? `No ${model.name.toLowerCase()} match “${shown.search}”.`
+            {shown.query.search
+              ? `No ${model.name.toLowerCase()} match “${shown.query.search}”.`
               : view === 'trashed'
                 ? `No ${model.name.toLowerCase()} in the Trash.`
                 : `No ${model.name.toLowerCase()} yet.`}
           </div>
         ) : (
           <>
-            <div
-              className={shown === current ? 'table-wrap' : 'table-wrap is-stale'}
-              aria-busy={shown !== current}
-            >
+            <TableWrap stale={shown !== current}>
               <table className="table records-table" data-testid="records-table" data-view={view}>
                 <thead>
                   <tr>
@@ -315,7 +270,7 @@ export function RecordsPage() {
                   </tr>
                 </thead>
                 <tbody>
-                  {shown.records.map((record) => (
+                  {shown.items.map((record) => (
                     <tr
                       key={record.id}
                       className="row-link"
@@ -354,20 +309,13 @@ export function RecordsPage() {
                   ))}
                 </tbody>
               </table>
-            </div>
-            {current?.nextCursor ? (
-              <div className="load-more">
-                <button
-                  type="button"
-                  className="button"
-                  disabled={more.busy}
-                  onClick={loadMore}
-                  data-testid="records-load-more"
-                >
-                  {more.busy ? 'Loading…' : 'Load more'}
-                </button>
-              </div>
-            ) : null}
+            </TableWrap>
+            <LoadMore
+              nextCursor={current?.nextCursor}
+              busy={list.moreBusy}
+              onClick={list.loadMore}
+              testId="records-load-more"
+            />
           </>
         )
       ) : null}

@@ -3,17 +3,18 @@
 // URL, creation and update date filters and "Load more". Add, open a row to edit (read-only
 // without Edit), Delete inside the dialog, and Show deliveries in the row menu (spec.md, "Web app
 // actions for webhooks and keys"). The routes are the REST API's under /app/api.
-import { useEffect, useState } from 'react';
-import { api, errorMessage, type WebhookListQuery, type WebhookView } from '../api';
+import { useState } from 'react';
+import { api, type WebhookListQuery, type WebhookView } from '../api';
 import { DateRange } from '../components/DateRange';
 import { ErrorMessage } from '../components/Dialog';
+import { LoadMore, TableWrap } from '../components/ListParts';
 import { RowMenu } from '../components/RowMenu';
 import { WebhookDialog, type WebhookRights } from '../components/WebhookDialog';
 import { DateTime } from '../format';
 import { useRouter } from '../router';
 import { useSession } from '../session';
 import { useDebounced } from '../useDebounced';
-import { useSubmit } from '../useSubmit';
+import { usePagedList } from '../usePagedList';
 import { dayBound, deliveriesPathOf, eventLabel } from '../webhooks';
 
 const PAGE_SIZE = 25;
@@ -23,7 +24,6 @@ const EVENTS_SHOWN = 3;
 type Filters = { createdFrom: string; createdTo: string; updatedFrom: string; updatedTo: string };
 const NO_FILTERS: Filters = { createdFrom: '', createdTo: '', updatedFrom: '', updatedTo: '' };
 
-type Listing = { key: string; webhooks: WebhookView[]; nextCursor: string | null };
 type Open = { kind: 'add' } | { kind: 'webhook'; webhook: WebhookView };
 
 /** The list query of the search box and the date filters (local calendar days). */
@@ -36,6 +36,9 @@ function listQuery(search: string, filters: Filters): WebhookListQuery {
     updatedTo: dayBound(filters.updatedTo, true),
   };
 }
+
+const fetchWebhooks = (query: WebhookListQuery, cursor: string | undefined) =>
+  api.webhooks({ ...query, limit: PAGE_SIZE, cursor });
 
 export function WebhooksPage() {
   const session = useSession();
@@ -51,43 +54,12 @@ export function WebhooksPage() {
   const [search, setSearch] = useState('');
   const debouncedSearch = useDebounced(search.trim(), SEARCH_DELAY_MS);
   const [filters, setFilters] = useState<Filters>(NO_FILTERS);
-  const [listing, setListing] = useState<Listing>();
-  const [error, setError] = useState<string>();
-  const [reloads, setReloads] = useState(0);
   const [open, setOpen] = useState<Open>();
   const [notice, setNotice] = useState<string>();
-  const more = useSubmit();
 
-  const query = listQuery(debouncedSearch, filters);
-  const listKey = JSON.stringify(query);
-  const current = listing?.key === listKey ? listing : undefined;
+  const list = usePagedList(listQuery(debouncedSearch, filters), fetchWebhooks);
+  const { current, error } = list;
   const filtered = Boolean(debouncedSearch) || Object.values(filters).some(Boolean);
-
-  useEffect(() => {
-    let live = true;
-    setError(undefined);
-    const asked = JSON.parse(listKey) as WebhookListQuery;
-    api
-      .webhooks({ ...asked, limit: PAGE_SIZE })
-      .then((page) => live && setListing({ key: listKey, webhooks: page.data, nextCursor: page.nextCursor }))
-      .catch((failure: unknown) => live && setError(errorMessage(failure)));
-    return () => {
-      live = false;
-    };
-  }, [listKey, reloads]);
-
-  const loadMore = () => {
-    const cursor = current?.nextCursor;
-    if (!cursor) return;
-    void more.run(async () => {
-      const page = await api.webhooks({ ...query, limit: PAGE_SIZE, cursor });
-      setListing((shown) =>
-        shown?.key === listKey
-          ? { ...shown, webhooks: [...shown.webhooks, ...page.data], nextCursor: page.nextCursor }
-          : shown,
-      );
-    });
-  };
 
   const setFilter = (name: keyof Filters, value: string) => setFilters((now) => ({ ...now, [name]: value }));
   const showDeliveries = (webhook: WebhookView) => navigate(deliveriesPathOf(webhook.url));
@@ -95,24 +67,18 @@ export function WebhooksPage() {
   const onSaved = (webhook: WebhookView, created: boolean) => {
     setOpen(undefined);
     setNotice(created ? `Webhook to ${webhook.url} added.` : `Webhook to ${webhook.url} saved.`);
-    setListing((shown) =>
-      shown
-        ? { ...shown, webhooks: shown.webhooks.map((item) => (item.id === webhook.id ? webhook : item)) }
-        : shown,
-    );
-    setReloads((count) => count + 1);
+    list.update((webhooks) => webhooks.map((item) => (item.id === webhook.id ? webhook : item)));
+    list.reload();
   };
 
   const onDeleted = (webhook: WebhookView) => {
     setOpen(undefined);
     setNotice(`Webhook to ${webhook.url} deleted. Its deliveries stay in the log.`);
-    setListing((shown) =>
-      shown ? { ...shown, webhooks: shown.webhooks.filter((item) => item.id !== webhook.id) } : shown,
-    );
-    setReloads((count) => count + 1);
+    list.update((webhooks) => webhooks.filter((item) => item.id !== webhook.id));
+    list.reload();
   };
 
-  const shown = current ?? listing;
+  const shown = current ?? list.listing;
 
   return (
     <section data-testid="webhooks-page">
@@ -193,7 +159,7 @@ export function WebhooksPage() {
           {notice}
         </p>
       ) : null}
-      <ErrorMessage message={error ?? more.error} />
+      <ErrorMessage message={error ?? list.moreError} />
 
       {!shown ? (
         error ? null : (
@@ -201,7 +167,7 @@ export function WebhooksPage() {
             Loading…
           </p>
         )
-      ) : shown.webhooks.length === 0 ? (
+      ) : shown.items.length === 0 ? (
         <div className="empty" data-testid="webhooks-empty" aria-busy={shown !== current}>
           {filtered
             ? 'No webhook matches the search and filters.'
@@ -211,10 +177,7 @@ export function WebhooksPage() {
         </div>
       ) : (
         <>
-          <div
-            className={shown === current ? 'table-wrap' : 'table-wrap is-stale'}
-            aria-busy={shown !== current}
-          >
+          <TableWrap stale={shown !== current}>
             <table className="table webhooks-table" data-testid="webhooks-table">
               <thead>
                 <tr>
@@ -230,7 +193,7 @@ export function WebhooksPage() {
                 </tr>
               </thead>
               <tbody>
-                {shown.webhooks.map((webhook) => (
+                {shown.items.map((webhook) => (
                   <tr
                     key={webhook.id}
                     className="row-link"
@@ -292,20 +255,13 @@ export function WebhooksPage() {
                 ))}
               </tbody>
             </table>
-          </div>
-          {current?.nextCursor ? (
-            <div className="load-more">
-              <button
-                type="button"
-                className="button"
-                disabled={more.busy}
-                onClick={loadMore}
-                data-testid="webhooks-load-more"
-              >
-                {more.busy ? 'Loading…' : 'Load more'}
-              </button>
-            </div>
-          ) : null}
+          </TableWrap>
+          <LoadMore
+            nextCursor={current?.nextCursor}
+            busy={list.moreBusy}
+            onClick={list.loadMore}
+            testId="webhooks-load-more"
+          />
         </>
       )}
 
