@@ -43,7 +43,7 @@ export function createServices(deps: {
       () => dispatcher.kick(),
     ),
     dispatcher,
-    deliveries: new DeliveriesService(dataSource, starter, temporalUrl),
+    deliveries: new DeliveriesService(dataSource, starter, temporalUrl, logger),
     modelChanges: new ModelChangesService(dataSource),
     webhooks: new WebhooksService(dataSource, box),
     messaging: new MessagingService(dataSource, box, config, () => dispatcher.kick()),

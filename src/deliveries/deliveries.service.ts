@@ -2,6 +2,7 @@ import type { DataSource } from 'typeorm';
 import { authorizationError, conflictError, notFoundError } from '../errors/app-error';
 import { decodeCursor, encodeCursor } from '../http/cursor';
 import type { Actor } from '../identity/actor';
+import type { Logger } from '../logger';
 import { recordAccessOf } from '../records/record-access';
 import { isRecordEvent, isRetiredEvent } from '../webhooks/event-catalog';
 import { Webhook } from '../webhooks/webhook.entity';
@@ -43,6 +44,7 @@ export class DeliveriesService {
     private readonly dataSource: DataSource,
     private readonly starter: ResendStarter,
     private readonly temporalUiUrl: (delivery: Delivery) => string | null,
+    private readonly logger: Logger,
   ) {}
 
   /** Newest first; `searchTerm` matches the URL and the event name. Deliveries outlive their webhook. */
@@ -161,8 +163,13 @@ export class DeliveriesService {
         status: 'pending',
       }),
     );
-    await this.starter.startResend(resent, original.id);
-    await this.dataSource.manager.update(Delivery, { id: resent.id }, { workflowStartedAt: new Date() });
+    try {
+      await this.starter.startResend(resent, original.id);
+      await this.dataSource.manager.update(Delivery, { id: resent.id }, { workflowStartedAt: new Date() });
+    } catch (error) {
+      // The new row is committed: the dispatch sweep starts its delivery workflow once Temporal answers.
+      this.logger.warn({ err: error, deliveryId: resent.id }, 'could not start the resend workflow yet');
+    }
     return deliveryView(resent, this.temporalUiUrl(resent));
   }
 

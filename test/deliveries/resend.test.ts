@@ -1,4 +1,7 @@
+import { DeliveriesService } from '../../src/deliveries/deliveries.service';
 import { Delivery } from '../../src/deliveries/delivery.entity';
+import { loadActor } from '../../src/identity/actor';
+import { createLogger } from '../../src/logger';
 import { resendWorkflowId } from '../../workflows/resend-delivery.workflow';
 import { deliveryWorkflowId } from '../../workflows/delivery.workflow';
 import { deliveryFixture, type DeliveryFixture } from '../helpers/delivery-fixture';
@@ -62,6 +65,23 @@ describe('resend (time skipping)', () => {
     expect(again.signatureValid).toBe(true);
     const after = await fx.app.dataSource.manager.findOneByOrFail(Delivery, { id: delivery.id });
     expect(after).toEqual(before); // the original record is unchanged
+  });
+
+  it('answers a resend whose workflow could not start yet, and the sweep delivers it', async () => {
+    const { webhook, delivery } = await delivered('late-start');
+    const workspaceId = (await fx.api('GET', '/me')).body.workspace.id;
+    const actor = (await loadActor(fx.app.dataSource.manager, workspaceId, fx.userId))!;
+    const away = { startResend: () => Promise.reject(new Error('Temporal is away')) };
+    const service = new DeliveriesService(fx.app.dataSource, away, () => null, createLogger('silent'));
+    const resent = await service.resend(actor, webhook.id, delivery.id);
+    expect(resent).toMatchObject({ status: 'pending', resendOf: delivery.id, eventId: delivery.eventId });
+    expect(
+      (await fx.app.dataSource.manager.findOneByOrFail(Delivery, { id: resent.id })).workflowStartedAt,
+    ).toBeNull();
+
+    await fx.app.workerServices!.dispatcher.sweep(0);
+    expect(await fx.finish(resent.id)).toEqual({ status: 'delivered', attempts: 1 });
+    expect(receiver.received.filter((r) => r.path === '/late-start')).toHaveLength(2);
   });
 
   it('refuses while the delivery is not Delivered or Failed', async () => {
