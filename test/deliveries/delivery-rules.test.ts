@@ -121,10 +121,23 @@ describe('delivery rules (time skipping)', () => {
 
   it('delivers a committed write even when the dispatcher stopped before starting its workflow', async () => {
     const webhook = await fx.webhook(`${receiver.url}/recovered`);
+    // The write's own dispatch runs while the webhook is disabled, so it makes nothing for it; once
+    // that pass has marked the event dispatched, no other dispatcher touches the event again.
     await fx.api('PATCH', `/webhooks/${webhook.id}`, { enabled: false });
-    await fx.createDeal('Crash deal'); // dispatched while disabled: nothing for this webhook
-    await fx.api('PATCH', `/webhooks/${webhook.id}`, { enabled: true });
     const record = await fx.createDeal('Recovered deal');
+    const deadline = Date.now() + 10_000;
+    while (
+      (
+        await fx.app.dataSource.query(
+          `SELECT 1 FROM record_events WHERE record_id = $1 AND dispatched_at IS NULL`,
+          [record.id],
+        )
+      ).length
+    ) {
+      if (Date.now() > deadline) throw new Error('the write was never dispatched');
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    await fx.api('PATCH', `/webhooks/${webhook.id}`, { enabled: true });
     // Simulate a crash between commit and workflow start: this dispatcher cannot start workflows.
     const logger = createLogger('silent');
     const broken = new Dispatcher(
@@ -135,7 +148,6 @@ describe('delivery rules (time skipping)', () => {
     await fx.app.dataSource.query(`UPDATE record_events SET dispatched_at = NULL WHERE record_id = $1`, [
       record.id,
     ]);
-    await fx.app.dataSource.query(`DELETE FROM deliveries WHERE webhook_id = $1`, [webhook.id]);
     const made = await broken.dispatchPending();
     expect(made.map((d) => d.webhookId)).toContain(webhook.id);
     const [stranded] = await fx.deliveriesOf(webhook.id);
