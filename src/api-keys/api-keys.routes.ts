@@ -1,13 +1,10 @@
 import Router from '@koa/router';
 import type { Config } from '../config';
-import { notFoundError } from '../errors/app-error';
 import { actorOf } from '../http/session-auth';
 import { parse, parseId } from '../http/validate';
 import { createApiKeyBody, createQuickKeyBody } from './api-keys.schemas';
-import type { ApiKeysService } from './api-keys.service';
+import { apiKeyNotFound, type ApiKeysService } from './api-keys.service';
 import { quickConnections } from './quick-connections';
-
-const apiKeyNotFound = () => notFoundError('API key not found.', 'apiKeyNotFound');
 
 /** Settings → API keys. Keys have no REST or MCP routes: only these web-app routes. */
 export function apiKeysRoutes(deps: { apiKeys: ApiKeysService; config: Config }): Router {

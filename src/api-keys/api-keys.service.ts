@@ -2,6 +2,7 @@ import type { DataSource } from 'typeorm';
 import type { Config } from '../config';
 import { authorizationError, notFoundError, ValidationError } from '../errors/app-error';
 import type { Actor } from '../identity/actor';
+import { assertApiRight } from '../identity/permissions';
 import { generateApiKeyValue, hashApiKeyValue } from './api-key-value';
 import { ApiKey } from './api-key.entity';
 import { quickKeyExpiry, standardKeyExpiry } from './api-key.rules';
@@ -37,22 +38,13 @@ export function apiKeyView(key: ApiKey): ApiKeyView {
   };
 }
 
-type Right = 'apiRead' | 'apiCreate' | 'apiDelete';
+export const apiKeyNotFound = () => notFoundError('API key not found.', 'apiKeyNotFound');
 
 /**
  * Key management rules (spec.md, Authentication 8 and the permissions table): Read access All
  * lists own keys, Create creates, Delete deletes own keys; an Inactive member manages nothing;
  * with DEPLOYMENT=cloud, creating needs an active plan.
  */
-function assertMayManage(actor: Actor, right: Right): void {
-  if (actor.member.status !== 'active') {
-    throw authorizationError('Inactive members cannot manage API keys.', 'memberInactive');
-  }
-  if (!actor.permissions[right]) {
-    throw authorizationError('Your role does not allow this on API & Webhooks.', 'insufficientPermissions');
-  }
-}
-
 export class ApiKeysService {
   constructor(
     private readonly dataSource: DataSource,
@@ -61,7 +53,7 @@ export class ApiKeysService {
 
   /** The caller's own keys in the current workspace, newest first. Nobody sees another's keys. */
   async listOwn(actor: Actor): Promise<ApiKeyView[]> {
-    assertMayManage(actor, 'apiRead');
+    assertApiRight(actor, 'apiRead');
     const keys = await this.dataSource.manager.find(ApiKey, {
       where: { workspaceId: actor.workspace.id, userId: actor.user.id },
       order: { createdAt: 'DESC' },
@@ -104,17 +96,17 @@ export class ApiKeysService {
 
   /** Deletes one of the caller's own keys; it stops working at once. */
   async deleteOwn(actor: Actor, keyId: string): Promise<void> {
-    assertMayManage(actor, 'apiDelete');
+    assertApiRight(actor, 'apiDelete');
     const result = await this.dataSource.manager.delete(ApiKey, {
       id: keyId,
       workspaceId: actor.workspace.id,
       userId: actor.user.id,
     });
-    if (!result.affected) throw notFoundError('API key not found.', 'apiKeyNotFound');
+    if (!result.affected) throw apiKeyNotFound();
   }
 
   private assertMayCreate(actor: Actor): void {
-    assertMayManage(actor, 'apiCreate');
+    assertApiRight(actor, 'apiCreate');
     if (this.config.DEPLOYMENT === 'cloud' && actor.workspace.planState !== 'active') {
       throw authorizationError(
         'Choose a plan for this workspace before creating API keys.',

@@ -1,7 +1,9 @@
 import type { DataSource } from 'typeorm';
 import { authorizationError, conflictError, notFoundError } from '../errors/app-error';
+import { containsPattern } from '../db/like-pattern';
 import { decodeCursor, encodeCursor } from '../http/cursor';
 import type { Actor } from '../identity/actor';
+import { assertApiRight } from '../identity/permissions';
 import type { Logger } from '../logger';
 import { recordAccessOf } from '../records/record-access';
 import { isRecordEvent, isRetiredEvent } from '../webhooks/event-catalog';
@@ -31,13 +33,6 @@ export interface EventDetails extends DeliveryView {
   attemptHistory: DeliveryAttemptView[];
 }
 
-function assertMay(actor: Actor, right: 'apiRead' | 'apiCreate'): void {
-  if (actor.member.status !== 'active')
-    throw authorizationError('Inactive members cannot use webhooks.', 'memberInactive');
-  if (!actor.permissions[right])
-    throw authorizationError('Your role does not allow this on API & Webhooks.', 'insufficientPermissions');
-}
-
 /** The delivery log, Event Details and resend (spec.md, "Delivery record", resend rules). */
 export class DeliveriesService {
   constructor(
@@ -52,7 +47,7 @@ export class DeliveriesService {
     actor: Actor,
     query: DeliveryListQuery,
   ): Promise<{ data: DeliveryView[]; nextCursor: string | null }> {
-    assertMay(actor, 'apiRead');
+    assertApiRight(actor, 'apiRead');
     if (query.webhookId) await this.webhook(actor, query.webhookId);
     const builder = this.dataSource.manager
       .createQueryBuilder(Delivery, 'd')
@@ -62,7 +57,7 @@ export class DeliveriesService {
       .take(query.limit + 1);
     if (query.webhookId) builder.andWhere('d.webhook_id = :webhookId', { webhookId: query.webhookId });
     if (query.searchTerm) {
-      const term = `%${query.searchTerm.replace(/[\\%_]/g, '\\$&')}%`;
+      const term = containsPattern(query.searchTerm);
       builder.andWhere(`(d.url ILIKE :term ESCAPE '\\' OR d.event ILIKE :term ESCAPE '\\')`, { term });
     }
     if (query.cursor)
@@ -80,7 +75,7 @@ export class DeliveriesService {
    * current access (restricted values shown as restricted; empty when the record cannot be read).
    */
   async details(actor: Actor, webhookId: string, deliveryId: string): Promise<EventDetails> {
-    assertMay(actor, 'apiRead');
+    assertApiRight(actor, 'apiRead');
     const delivery = await this.delivery(actor, webhookId, deliveryId);
     const event = await loadDeliveryEvent(this.dataSource.manager, actor.workspace.id, delivery.eventId);
     const payload = event ? readablePayload(event, recordAccessOf(actor.role)) : {};
@@ -116,7 +111,7 @@ export class DeliveriesService {
    * and template), in a new row; the original stays as it was (spec.md, resend rules).
    */
   async resend(actor: Actor, webhookId: string, deliveryId: string): Promise<DeliveryView> {
-    assertMay(actor, 'apiCreate');
+    assertApiRight(actor, 'apiCreate');
     const original = await this.delivery(actor, webhookId, deliveryId);
     const webhook = await this.dataSource.manager.findOneBy(Webhook, {
       id: webhookId,
@@ -175,7 +170,7 @@ export class DeliveriesService {
 
   /** Resend by delivery id alone (MCP `resend_delivery`). */
   async resendById(actor: Actor, deliveryId: string): Promise<DeliveryView> {
-    assertMay(actor, 'apiCreate');
+    assertApiRight(actor, 'apiCreate');
     const delivery = await this.dataSource.manager.findOneBy(Delivery, {
       id: deliveryId,
       workspaceId: actor.workspace.id,

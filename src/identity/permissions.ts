@@ -1,3 +1,4 @@
+import { authorizationError } from '../errors/app-error';
 import type { Role } from './role.entity';
 
 /** What a role allows on the API & Webhooks row (spec.md, "Permissions on the API & Webhooks role row"). */
@@ -32,4 +33,22 @@ export function apiPermissions(role: RoleRow): ApiPermissions {
     apiDelete: read && role.apiDelete,
     manageWorkspace: false,
   };
+}
+
+type ApiRight = 'apiRead' | 'apiCreate' | 'apiEdit' | 'apiDelete';
+
+/**
+ * The one check behind API keys, webhooks and deliveries: an Inactive member may do nothing there
+ * (memberInactive), and the role row must allow the right (insufficientPermissions).
+ */
+export function assertApiRight(
+  actor: { member: { status: string }; permissions: ApiPermissions },
+  right: ApiRight,
+): void {
+  if (actor.member.status !== 'active') {
+    throw authorizationError('Inactive members cannot use API keys or webhooks.', 'memberInactive');
+  }
+  if (!actor.permissions[right]) {
+    throw authorizationError('Your role does not allow this on API & Webhooks.', 'insufficientPermissions');
+  }
 }

@@ -8,9 +8,7 @@ import type { TypeModel } from './model.service';
 import type { RecordAccess } from './record-access';
 import type { RecordSnapshot } from './record-change';
 import type { RecordWriteBody } from './records.schemas';
-import { toStoredValue } from './values';
-
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+import { EMAIL, toStoredValue } from './values';
 
 function restrictedField(fieldId: string, section: 'values' | 'links'): AppError {
   return new AppError('authorization', [

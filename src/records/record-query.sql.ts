@@ -1,3 +1,4 @@
+import { escapeLike } from '../db/like-pattern';
 import type { FieldDef } from './field-kinds';
 import {
   fieldOf,
@@ -31,7 +32,6 @@ class SqlParams {
   }
 }
 
-const escapeLike = (text: string) => text.replace(/[\\%_]/g, '\\$&');
 const PLAIN_TEXT_PATH = `'strict $.** ? (@.type == "text" && @.text.type() == "string").text'`;
 
 /**

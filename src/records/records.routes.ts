@@ -1,12 +1,9 @@
 import Router from '@koa/router';
-import { notFoundError } from '../errors/app-error';
 import { actorOf } from '../http/session-auth';
 import { parse, parseId } from '../http/validate';
 import { restCause } from '../http/write-cause';
 import { listRecordsQuery, recordWriteBody } from './records.schemas';
-import type { RecordsService } from './records.service';
-
-const recordNotFound = () => notFoundError('Record not found.', 'recordNotFound');
+import { recordNotFound, type RecordsService } from './records.service';
 
 /**
  * Records over REST (`/api/v1/records/...`) and for the web app (`/app/api/records/...`).

@@ -51,7 +51,7 @@ export interface RecordLocator {
   recordId: string;
 }
 
-const recordNotFound = () => notFoundError('Record not found.', 'recordNotFound');
+export const recordNotFound = () => notFoundError('Record not found.', 'recordNotFound');
 
 /**
  * Record writes and reads. Every write runs in one transaction that also appends its events to

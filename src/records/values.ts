@@ -4,7 +4,7 @@ import type { FieldDef, StoredValue, ValueState } from './field-kinds';
 export const TEXT_MAX = 10_000;
 const RICH_TEXT_MAX_JSON = 100_000;
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+export const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 const invalid = (field: FieldDef, message: string, customCode = 'recordValueInvalid') =>
   ValidationError.of(`${field.name}: ${message}`, customCode, ['values', field.id]);

@@ -1,4 +1,5 @@
 import type { EntityManager } from 'typeorm';
+import { containsPattern } from '../db/like-pattern';
 import { decodeCursor, encodeCursor } from '../http/cursor';
 import { Webhook } from './webhook.entity';
 import type { ListWebhooksQuery } from './webhooks.schemas';
@@ -23,7 +24,7 @@ export async function listWebhookRows(
     .take(query.limit + 1);
   if (query.search) {
     builder.andWhere(`w.url ILIKE :search ESCAPE '\\'`, {
-      search: `%${query.search.replace(/[\\%_]/g, '\\$&')}%`,
+      search: containsPattern(query.search),
     });
   }
   if (query.createdFrom)

@@ -2,7 +2,7 @@ import type { DataSource, EntityManager } from 'typeorm';
 import { authorizationError, conflictError, notFoundError, ValidationError } from '../errors/app-error';
 import type { Actor } from '../identity/actor';
 import { loadActor } from '../identity/actor';
-import type { ApiPermissions } from '../identity/permissions';
+import { assertApiRight } from '../identity/permissions';
 import { loadModel } from '../records/model.service';
 import { recordAccessOf } from '../records/record-access';
 import type { SecretBox } from '../security/secret-box';
@@ -23,17 +23,6 @@ export type WebhookChannel = 'rest' | 'mcp' | 'web';
 
 export const webhookNotFound = () => notFoundError('Webhook not found.', 'webhookNotFound');
 
-function assertMay(
-  actor: Actor,
-  right: keyof Pick<ApiPermissions, 'apiRead' | 'apiCreate' | 'apiEdit' | 'apiDelete'>,
-): void {
-  if (actor.member.status !== 'active')
-    throw authorizationError('Inactive members cannot manage webhooks.', 'memberInactive');
-  if (!actor.permissions[right]) {
-    throw authorizationError('Your role does not allow this on API & Webhooks.', 'insufficientPermissions');
-  }
-}
-
 const sameJson = (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
 
 /**
@@ -51,13 +40,13 @@ export class WebhooksService {
     actor: Actor,
     query: ListWebhooksQuery,
   ): Promise<{ data: WebhookView[]; nextCursor: string | null }> {
-    assertMay(actor, 'apiRead');
+    assertApiRight(actor, 'apiRead');
     const { rows, nextCursor } = await listWebhookRows(this.dataSource.manager, actor.workspace.id, query);
     return { data: rows.map(webhookView), nextCursor };
   }
 
   async get(actor: Actor, id: string): Promise<WebhookView> {
-    assertMay(actor, 'apiRead');
+    assertApiRight(actor, 'apiRead');
     return webhookView(await this.find(this.dataSource.manager, actor.workspace.id, id));
   }
 
@@ -66,7 +55,7 @@ export class WebhooksService {
     actor: Actor,
     id: string,
   ): Promise<{ secret: string | null; headers: Record<string, string> | null }> {
-    assertMay(actor, 'apiEdit');
+    assertApiRight(actor, 'apiEdit');
     const webhook = await this.find(this.dataSource.manager, actor.workspace.id, id);
     return {
       secret: webhook.secretSealed ? this.box.open(webhook.secretSealed) : null,
@@ -77,7 +66,7 @@ export class WebhooksService {
   }
 
   async create(actor: Actor, input: CreateWebhookBody, channel: WebhookChannel): Promise<WebhookView> {
-    assertMay(actor, 'apiCreate');
+    assertApiRight(actor, 'apiCreate');
     return this.dataSource.transaction(async (manager) => {
       const webhook = manager.create(Webhook, {
         workspaceId: actor.workspace.id,
@@ -106,7 +95,7 @@ export class WebhooksService {
     input: UpdateWebhookBody,
     channel: WebhookChannel,
   ): Promise<WebhookView> {
-    assertMay(actor, 'apiEdit');
+    assertApiRight(actor, 'apiEdit');
     return this.dataSource.transaction(async (manager) => {
       const webhook = await this.find(manager, actor.workspace.id, id, true);
       await this.apply(manager, actor, webhook, input, { channel, creating: false });
@@ -115,7 +104,7 @@ export class WebhooksService {
   }
 
   async delete(actor: Actor, id: string): Promise<void> {
-    assertMay(actor, 'apiDelete');
+    assertApiRight(actor, 'apiDelete');
     const result = await this.dataSource.manager.delete(Webhook, { workspaceId: actor.workspace.id, id });
     if (!result.affected) throw webhookNotFound();
   }
