@@ -37,6 +37,9 @@ describe('loadConfig', () => {
     [{ ADMIN_EMAIL: 'not-an-email' }, 'ADMIN_EMAIL'],
     [{ ENCRYPTION_KEY: 'short' }, 'ENCRYPTION_KEY'],
     [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL'],
+    [{ OUTBOUND_ALLOWED_CIDRS: '10.0.0.0' }, 'OUTBOUND_ALLOWED_CIDRS'],
+    [{ OUTBOUND_ALLOWED_CIDRS: '10.0.0.0/8,intranet' }, 'OUTBOUND_ALLOWED_CIDRS'],
+    [{ TRUST_PROXY: 'maybe' }, 'TRUST_PROXY'],
   ])('refuses %j with a one-line message naming %s', (env, variable) => {
     let caught: unknown;
     try {
@@ -48,5 +51,23 @@ describe('loadConfig', () => {
     const message = (caught as Error).message;
     expect(message).toMatch(new RegExp(`^Invalid configuration: ${variable} `));
     expect(message).not.toContain('\n');
+  });
+
+  it('reads the outbound allow-list: unset (mode default), none, or CIDRs', () => {
+    expect(loadConfig({}).OUTBOUND_ALLOWED_CIDRS).toBeUndefined();
+    expect(loadConfig({ OUTBOUND_ALLOWED_CIDRS: '' }).OUTBOUND_ALLOWED_CIDRS).toBeUndefined();
+    expect(loadConfig({ OUTBOUND_ALLOWED_CIDRS: 'none' }).OUTBOUND_ALLOWED_CIDRS).toEqual([]);
+    expect(loadConfig({ OUTBOUND_ALLOWED_CIDRS: '10.0.0.0/8, fd00::/8' }).OUTBOUND_ALLOWED_CIDRS).toEqual([
+      '10.0.0.0/8',
+      'fd00::/8',
+    ]);
+  });
+
+  it('trusts a proxy only when TRUST_PROXY says so', () => {
+    expect(loadConfig({}).TRUST_PROXY).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: '' }).TRUST_PROXY).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: 'true' }).TRUST_PROXY).toBe(true);
+    expect(loadConfig({ TRUST_PROXY: '1' }).TRUST_PROXY).toBe(true);
+    expect(loadConfig({ TRUST_PROXY: 'false' }).TRUST_PROXY).toBe(false);
   });
 });

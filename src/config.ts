@@ -1,4 +1,5 @@
 import { resolve } from 'node:path';
+import ipaddr from 'ipaddr.js';
 import { z } from 'zod';
 import { projectRoot } from './project-root';
 
@@ -40,6 +41,21 @@ export const configSchema = z.object({
   ADMIN_EMAIL: optionalString.pipe(z.email().optional()),
   ADMIN_PASSWORD: optionalString.pipe(z.string().min(8, 'must be at least 8 characters').optional()),
   REQUEST_BODY_LIMIT_KB: z.coerce.number().int().min(16).max(10_240).default(512),
+  /**
+   * Private and loopback ranges deliveries may reach (docs/deliveries.md): comma-separated CIDRs,
+   * or `none`. Unset: loopback in embedded mode, nothing in external mode (src/runtime/start.ts).
+   */
+  OUTBOUND_ALLOWED_CIDRS: optionalString.pipe(
+    z
+      .string()
+      .transform((value) => (value.trim() === 'none' ? [] : value.split(',').map((cidr) => cidr.trim())))
+      .refine((cidrs) => cidrs.every((cidr) => ipaddr.isValidCIDR(cidr)), {
+        error: 'must be comma-separated CIDRs (e.g. 10.0.0.0/8,::1/128) or none',
+      })
+      .optional(),
+  ),
+  /** Behind a reverse proxy: trust its X-Forwarded-Proto/-Host/-For (Koa's app.proxy). */
+  TRUST_PROXY: optionalString.pipe(z.stringbool().default(false)),
 });
 
 export type Config = Omit<z.infer<typeof configSchema>, 'PUBLIC_URL' | 'DATA_DIR'> & {

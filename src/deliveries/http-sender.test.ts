@@ -1,12 +1,13 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { HttpSender } from './http-sender';
+import { LOOPBACK_CIDRS } from './outbound-guard';
 
 describe('HttpSender over real loopback HTTP', () => {
   let server: Server;
   let url: string;
   const received: { headers: Record<string, unknown>; body: string }[] = [];
-  const sut = new HttpSender(300);
+  const sut = new HttpSender({ timeoutMs: 300, allowedCidrs: LOOPBACK_CIDRS });
 
   beforeAll(async () => {
     server = createServer((request, response) => {
@@ -57,5 +58,35 @@ describe('HttpSender over real loopback HTTP', () => {
   it('reports a refused connection as a network error', async () => {
     const result = await sut.post('http://127.0.0.1:9/x', {}, '{}');
     expect(result).toMatchObject({ kind: 'network', message: expect.stringContaining('ECONNREFUSED') });
+  });
+
+  describe('with nothing allowed (the external-mode default)', () => {
+    const guarded = new HttpSender({ timeoutMs: 300 });
+    afterAll(() => guarded.close());
+
+    it.each([
+      ['a loopback address', () => `${url}/guarded`, /^Not sent: 127\.0\.0\.1 is a loopback address;/],
+      [
+        'a mapped loopback address',
+        () => url.replace('127.0.0.1', '[::ffff:127.0.0.1]'),
+        /^Not sent: ::ffff:7f00:1 \(127\.0\.0\.1\) is a loopback address;/,
+      ],
+      [
+        'a name resolving to loopback (checked on the resolved address)',
+        () => url.replace('127.0.0.1', 'localhost'),
+        /^Not sent: localhost resolves to (127\.0\.0\.1|::1), which is a loopback address;/,
+      ],
+      [
+        'the same over https (refused before the handshake)',
+        () => url.replace('http://127.0.0.1', 'https://localhost'),
+        /^Not sent: localhost resolves to/,
+      ],
+      ['cloud metadata', () => 'http://169.254.169.254/latest/meta-data/', /is a link-local address/],
+    ])('refuses %s without connecting', async (_, target, message) => {
+      const before = received.length;
+      const result = await guarded.post(target(), {}, '{}');
+      expect(result).toEqual({ kind: 'refused', message: expect.stringMatching(message) });
+      expect(received.length).toBe(before);
+    });
   });
 });

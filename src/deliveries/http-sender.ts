@@ -1,20 +1,66 @@
+import dns from 'node:dns';
 import http from 'node:http';
 import https from 'node:https';
+import { isIP, type LookupFunction } from 'node:net';
 import { DELIVERY_TIMEOUT_MS } from '../limits';
+import { checkOutboundAddress, parseAllowList, refusalMessage, type AllowList } from './outbound-guard';
 import type { AttemptResult } from './retry-policy';
+
+/** A destination the outbound guard refused; `message` is the delivery's failure message. */
+class OutboundRefusedError extends Error {
+  readonly code = 'EOUTBOUNDREFUSED';
+}
+
+export interface HttpSenderOptions {
+  /** The whole exchange, connection included. */
+  timeoutMs?: number;
+  /** Private and loopback CIDRs deliveries may reach (outbound-guard.ts); default none. */
+  allowedCidrs?: readonly string[];
+}
 
 /**
  * POSTs deliveries over keep-alive connections, bounded per receiver. Only the status line is
  * kept: the receiver's body is read and dropped (spec.md: "The response body of the receiver is
  * not stored"). The 5 s limit covers the whole exchange, connection included.
+ *
+ * Every connection goes through the outbound guard: the agents' `lookup` resolves the host,
+ * checks every address it got and hands only checked addresses to the socket, so the address
+ * checked is the address connected to (no second resolution to rebind). IP literals skip
+ * `lookup` in Node, so post() checks those itself.
  */
 export class HttpSender {
-  private readonly agents = {
-    'http:': new http.Agent({ keepAlive: true, maxSockets: 64, maxFreeSockets: 16, scheduling: 'lifo' }),
-    'https:': new https.Agent({ keepAlive: true, maxSockets: 64, maxFreeSockets: 16, scheduling: 'lifo' }),
-  };
+  private readonly timeoutMs: number;
+  private readonly allowList: AllowList;
+  private readonly agents: { 'http:': http.Agent; 'https:': https.Agent };
 
-  constructor(private readonly timeoutMs = DELIVERY_TIMEOUT_MS) {}
+  constructor(options: HttpSenderOptions = {}) {
+    this.timeoutMs = options.timeoutMs ?? DELIVERY_TIMEOUT_MS;
+    this.allowList = parseAllowList(options.allowedCidrs ?? []);
+    const agentOptions = {
+      keepAlive: true,
+      maxSockets: 64,
+      maxFreeSockets: 16,
+      scheduling: 'lifo' as const,
+      lookup: this.guardedLookup,
+    };
+    this.agents = { 'http:': new http.Agent(agentOptions), 'https:': new https.Agent(agentOptions) };
+  }
+
+  /** dns.lookup, refusing the host if any address it resolves to is refused. */
+  private readonly guardedLookup: LookupFunction = (hostname, options, callback) => {
+    dns.lookup(hostname, { ...options, all: true }, (error, addresses) => {
+      if (error) return callback(error, '');
+      for (const { address } of addresses) {
+        const refusal = checkOutboundAddress(address, this.allowList);
+        if (refusal) return callback(new OutboundRefusedError(refusalMessage(refusal, hostname)), '');
+      }
+      if (options.all) return callback(null, addresses);
+      const [first] = addresses;
+      if (!first)
+        return callback(Object.assign(new Error(`${hostname} has no address`), { code: 'ENOTFOUND' }), '');
+      callback(null, first.address, first.family);
+    });
+  };
 
   post(
     url: string,
@@ -24,6 +70,11 @@ export class HttpSender {
   ): Promise<AttemptResult> {
     const target = new URL(url);
     const protocol = target.protocol as 'http:' | 'https:';
+    const literal = target.hostname.replace(/^\[(.*)\]$/, '$1');
+    if (isIP(literal)) {
+      const refusal = checkOutboundAddress(literal, this.allowList);
+      if (refusal) return Promise.resolve({ kind: 'refused', message: refusalMessage(refusal, literal) });
+    }
     const payload = Buffer.from(body, 'utf8');
     const timeout = AbortSignal.timeout(this.timeoutMs);
     const signal = cancel ? AbortSignal.any([timeout, cancel]) : timeout;
@@ -62,7 +113,9 @@ export class HttpSender {
         },
       );
       request.on('error', (error: NodeJS.ErrnoException) => {
-        if (timeout.aborted) settle({ kind: 'timeout' });
+        // The guard's message only: no socket error that would map the internal address's ports.
+        if (error instanceof OutboundRefusedError) settle({ kind: 'refused', message: error.message });
+        else if (timeout.aborted) settle({ kind: 'timeout' });
         else
           settle({
             kind: 'network',

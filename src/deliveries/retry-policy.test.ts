@@ -30,6 +30,10 @@ describe('classifyAttempt', () => {
     expect(classifyAttempt({ kind: 'network', message: 'ECONNREFUSED' })).toBe('retryable');
   });
 
+  it('does not retry a destination the outbound guard refused', () => {
+    expect(classifyAttempt({ kind: 'refused', message: 'Not sent: …' })).toBe('final');
+  });
+
   it('allows ten attempts in total', () => {
     expect(hasAttemptsLeft(9)).toBe(true);
     expect(hasAttemptsLeft(10)).toBe(false);

@@ -12,13 +12,17 @@ export function retryDelayMs(attempt: number): number {
 export type AttemptResult =
   | { kind: 'response'; statusCode: number; statusText: string }
   | { kind: 'timeout' }
-  | { kind: 'network'; message: string };
+  | { kind: 'network'; message: string }
+  /** The outbound guard refused the address before connecting; `message` names the rule. */
+  | { kind: 'refused'; message: string };
 
 /**
  * spec.md, Delivery behavior 3-5: 2xx delivers; timeouts, network errors, 5xx, 408, 425 and 429
  * are retried; other answers (other 4xx, and 1xx/3xx, which are not success either) are not.
+ * A destination the outbound guard refuses fails before sending, like behavior 6: not retried.
  */
 export function classifyAttempt(result: AttemptResult): 'delivered' | 'retryable' | 'final' {
+  if (result.kind === 'refused') return 'final';
   if (result.kind !== 'response') return 'retryable';
   const { statusCode } = result;
   if (statusCode >= 200 && statusCode < 300) return 'delivered';

@@ -15,18 +15,35 @@ declare module 'koa' {
   }
 }
 
-export function setSessionCookie(ctx: Context, token: string): void {
+/**
+ * Secure when the request arrived over TLS (with TRUST_PROXY, as X-Forwarded-Proto says) or when
+ * PUBLIC_URL is https: then TLS ends at a proxy, and the browser must never send the cookie over
+ * plain HTTP.
+ */
+function cookieSecurity(ctx: Context, publicUrl: string): { secure: boolean } {
+  const secure = ctx.secure || publicUrl.startsWith('https:');
+  // The cookies module refuses a Secure cookie on a request it saw as plain HTTP.
+  if (secure) ctx.cookies.secure = true;
+  return { secure };
+}
+
+export function setSessionCookie(ctx: Context, token: string, publicUrl: string): void {
   ctx.cookies.set(SESSION_COOKIE, token, {
     httpOnly: true,
     sameSite: 'lax',
-    secure: ctx.secure,
+    ...cookieSecurity(ctx, publicUrl),
     maxAge: SESSION_LIFETIME_MS,
     overwrite: true,
   });
 }
 
-export function clearSessionCookie(ctx: Context): void {
-  ctx.cookies.set(SESSION_COOKIE, null, { httpOnly: true, sameSite: 'lax', overwrite: true });
+export function clearSessionCookie(ctx: Context, publicUrl: string): void {
+  ctx.cookies.set(SESSION_COOKIE, null, {
+    httpOnly: true,
+    sameSite: 'lax',
+    ...cookieSecurity(ctx, publicUrl),
+    overwrite: true,
+  });
 }
 
 /**

@@ -26,7 +26,7 @@ export function identityRoutes(deps: { dataSource: DataSource; config: Config })
   router.post('/auth/sign-up', async (ctx) => {
     const body = parse(signUpBody, ctx.request.body);
     const { user, workspace } = await signUp(dataSource, body);
-    setSessionCookie(ctx, await createSession(dataSource, user.id, workspace.id));
+    setSessionCookie(ctx, await createSession(dataSource, user.id, workspace.id), config.PUBLIC_URL);
     ctx.status = 201;
     ctx.body = await answerSession(user.id, workspace.id);
   });
@@ -35,14 +35,14 @@ export function identityRoutes(deps: { dataSource: DataSource; config: Config })
     const user = await signIn(dataSource, parse(signInBody, ctx.request.body));
     const [first] = await workspacesOf(dataSource.manager, user.id);
     if (!first) throw notFoundError('You are not a member of any workspace.', 'noWorkspace');
-    setSessionCookie(ctx, await createSession(dataSource, user.id, first.id));
+    setSessionCookie(ctx, await createSession(dataSource, user.id, first.id), config.PUBLIC_URL);
     ctx.body = await answerSession(user.id, first.id);
   });
 
   router.post('/auth/sign-out', async (ctx) => {
     const token = ctx.cookies.get('crm_session');
     if (token) await deleteSession(dataSource, token);
-    clearSessionCookie(ctx);
+    clearSessionCookie(ctx, config.PUBLIC_URL);
     ctx.status = 204;
   });
 

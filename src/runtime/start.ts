@@ -14,6 +14,7 @@ import { ensureSearchAttributes } from '../temporal/search-attributes';
 import { startWorker } from '../temporal/worker';
 import { createServices } from '../services';
 import { HttpSender } from '../deliveries/http-sender';
+import { allowedCidrsFor } from '../deliveries/outbound-guard';
 import { startDispatchSweep, startRetentionSweep } from './sweeps';
 import { ensureDemoWorkspace, type CreatedWorkspace } from '../identity/bootstrap';
 import { Lifecycle } from './lifecycle';
@@ -139,7 +140,11 @@ async function run(
 
   if (options.worker) {
     say('Starting the Temporal worker…');
-    const sender = new HttpSender();
+    // Embedded (`npm start`) reaches loopback receivers by default; external mode reaches no
+    // private or loopback address unless OUTBOUND_ALLOWED_CIDRS opens it (docs/deliveries.md).
+    const sender = new HttpSender({
+      allowedCidrs: allowedCidrsFor(config.OUTBOUND_ALLOWED_CIDRS, options.embedded),
+    });
     lifecycle.add('delivery sender', async () => sender.close());
     const worker = await startWorker(
       {

@@ -7,6 +7,7 @@ import type { DataSource } from 'typeorm';
 import { createActivities } from '../../activities';
 import { loadConfig, type Config } from '../../src/config';
 import { HttpSender } from '../../src/deliveries/http-sender';
+import { allowedCidrsFor } from '../../src/deliveries/outbound-guard';
 import { createApp } from '../../src/http/app';
 import { createLogger } from '../../src/logger';
 import { createServices, type Services } from '../../src/services';
@@ -62,7 +63,8 @@ export async function startTestApp(
   if (options.worker) {
     await ensureSearchAttributes(env.connection, temporal.namespace);
     workerServices = createServices({ config, logger, dataSource: db.dataSource, temporal });
-    const sender = new HttpSender();
+    // As `npm start` does: loopback receivers are reachable unless OUTBOUND_ALLOWED_CIDRS says otherwise.
+    const sender = new HttpSender({ allowedCidrs: allowedCidrsFor(config.OUTBOUND_ALLOWED_CIDRS, true) });
     const worker = await Worker.create({
       connection: env.nativeConnection,
       namespace: env.namespace,

@@ -205,3 +205,60 @@ describe('web sessions, members and roles', () => {
     });
   });
 });
+
+/**
+ * Behind an HTTPS proxy the session cookie must carry Secure, or a browser would send it over plain
+ * HTTP too: Secure whenever PUBLIC_URL is https, or (with TRUST_PROXY) the proxy says https.
+ */
+describe('the session cookie is Secure whenever the service is reached over https', () => {
+  const cookieOf = async (
+    overrides: Record<string, string>,
+    email: string,
+    headers: (baseUrl: string) => Record<string, string> = () => ({}),
+  ): Promise<string[]> => {
+    const app = await startTestApp(overrides);
+    try {
+      await WebClient.signUp(app.baseUrl, { email });
+      const response = await fetch(`${app.baseUrl}/app/api/auth/sign-in`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', origin: app.baseUrl, ...headers(app.baseUrl) },
+        body: JSON.stringify({ email, password: 'password-123' }),
+      });
+      expect(response.status).toBe(200);
+      const [cookie] = response.headers.getSetCookie();
+      const signOut = await fetch(`${app.baseUrl}/app/api/auth/sign-out`, {
+        method: 'POST',
+        headers: { cookie: cookie!.split(';')[0]!, origin: app.baseUrl, ...headers(app.baseUrl) },
+      });
+      return [cookie!, signOut.headers.getSetCookie()[0]!].map((c) => c.toLowerCase());
+    } finally {
+      await app.close();
+    }
+  };
+  const attributes = (cookie: string) => cookie.split(';').map((part) => part.trim());
+
+  it('sets Secure with an https PUBLIC_URL (TLS ended at a proxy), on sign-in and sign-out', async () => {
+    const [signIn, signOut] = await cookieOf({ PUBLIC_URL: 'https://crm.example.com' }, 'tls@example.com');
+    expect(signIn).toMatch(/^crm_session=/);
+    expect(attributes(signIn!)).toEqual(expect.arrayContaining(['secure', 'httponly', 'samesite=lax']));
+    expect(attributes(signOut!)).toContain('secure');
+  });
+
+  it('leaves Secure off with an http PUBLIC_URL, and ignores X-Forwarded-Proto without TRUST_PROXY', async () => {
+    const [signIn] = await cookieOf({ PUBLIC_URL: 'http://localhost:3000' }, 'plain@example.com', () => ({
+      'x-forwarded-proto': 'https',
+    }));
+    expect(signIn).toMatch(/^crm_session=/);
+    expect(attributes(signIn!)).not.toContain('secure');
+  });
+
+  it('honours X-Forwarded-Proto: https with TRUST_PROXY=true', async () => {
+    const [signIn] = await cookieOf(
+      { PUBLIC_URL: 'http://localhost:3000', TRUST_PROXY: 'true' },
+      'proxied@example.com',
+      // What a browser on the proxy's https address sends.
+      (baseUrl) => ({ 'x-forwarded-proto': 'https', origin: baseUrl.replace(/^http:/, 'https:') }),
+    );
+    expect(attributes(signIn!)).toContain('secure');
+  });
+});
