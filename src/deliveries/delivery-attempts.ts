@@ -3,7 +3,7 @@ import type { DataSource } from 'typeorm';
 import { loadActor } from '../identity/actor';
 import { DELIVERY_TIMEOUT_MS, FAILED_BEFORE_SENDING_STATUS } from '../limits';
 import type { Logger } from '../logger';
-import { recordAccessOf } from '../records/record-access';
+import { loadRecordAccess } from '../records/record-access';
 import type { SecretBox } from '../security/secret-box';
 import { RENDERED_BODY_MAX, renderBodyTemplate } from '../webhooks/body-template';
 import { transportRuleViolation } from '../webhooks/transport-rule';
@@ -24,7 +24,7 @@ export interface AttemptOutcome {
 }
 
 /** Messaging events are sent as stored: no record access applies to them. */
-const NO_RECORD_ACCESS = { canReadType: () => false, isFieldRestricted: () => true };
+const NO_RECORD_ACCESS = { canReadType: () => false, isFieldRestricted: () => true, canReadDisplayOf: () => false };
 
 type Prepared =
   | { send: true; url: string; headers: Record<string, string>; body: string }
@@ -91,7 +91,7 @@ export class DeliveryAttempts {
       if (!owner || owner.member.status !== 'active') {
         return refuse('Not sent: the record owner is no longer an active member.');
       }
-      data = readablePayload(event, recordAccessOf(owner.role));
+      data = readablePayload(event, await loadRecordAccess(manager, webhook.workspaceId, owner.role));
       if (!('record' in data))
         return refuse('Not sent: the record owner can no longer read this record type.');
     } else {
@@ -179,16 +179,26 @@ export class DeliveryAttempts {
   }
 }
 
-/** The receiver's answer as the delivery's outcome (spec.md, Delivery behavior 3-5). */
+/**
+ * The receiver's answer as the delivery's outcome (spec.md, Delivery behavior 3-5); a destination
+ * the outbound guard refused is a failure before sending (422, behavior 6) with the guard's message.
+ */
 function outcomeOf(result: AttemptResult, attempt: number): AttemptOutcome {
   const verdict = classifyAttempt(result);
-  const statusCode = result.kind === 'response' ? result.statusCode : null;
+  const statusCode =
+    result.kind === 'response'
+      ? result.statusCode
+      : result.kind === 'refused'
+        ? FAILED_BEFORE_SENDING_STATUS
+        : null;
   const responseMessage =
     result.kind === 'response'
       ? result.statusText || STATUS_CODES[result.statusCode] || ''
       : result.kind === 'timeout'
         ? `Timed out: no response within ${DELIVERY_TIMEOUT_MS / 1000} s`
-        : `No response: ${result.message}`;
+        : result.kind === 'refused'
+          ? result.message
+          : `No response: ${result.message}`;
   if (verdict === 'delivered') return { done: true, status: 'delivered', statusCode, responseMessage };
   const retry = verdict === 'retryable' && hasAttemptsLeft(attempt);
   return { done: !retry, status: 'failed', statusCode, responseMessage };

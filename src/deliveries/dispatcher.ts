@@ -4,7 +4,7 @@ import { entityFromRow } from '../db/entity-from-row';
 import { loadActor } from '../identity/actor';
 import type { Logger } from '../logger';
 import { CrmRecord } from '../records/crm-record.entity';
-import { loadModel } from '../records/model.service';
+import { loadModel, type RecordModel } from '../records/model.service';
 import { recordAccessOf, type RecordAccess } from '../records/record-access';
 import type { RecordEventName } from '../records/record-event-names';
 import type { RecordEventData } from '../records/redaction';
@@ -176,7 +176,7 @@ export class Dispatcher {
         .getMany();
       if (!webhooks.length) continue;
       const model = await loadModel(manager, workspaceId);
-      const owners = await this.ownerAccess(manager, workspaceId, webhooks);
+      const owners = await this.ownerAccess(manager, workspaceId, webhooks, model);
       const states = await this.currentStates(manager, workspaceId, own);
       for (const event of own) {
         const fields = model.types.find((type) => type.id === event.type_id)?.fields ?? [];
@@ -231,13 +231,14 @@ export class Dispatcher {
     manager: EntityManager,
     workspaceId: string,
     webhooks: Webhook[],
+    model: RecordModel,
   ): Promise<Map<string, RecordAccess>> {
     const access = new Map<string, RecordAccess>();
     for (const ownerId of new Set(
       webhooks.map((webhook) => webhook.recordOwnerUserId).filter(Boolean) as string[],
     )) {
       const owner = await loadActor(manager, workspaceId, ownerId);
-      if (owner && owner.member.status === 'active') access.set(ownerId, recordAccessOf(owner.role));
+      if (owner && owner.member.status === 'active') access.set(ownerId, recordAccessOf(owner.role, model));
     }
     return access;
   }

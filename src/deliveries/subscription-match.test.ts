@@ -23,7 +23,7 @@ const fields: FieldDef[] = [
   },
   { id: AMOUNT, typeId: DEAL, name: 'Amount', kind: 'number', config: {}, position: 1 },
 ];
-const everything = { canReadType: () => true, isFieldRestricted: () => false };
+const everything = { canReadType: () => true, isFieldRestricted: () => false, canReadDisplayOf: () => true };
 const webhook = (overrides: Partial<SubscribedWebhook>): SubscribedWebhook => ({
   events: ['record.created', 'record.updated', 'record.deleted', 'record.deletedPermanently'],
   recordTrigger: null,
@@ -43,7 +43,7 @@ const wonOnly = { query: { typeId: DEAL, filters: [{ fieldId: STAGE, op: 'eq' as
 describe('webhookReceivesRecordEvent', () => {
   it('with no trigger and no sources, takes every type the owner can read', () => {
     expect(webhookReceivesRecordEvent(webhook({}), updated([AMOUNT]), fields)).toBe(true);
-    const noDeals = { canReadType: (t: string) => t !== DEAL, isFieldRestricted: () => false };
+    const noDeals = { ...everything, canReadType: (t: string) => t !== DEAL };
     expect(webhookReceivesRecordEvent(webhook({ ownerAccess: noDeals }), updated([AMOUNT]), fields)).toBe(
       false,
     );
@@ -73,6 +73,21 @@ describe('webhookReceivesRecordEvent', () => {
       state: { typeId: CONTACT, values: {}, links: {} },
     };
     expect(webhookReceivesRecordEvent(webhook({ recordTrigger: wonOnly }), contact, fields)).toBe(false);
+  });
+
+  it('never matches a filter on a field the owner cannot read, whatever its value (no oracle)', () => {
+    const noAmount = { ...everything, isFieldRestricted: (id: string) => id === AMOUNT };
+    const over = (op: 'gt' | 'lt' | 'isEmpty' | 'isNotEmpty', value?: number) =>
+      webhook({
+        ownerAccess: noAmount,
+        recordTrigger: { query: { typeId: DEAL, filters: [{ fieldId: AMOUNT, op, value }] } },
+      });
+    for (const hook of [over('gt', 1), over('lt', 10), over('isEmpty'), over('isNotEmpty')]) {
+      expect(webhookReceivesRecordEvent(hook, updated([AMOUNT]), fields)).toBe(false);
+    }
+    expect(
+      webhookReceivesRecordEvent({ ...over('gt', 1), ownerAccess: everything }, updated([AMOUNT]), fields),
+    ).toBe(true);
   });
 
   it('applies changedFieldIds to record.updated only', () => {

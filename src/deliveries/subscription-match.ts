@@ -37,7 +37,11 @@ export function webhookReceivesRecordEvent(
   event: RecordEventToMatch,
   fields: FieldDef[],
 ): boolean {
-  if (!webhook.ownerAccess || !webhook.ownerAccess.canReadType(event.typeId)) return false;
+  const access = webhook.ownerAccess;
+  if (!access || !access.canReadType(event.typeId)) return false;
+  // Filters and search see only what the owner may read now: a filter on a field restricted for
+  // the owner (or on a formula computed from one) never matches, so deliveries are no oracle.
+  const readable = fields.filter((field) => !access.isFieldRestricted(field.id));
   const sources: (RecordTrigger & { events?: string[] })[] | null = webhook.recordTrigger
     ? [webhook.recordTrigger]
     : webhook.recordSources;
@@ -46,7 +50,7 @@ export function webhookReceivesRecordEvent(
     if (source.query.typeId.toLowerCase() !== event.typeId.toLowerCase()) return false;
     if (!(source.events ?? webhook.events).includes(event.event)) return false;
     if (event.event === 'record.deletedPermanently') return true;
-    if (!event.state || !matchesQuery(event.state, source.query, fields)) return false;
+    if (!event.state || !matchesQuery(event.state, source.query, readable)) return false;
     if (event.event === 'record.updated' && source.changedFieldIds?.length) {
       return source.changedFieldIds.some((fieldId) => event.changedFieldIds.includes(fieldId));
     }

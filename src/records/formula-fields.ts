@@ -4,11 +4,12 @@ import { evaluateFormula, formulaFieldRefs, invalid, parseFormula, type FormulaA
 // The formula fields of a record type: checking a new expression against the type's fields
 // (kinds, cycles), and computing every formula of a record in dependency order.
 
-function safeRefs(expression: string | undefined): string[] {
+/** The field ids a stored formula uses; an unparsable one uses none (it stores an error). */
+export function formulaInputIds(expression: string | undefined): string[] {
   try {
     return formulaFieldRefs(parseFormula(expression ?? ''));
   } catch {
-    return []; // an unparsable stored formula references nothing; it fails on its own
+    return [];
   }
 }
 
@@ -37,7 +38,7 @@ export function validateFormula(expression: string, fields: FieldDef[], selfFiel
 
   const refsOf = (fieldId: string): string[] => {
     const field = byId.get(fieldId);
-    return field?.kind === 'formula' ? safeRefs(field.config.expression) : [];
+    return field?.kind === 'formula' ? formulaInputIds(field.config.expression) : [];
   };
   const cycle = findCycle(refs, refsOf, selfFieldId);
   if (cycle) {

@@ -19,8 +19,8 @@ export function modelRoutes(deps: { dataSource: DataSource; modelChanges: ModelC
 
   const visibleFor = async (ctx: Context) => {
     const actor = actorOf(ctx);
-    const access = recordAccessOf(actor.role);
-    return { access, model: await loadModel(dataSource.manager, actor.workspace.id) };
+    const model = await loadModel(dataSource.manager, actor.workspace.id);
+    return { access: recordAccessOf(actor.role, model), model };
   };
 
   /** The record types the caller can read. */

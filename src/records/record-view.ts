@@ -40,7 +40,7 @@ export function recordView(
           ref: { typeId: field.config.targetTypeId ?? '', recordId: id },
           display: null,
         };
-        return access.canReadType(related.ref.typeId) ? related : { ref: related.ref, display: null };
+        return access.canReadDisplayOf(related.ref.typeId) ? related : { ref: related.ref, display: null };
       });
       continue;
     }

@@ -105,6 +105,23 @@ export class RecordsRepository {
     }
   }
 
+  /**
+   * The active records (other than itself) that link to a record, locked in id order for the
+   * rest of the transaction.
+   */
+  async lockLinkingTo(workspaceId: string, targetId: string): Promise<CrmRecord[]> {
+    return this.manager
+      .createQueryBuilder(CrmRecord, 'r')
+      .setLock('pessimistic_write')
+      .where(`r.workspace_id = :workspaceId AND r.id <> :targetId AND r.status = 'active'`, {
+        workspaceId,
+        targetId,
+      })
+      .andWhere('r.id IN (SELECT l.record_id FROM record_links l WHERE l.target_record_id = :targetId)')
+      .orderBy('r.id')
+      .getMany();
+  }
+
   /** Removes every relationship of an erased record, both directions. */
   async eraseParts(recordId: string): Promise<void> {
     await this.manager.query(`DELETE FROM record_links WHERE record_id = $1 OR target_record_id = $1`, [

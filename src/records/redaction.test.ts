@@ -1,3 +1,4 @@
+import { recordAccessOf, type FormulaSource } from './record-access';
 import { redactRecordEventData, type RecordEventData } from './redaction';
 
 const data: RecordEventData = {
@@ -35,10 +36,23 @@ const data: RecordEventData = {
   },
 };
 
-const access = (readable: string[], restricted: string[] = []) => ({
-  canReadType: (typeId: string) => readable.includes(typeId),
-  isFieldRestricted: (fieldId: string) => restricted.includes(fieldId),
-});
+// The two types' fields as access sees them: each type's first text field is its display name.
+const fields: FormulaSource[] = [
+  { id: 'name', typeId: 'deal', kind: 'text', config: {}, position: 0 },
+  { id: 'amount', typeId: 'deal', kind: 'number', config: {}, position: 1 },
+  { id: 'org-name', typeId: 'organization', kind: 'text', config: {}, position: 0 },
+];
+
+const access = (readable: string[], restricted: string[] = []) =>
+  recordAccessOf(
+    {
+      isAdmin: false,
+      defaultRecordAccess: 'none',
+      recordAccess: Object.fromEntries(readable.map((typeId) => [typeId, 'all' as const])),
+      restrictedFieldIds: restricted,
+    },
+    fields,
+  );
 
 describe('redactRecordEventData', () => {
   it('leaves a payload the reader may fully read unchanged', () => {
@@ -68,6 +82,18 @@ describe('redactRecordEventData', () => {
     });
     const hidden = redactRecordEventData(data, access(['deal', 'organization'], ['org'])) as RecordEventData;
     expect(hidden.record.links).toEqual([]);
+  });
+
+  it('hides the display of a linked record whose display field (its name) is restricted', () => {
+    const sut = redactRecordEventData(
+      data,
+      access(['deal', 'organization'], ['org-name']),
+    ) as RecordEventData;
+    expect(sut.record.links![0]!.record).toEqual({
+      ref: { typeId: 'organization', recordId: 'o1' },
+      display: null,
+    });
+    expect(JSON.stringify(sut)).not.toContain('Acme');
   });
 
   it('does not change the stored payload it was given', () => {

@@ -19,7 +19,7 @@ const RESTRICTED = { state: 'restricted' } as const;
  * The one redaction of record event payloads by a reader's current access, used by deliveries
  * (the webhook owner) and by Event Details (the viewer): an unreadable record type yields an empty
  * payload; a restricted field's values become `restricted`; a linked record of an unreadable type
- * keeps its ref but not its display name.
+ * (or whose display field is restricted) keeps its ref but not its display name.
  */
 export function redactRecordEventData(
   data: RecordEventData,
@@ -27,7 +27,7 @@ export function redactRecordEventData(
 ): RecordEventData | Record<string, never> {
   if (!access.canReadType(data.record.ref.typeId)) return {};
   const relatedRecord = (record: RelatedRecord): RelatedRecord =>
-    access.canReadType(record.ref.typeId) ? record : { ref: record.ref, display: null };
+    access.canReadDisplayOf(record.ref.typeId) ? record : { ref: record.ref, display: null };
   const record = { ...data.record };
   if (record.fields) {
     record.fields = record.fields.map((field): FieldChange =>

@@ -1,5 +1,5 @@
 import { loadActor } from '../../src/identity/actor';
-import { recordAccessOf } from '../../src/records/record-access';
+import { loadRecordAccess } from '../../src/records/record-access';
 import { RecordEvent } from '../../src/records/record-event.entity';
 import { redactRecordEventData, type RecordEventData } from '../../src/records/redaction';
 import { startTestApp, type TestApp } from '../helpers/test-app';
@@ -82,7 +82,7 @@ describe('record access and redaction', () => {
     const viewer = (await loadActor(app.dataSource.manager, workspaceId, amountHidden.userId))!;
     const redacted = redactRecordEventData(
       event!.data as unknown as RecordEventData,
-      recordAccessOf(viewer.role),
+      await loadRecordAccess(app.dataSource.manager, workspaceId, viewer.role),
     ) as RecordEventData;
     const amount = redacted.record.fields!.find((f) => f.fieldId === field('Amount'))!;
     expect(amount.before).toEqual({ state: 'restricted' });
@@ -111,7 +111,10 @@ describe('record access and redaction', () => {
     const [event] = await app.dataSource.manager.findBy(RecordEvent, { recordId: created.id });
     const viewer = (await loadActor(app.dataSource.manager, workspaceId, noDeals.userId))!;
     expect(
-      redactRecordEventData(event!.data as unknown as RecordEventData, recordAccessOf(viewer.role)),
+      redactRecordEventData(
+        event!.data as unknown as RecordEventData,
+        await loadRecordAccess(app.dataSource.manager, workspaceId, viewer.role),
+      ),
     ).toEqual({});
   });
 

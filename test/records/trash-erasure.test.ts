@@ -135,6 +135,104 @@ describe('trash retention timer (time skipping)', () => {
     expect(events.map((e) => e.event)).not.toContain('record.deletedPermanently');
   });
 
+  /** An organization and contacts linked to it: one stays active, one is in the Trash. */
+  async function linkedToOrganization(name: string) {
+    const model = await loadModel(db.dataSource.manager, actor.workspace.id);
+    const organization = model.types.find((t) => t.builtin === 'organization')!;
+    const orgName = organization.fields.find((f) => f.name === 'Name')!.id;
+    const orgLink = model.types
+      .find((t) => t.builtin === 'contact')!
+      .fields.find((f) => f.name === 'Organization')!.id;
+    const org = await records.create(actor, cause, 'organization', { values: { [orgName]: name } });
+    const contact = await records.create(actor, cause, 'contact', {
+      values: { [nameField]: `${name} contact` },
+      links: { [orgLink]: [org.id] },
+    });
+    const trashedContact = await records.create(actor, cause, 'contact', {
+      values: { [nameField]: `${name} trashed contact` },
+      links: { [orgLink]: [org.id] },
+    });
+    // In the Trash without a timer, so skipping 30 days for the organization cannot erase it.
+    await db.dataSource.query(
+      `UPDATE records SET status = 'trashed', trashed_at = now(), version = version + 1 WHERE id = $1`,
+      [trashedContact.id],
+    );
+    await records.trash(actor, cause, { typeRef: 'organization', recordId: org.id });
+    return {
+      org,
+      contact,
+      trashedContact: { ...trashedContact, version: trashedContact.version + 1 },
+      orgLink,
+    };
+  }
+
+  /** What an erasure must have told about the linked contacts (issue 10, hole 9). */
+  async function expectLinkRemovalEvents(
+    linked: Awaited<ReturnType<typeof linkedToOrganization>>,
+    expected: { actorId: string | null; cause: unknown },
+  ) {
+    const manager = db.dataSource.manager;
+    const [erasure] = await manager.findBy(RecordEvent, {
+      recordId: linked.org.id,
+      event: 'record.deletedPermanently',
+    });
+    expect(erasure).toBeDefined();
+    const contactEvents = await manager.find(RecordEvent, {
+      where: { recordId: linked.contact.id },
+      order: { occurredAt: 'ASC' },
+    });
+    const update = contactEvents.at(-1)!;
+    expect(update).toMatchObject({
+      event: 'record.updated',
+      causeId: erasure!.causeId,
+      actorId: expected.actorId,
+    });
+    expect(update.data).toMatchObject({
+      causeId: erasure!.causeId,
+      cause: expected.cause,
+      record: {
+        ref: { recordId: linked.contact.id },
+        beforeVersion: linked.contact.version,
+        afterVersion: linked.contact.version + 1,
+        fields: [],
+        links: [
+          {
+            fieldId: linked.orgLink,
+            change: 'removed',
+            // The erased record keeps its ref, never its name.
+            record: { ref: { recordId: linked.org.id }, display: null },
+          },
+        ],
+      },
+    });
+    const contact = await manager.findOneByOrFail(CrmRecord, { id: linked.contact.id });
+    expect(contact.version).toBe(linked.contact.version + 1);
+    const read = await records.get(actor, { typeRef: 'contact', recordId: linked.contact.id });
+    expect(read.links[linked.orgLink]).toEqual([]);
+    expect(read.version).toBe(linked.contact.version + 1);
+
+    // A contact in the Trash loses the link without an event or a new version: a version
+    // change would stop its own erasure timer; its record.restored reports what it has then.
+    const trashed = await manager.findOneByOrFail(CrmRecord, { id: linked.trashedContact.id });
+    expect(trashed.version).toBe(linked.trashedContact.version);
+    const trashedEvents = await manager.findBy(RecordEvent, { recordId: linked.trashedContact.id });
+    expect(trashedEvents.map((e) => e.event)).toEqual(['record.created']);
+  }
+
+  it('tells each record that loses a link to a record erased by hand, with the erasure’s causeId', async () => {
+    const linked = await linkedToOrganization('Hand Org');
+    await records.deletePermanently(actor, cause, { typeRef: 'organization', recordId: linked.org.id });
+    await expectLinkRemovalEvents(linked, { actorId: actor.user.id, cause });
+  });
+
+  it('tells each record that loses a link to a record erased by its 30-day timer', async () => {
+    const linked = await linkedToOrganization('Timer Org');
+    const trashedOrg = await db.dataSource.manager.findOneByOrFail(CrmRecord, { id: linked.org.id });
+    const handle = env.client.workflow.getHandle(recordErasureWorkflowId(linked.org.id, trashedOrg.version));
+    expect(await handle.result()).toBe('erased');
+    await expectLinkRemovalEvents(linked, { actorId: null, cause: { kind: 'retention' } });
+  });
+
   it('the retention sweep erases trash whose timer never started, and nothing else', async () => {
     const recordId = await newContact('Sweepy');
     await db.dataSource.query(
