@@ -1,5 +1,6 @@
 import {
   AppError,
+  MethodNotAllowedError,
   STATUS_BY_KIND,
   ValidationError,
   authenticationError,
@@ -56,5 +57,21 @@ describe('AppError', () => {
     expect(sut).toBeInstanceOf(AppError);
     expect(sut.options.retryAfterSeconds).toBe(7);
     expect(sut.status).toBe(429);
+  });
+});
+
+describe('MethodNotAllowedError', () => {
+  it('answers 405 with a validation body naming the allowed methods', () => {
+    const error = new MethodNotAllowedError('PUT', ['GET', 'PATCH']);
+    expect(error.status).toBe(405);
+    expect(error.allow).toEqual(['GET', 'PATCH']);
+    expect(error.toBody()).toEqual({
+      error: {
+        kind: 'validation',
+        issues: [
+          { code: 'methodNotAllowed', path: [], message: expect.any(String), customCode: 'methodNotAllowed' },
+        ],
+      },
+    });
   });
 });

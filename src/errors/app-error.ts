@@ -82,6 +82,31 @@ export class ValidationError extends AppError {
   }
 }
 
+/**
+ * A method the path does not have: 405 with `Allow`. The spec's status table has no kind for it;
+ * the body is a `validation` refusal (the request, not the resource, is wrong), and this is the
+ * one error whose status is not its kind's.
+ */
+export class MethodNotAllowedError extends AppError {
+  constructor(
+    method: string,
+    readonly allow: string[],
+  ) {
+    super('validation', [
+      {
+        code: 'methodNotAllowed',
+        path: [],
+        message: `${method} is not allowed here; use ${allow.join(', ')}.`,
+        customCode: 'methodNotAllowed',
+      },
+    ]);
+  }
+
+  override get status(): number {
+    return 405;
+  }
+}
+
 export const authenticationError = (message: string, customCode?: string) =>
   single('authentication', message, customCode);
 

@@ -5,7 +5,7 @@ import Koa from 'koa';
 import type { DataSource } from 'typeorm';
 import { apiKeysRoutes } from '../api-keys/api-keys.routes';
 import type { Config } from '../config';
-import { notFoundError } from '../errors/app-error';
+import { MethodNotAllowedError, notFoundError } from '../errors/app-error';
 import { identityRoutes } from '../identity/identity.routes';
 import { meRoutes } from '../identity/me.routes';
 import { workspaceAdminRoutes } from '../identity/workspace-admin.routes';
@@ -22,6 +22,7 @@ import { deliveriesRoutes } from '../deliveries/deliveries.routes';
 import { webhooksRoutes } from '../webhooks/webhooks.routes';
 import type { TemporalHandle } from '../temporal/client';
 import { requireApiKey } from './api-key-auth';
+import { requireJsonWrites } from './content-type';
 import { errorMiddleware } from './error-middleware';
 import { idempotency } from './idempotency';
 import { healthRoutes } from './health.routes';
@@ -40,7 +41,11 @@ export interface AppDeps {
 /** The Koa application: REST and MCP under /api/v1, the web app's /app/api, and /healthz. */
 export function createApp(deps: AppDeps, services: Services = createServices(deps)): Koa {
   const { config, dataSource } = deps;
-  const app = createBaseApp({ logger: deps.logger, bodyLimitKb: config.REQUEST_BODY_LIMIT_KB });
+  const app = createBaseApp({
+    logger: deps.logger,
+    bodyLimitKb: config.REQUEST_BODY_LIMIT_KB,
+    trustProxy: config.TRUST_PROXY,
+  });
   const { authenticator, apiKeys, records, modelChanges, webhooks, deliveries, messaging } = services;
 
   mount(app, healthRoutes(deps));
@@ -52,6 +57,9 @@ export function createApp(deps: AppDeps, services: Services = createServices(dep
     }
     await next();
   });
+
+  // Writes send JSON: a body of another type would be skipped by the parser, not refused.
+  app.use(requireJsonWrites());
 
   // The web app's own routes: session cookie, same-origin writes.
   const sameOrigin = requireSameOrigin(config.PUBLIC_URL);
@@ -73,6 +81,7 @@ export function createApp(deps: AppDeps, services: Services = createServices(dep
     app,
     mcpRoutes({
       authenticator,
+      dataSource,
       tools: [...recordTools({ dataSource, records }), manageWebhooksTool({ webhooks, deliveries })],
     }),
   );
@@ -94,7 +103,9 @@ export function createApp(deps: AppDeps, services: Services = createServices(dep
   rest.use(webhooksRoutes({ webhooks, web: false }).routes());
   mount(app, rest);
 
-  // Unknown API paths answer the spec's not_found body rather than Koa's plain-text 404.
+  // Unknown API paths answer the spec's not_found body rather than Koa's plain-text 404; a path
+  // that exists with other methods answers 405 with `Allow` (the routers' own allowedMethods
+  // never see these requests: this throws first).
   app.use(async (ctx, next) => {
     await next();
     if (
@@ -102,6 +113,8 @@ export function createApp(deps: AppDeps, services: Services = createServices(dep
       ctx.body === undefined &&
       (ctx.path.startsWith('/api/') || ctx.path.startsWith('/app/api/'))
     ) {
+      const allow = allowedMethodsOf(ctx);
+      if (allow.length && !allow.includes(ctx.method)) throw new MethodNotAllowedError(ctx.method, allow);
       throw notFoundError(`No route for ${ctx.method} ${ctx.path}.`, 'routeNotFound');
     }
   });
@@ -112,14 +125,23 @@ export function createApp(deps: AppDeps, services: Services = createServices(dep
   return app;
 }
 
+/** The methods of every route whose path matched this request, in any mounted router. */
+function allowedMethodsOf(ctx: Koa.Context): string[] {
+  const matched = (ctx as { matched?: { methods: string[] }[] }).matched ?? [];
+  return [...new Set(matched.flatMap((layer) => layer.methods))];
+}
+
 function mount(app: Koa, router: Router, prefix?: string): void {
   if (prefix) router.prefix(prefix);
   app.use(router.routes()).use(router.allowedMethods());
 }
 
-/** Request id and logging, the error mapping, and the JSON body parser with its size limit. */
-export function createBaseApp(options: { logger: Logger; bodyLimitKb: number }): Koa {
-  const app = new Koa({ proxy: false });
+/**
+ * Request id and logging, the error mapping, and the JSON body parser with its size limit.
+ * X-Forwarded-* headers are honoured only with `trustProxy` (TRUST_PROXY): a client could forge them.
+ */
+export function createBaseApp(options: { logger: Logger; bodyLimitKb: number; trustProxy?: boolean }): Koa {
+  const app = new Koa({ proxy: options.trustProxy ?? false });
   // Errors are answered by errorMiddleware; Koa's default handler would log them again.
   app.silent = true;
   app.use(requestId(options.logger));

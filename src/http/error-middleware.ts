@@ -1,5 +1,5 @@
 import type { Middleware } from 'koa';
-import { AppError, ValidationError } from '../errors/app-error';
+import { AppError, MethodNotAllowedError, ValidationError } from '../errors/app-error';
 import { busyErrorFrom } from '../errors/busy';
 
 /**
@@ -17,6 +17,7 @@ export function errorMiddleware(): Middleware {
       if (known) {
         ctx.status = known.status;
         ctx.body = known.toBody();
+        if (known instanceof MethodNotAllowedError) ctx.set('Allow', known.allow.join(', '));
         if (known.options.retryAfterSeconds !== undefined) {
           ctx.set('Retry-After', String(Math.ceil(known.options.retryAfterSeconds)));
         }

@@ -1,18 +1,18 @@
 import { createHash } from 'node:crypto';
-import type { Middleware } from 'koa';
+import type { Context, Middleware } from 'koa';
 import type { DataSource } from 'typeorm';
-import { AppError, conflictError, ValidationError } from '../errors/app-error';
+import { ValidationError } from '../errors/app-error';
+import { idempotent } from './idempotent-write';
 
-const KEY_MAX = 255;
-const WINDOW = `interval '24 hours'`;
+export const IDEMPOTENCY_KEY_MAX = 255;
 
 /**
  * REST writes with an idempotency key (the `Idempotency-Key` header or an `idempotencyKey` body
- * field): the same key from the same key owner within 24 hours answers the first answer again
- * (architecture.md, "idempotency"; spec.md, Client behavior for 429: "Resend a write with the
- * same idempotencyKey"). A key reused for another request is refused; a key whose first request
- * is still running answers 409 so the client retries later. Unexpected errors (500) and busy
- * refusals (429) keep no answer.
+ * field): the same key from the same key owner, in the same workspace, for the same method and
+ * route, within 24 hours answers the first answer again (architecture.md, "idempotency"; spec.md,
+ * Client behavior for 429: "Resend a write with the same idempotencyKey"). A key reused for
+ * another request is refused. The answer commits with the write (idempotent-write.ts).
+ * Unexpected errors (500) and busy refusals (429) keep no answer.
  */
 export function idempotency(dataSource: DataSource): Middleware {
   return async (ctx, next) => {
@@ -23,64 +23,49 @@ export function idempotency(dataSource: DataSource): Middleware {
     if (fromBody !== undefined) delete body!.idempotencyKey;
     const key = ctx.get('idempotency-key') || fromBody;
     if (key === undefined || key === '') return next();
-    if (typeof key !== 'string' || key.length > KEY_MAX) {
+    if (typeof key !== 'string' || key.length > IDEMPOTENCY_KEY_MAX) {
       throw ValidationError.of(
-        `The idempotency key must be a string of at most ${KEY_MAX} characters.`,
+        `The idempotency key must be a string of at most ${IDEMPOTENCY_KEY_MAX} characters.`,
         'idempotencyKeyInvalid',
         ['idempotencyKey'],
       );
     }
-    const userId = ctx.state.actor.user.id;
-    const fingerprint = createHash('sha256')
-      .update(`${ctx.method} ${ctx.path}\n${JSON.stringify(body ?? null)}`)
-      .digest('hex');
-
-    await dataSource.query(
-      `DELETE FROM idempotency_keys WHERE user_id = $1 AND created_at < now() - ${WINDOW}`,
-      [userId],
-    );
-    const claimed: unknown[] = await dataSource.query(
-      `INSERT INTO idempotency_keys (user_id, key, request_fingerprint) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING RETURNING key`,
-      [userId, key, fingerprint],
-    );
-    if (!claimed.length) {
-      const [first]: { request_fingerprint: string; status: number | null; body: unknown }[] =
-        await dataSource.query(
-          `SELECT request_fingerprint, status, body FROM idempotency_keys WHERE user_id = $1 AND key = $2`,
-          [userId, key],
-        );
-      if (!first || first.request_fingerprint !== fingerprint) {
-        throw conflictError('This idempotency key was used for another request.', 'idempotencyKeyReused', [
-          'idempotencyKey',
-        ]);
-      }
-      if (first.status === null) {
-        throw conflictError(
-          'The first request with this idempotency key is still running; retry shortly.',
-          'idempotencyKeyInProgress',
-        );
-      }
-      ctx.status = first.status;
-      ctx.body = first.body ?? '';
-      ctx.set('Idempotent-Replayed', 'true');
-      return;
-    }
-
-    const remember = (status: number, answer: unknown) =>
-      dataSource.query(`UPDATE idempotency_keys SET status = $3, body = $4 WHERE user_id = $1 AND key = $2`, [
-        userId,
+    const actor = ctx.state.actor as { user: { id: string }; workspace: { id: string } };
+    const { answer, replayed } = await idempotent(
+      dataSource,
+      {
+        workspaceId: actor.workspace.id,
+        userId: actor.user.id,
+        scope: `${ctx.method} ${routeOf(ctx)}`,
         key,
-        status,
-        answer === undefined || answer === '' ? null : JSON.stringify(answer),
-      ]);
-    try {
-      await next();
-    } catch (error) {
-      if (error instanceof AppError) await remember(error.status, error.toBody());
-      else
-        await dataSource.query(`DELETE FROM idempotency_keys WHERE user_id = $1 AND key = $2`, [userId, key]);
-      throw error;
-    }
-    await remember(ctx.status, ctx.body);
+        fingerprint: createHash('sha256')
+          .update(`${ctx.method} ${ctx.path}\n${JSON.stringify(body ?? null)}`)
+          .digest('hex'),
+      },
+      {
+        // Routes set a success status other than 200 before calling the service (201), or answer
+        // 204 when it returns nothing; the body is what the service returned.
+        answerOf: (result) => ({
+          status:
+            ctx.status === 404 && ctx.body === undefined ? (result === undefined ? 204 : 200) : ctx.status,
+          body: result ?? null,
+        }),
+        answerOfRefusal: (error) => ({ status: error.status, body: error.toBody() }),
+        run: async () => {
+          await next();
+          return { status: ctx.status, body: ctx.body ?? null };
+        },
+      },
+    );
+    if (!replayed) return;
+    ctx.status = answer.status;
+    ctx.body = answer.body ?? '';
+    ctx.set('Idempotent-Replayed', 'true');
   };
+}
+
+/** The matched route's pattern (`/api/v1/webhooks/:id`), so one key means one kind of write. */
+function routeOf(ctx: Context): string {
+  const matched = (ctx as { matched?: { path: string; methods: string[] }[] }).matched ?? [];
+  return matched.filter((layer) => layer.methods.includes(ctx.method)).at(-1)?.path ?? ctx.path;
 }

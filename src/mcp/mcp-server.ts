@@ -4,20 +4,32 @@ import {
   ListToolsRequestSchema,
   type CallToolResult,
 } from '@modelcontextprotocol/sdk/types.js';
+import { createHash } from 'node:crypto';
+import type { DataSource } from 'typeorm';
 import { z } from 'zod';
 import type { ApiKeyActor } from '../api-keys/api-key-auth';
 import { AppError } from '../errors/app-error';
-import { failureResult, validationFailure, type McpTool } from './mcp-tool';
+import { busyErrorFrom } from '../errors/busy';
+import { idempotent } from '../http/idempotent-write';
+import type { Logger } from '../logger';
+import { failureResult, jsonResult, unexpectedFailure, validationFailure, type McpTool } from './mcp-tool';
 
 export const MCP_SERVER_INFO = { name: 'crm-webhooks', version: '1.0.0' };
+
+/** What one MCP request runs with: its database (idempotency) and its request-bound logger. */
+export interface McpRequestDeps {
+  dataSource: DataSource;
+  log: Logger;
+  requestId: string;
+}
 
 /**
  * A fresh MCP server for one request, acting as `actor`. Servers are never reused across
  * requests (tech-notes.md: reuse leaked data between clients). The low-level Server is used so
- * that our zod schemas both advertise each tool's input and validate it, and every refusal,
- * validation included, carries `_meta.failure`.
+ * that our zod schemas both advertise each tool's input and validate it, and every failure,
+ * validation, busy and unexpected errors included, is a tool result with `_meta.failure`.
  */
-export function createMcpServer(actor: ApiKeyActor, tools: McpTool[]): Server {
+export function createMcpServer(actor: ApiKeyActor, tools: McpTool[], deps: McpRequestDeps): Server {
   const server = new Server(MCP_SERVER_INFO, {
     capabilities: { tools: {} },
     instructions:
@@ -52,13 +64,59 @@ export function createMcpServer(actor: ApiKeyActor, tools: McpTool[]): Server {
     }
     const args = tool.input.safeParse(request.params.arguments ?? {});
     if (!args.success) return validationFailure(args.error);
+    const { idempotencyKey, ...rest } = args.data as Record<string, unknown>;
     try {
-      return await tool.run(args.data, actor);
+      const writes = tool.writes ? tool.writes(rest) : tool.annotations.readOnlyHint !== true;
+      if (typeof idempotencyKey !== 'string' || !writes) return await tool.run(rest, actor);
+      return await runIdempotent(deps.dataSource, actor, tool, rest, idempotencyKey);
     } catch (error) {
       if (error instanceof AppError) return failureResult(error);
-      throw error;
+      const busy = busyErrorFrom(error);
+      if (busy) {
+        deps.log.warn({ err: error, tool: tool.name }, 'refused: busy');
+        return failureResult(busy);
+      }
+      deps.log.error({ err: error, tool: tool.name }, 'unexpected MCP tool error');
+      return failureResult(unexpectedFailure(deps.requestId));
     }
   });
 
   return server;
+}
+
+/**
+ * A write tool call with `idempotencyKey`: scoped by workspace, key owner and tool+action, with the
+ * same replay rules as REST (src/http/idempotent-write.ts). Refusals are kept as failure results.
+ */
+async function runIdempotent(
+  dataSource: DataSource,
+  actor: ApiKeyActor,
+  tool: McpTool,
+  args: Record<string, unknown>,
+  key: string,
+): Promise<CallToolResult> {
+  const action = typeof args.action === 'string' ? `.${args.action}` : '';
+  const { answer } = await idempotent(
+    dataSource,
+    {
+      workspaceId: actor.workspace.id,
+      userId: actor.user.id,
+      scope: `mcp ${tool.name}${action}`,
+      key,
+      fingerprint: createHash('sha256')
+        .update(`${tool.name}\n${JSON.stringify(args)}`)
+        .digest('hex'),
+    },
+    {
+      // Inside the write's transaction only the service's result is known: a JSON rendering of it
+      // (the final rendering replaces it once the tool returns).
+      answerOf: (result) => ({
+        status: 200,
+        body: result === undefined ? { content: [{ type: 'text', text: 'Done.' }] } : jsonResult(result),
+      }),
+      answerOfRefusal: (error) => ({ status: error.status, body: failureResult(error) }),
+      run: async () => ({ status: 200, body: await tool.run(args, actor) }),
+    },
+  );
+  return answer.body as CallToolResult;
 }

@@ -1,8 +1,10 @@
 import type { CallToolResult, ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
-import type { z } from 'zod';
+import { z } from 'zod';
 import type { ApiKeyActor } from '../api-keys/api-key-auth';
-import { AppError } from '../errors/app-error';
+import { AppError, unavailableError } from '../errors/app-error';
 import { issuesFromZod } from '../errors/zod-issues';
+import { IDEMPOTENCY_KEY_MAX } from '../http/idempotency';
+import { untrusted } from './markdown';
 
 /** One MCP tool: its zod input schema is both the advertised JSON Schema and the validation. */
 export interface McpTool<Input extends z.ZodObject = z.ZodObject> {
@@ -11,8 +13,24 @@ export interface McpTool<Input extends z.ZodObject = z.ZodObject> {
   description: string;
   input: Input;
   annotations: ToolAnnotations;
+  /**
+   * Whether this call writes, so that its `idempotencyKey` applies (default: not read-only).
+   * The server strips `idempotencyKey` before `run`.
+   */
+  writes?(args: z.infer<Input>): boolean;
   run(args: z.infer<Input>, actor: ApiKeyActor): Promise<CallToolResult>;
 }
+
+/** The `idempotencyKey` of write tools (spec.md, Client behavior for 429, step 4). */
+export const idempotencyKeyField = z
+  .string()
+  .min(1)
+  .max(IDEMPOTENCY_KEY_MAX)
+  .optional()
+  .describe(
+    'Any unique string (a UUID): resending this write with the same key and arguments within 24 hours ' +
+      'answers the first answer again instead of writing twice.',
+  );
 
 export const defineTool = <Input extends z.ZodObject>(tool: McpTool<Input>): McpTool =>
   tool as unknown as McpTool;
@@ -38,6 +56,24 @@ export function failureResult(error: AppError): CallToolResult {
     _meta: { failure: retryable === undefined ? { kind, issues } : { kind, issues, retryable } },
   };
 }
+
+/** A JSON value as a tool result (also in `structuredContent`), marked untrusted. */
+export const jsonResult = (value: unknown): CallToolResult => ({
+  content: [{ type: 'text', text: untrusted(['```json', JSON.stringify(value, null, 2), '```'].join('\n')) }],
+  ...(value && typeof value === 'object' ? { structuredContent: value as Record<string, unknown> } : {}),
+  _meta: { [UNTRUSTED_META_KEY]: true },
+});
+
+/**
+ * What an unexpected error becomes over MCP: the spec gives REST a bare 500, but an MCP tool
+ * answers with a result, so it says only that it failed and where the log is (no internals).
+ */
+export const unexpectedFailure = (requestId: string): AppError =>
+  unavailableError(
+    `The tool failed unexpectedly; the error was logged with request id ${requestId}. Try again later.`,
+    'unexpectedError',
+    false,
+  );
 
 export function validationFailure(error: z.ZodError): CallToolResult {
   return failureResult(new AppError('validation', issuesFromZod(error)));

@@ -1,5 +1,6 @@
 import Router from '@koa/router';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import type { DataSource } from 'typeorm';
 import { ApiKeyRefusedError, type ApiKeyAuthenticator } from '../api-keys/api-key-auth';
 import { createMcpServer } from './mcp-server';
 import type { McpTool } from './mcp-tool';
@@ -10,7 +11,11 @@ import type { McpTool } from './mcp-tool';
  * (403 `insufficient_permissions`, `plan_required`, `member_inactive`; 401 `invalid_api_key`).
  * The transport itself answers 406 without `Accept: application/json, text/event-stream`.
  */
-export function mcpRoutes(deps: { authenticator: ApiKeyAuthenticator; tools: McpTool[] }): Router {
+export function mcpRoutes(deps: {
+  authenticator: ApiKeyAuthenticator;
+  tools: McpTool[];
+  dataSource: DataSource;
+}): Router {
   const router = new Router();
 
   router.post('/api/v1/mcp', async (ctx) => {
@@ -23,7 +28,11 @@ export function mcpRoutes(deps: { authenticator: ApiKeyAuthenticator; tools: Mcp
       ctx.body = { error: error.mcpError, error_description: error.message };
       return;
     }
-    const server = createMcpServer(actor, deps.tools);
+    const server = createMcpServer(actor, deps.tools, {
+      dataSource: deps.dataSource,
+      log: ctx.state.log,
+      requestId: ctx.state.requestId,
+    });
     const transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: undefined,
       enableJsonResponse: true,

@@ -1,6 +1,7 @@
 import type { DataSource, EntityManager } from 'typeorm';
 import { IsNull } from 'typeorm';
 import { authorizationError, conflictError, notFoundError, ValidationError } from '../errors/app-error';
+import { writeTransaction } from '../http/idempotent-write';
 import type { Actor } from '../identity/actor';
 import { CrmRecord } from './crm-record.entity';
 import type { FieldConfig, FieldKind } from './field-kinds';
@@ -172,7 +173,7 @@ export class ModelChangesService {
       manager: EntityManager,
     ) => Promise<{ result: T; details: Record<string, unknown>; recalculated?: number }>,
   ): Promise<T> {
-    return this.dataSource.transaction(async (manager) => {
+    return writeTransaction(this.dataSource, async (manager) => {
       // TypeORM answers an UPDATE … RETURNING with [rows, affected].
       const [[{ schema_revision: revision }]] = (await manager.query(
         `UPDATE workspaces SET schema_revision = schema_revision + 1 WHERE id = $1 RETURNING schema_revision`,

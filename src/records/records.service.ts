@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { DataSource, EntityManager } from 'typeorm';
 import { authorizationError, conflictError, notFoundError } from '../errors/app-error';
+import { writeTransaction } from '../http/idempotent-write';
 import type { Actor } from '../identity/actor';
 import { TRASH_RETENTION_MS } from '../limits';
 import type { Logger } from '../logger';
@@ -69,7 +70,7 @@ export class RecordsService {
 
   /** Runs a write in a transaction and, once it committed, tells the dispatcher. */
   private async write<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
-    const result = await this.dataSource.transaction(work);
+    const result = await writeTransaction(this.dataSource, work);
     this.onEventsCommitted();
     return result;
   }
@@ -335,8 +336,8 @@ export class RecordsService {
   }
 
   private async context(manager: EntityManager, actor: Actor, typeRef: string): Promise<WriteContext> {
-    const access = recordAccessOf(actor.role);
     const model = await loadModel(manager, actor.workspace.id);
+    const access = recordAccessOf(actor.role, model);
     const type = findReadableType(model, access, typeRef);
     return {
       workspaceId: actor.workspace.id,

@@ -5,6 +5,7 @@ import { Webhooks1764028800000 } from './1764028800000-webhooks';
 import { Deliveries1764115200000 } from './1764115200000-deliveries';
 import { IdempotencyKeys1764201600000 } from './1764201600000-idempotency-keys';
 import { Messaging1764288000000 } from './1764288000000-messaging';
+import { IdempotencyScope1764374400000 } from './1764374400000-idempotency-scope';
 
 /** Every migration, oldest first. Listed explicitly so the same list runs from src and dist. */
 export const migrations = [
@@ -15,4 +16,5 @@ export const migrations = [
   Deliveries1764115200000,
   IdempotencyKeys1764201600000,
   Messaging1764288000000,
+  IdempotencyScope1764374400000,
 ];

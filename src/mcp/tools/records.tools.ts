@@ -6,7 +6,7 @@ import { recordFilterSchema } from '../../records/record-query';
 import { recordWriteBody } from '../../records/records.schemas';
 import type { RecordsService } from '../../records/records.service';
 import { escapeMarkdown, untrusted } from '../markdown';
-import { defineTool, UNTRUSTED_META_KEY, type McpTool } from '../mcp-tool';
+import { defineTool, idempotencyKeyField, UNTRUSTED_META_KEY, type McpTool } from '../mcp-tool';
 import { recordToMarkdown, recordTitle } from '../record-markdown';
 import type { ApiKeyActor } from '../../api-keys/api-key-auth';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
@@ -32,12 +32,10 @@ const mcpCause = (actor: ApiKeyActor) => ({ kind: 'mcp' as const, apiKeyId: acto
 export function recordTools(deps: { dataSource: DataSource; records: RecordsService }): McpTool[] {
   const { dataSource, records } = deps;
 
-  const typeOf = async (actor: ApiKeyActor, reference: string) =>
-    findReadableType(
-      await loadModel(dataSource.manager, actor.workspace.id),
-      recordAccessOf(actor.role),
-      reference,
-    );
+  const typeOf = async (actor: ApiKeyActor, reference: string) => {
+    const model = await loadModel(dataSource.manager, actor.workspace.id);
+    return findReadableType(model, recordAccessOf(actor.role, model), reference);
+  };
 
   return [
     defineTool({
@@ -49,8 +47,9 @@ export function recordTools(deps: { dataSource: DataSource; records: RecordsServ
       input: z.strictObject({ type: typeRef.optional() }),
       annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
       run: async ({ type }, actor) => {
-        const access = recordAccessOf(actor.role);
-        const model = visibleModel(await loadModel(dataSource.manager, actor.workspace.id), access);
+        const loaded = await loadModel(dataSource.manager, actor.workspace.id);
+        const access = recordAccessOf(actor.role, loaded);
+        const model = visibleModel(loaded, access);
         const types = type ? [findReadableType(model, access, type)] : model.types;
         const shown = types.map((t) => model.types.find((candidate) => candidate.id === t.id)!);
         const markdown = [
@@ -129,7 +128,7 @@ export function recordTools(deps: { dataSource: DataSource; records: RecordsServ
       description:
         'Creates a record. `values` maps field ids to values (text, number, date YYYY-MM-DD, boolean, a select option, ' +
         'or { documentJson } for formatted text); `links` maps link field ids to record ids.',
-      input: recordWriteBody.extend({ type: typeRef }),
+      input: recordWriteBody.extend({ type: typeRef, idempotencyKey: idempotencyKeyField }),
       annotations: {
         readOnlyHint: false,
         destructiveHint: false,
@@ -150,7 +149,7 @@ export function recordTools(deps: { dataSource: DataSource; records: RecordsServ
       description:
         'Changes only the parts sent: values (null clears a field), links per link field, assignments, identities. ' +
         'A change that changes nothing is not recorded.',
-      input: recordWriteBody.extend({ type: typeRef, recordId }),
+      input: recordWriteBody.extend({ type: typeRef, recordId, idempotencyKey: idempotencyKeyField }),
       annotations: {
         readOnlyHint: false,
         destructiveHint: false,
