@@ -12,7 +12,10 @@ export const createApiKeyBody = z.object({
       (name) => name.length <= API_KEY_NAME_MAX,
       withCode('apiKeyNameTooLong', `Name can have at most ${API_KEY_NAME_MAX} characters.`),
     ),
+  /** A date `YYYY-MM-DD` (the end of that day in `timeZone`) or an exact ISO time; see standardKeyExpiry. */
   expiresAt: z.string().max(40).nullable().optional(),
+  /** The IANA time zone a date is read in (the browser's); UTC when absent. */
+  timeZone: z.string().max(64).optional(),
 });
 export type CreateApiKeyBody = z.infer<typeof createApiKeyBody>;
 

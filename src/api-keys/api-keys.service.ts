@@ -63,11 +63,11 @@ export class ApiKeysService {
 
   async createStandard(
     actor: Actor,
-    input: { name: string; expiresAt?: string | null },
+    input: { name: string; expiresAt?: string | null; timeZone?: string },
   ): Promise<CreatedApiKey> {
     this.assertMayCreate(actor);
     const now = new Date();
-    const expiresAt = standardKeyExpiry(input.expiresAt, now);
+    const expiresAt = standardKeyExpiry(input.expiresAt, now, input.timeZone);
     return this.insert(actor, now, { name: input.name, kind: 'standard', clientKind: null, expiresAt });
   }
 

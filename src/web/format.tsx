@@ -15,9 +15,3 @@ export function DateTime({ value, testId }: { value: string; testId?: string }) 
     </time>
   );
 }
-
-/** `YYYY-MM-DD` of the UTC day `days` after today (the server counts key expiry days in UTC). */
-export function utcDatePlusDays(days: number, now = new Date()): string {
-  const day = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + days));
-  return day.toISOString().slice(0, 10);
-}

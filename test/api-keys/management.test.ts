@@ -72,8 +72,48 @@ describe('API key management (web app routes)', () => {
       name: 'soon',
       expiresAt: isoDate(Date.now() + DAY),
     });
-    expect(soon.apiKey.expiresAt).toBe(`${isoDate(Date.now() + DAY)}T00:00:00.000Z`);
+    // A date without a time zone is read in UTC: the key works to the end of that day.
+    expect(soon.apiKey.expiresAt).toBe(`${isoDate(Date.now() + DAY)}T23:59:59.999Z`);
     await admin.ok('POST', '/app/api/api-keys', { name: 'late', expiresAt: isoDate(Date.now() + 365 * DAY) });
+  });
+
+  it('reads a date in the sent time zone, never less than 24 h ahead; refuses an exact time under 24 h (issue 10, hole 8)', async () => {
+    const zone = 'Pacific/Kiritimati'; // UTC+14: its "tomorrow" can be UTC's day after tomorrow
+    const today = new Intl.DateTimeFormat('en-CA', { timeZone: zone }).format(new Date());
+    const tomorrow = isoDate(Date.parse(`${today}T00:00:00Z`) + DAY);
+    const before = Date.now();
+    const created = await admin.ok('POST', '/app/api/api-keys', {
+      name: 'zoned',
+      expiresAt: tomorrow,
+      timeZone: zone,
+    });
+    // 23:59:59.999 at UTC+14 is 09:59:59.999 UTC the same day.
+    expect(created.apiKey.expiresAt).toBe(`${tomorrow}T09:59:59.999Z`);
+    expect(Date.parse(created.apiKey.expiresAt) - before).toBeGreaterThanOrEqual(DAY);
+
+    const count = await app.dataSource.manager.count(ApiKey);
+    for (const [body, customCode, path] of [
+      [{ expiresAt: today, timeZone: zone }, 'apiKeyExpiryTooSoon', ['expiresAt']],
+      [
+        { expiresAt: isoDate(Date.parse(`${today}T00:00:00Z`) + 366 * DAY), timeZone: zone },
+        'apiKeyExpiryTooLate',
+        ['expiresAt'],
+      ],
+      [{ expiresAt: tomorrow, timeZone: 'Nowhere/Special' }, 'apiKeyTimeZoneInvalid', ['timeZone']],
+      [
+        { expiresAt: new Date(Date.now() + 23 * 60 * 60 * 1000).toISOString() },
+        'apiKeyExpiryTooSoon',
+        ['expiresAt'],
+      ],
+    ] as const) {
+      const refused = await admin.request<any>('POST', '/app/api/api-keys', { name: 'no', ...body });
+      expect([body, refused.status, refused.body.error.issues[0]]).toEqual([
+        body,
+        400,
+        expect.objectContaining({ customCode, path }),
+      ]);
+    }
+    expect(await app.dataSource.manager.count(ApiKey)).toBe(count);
   });
 
   it('makes a quick-connection key named after the client, expiring exactly 365 days after creation', async () => {

@@ -1,5 +1,12 @@
 import type { Page } from 'playwright-core';
-import { eventually, pageHolds, screenshot, signInInBrowser, useBrowserSession } from '../helpers/browser';
+import {
+  browserToday,
+  eventually,
+  pageHolds,
+  screenshot,
+  signInInBrowser,
+  useBrowserSession,
+} from '../helpers/browser';
 import type { TestApp } from '../helpers/test-app';
 
 /**
@@ -158,31 +165,55 @@ describe('web app: API keys, members and roles in a browser', () => {
     await expect(page.getByTestId('api-key-card').count()).resolves.toBe(2);
   });
 
-  it('a standard key with an expiry date: the field allows 1 to 365 days ahead (UTC); the card shows that day', async () => {
-    const utcDay = (days: number) => {
-      const now = new Date();
-      return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + days))
-        .toISOString()
-        .slice(0, 10);
-    };
-    await page.getByTestId('add-api-key').click();
-    await page.getByTestId('add-standard-key').click();
-    await page.getByTestId('key-name').fill('Quarterly export');
-    await expect(page.getByTestId('key-expiry-never').isChecked()).resolves.toBe(true);
-    await page.getByTestId('key-expiry-on-date').check();
-    const date = page.getByTestId('key-expiry-date');
-    await expect(date.getAttribute('min')).resolves.toBe(utcDay(1));
-    await expect(date.getAttribute('max')).resolves.toBe(utcDay(365));
-    await date.fill(utcDay(30));
-    await page.getByTestId('key-create-submit').click();
-    await expect(page.getByTestId('created-key-value').textContent()).resolves.toMatch(KEY_VALUE);
-    await page.getByTestId('created-key-done').click();
-
-    const quarterly = card(page, 'Quarterly export');
-    await quarterly.waitFor();
-    await expect(quarterly.getByTestId('api-key-expires-at').getAttribute('datetime')).resolves.toBe(
-      `${utcDay(30)}T00:00:00.000Z`,
+  it('a standard key with an expiry date: the date means the end of that day in the browser’s zone, at least 24 h ahead', async () => {
+    // Issue 10, hole 8: a browser in Los Angeles; the page's dates are that zone's, not UTC's.
+    const zone = 'America/Los_Angeles';
+    const zoned = await (
+      await session.browser.newContext({ viewport: VIEWPORT, locale: 'en-US', timezoneId: zone })
+    ).newPage();
+    await signInInBrowser(zoned, app.baseUrl, admin.email, PASSWORD);
+    await zoned.goto(`${app.baseUrl}/settings/api-keys`);
+    await zoned.getByTestId('add-api-key').click();
+    await zoned.getByTestId('add-standard-key').click();
+    await zoned.getByTestId('key-name').fill('Quarterly export');
+    await expect(zoned.getByTestId('key-expiry-never').isChecked()).resolves.toBe(true);
+    await zoned.getByTestId('key-expiry-on-date').check();
+    const date = zoned.getByTestId('key-expiry-date');
+    const tomorrow = await browserToday(zoned, 1);
+    await expect(date.getAttribute('min')).resolves.toBe(tomorrow);
+    await expect(date.getAttribute('max')).resolves.toBe(await browserToday(zoned, 365));
+    await expect(zoned.getByTestId('key-expiry-rule').textContent()).resolves.toBe(
+      `1 to 365 days ahead: the key works until the end of that day (23:59, ${zone}), at least 24 hours.`,
     );
+    // The earliest date offered, whatever the hour: the key still works for a day or more.
+    await date.fill(tomorrow);
+    const sent = zoned.waitForRequest(
+      (request) => request.method() === 'POST' && request.url().endsWith('/app/api/api-keys'),
+    );
+    await zoned.getByTestId('key-create-submit').click();
+    expect((await sent).postDataJSON()).toEqual({
+      name: 'Quarterly export',
+      expiresAt: tomorrow,
+      timeZone: zone,
+    });
+    await expect(zoned.getByTestId('created-key-value').textContent()).resolves.toMatch(KEY_VALUE);
+    await zoned.getByTestId('created-key-done').click();
+
+    const quarterly = card(zoned, 'Quarterly export');
+    await quarterly.waitFor();
+    const endOfTomorrow = await zoned.evaluate((day) => {
+      const [year, month, dayOfMonth] = day.split('-').map(Number) as [number, number, number];
+      return new Date(year, month - 1, dayOfMonth, 23, 59, 59, 999).toISOString();
+    }, tomorrow);
+    const expiresAt = await quarterly.getByTestId('api-key-expires-at').getAttribute('datetime');
+    expect(expiresAt).toBe(endOfTomorrow);
+    const createdAt = await quarterly.getByTestId('api-key-created-at').getAttribute('datetime');
+    expect(Date.parse(expiresAt ?? '') - Date.parse(createdAt ?? '')).toBeGreaterThanOrEqual(DAY_MS);
+    await screenshot(zoned, '05a-expiry-end-of-day');
+    await zoned.context().close();
+
+    await page.reload();
+    await card(page, 'Quarterly export').waitFor();
     await expect(page.getByTestId('api-key-name').allTextContents()).resolves.toEqual([
       'Quarterly export',
       'Cursor',

@@ -1,17 +1,16 @@
 // Settings → API keys: the caller's own keys of the current workspace (spec.md, "API key" and
 // "Authentication" 8). Add a standard key or a quick connection; each key is a card with Delete.
 import { useCallback, useEffect, useRef, useState, type FormEvent } from 'react';
+import { addDays, expiryDateRange, zonedDate } from '../../api-keys/api-key.rules';
 import { api, errorMessage, type ApiKey, type CreatedKey } from '../api';
 import { CreatedKeyDialog } from '../components/CreatedKeyDialog';
 import { ConfirmDialog, Dialog, DialogActions, ErrorMessage } from '../components/Dialog';
 import { QuickConnections } from '../components/QuickConnections';
-import { DateTime, utcDatePlusDays } from '../format';
+import { DateTime } from '../format';
 import { useSession } from '../session';
 import { useSubmit } from '../useSubmit';
 
 const NAME_MAX = 255;
-const EXPIRY_MIN_DAYS = 1;
-const EXPIRY_MAX_DAYS = 365;
 const EXPIRY_DEFAULT_DAYS = 90;
 
 type Open = 'none' | 'menu' | 'standard' | 'quick';
@@ -175,10 +174,11 @@ function StandardKeyDialog({
 }) {
   const [name, setName] = useState('');
   const [expiry, setExpiry] = useState<'never' | 'date'>('never');
-  const [date, setDate] = useState(() => utcDatePlusDays(EXPIRY_DEFAULT_DAYS));
+  // A date means the end of that day in the browser's time zone; the server reads it there too.
+  const [timeZone] = useState(() => Intl.DateTimeFormat().resolvedOptions().timeZone);
+  const [date, setDate] = useState(() => addDays(zonedDate(new Date(), timeZone), EXPIRY_DEFAULT_DAYS));
   const { busy, error, setError, run } = useSubmit();
-  const min = utcDatePlusDays(EXPIRY_MIN_DAYS);
-  const max = utcDatePlusDays(EXPIRY_MAX_DAYS);
+  const { min, max } = expiryDateRange(new Date(), timeZone);
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -193,7 +193,9 @@ function StandardKeyDialog({
     }
     void run(async () =>
       onCreated(
-        await api.createApiKey(expiry === 'date' ? { name: trimmed, expiresAt: date } : { name: trimmed }),
+        await api.createApiKey(
+          expiry === 'date' ? { name: trimmed, expiresAt: date, timeZone } : { name: trimmed },
+        ),
       ),
     );
   };
@@ -236,7 +238,7 @@ function StandardKeyDialog({
           </label>
           {expiry === 'date' ? (
             <label>
-              Expiry date (UTC)
+              Expiry date
               <input
                 type="date"
                 required
@@ -246,8 +248,9 @@ function StandardKeyDialog({
                 onChange={(event) => setDate(event.target.value)}
                 data-testid="key-expiry-date"
               />
-              <span className="hint">
-                1 to 365 days ahead. The key stops working at the start of that day (UTC).
+              <span className="hint" data-testid="key-expiry-rule">
+                1 to 365 days ahead: the key works until the end of that day (23:59, {timeZone}), at least 24
+                hours.
               </span>
             </label>
           ) : null}
