@@ -162,6 +162,8 @@ export type WebhookView = {
   recordTrigger: RecordTrigger | null;
   recordSources: RecordSource[] | null;
   recordOwnerUserId: string | null;
+  /** The record owner's name: only they or an Admin can change where or how the webhook sends. */
+  recordOwnerName: string | null;
   expectedSchemaRevision: number | null;
   createdAt: string;
   updatedAt: string;
@@ -355,7 +357,7 @@ export const api = {
 
   quickConnections: () => request<{ data: QuickConnection[] }>('GET', '/app/api/quick-connections'),
   apiKeys: () => request<{ data: ApiKey[] }>('GET', '/app/api/api-keys'),
-  createApiKey: (input: { name: string; expiresAt?: string }) =>
+  createApiKey: (input: { name: string; expiresAt?: string; timeZone?: string }) =>
     request<CreatedKey>('POST', '/app/api/api-keys', input),
   createQuickKey: (clientKind: string) =>
     request<CreatedKey>('POST', '/app/api/api-keys/quick', { clientKind }),

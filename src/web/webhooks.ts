@@ -2,8 +2,9 @@
 // changed, spec.md "Webhook" and its rule sections), the headers field, and the client-side
 // filters of the lists. No React here: the pages and dialogs use these.
 import { MESSAGING_EVENTS, RECORD_EVENTS, WEBHOOK_EVENTS, isRetiredEvent } from '../webhooks/event-catalog';
+import { maySteerWebhook } from '../webhooks/ownership-rule';
 import { parseHeaderLines } from '../webhooks/webhook-headers';
-import type { DeliveryStatus, DeliveryView, WebhookSecrets, WebhookView, WebhookWrite } from './api';
+import type { DeliveryStatus, DeliveryView, Session, WebhookSecrets, WebhookView, WebhookWrite } from './api';
 
 export { isRetiredEvent, parseHeaderLines };
 
@@ -17,6 +18,17 @@ export const SELECTABLE_EVENTS: readonly string[] = WEBHOOK_EVENTS;
 
 const recordEvents: ReadonlySet<string> = new Set(RECORD_EVENTS);
 export const isRecordEvent = (event: string) => recordEvents.has(event);
+
+/**
+ * True when the signed-in person may change where or how `webhook` sends (its owner, an Admin, or
+ * anyone on a webhook without a record owner); others with Edit change its description only.
+ */
+export function maySteer(webhook: WebhookView, session: Pick<Session, 'user' | 'permissions'>): boolean {
+  return maySteerWebhook(
+    { userId: session.user.id, isAdmin: session.permissions.manageWorkspace },
+    webhook.recordOwnerUserId,
+  );
+}
 
 /** What a value people cannot see reads as (spec.md, Custom header rules 6). */
 export const MASK = '********';

@@ -17,13 +17,18 @@ export interface WebhookView {
   recordTrigger: RecordTrigger | null;
   recordSources: RecordSource[] | null;
   recordOwnerUserId: string | null;
+  /**
+   * The record owner's display name (null without an owner): deliveries are redacted with this
+   * person's access, and only they or an administrator can change where or how the webhook sends.
+   */
+  recordOwnerName: string | null;
   /** The schema revision the record settings were checked against (null without record settings). */
   expectedSchemaRevision: number | null;
   createdAt: string;
   updatedAt: string;
 }
 
-export function webhookView(webhook: Webhook): WebhookView {
+export function webhookView(webhook: Webhook, recordOwnerName: string | null): WebhookView {
   return {
     id: webhook.id,
     url: webhook.url,
@@ -37,6 +42,7 @@ export function webhookView(webhook: Webhook): WebhookView {
     recordTrigger: webhook.recordTrigger,
     recordSources: webhook.recordSources,
     recordOwnerUserId: webhook.recordOwnerUserId,
+    recordOwnerName: webhook.recordOwnerUserId ? recordOwnerName : null,
     expectedSchemaRevision: webhook.schemaRevision,
     createdAt: webhook.createdAt.toISOString(),
     updatedAt: webhook.updatedAt.toISOString(),

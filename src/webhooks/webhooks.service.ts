@@ -1,7 +1,9 @@
-import type { DataSource, EntityManager } from 'typeorm';
+import { In, type DataSource, type EntityManager } from 'typeorm';
 import { authorizationError, conflictError, notFoundError, ValidationError } from '../errors/app-error';
+import { writeTransaction } from '../http/idempotent-write';
 import type { Actor } from '../identity/actor';
 import { loadActor } from '../identity/actor';
+import { User } from '../identity/user.entity';
 import { assertApiRight } from '../identity/permissions';
 import { loadModel } from '../records/model.service';
 import { recordAccessOf } from '../records/record-access';
@@ -9,6 +11,7 @@ import type { SecretBox } from '../security/secret-box';
 import { validateBodyTemplate } from './body-template';
 import { checkWebhookEvents } from './events-rule';
 import { isRecordEvent } from './event-catalog';
+import { checkWebhookSteering, maySteerWebhook, type SendingSettings } from './ownership-rule';
 import { checkRecordSettings, type RecordSource, type RecordTrigger } from './record-sources';
 import { checkTransportRule } from './transport-rule';
 import { validateWebhookHeaders } from './webhook-headers';
@@ -42,12 +45,15 @@ export class WebhooksService {
   ): Promise<{ data: WebhookView[]; nextCursor: string | null }> {
     assertApiRight(actor, 'apiRead');
     const { rows, nextCursor } = await listWebhookRows(this.dataSource.manager, actor.workspace.id, query);
-    return { data: rows.map(webhookView), nextCursor };
+    return { data: await this.views(this.dataSource.manager, rows), nextCursor };
   }
 
   async get(actor: Actor, id: string): Promise<WebhookView> {
     assertApiRight(actor, 'apiRead');
-    return webhookView(await this.find(this.dataSource.manager, actor.workspace.id, id));
+    return this.view(
+      this.dataSource.manager,
+      await this.find(this.dataSource.manager, actor.workspace.id, id),
+    );
   }
 
   /** The saved secret and header values, for the dialog of people with Edit (spec: Custom header rules 6). */
@@ -56,18 +62,15 @@ export class WebhooksService {
     id: string,
   ): Promise<{ secret: string | null; headers: Record<string, string> | null }> {
     assertApiRight(actor, 'apiEdit');
-    const webhook = await this.find(this.dataSource.manager, actor.workspace.id, id);
-    return {
-      secret: webhook.secretSealed ? this.box.open(webhook.secretSealed) : null,
-      headers: webhook.headersSealed
-        ? (JSON.parse(this.box.open(webhook.headersSealed)) as Record<string, string>)
-        : null,
-    };
+    const { secret, headers } = this.sendingSettings(
+      await this.find(this.dataSource.manager, actor.workspace.id, id),
+    );
+    return { secret, headers };
   }
 
   async create(actor: Actor, input: CreateWebhookBody, channel: WebhookChannel): Promise<WebhookView> {
     assertApiRight(actor, 'apiCreate');
-    return this.dataSource.transaction(async (manager) => {
+    return writeTransaction(this.dataSource, async (manager) => {
       const webhook = manager.create(Webhook, {
         workspaceId: actor.workspace.id,
         description: null,
@@ -84,7 +87,7 @@ export class WebhooksService {
         createdBy: actor.user.id,
       });
       await this.apply(manager, actor, webhook, input, { channel, creating: true });
-      return webhookView(await manager.save(webhook));
+      return this.view(manager, await manager.save(webhook));
     });
   }
 
@@ -96,17 +99,55 @@ export class WebhooksService {
     channel: WebhookChannel,
   ): Promise<WebhookView> {
     assertApiRight(actor, 'apiEdit');
-    return this.dataSource.transaction(async (manager) => {
+    return writeTransaction(this.dataSource, async (manager) => {
       const webhook = await this.find(manager, actor.workspace.id, id, true);
+      // Deliveries are redacted with the record owner's access: others may not re-point them (issue 10, hole 1).
+      const editor = { userId: actor.user.id, isAdmin: actor.permissions.manageWorkspace };
+      if (!maySteerWebhook(editor, webhook.recordOwnerUserId)) {
+        checkWebhookSteering(editor, this.sendingSettings(webhook), input);
+      }
       await this.apply(manager, actor, webhook, input, { channel, creating: false });
-      return webhookView(await manager.save(webhook));
+      return this.view(manager, await manager.save(webhook));
     });
   }
 
   async delete(actor: Actor, id: string): Promise<void> {
     assertApiRight(actor, 'apiDelete');
-    const result = await this.dataSource.manager.delete(Webhook, { workspaceId: actor.workspace.id, id });
-    if (!result.affected) throw webhookNotFound();
+    // Not found is thrown inside the transaction, so no success answer is stored with it.
+    await writeTransaction(this.dataSource, async (manager) => {
+      const result = await manager.delete(Webhook, { workspaceId: actor.workspace.id, id });
+      if (!result.affected) throw webhookNotFound();
+    });
+  }
+
+  private async views(manager: EntityManager, rows: Webhook[]): Promise<WebhookView[]> {
+    const ids = [...new Set(rows.map((row) => row.recordOwnerUserId).filter((id): id is string => !!id))];
+    const users = ids.length
+      ? await manager.find(User, { select: { id: true, name: true }, where: { id: In(ids) } })
+      : [];
+    const names = new Map(users.map((user) => [user.id, user.name]));
+    return rows.map((row) => webhookView(row, names.get(row.recordOwnerUserId ?? '') ?? null));
+  }
+
+  private async view(manager: EntityManager, row: Webhook): Promise<WebhookView> {
+    return (await this.views(manager, [row]))[0]!;
+  }
+
+  /** The saved sending settings with the secret and header values opened, to tell what a write changes. */
+  private sendingSettings(webhook: Webhook): SendingSettings {
+    return {
+      url: webhook.url,
+      headers: webhook.headersSealed
+        ? (JSON.parse(this.box.open(webhook.headersSealed)) as Record<string, string>)
+        : null,
+      secret: webhook.secretSealed ? this.box.open(webhook.secretSealed) : null,
+      bodyTemplate: webhook.bodyTemplate,
+      recordTrigger: webhook.recordTrigger,
+      recordSources: webhook.recordSources,
+      events: webhook.events,
+      enabled: webhook.enabled,
+      recordOwnerUserId: webhook.recordOwnerUserId,
+    };
   }
 
   private async find(
@@ -206,7 +247,7 @@ export class WebhooksService {
         ['recordOwnerUserId'],
       );
     }
-    checkRecordSettings(model, recordAccessOf(owner.role), webhook);
+    checkRecordSettings(model, recordAccessOf(owner.role, model), webhook);
     if (options.creating || triggerChanged) {
       webhook.schemaRevision = model.schemaRevision;
       if (!options.creating) webhook.sourcesVersion += 1;

@@ -319,6 +319,79 @@ describe('web app: webhooks in a browser', () => {
     await viewerPage.context().close();
   });
 
+  it('a member with Edit whose role restricts Amount sees the Admin’s webhook fixed but its description (issue 10, hole 1)', async () => {
+    const deal = (await appFetch(page, 'POST', '/app/api/model/read', { type: 'deal' })).type;
+    const amount = deal.fields.find((field: { name: string }) => field.name === 'Amount').id;
+    const role = await appFetch(page, 'POST', '/app/api/roles', {
+      name: 'Sales without Amount',
+      apiRead: 'all',
+      apiCreate: true,
+      apiEdit: true,
+      restrictedFieldIds: [amount],
+    });
+    const added = await appFetch(page, 'POST', '/app/api/members', {
+      email: 'sam@example.com',
+      name: 'Sam Sales',
+      roleId: role.id,
+    });
+    const editorPage = await session.newPage();
+    await signInInBrowser(editorPage, app.baseUrl, 'sam@example.com', added.temporaryPassword);
+    await editorPage.getByTestId('nav-webhooks').click();
+    await openRow(HOOK_URL, editorPage);
+    const view = dialog(editorPage);
+    await expect(view.getByTestId('webhook-owned-by-another').textContent()).resolves.toBe(
+      'This webhook sends records as Ada Admin can read them; only its owner or an administrator can change where or how it sends.',
+    );
+    await expect(view.getByTestId('webhook-url').getAttribute('readonly')).resolves.not.toBeNull();
+    await expect(view.getByTestId('webhook-secret').getAttribute('readonly')).resolves.not.toBeNull();
+    await expect(view.getByTestId('webhook-headers').getAttribute('readonly')).resolves.not.toBeNull();
+    await expect(view.getByTestId('webhook-body-template').getAttribute('readonly')).resolves.not.toBeNull();
+    await expect(event('record.created', editorPage).isDisabled()).resolves.toBe(true);
+    await expect(view.getByTestId('webhook-enabled').isDisabled()).resolves.toBe(true);
+    await expect(view.getByTestId('webhook-record-type').isDisabled()).resolves.toBe(true);
+    await screenshot(editorPage, '09a-editor-owned-by-another');
+
+    // The description stays open to Edit; Save sends only it.
+    await view.getByTestId('webhook-description').fill('Deals to billing (Sam)');
+    const saved = editorPage.waitForRequest((request) => request.method() === 'PATCH');
+    await view.getByTestId('webhook-save').click();
+    expect((await saved).postDataJSON()).toEqual({ description: 'Deals to billing (Sam)' });
+    await view.waitFor({ state: 'detached' });
+
+    // The server refuses a URL change from this member whatever the page shows.
+    const id = (await row(HOOK_URL, editorPage).getAttribute('data-webhook-id'))!;
+    const moved: { status: number; body: any } = await editorPage.evaluate(async (webhookId) => {
+      const response = await fetch(`/app/api/webhooks/${webhookId}`, {
+        method: 'PATCH',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ url: 'https://attacker.example/in' }),
+      });
+      return { status: response.status, body: await response.json() };
+    }, id);
+    expect(moved.status).toBe(403);
+    expect(moved.body.error.issues[0].customCode).toBe('webhookOwnedByAnother');
+
+    // Their own webhook is theirs to change; the Admin still edits every webhook.
+    await editorPage.getByTestId('webhook-add').click();
+    await dialog(editorPage).getByTestId('webhook-url').fill('https://sam.example.com/in');
+    await event('record.created', editorPage).check();
+    await dialog(editorPage).getByTestId('webhook-save').click();
+    await dialog(editorPage).waitFor({ state: 'detached' });
+    await openRow('https://sam.example.com/in', editorPage);
+    await expect(dialog(editorPage).getByTestId('webhook-owned-by-another').count()).resolves.toBe(0);
+    await expect(dialog(editorPage).getByTestId('webhook-url').getAttribute('readonly')).resolves.toBeNull();
+    const samsId = (await row('https://sam.example.com/in', editorPage).getAttribute('data-webhook-id'))!;
+    await closeDialog(editorPage);
+    await editorPage.context().close();
+    await appFetch(page, 'DELETE', `/app/api/webhooks/${samsId}`); // the next step counts the rows
+
+    await page.getByTestId('nav-webhooks').click();
+    await openRow(HOOK_URL);
+    await expect(dialog().getByTestId('webhook-owned-by-another').count()).resolves.toBe(0);
+    await expect(dialog().getByTestId('webhook-url').getAttribute('readonly')).resolves.toBeNull();
+    await closeDialog();
+  });
+
   it('the Admin deletes the webhook from its dialog, after a confirmation', async () => {
     await page.getByTestId('nav-webhooks').click();
     await openRow(HOOK_URL);

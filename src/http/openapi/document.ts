@@ -51,7 +51,7 @@ const TAGS: OpenApiDocument['tags'] = [
 
 const DESCRIPTION = `The REST API of the CRM webhooks service. Every call carries an \`x-api-key\` header; the key acts as its owner, with the owner's current role, in the workspace it was created in.
 
-A refused call answers the \`Refusal\` body with the status of its kind (validation 400, authentication 401, authorization 403, not_found 404, conflict 409, unavailable 422, rate_limit 429 with \`Retry-After\`). Branch on \`customCode\`, never on \`message\`. An unexpected error is a 500 with no body. A path that names no route answers 404 \`routeNotFound\`. Every answer carries \`X-Request-Id\`.`;
+A refused call answers the \`Refusal\` body with the status of its kind (validation 400, authentication 401, authorization 403, not_found 404, conflict 409, unavailable 422, rate_limit 429 with \`Retry-After\`). Branch on \`customCode\`, never on \`message\`. An unexpected error is a 500 with no body. A path that names no route answers 404 \`routeNotFound\`. A path that exists with other methods answers 405 \`methodNotAllowed\` (kind validation) with an \`Allow\` header. Every answer carries \`X-Request-Id\`.`;
 
 const KIND_BY_STATUS: Record<number, string> = {
   400: 'validation',

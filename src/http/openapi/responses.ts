@@ -157,6 +157,10 @@ export const webhookViewSchema = z
     recordTrigger: recordTriggerSchema.nullable(),
     recordSources: recordSourcesSchema.nullable(),
     recordOwnerUserId: id.nullable(),
+    recordOwnerName: z.string().nullable().meta({
+      description:
+        'The record owner’s name. Deliveries are redacted with their access; only they or an Admin can change where or how the webhook sends.',
+    }),
     expectedSchemaRevision: z
       .int()
       .min(0)

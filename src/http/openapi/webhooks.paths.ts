@@ -104,14 +104,14 @@ export const WEBHOOK_OPERATIONS: OperationSpec[] = [
     operationId: 'updateWebhook',
     summary: 'Update a webhook',
     description:
-      'Needs Edit on API & Webhooks. Only the fields sent change; omitted headers keep their values; `null` clears secret, headers, bodyTemplate and recordSources. Send `expectedSchemaRevision` when the record trigger, sources or owner change.',
+      'Needs Edit on API & Webhooks. Only the fields sent change; omitted headers keep their values; `null` clears secret, headers, bodyTemplate and recordSources. Send `expectedSchemaRevision` when the record trigger, sources or owner change. On a webhook whose record owner is someone else, only an Admin can change url, headers, secret, bodyTemplate, recordTrigger, recordSources, events, enabled or recordOwnerUserId (403 `webhookOwnedByAnother`); description stays open to Edit.',
     tag: 'Webhooks',
     pathParams: { id: uuidParam('webhook') },
     body: body(updateWebhookBody, { enabled: false, description: 'Paused during the billing migration' }),
     success: { status: 200, description: 'The webhook.', schema: webhookViewSchema },
     refusals: {
       400: [...WEBHOOK_RULE_CODES, 'webhookSchemaRevisionRequired'],
-      403: ['webhookOwnerNotAllowed'],
+      403: ['webhookOwnerNotAllowed', 'webhookOwnedByAnother'],
       404: ['webhookNotFound'],
       409: ['webhookSchemaRevisionStale'],
     },

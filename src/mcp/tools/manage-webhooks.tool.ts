@@ -1,13 +1,12 @@
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { webhookFields } from '../../webhooks/webhooks.schemas';
 import type { DeliveriesService } from '../../deliveries/deliveries.service';
 import type { WebhooksService } from '../../webhooks/webhooks.service';
-import { untrusted } from '../markdown';
-import { defineTool, UNTRUSTED_META_KEY, type McpTool } from '../mcp-tool';
+import { defineTool, idempotencyKeyField, jsonResult, type McpTool } from '../mcp-tool';
 
 const ACTIONS = ['create', 'list', 'get', 'update', 'delete', 'list_deliveries', 'resend_delivery'] as const;
 const NEEDS_ID = new Set(['get', 'update', 'delete']);
+const WRITES = new Set(['create', 'update', 'delete', 'resend_delivery']);
 
 /**
  * One flat object with an `action` enum (a discriminated union would be advertised as an empty
@@ -27,6 +26,7 @@ const input = z
     deliveryId: z.uuid().optional().describe('resend_delivery: the delivery to resend.'),
     limit: z.number().int().min(1).max(200).optional(),
     cursor: z.string().max(200).optional(),
+    idempotencyKey: idempotencyKeyField,
   })
   .superRefine((args, ctx) => {
     if (NEEDS_ID.has(args.action) && !args.id) {
@@ -59,11 +59,7 @@ const input = z
     }
   });
 
-const result = (value: unknown): CallToolResult => ({
-  content: [{ type: 'text', text: untrusted(['```json', JSON.stringify(value, null, 2), '```'].join('\n')) }],
-  structuredContent: value as Record<string, unknown>,
-  _meta: { [UNTRUSTED_META_KEY]: true },
-});
+const result = jsonResult;
 
 /** MCP `manage_webhooks`: the same service, rules and refusals as REST. */
 export function manageWebhooksTool(deps: {
@@ -78,9 +74,11 @@ export function manageWebhooksTool(deps: {
       'Create, list, get, update and delete the webhooks of your workspace; list_deliveries (newest first, optional ' +
       'searchTerm and id of one webhook) and resend_delivery (deliveryId). Webhooks receive signed JSON POSTs of ' +
       'CRM events. For record events send expectedSchemaRevision from get_record_model. update changes only the ' +
-      'fields sent; null clears secret, headers, bodyTemplate and recordSources. delete cannot be undone.',
+      'fields sent; null clears secret, headers, bodyTemplate and recordSources. delete cannot be undone. ' +
+      'Writes take an idempotencyKey: resend a write with the same key.',
     input,
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
+    writes: (args) => WRITES.has(args.action),
     run: async (raw, actor) => {
       const { action, id, search, searchTerm, deliveryId, limit, cursor, ...fields } = raw as z.infer<
         typeof input

@@ -12,6 +12,7 @@ import {
   type WebhookWrite,
 } from '../api';
 import { DateTime } from '../format';
+import { useSession } from '../session';
 import { useSubmit } from '../useSubmit';
 import {
   BODY_TEMPLATE_MAX,
@@ -25,6 +26,7 @@ import {
   eventLabel,
   isRecordEvent,
   isRetiredEvent,
+  maySteer,
   parseHeaderLines,
   updateOf,
   type WebhookDraft,
@@ -46,8 +48,11 @@ type Props = {
 type Model = { schemaRevision: number; types: RecordTypeSummary[] };
 
 export function WebhookDialog({ webhook, rights, onClose, onSaved, onDeleted, onShowDeliveries }: Props) {
+  const session = useSession();
   const isNew = webhook === undefined;
   const editable = isNew ? rights.create : rights.edit;
+  // Someone else's record webhook: only its owner or an Admin changes where or how it sends.
+  const steerable = isNew || maySteer(webhook, session);
   // People with Edit see the saved values; everyone else reads them masked.
   const revealsSecrets = !isNew && rights.edit;
   const [secrets, setSecrets] = useState<WebhookSecrets>();
@@ -106,6 +111,8 @@ export function WebhookDialog({ webhook, rights, onClose, onSaved, onDeleted, on
 
   // Without the saved values an editor cannot tell what changed: the dialog stays read-only.
   const readOnly = !editable || (revealsSecrets && !secrets);
+  // Everything but the description, for an editor of someone else's record webhook.
+  const fixed = readOnly || !steerable;
   const schemaRevision = model && model.schemaRevision >= 0 ? model.schemaRevision : undefined;
   const title = isNew ? 'Add webhook' : readOnly ? 'Webhook' : 'Edit webhook';
 
@@ -213,6 +220,12 @@ export function WebhookDialog({ webhook, rights, onClose, onSaved, onDeleted, on
               Your role can read this webhook but not change it. Secret and header values are hidden.
             </p>
           ) : null}
+          {editable && webhook && !steerable ? (
+            <p className="notice" data-testid="webhook-owned-by-another">
+              This webhook sends records as {webhook.recordOwnerName ?? 'its record owner'} can read them;
+              only its owner or an administrator can change where or how it sends.
+            </p>
+          ) : null}
           <ErrorMessage message={secretsError} />
           <label>
             URL
@@ -220,13 +233,13 @@ export function WebhookDialog({ webhook, rights, onClose, onSaved, onDeleted, on
               ref={urlInput}
               required
               value={draft.url}
-              readOnly={readOnly}
+              readOnly={fixed}
               maxLength={4096}
               placeholder="https://example.com/hooks/crm"
               onChange={(event) => change({ url: event.target.value })}
               data-testid="webhook-url"
             />
-            {readOnly ? null : (
+            {fixed ? null : (
               <span className="hint">
                 HTTP or HTTPS. Without a scheme, https:// is added. With custom headers the URL must use
                 https:// (or http:// on localhost).
@@ -245,14 +258,14 @@ export function WebhookDialog({ webhook, rights, onClose, onSaved, onDeleted, on
             />
           </label>
 
-          <EventsField draft={draft} readOnly={readOnly} onChange={(events) => change({ events })} />
+          <EventsField draft={draft} readOnly={fixed} onChange={(events) => change({ events })} />
 
           <div className="field-static">
             <label className="inline">
               <input
                 type="checkbox"
                 checked={draft.enabled}
-                disabled={readOnly}
+                disabled={fixed}
                 onChange={(event) => change({ enabled: event.target.checked })}
                 data-testid="webhook-enabled"
               />
@@ -266,15 +279,15 @@ export function WebhookDialog({ webhook, rights, onClose, onSaved, onDeleted, on
             <input
               className="mono"
               value={draft.secret}
-              readOnly={readOnly}
+              readOnly={fixed}
               maxLength={SECRET_MAX}
               autoComplete="off"
               spellCheck={false}
-              placeholder={readOnly ? 'No secret' : 'Optional: signs every delivery'}
+              placeholder={fixed ? 'No secret' : 'Optional: signs every delivery'}
               onChange={(event) => change({ secret: event.target.value })}
               data-testid="webhook-secret"
             />
-            {readOnly ? null : (
+            {fixed ? null : (
               <span className="hint">
                 Signs every delivery: X-Webhook-Signature is the hex HMAC-SHA256 of the body.
                 {webhook?.hasSecret ? ' It cannot be emptied here once set.' : ''}
@@ -288,13 +301,13 @@ export function WebhookDialog({ webhook, rights, onClose, onSaved, onDeleted, on
               className="mono"
               rows={3}
               value={draft.headers}
-              readOnly={readOnly}
+              readOnly={fixed}
               spellCheck={false}
-              placeholder={readOnly ? 'No custom headers' : 'X-Api-Token: value\nX-Tenant: acme'}
+              placeholder={fixed ? 'No custom headers' : 'X-Api-Token: value\nX-Tenant: acme'}
               onChange={(event) => change({ headers: event.target.value })}
               data-testid="webhook-headers"
             />
-            {readOnly ? null : (
+            {fixed ? null : (
               <span className="hint">
                 One <code>Name: value</code> per line; a line without a colon is ignored, an empty field
                 removes all headers. <HeaderCount text={draft.headers} />
@@ -306,18 +319,18 @@ export function WebhookDialog({ webhook, rights, onClose, onSaved, onDeleted, on
             Body template
             <textarea
               className="mono"
-              rows={readOnly && !draft.bodyTemplate ? 1 : 4}
+              rows={fixed && !draft.bodyTemplate ? 1 : 4}
               value={draft.bodyTemplate}
-              readOnly={readOnly}
+              readOnly={fixed}
               maxLength={BODY_TEMPLATE_MAX}
               spellCheck={false}
               placeholder={
-                readOnly ? 'The standard envelope' : '{ "text": "{{event}} on {{data.record.ref.recordId}}" }'
+                fixed ? 'The standard envelope' : '{ "text": "{{event}} on {{data.record.ref.recordId}}" }'
               }
               onChange={(event) => change({ bodyTemplate: event.target.value })}
               data-testid="webhook-body-template"
             />
-            {readOnly ? null : (
+            {fixed ? null : (
               <span className="hint">
                 Optional JSON that replaces the standard envelope. Placeholders such as{' '}
                 <code>{'{{event}}'}</code>, <code>{'{{id}}'}</code> or{' '}
@@ -331,7 +344,7 @@ export function WebhookDialog({ webhook, rights, onClose, onSaved, onDeleted, on
             webhook={webhook}
             draft={draft}
             model={model}
-            readOnly={readOnly}
+            readOnly={fixed}
             onChange={(typeId) => change({ typeId })}
           />
 
