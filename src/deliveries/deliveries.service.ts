@@ -2,10 +2,11 @@ import type { DataSource } from 'typeorm';
 import { authorizationError, conflictError, notFoundError } from '../errors/app-error';
 import { containsPattern } from '../db/like-pattern';
 import { decodeCursor, encodeCursor } from '../http/cursor';
+import { writeTransaction } from '../http/idempotent-write';
 import type { Actor } from '../identity/actor';
 import { assertApiRight } from '../identity/permissions';
 import type { Logger } from '../logger';
-import { recordAccessOf } from '../records/record-access';
+import { loadRecordAccess } from '../records/record-access';
 import { isRecordEvent, isRetiredEvent } from '../webhooks/event-catalog';
 import { Webhook } from '../webhooks/webhook.entity';
 import { webhookNotFound } from '../webhooks/webhooks.service';
@@ -78,7 +79,8 @@ export class DeliveriesService {
     assertApiRight(actor, 'apiRead');
     const delivery = await this.delivery(actor, webhookId, deliveryId);
     const event = await loadDeliveryEvent(this.dataSource.manager, actor.workspace.id, delivery.eventId);
-    const payload = event ? readablePayload(event, recordAccessOf(actor.role)) : {};
+    const access = await loadRecordAccess(this.dataSource.manager, actor.workspace.id, actor.role);
+    const payload = event ? readablePayload(event, access) : {};
     const attempts: {
       attempt: number;
       started_at: Date;
@@ -144,19 +146,24 @@ export class DeliveriesService {
         'webhookSourcesChanged',
       );
     }
-    const resent = await this.dataSource.manager.save(
-      this.dataSource.manager.create(Delivery, {
-        workspaceId: actor.workspace.id,
-        webhookId: webhook.id,
-        eventId: original.eventId,
-        event: original.event,
-        url: webhook.url,
-        element: original.element,
-        trigger: 'resend',
-        resendOf: original.id,
-        sourcesVersion: webhook.sourcesVersion,
-        status: 'pending',
-      }),
+    const resent = await writeTransaction(
+      this.dataSource,
+      (manager) =>
+        manager.save(
+          manager.create(Delivery, {
+            workspaceId: actor.workspace.id,
+            webhookId: webhook.id,
+            eventId: original.eventId,
+            event: original.event,
+            url: webhook.url,
+            element: original.element,
+            trigger: 'resend',
+            resendOf: original.id,
+            sourcesVersion: webhook.sourcesVersion,
+            status: 'pending',
+          }),
+        ),
+      (row) => deliveryView(row, this.temporalUiUrl(row)),
     );
     try {
       await this.starter.startResend(resent, original.id);
@@ -187,7 +194,9 @@ export class DeliveriesService {
     if (!exists) throw webhookNotFound();
   }
 
+  /** The webhook is checked first (as the list route does): an unknown or foreign one is webhookNotFound. */
   private async delivery(actor: Actor, webhookId: string, deliveryId: string): Promise<Delivery> {
+    await this.webhook(actor, webhookId);
     const delivery = await this.dataSource.manager.findOneBy(Delivery, {
       id: deliveryId,
       webhookId,
