@@ -24,7 +24,11 @@ export interface AttemptOutcome {
 }
 
 /** Messaging events are sent as stored: no record access applies to them. */
-const NO_RECORD_ACCESS = { canReadType: () => false, isFieldRestricted: () => true, canReadDisplayOf: () => false };
+const NO_RECORD_ACCESS = {
+  canReadType: () => false,
+  isFieldRestricted: () => true,
+  canReadDisplayOf: () => false,
+};
 
 type Prepared =
   | { send: true; url: string; headers: Record<string, string>; body: string }
