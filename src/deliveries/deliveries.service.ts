@@ -1,7 +1,7 @@
 import type { DataSource } from 'typeorm';
 import { authorizationError, conflictError, notFoundError } from '../errors/app-error';
+import { keysetPage } from '../db/keyset-page';
 import { containsPattern } from '../db/like-pattern';
-import { decodeCursor, encodeCursor } from '../http/cursor';
 import { writeTransaction } from '../http/idempotent-write';
 import type { Actor } from '../identity/actor';
 import { assertApiRight } from '../identity/permissions';
@@ -52,23 +52,14 @@ export class DeliveriesService {
     if (query.webhookId) await this.webhook(actor, query.webhookId);
     const builder = this.dataSource.manager
       .createQueryBuilder(Delivery, 'd')
-      .where('d.workspace_id = :workspaceId', { workspaceId: actor.workspace.id })
-      .orderBy('d.created_at', 'DESC')
-      .addOrderBy('d.id', 'DESC')
-      .take(query.limit + 1);
+      .where('d.workspace_id = :workspaceId', { workspaceId: actor.workspace.id });
     if (query.webhookId) builder.andWhere('d.webhook_id = :webhookId', { webhookId: query.webhookId });
     if (query.searchTerm) {
       const term = containsPattern(query.searchTerm);
       builder.andWhere(`(d.url ILIKE :term ESCAPE '\\' OR d.event ILIKE :term ESCAPE '\\')`, { term });
     }
-    if (query.cursor)
-      builder.andWhere('(d.created_at, d.id) < (:createdAt, :id)', decodeCursor(query.cursor));
-    const rows = await builder.getMany();
-    const page = rows.slice(0, query.limit);
-    return {
-      data: page.map((row) => deliveryView(row, this.temporalUiUrl(row))),
-      nextCursor: rows.length > query.limit ? encodeCursor(page.at(-1)!) : null,
-    };
+    const { rows, nextCursor } = await keysetPage(builder, 'd', query);
+    return { data: rows.map((row) => deliveryView(row, this.temporalUiUrl(row))), nextCursor };
   }
 
   /**

@@ -1,6 +1,6 @@
 import { In, type EntityManager } from 'typeorm';
 import { ValidationError } from '../errors/app-error';
-import { decodeCursor, encodeCursor } from '../http/cursor';
+import { cursorTimeSql, decodeCursor, encodeCursor } from '../http/cursor';
 import { CrmRecord } from './crm-record.entity';
 import type { TypeModel } from './model.service';
 import type { RecordAccess } from './record-access';
@@ -44,18 +44,22 @@ export async function listRecords(
   if (options.cursor) {
     const cursor = decodeCursor(options.cursor);
     params.push(cursor.createdAt, cursor.id);
-    where += ` AND (r.created_at, r.id) < ($${params.length - 1}, $${params.length})`;
+    where += ` AND (r.created_at, r.id) < ($${params.length - 1}::timestamptz, $${params.length})`;
   }
   const filter = queryToSql(query, readable, 'r', params.length);
   params.push(...filter.params);
-  const rows: { id: string }[] = await manager.query(
-    `SELECT r.id FROM records r WHERE ${where} AND (${filter.where}) ORDER BY r.created_at DESC, r.id DESC LIMIT $4`,
+  const rows: { id: string; cursor_time: string }[] = await manager.query(
+    `SELECT r.id, ${cursorTimeSql('r')} AS cursor_time FROM records r WHERE ${where} AND (${filter.where}) ORDER BY r.created_at DESC, r.id DESC LIMIT $4`,
     params,
   );
   const page = rows.slice(0, options.limit).map((row) => row.id);
   const found = page.length ? await manager.findBy(CrmRecord, { id: In(page) }) : [];
   const byId = new Map(found.map((record) => [record.id, record]));
   const records = page.map((id) => byId.get(id)!);
-  const last = records.at(-1);
-  return { records, nextCursor: rows.length > options.limit && last ? encodeCursor(last) : null };
+  const last = rows[options.limit - 1];
+  return {
+    records,
+    nextCursor:
+      rows.length > options.limit && last ? encodeCursor({ createdAt: last.cursor_time, id: last.id }) : null,
+  };
 }

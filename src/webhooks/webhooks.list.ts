@@ -1,6 +1,6 @@
 import type { EntityManager } from 'typeorm';
 import { containsPattern } from '../db/like-pattern';
-import { decodeCursor, encodeCursor } from '../http/cursor';
+import { keysetPage } from '../db/keyset-page';
 import { Webhook } from './webhook.entity';
 import type { ListWebhooksQuery } from './webhooks.schemas';
 
@@ -18,10 +18,7 @@ export async function listWebhookRows(
 ): Promise<{ rows: Webhook[]; nextCursor: string | null }> {
   const builder = manager
     .createQueryBuilder(Webhook, 'w')
-    .where('w.workspace_id = :workspaceId', { workspaceId })
-    .orderBy('w.created_at', 'DESC')
-    .addOrderBy('w.id', 'DESC')
-    .take(query.limit + 1);
+    .where('w.workspace_id = :workspaceId', { workspaceId });
   if (query.search) {
     builder.andWhere(`w.url ILIKE :search ESCAPE '\\'`, {
       search: containsPattern(query.search),
@@ -35,10 +32,5 @@ export async function listWebhookRows(
     builder.andWhere('w.updated_at >= :updatedFrom', { updatedFrom: bound(query.updatedFrom, false) });
   if (query.updatedTo)
     builder.andWhere('w.updated_at <= :updatedTo', { updatedTo: bound(query.updatedTo, true) });
-  if (query.cursor) {
-    builder.andWhere('(w.created_at, w.id) < (:createdAt, :id)', decodeCursor(query.cursor));
-  }
-  const rows = await builder.getMany();
-  const page = rows.slice(0, query.limit);
-  return { rows: page, nextCursor: rows.length > query.limit ? encodeCursor(page.at(-1)!) : null };
+  return keysetPage(builder, 'w', query);
 }

@@ -1,0 +1,32 @@
+import type { ObjectLiteral, SelectQueryBuilder } from 'typeorm';
+import { cursorTimeSql, decodeCursor, encodeCursor } from '../http/cursor';
+
+/**
+ * One newest-first page of a query builder by (created_at, id), and the cursor of the next page:
+ * every row exactly once, whatever rows share a timestamp (the cursor keeps PostgreSQL's
+ * microseconds, see cursor.ts).
+ */
+export async function keysetPage<T extends ObjectLiteral & { id: string }>(
+  builder: SelectQueryBuilder<T>,
+  alias: string,
+  page: { limit: number; cursor?: string },
+): Promise<{ rows: T[]; nextCursor: string | null }> {
+  builder
+    .addSelect(cursorTimeSql(alias), 'cursor_time')
+    .orderBy(`${alias}.created_at`, 'DESC')
+    .addOrderBy(`${alias}.id`, 'DESC')
+    .take(page.limit + 1);
+  if (page.cursor) {
+    const cursor = decodeCursor(page.cursor);
+    builder.andWhere(`(${alias}.created_at, ${alias}.id) < (CAST(:cursorTime AS timestamptz), :cursorId)`, {
+      cursorTime: cursor.createdAt,
+      cursorId: cursor.id,
+    });
+  }
+  const { entities, raw } = await builder.getRawAndEntities();
+  const rows = entities.slice(0, page.limit);
+  const last = rows.at(-1);
+  if (entities.length <= page.limit || !last) return { rows, nextCursor: null };
+  const lastRaw = (raw as Record<string, string>[]).find((row) => row[`${alias}_id`] === last.id);
+  return { rows, nextCursor: encodeCursor({ createdAt: lastRaw!.cursor_time!, id: last.id }) };
+}
