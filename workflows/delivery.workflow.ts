@@ -1,4 +1,4 @@
-import { proxyActivities, sleep, upsertSearchAttributes } from '@temporalio/workflow';
+import { ApplicationFailure, proxyActivities, sleep, upsertSearchAttributes } from '@temporalio/workflow';
 import type { Activities } from '../activities';
 import { DELIVERY_MAX_ATTEMPTS } from '../src/limits';
 import { retryDelayMs } from '../src/deliveries/retry-policy';
@@ -8,26 +8,56 @@ export interface DeliveryInput {
   deliveryId: string;
 }
 
+/** How a delivery workflow ends: its result when delivered, the details of its failure otherwise. */
+export interface DeliveryResult {
+  status: 'delivered' | 'failed';
+  attempts: number;
+}
+
 export const deliveryWorkflowId = (deliveryId: string) => `delivery-${deliveryId}`;
 
+/** The failure type of a delivery that failed for good (the workflow ends Failed in the Web UI). */
+export const DELIVERY_FAILED = 'DeliveryFailed';
+
 // The activity returns the receiver's verdict; Temporal retries it only when it throws
-// (infrastructure: the database unreachable), never because of the receiver's answer.
+// (infrastructure: the database unreachable, or the worker lost). The request's own deadline is
+// 5 s, so 10 s to start and record it notices a lost worker within about 10 s (issue 11, item 3).
 const { attemptDelivery } = proxyActivities<Activities>({
-  startToCloseTimeout: '30 seconds',
+  startToCloseTimeout: '10 seconds',
   retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute' },
 });
 
 /**
  * Delivers one event to one webhook with the spec's retry schedule: up to 10 attempts, the first
  * retry 10 s after a failure, each pause doubling, capped at one hour. Each attempt is one activity
- * (visible in the Web UI's history) and the row shows the latest outcome.
+ * (visible in the Web UI's history) and the row shows the latest outcome. `DeliveryStatus` reads
+ * `retrying` while attempts remain; a delivery that failed for good ends the workflow as Failed.
  */
-export async function deliveryWorkflow(input: DeliveryInput): Promise<{ status: string; attempts: number }> {
+export async function deliveryWorkflow(input: DeliveryInput): Promise<DeliveryResult> {
+  let shown: string | undefined;
+  const show = (status: string) => {
+    if (status !== shown) upsertSearchAttributes([{ key: DeliveryStatusKey, value: status }]);
+    shown = status;
+  };
   for (let attempt = 1; attempt <= DELIVERY_MAX_ATTEMPTS; attempt++) {
     const outcome = await attemptDelivery({ deliveryId: input.deliveryId, attempt });
-    upsertSearchAttributes([{ key: DeliveryStatusKey, value: outcome.status }]);
-    if (outcome.done) return { status: outcome.status, attempts: attempt };
+    if (outcome.status === 'delivered') {
+      show('delivered');
+      return { status: 'delivered', attempts: attempt };
+    }
+    if (outcome.done) return failed(show, attempt, outcome.responseMessage);
+    show('retrying');
     await sleep(retryDelayMs(attempt));
   }
-  return { status: 'failed', attempts: DELIVERY_MAX_ATTEMPTS };
+  return failed(show, DELIVERY_MAX_ATTEMPTS, 'No attempts left.');
+}
+
+function failed(show: (status: string) => void, attempts: number, reason: string): never {
+  show('failed');
+  const result: DeliveryResult = { status: 'failed', attempts };
+  throw ApplicationFailure.nonRetryable(
+    `Delivery failed after ${attempts} attempt${attempts === 1 ? '' : 's'}: ${reason}`,
+    DELIVERY_FAILED,
+    result,
+  );
 }

@@ -74,14 +74,15 @@ export class DeliveriesService {
     const payload = event ? readablePayload(event, access) : {};
     const attempts: {
       attempt: number;
+      send: number;
       started_at: Date;
-      duration_ms: number;
+      duration_ms: number | null;
       url: string;
       status_code: number | null;
       response_message: string;
       outcome: string;
     }[] = await this.dataSource.query(
-      `SELECT attempt, started_at, duration_ms, url, status_code, response_message, outcome FROM delivery_attempts WHERE delivery_id = $1 ORDER BY attempt`,
+      `SELECT attempt, send, started_at, duration_ms, url, status_code, response_message, outcome FROM delivery_attempts WHERE delivery_id = $1 ORDER BY attempt, send`,
       [delivery.id],
     );
     return {
@@ -89,6 +90,7 @@ export class DeliveriesService {
       payload,
       attemptHistory: attempts.map((row) => ({
         attempt: row.attempt,
+        send: row.send,
         startedAt: row.started_at.toISOString(),
         durationMs: row.duration_ms,
         url: row.url,

@@ -30,15 +30,39 @@ const NO_RECORD_ACCESS = {
   canReadDisplayOf: () => false,
 };
 
+/** One send of one attempt of the schedule. */
+interface SendRef {
+  attempt: number;
+  send: number;
+  url: string;
+  startedAt: Date;
+}
+
 type Prepared =
   | { send: true; url: string; headers: Record<string, string>; body: string }
   | { send: false; url: string; reason: string };
 
+/** The delivery row is gone (its workspace was deleted): nothing to deliver, nothing to retry. */
+export class DeliveryMissingError extends Error {
+  override name = 'DeliveryMissingError';
+  constructor(readonly deliveryId: string) {
+    super(`Delivery ${deliveryId} no longer exists.`);
+  }
+}
+
+/** What an interrupted send says in the attempt history. */
+export const INTERRUPTED_SEND_MESSAGE =
+  'Outcome unknown: the worker or the database was lost after this request was sent and before its answer was recorded; the receiver may have got it.';
+
 /**
  * One delivery attempt, as a short pipeline: prepare (re-read the webhook, check it, read the
- * event and redact it with the record owner's current access, render, sign) → send → record the
- * outcome on the delivery row and in its attempt history. Idempotent on (delivery, attempt): a
- * repeated call (the activity retried after a crash) returns the recorded outcome unsent.
+ * event and redact it with the record owner's current access, render, sign) → record the send →
+ * send → complete it with the outcome on the delivery row and in its attempt history.
+ *
+ * Every request that leaves is in the history (issue 11): its row is committed as `sending` before
+ * the POST. A re-run of the same attempt (the activity retried after a crash) first returns the
+ * attempt's recorded outcome if it has one; otherwise it marks a send left `sending` as `unknown`
+ * and sends again as the attempt's next send, so an at-least-once duplicate is never invisible.
  */
 export class DeliveryAttempts {
   constructor(
@@ -48,25 +72,61 @@ export class DeliveryAttempts {
   async attempt(deliveryId: string, attempt: number, cancel?: AbortSignal): Promise<AttemptOutcome> {
     const recorded = await this.recordedOutcome(deliveryId, attempt);
     if (recorded) return recorded;
-    const delivery = await this.deps.dataSource.manager.findOneByOrFail(Delivery, { id: deliveryId });
+    const delivery = await this.deps.dataSource.manager.findOneBy(Delivery, { id: deliveryId });
+    if (!delivery) throw new DeliveryMissingError(deliveryId);
+    const send = await this.closeInterruptedSends(deliveryId, attempt);
     const prepared = await this.prepare(delivery);
     if (!prepared.send) {
-      return this.record(delivery, attempt, prepared.url, new Date(), 0, {
-        status: 'failed',
-        statusCode: FAILED_BEFORE_SENDING_STATUS,
-        responseMessage: prepared.reason,
-        done: true,
-      });
+      return this.complete(
+        delivery,
+        { attempt, send, url: prepared.url, startedAt: new Date(), durationMs: 0 },
+        {
+          status: 'failed',
+          statusCode: FAILED_BEFORE_SENDING_STATUS,
+          responseMessage: prepared.reason,
+          done: true,
+        },
+      );
     }
-    await this.deps.dataSource.manager.update(
-      Delivery,
-      { id: deliveryId },
-      { status: 'sending', url: prepared.url, attempts: attempt },
-    );
     const startedAt = new Date();
+    await this.startSend(delivery, { attempt, send, url: prepared.url, startedAt });
     const result = await this.deps.sender.post(prepared.url, prepared.headers, prepared.body, cancel);
-    const duration = Date.now() - startedAt.getTime();
-    return this.record(delivery, attempt, prepared.url, startedAt, duration, outcomeOf(result, attempt));
+    const durationMs = Date.now() - startedAt.getTime();
+    return this.complete(
+      delivery,
+      { attempt, send, url: prepared.url, startedAt, durationMs },
+      outcomeOf(result, attempt),
+    );
+  }
+
+  /** Marks this attempt's sends that an earlier run left `sending` as `unknown`; the next send's number. */
+  private async closeInterruptedSends(deliveryId: string, attempt: number): Promise<number> {
+    await this.deps.dataSource.query(
+      `UPDATE delivery_attempts SET outcome = 'unknown', response_message = $3
+        WHERE delivery_id = $1 AND attempt = $2 AND outcome = 'sending'`,
+      [deliveryId, attempt, INTERRUPTED_SEND_MESSAGE],
+    );
+    const [row]: { next: number }[] = await this.deps.dataSource.query(
+      `SELECT coalesce(max(send), 0) + 1 AS next FROM delivery_attempts WHERE delivery_id = $1 AND attempt = $2`,
+      [deliveryId, attempt],
+    );
+    return row!.next;
+  }
+
+  /** Commits the send's row before the request leaves, with the delivery shown as Sending. */
+  private async startSend(delivery: Delivery, send: SendRef): Promise<void> {
+    await this.deps.dataSource.transaction(async (manager) => {
+      await manager.query(
+        `INSERT INTO delivery_attempts (delivery_id, attempt, send, started_at, duration_ms, url, outcome)
+         VALUES ($1, $2, $3, $4, NULL, $5, 'sending')`,
+        [delivery.id, send.attempt, send.send, send.startedAt, send.url],
+      );
+      await manager.update(
+        Delivery,
+        { id: delivery.id },
+        { status: 'sending', url: send.url, attempts: send.attempt },
+      );
+    });
   }
 
   private async prepare(delivery: Delivery): Promise<Prepared> {
@@ -123,54 +183,64 @@ export class DeliveryAttempts {
     };
   }
 
-  /** Writes the attempt and the delivery's latest outcome together; the attempt row is written once. */
-  private async record(
+  /**
+   * Writes a send's outcome to its row (inserting it for a delivery that was not sent) and, when it
+   * is the attempt's latest send, to the delivery row, in one transaction. A late answer of a send
+   * already marked `unknown` still records what really happened.
+   */
+  private async complete(
     delivery: Delivery,
-    attempt: number,
-    url: string,
-    startedAt: Date,
-    durationMs: number,
+    send: SendRef & { durationMs: number },
     outcome: AttemptOutcome,
-  ): Promise<AttemptOutcome> {
-    const nextAttemptAt = outcome.done ? null : new Date(Date.now() + retryDelayMs(attempt));
-    const written = await this.deps.dataSource.transaction(async (manager) => {
-      const inserted: unknown[] = await manager.query(
-        `INSERT INTO delivery_attempts (delivery_id, attempt, started_at, duration_ms, url, status_code, response_message, outcome)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT DO NOTHING RETURNING attempt`,
+  ) {
+    const nextAttemptAt = outcome.done ? null : new Date(Date.now() + retryDelayMs(send.attempt));
+    await this.deps.dataSource.transaction(async (manager) => {
+      await manager.query(
+        `INSERT INTO delivery_attempts (delivery_id, attempt, send, started_at, duration_ms, url, status_code, response_message, outcome)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
+         ON CONFLICT (delivery_id, attempt, send) DO UPDATE
+           SET duration_ms = EXCLUDED.duration_ms, status_code = EXCLUDED.status_code,
+               response_message = EXCLUDED.response_message, outcome = EXCLUDED.outcome`,
         [
           delivery.id,
-          attempt,
-          startedAt,
-          durationMs,
-          url,
+          send.attempt,
+          send.send,
+          send.startedAt,
+          send.durationMs,
+          send.url,
           outcome.statusCode,
           outcome.responseMessage,
           outcome.status === 'delivered' ? 'delivered' : outcome.done ? 'failed' : 'retry',
         ],
       );
-      if (!inserted.length) return false;
-      await manager.update(
-        Delivery,
-        { id: delivery.id },
-        {
-          status: outcome.status,
-          statusCode: outcome.statusCode,
-          responseMessage: outcome.responseMessage,
-          attempts: attempt,
+      await manager.query(
+        `UPDATE deliveries
+            SET status = $4, status_code = $5, response_message = $6, attempts = $2, next_attempt_at = $7,
+                url = $8, updated_at = now()
+          WHERE id = $1 AND attempts <= $2
+            AND NOT EXISTS (SELECT 1 FROM delivery_attempts a WHERE a.delivery_id = $1 AND a.attempt = $2 AND a.send > $3)`,
+        [
+          delivery.id,
+          send.attempt,
+          send.send,
+          outcome.status,
+          outcome.statusCode,
+          outcome.responseMessage,
           nextAttemptAt,
-          url,
-        },
+          send.url,
+        ],
       );
-      return true;
     });
-    // Another run of this activity recorded the attempt first: its outcome stands.
-    return written ? outcome : (await this.recordedOutcome(delivery.id, attempt))!;
+    return outcome;
   }
 
+  /** The attempt's outcome if one of its sends completed (the latest such send). */
   private async recordedOutcome(deliveryId: string, attempt: number): Promise<AttemptOutcome | undefined> {
     const [row]: { status_code: number | null; response_message: string; outcome: string }[] =
       await this.deps.dataSource.query(
-        `SELECT status_code, response_message, outcome FROM delivery_attempts WHERE delivery_id = $1 AND attempt = $2`,
+        `SELECT status_code, response_message, outcome FROM delivery_attempts
+          WHERE delivery_id = $1 AND attempt = $2 AND outcome IN ('delivered', 'retry', 'failed')
+          ORDER BY send DESC LIMIT 1`,
         [deliveryId, attempt],
       );
     if (!row) return undefined;

@@ -28,11 +28,15 @@ export interface DeliveryView {
 export interface DeliveryAttemptView {
   attempt: number;
   startedAt: string;
-  durationMs: number;
+  /** Which send of this attempt: a send interrupted by a crash is followed by another (issue 11). */
+  send: number;
+  /** Null while the request is out, or when its outcome is unknown. */
+  durationMs: number | null;
   url: string;
   statusCode: number | null;
   responseMessage: string;
-  outcome: 'delivered' | 'retry' | 'failed';
+  /** `sending`: the request is out now; `unknown`: it was sent and the answer was lost in a crash. */
+  outcome: 'sending' | 'unknown' | 'delivered' | 'retry' | 'failed';
 }
 
 export function deliveryView(delivery: Delivery, temporalUrl: string | null): DeliveryView {

@@ -217,12 +217,13 @@ export type DeliveryView = {
 };
 export type DeliveryAttempt = {
   attempt: number;
+  send: number;
   startedAt: string;
-  durationMs: number;
+  durationMs: number | null;
   url: string;
   statusCode: number | null;
   responseMessage: string;
-  outcome: 'delivered' | 'retry' | 'failed';
+  outcome: 'sending' | 'unknown' | 'delivered' | 'retry' | 'failed';
 };
 /** Event Details: the delivery, its attempts, and the payload as the viewer may read it now. */
 export type EventDetails = DeliveryView & {

@@ -252,4 +252,54 @@ describe('web app: deliveries in a browser', () => {
     await screenshot(page, '27-legacy-details');
     await details().getByTestId('delivery-close').click();
   });
+  it('tells a Failed delivery that will be retried from a final one, with seconds, and shows an interrupted request', async () => {
+    const workspace = await appFetch(page, 'GET', '/app/api/session');
+    const webhooks = await appFetch(page, 'GET', '/app/api/webhooks');
+    const retryingUrl = 'https://retrying.example.com/hook';
+    const [row] = await app.dataSource.query(
+      `INSERT INTO deliveries (workspace_id, webhook_id, event_id, event, url, trigger, status, status_code,
+         response_message, attempts, next_attempt_at, workflow_started_at)
+       VALUES ($1, $2, $3, 'record.created', $4, 'event', 'failed', 503, 'Service Unavailable', 2,
+         now() + interval '20 seconds', now())
+       RETURNING id`,
+      [workspace.workspace.id, webhooks.data[0].id, randomUUID(), retryingUrl],
+    );
+    await app.dataSource.query(
+      `INSERT INTO delivery_attempts (delivery_id, attempt, send, started_at, duration_ms, url, status_code, response_message, outcome)
+       VALUES ($1, 1, 1, '2026-01-02T03:04:05.678Z', NULL, $2, NULL, 'Outcome unknown: the worker was lost', 'unknown'),
+              ($1, 1, 2, '2026-01-02T03:04:17Z', 12, $2, 503, 'Service Unavailable', 'retry'),
+              ($1, 2, 1, '2026-01-02T03:04:37Z', 9, $2, 503, 'Service Unavailable', 'retry')`,
+      [row.id, retryingUrl],
+    );
+
+    await page.getByTestId('deliveries-url').fill(retryingUrl);
+    await eventually(async () => (await rows().count()) === 1, 'the retrying delivery is listed');
+    const retrying = rows().first();
+    await expect(retrying.getByTestId('delivery-status').textContent()).resolves.toBe('Failed');
+    await expect(retrying.getByTestId('delivery-next-attempt').textContent()).resolves.toMatch(
+      /retrying at .*\d{2}:\d{2}:\d{2}/,
+    );
+    await expect(retrying.getByTestId('delivery-created-at').textContent()).resolves.toMatch(
+      /\d{2}:\d{2}:\d{2}/,
+    );
+
+    // The legacy delivery failed for good: no next attempt is shown.
+    await page.getByTestId('deliveries-url').fill('https://legacy.example.com/old');
+    await eventually(async () => (await rows().count()) === 1, 'the final failure is listed');
+    await expect(rows().first().getByTestId('delivery-next-attempt').count()).resolves.toBe(0);
+
+    await page.getByTestId('deliveries-url').fill(retryingUrl);
+    await eventually(async () => (await rows().count()) === 1, 'the retrying delivery is listed again');
+    await rows().first().getByTestId('delivery-open').click();
+    await details().getByTestId('delivery-attempt-history').waitFor();
+    await details().getByTestId('delivery-next-attempt').waitFor();
+    const attempts = details().getByTestId('delivery-attempt');
+    await expect(attempts.count()).resolves.toBe(3);
+    await expect(attempts.first().getAttribute('data-outcome')).resolves.toBe('unknown');
+    await expect(attempts.first().textContent()).resolves.toContain('Unknown (interrupted)');
+    await expect(attempts.nth(1).textContent()).resolves.toContain('(request 2)');
+    await expect(attempts.first().locator('time').textContent()).resolves.toMatch(/\d{2}:\d{2}:\d{2}/);
+    await screenshot(page, '28-retrying-details');
+    await details().getByTestId('delivery-close').click();
+  });
 });

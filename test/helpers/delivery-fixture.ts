@@ -1,5 +1,7 @@
+import { WorkflowFailedError } from '@temporalio/client';
+import { ApplicationFailure } from '@temporalio/common';
 import { Delivery } from '../../src/deliveries/delivery.entity';
-import { deliveryWorkflowId } from '../../workflows/delivery.workflow';
+import { DELIVERY_FAILED, deliveryWorkflowId } from '../../workflows/delivery.workflow';
 import { startTestApp, type TestApp } from './test-app';
 import { WebClient } from './web-client';
 
@@ -80,7 +82,16 @@ export async function deliveryFixture(overrides: Record<string, string> = {}): P
         if (Date.now() > deadline) throw new Error(`the workflow of ${deliveryId} never started`);
         await new Promise((resolve) => setTimeout(resolve, 50));
       }
-      return app.env.client.workflow.getHandle(deliveryWorkflowId(deliveryId)).result();
+      // A delivery that failed for good ends its workflow Failed, carrying the same result as details.
+      try {
+        return await app.env.client.workflow.getHandle(deliveryWorkflowId(deliveryId)).result();
+      } catch (error) {
+        const cause = error instanceof WorkflowFailedError ? error.cause : undefined;
+        if (cause instanceof ApplicationFailure && cause.type === DELIVERY_FAILED) {
+          return cause.details![0] as { status: string; attempts: number };
+        }
+        throw error;
+      }
     },
     close: () => app.close(),
   };

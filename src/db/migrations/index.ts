@@ -6,6 +6,7 @@ import { Deliveries1764115200000 } from './1764115200000-deliveries';
 import { IdempotencyKeys1764201600000 } from './1764201600000-idempotency-keys';
 import { Messaging1764288000000 } from './1764288000000-messaging';
 import { IdempotencyScope1764374400000 } from './1764374400000-idempotency-scope';
+import { AttemptSends1764460800000 } from './1764460800000-attempt-sends';
 
 /** Every migration, oldest first. Listed explicitly so the same list runs from src and dist. */
 export const migrations = [
@@ -17,4 +18,5 @@ export const migrations = [
   IdempotencyKeys1764201600000,
   Messaging1764288000000,
   IdempotencyScope1764374400000,
+  AttemptSends1764460800000,
 ];

@@ -211,13 +211,24 @@ export const deliveryViewSchema = z
 export const deliveryPageSchema = page(deliveryViewSchema);
 
 const deliveryAttemptSchema = z.object({
-  attempt: z.int().min(1),
+  attempt: z.int().min(1).max(10).meta({ description: 'The attempt of the retry schedule (1 to 10).' }),
+  send: z.int().min(1).meta({
+    description:
+      'Which request of this attempt: 2 or more only when an earlier request of the same attempt was interrupted by a crash (its outcome is then `unknown`).',
+  }),
   startedAt: timestamp,
-  durationMs: z.int().min(0),
+  durationMs: z
+    .int()
+    .min(0)
+    .nullable()
+    .meta({ description: 'Null while the request is out or when its outcome is unknown.' }),
   url: z.string(),
   statusCode: z.int().nullable(),
   responseMessage: z.string(),
-  outcome: z.enum(['delivered', 'retry', 'failed']),
+  outcome: z.enum(['sending', 'unknown', 'delivered', 'retry', 'failed']).meta({
+    description:
+      '`sending`: the request is out now. `unknown`: it was sent but the worker or the database was lost before its answer was recorded (the receiver may have got it). `retry`: failed, another attempt follows. `failed`: failed, no attempt follows.',
+  }),
 });
 
 export const eventDetailsSchema = deliveryViewSchema.extend({

@@ -1,12 +1,33 @@
 // Pieces of the delivery log shared by the Deliveries page and Event Details.
 import type { DeliveryView } from '../api';
+import { DateTime } from '../format';
 import { STATUS_LABELS } from '../webhooks';
 
-export function DeliveryStatusBadge({ delivery }: { delivery: Pick<DeliveryView, 'status'> }) {
+/**
+ * The spec's status (Pending, Sending, Delivered, Failed) and, while retries remain, when the next
+ * attempt runs: a Failed delivery with a next attempt is not final (issue 11).
+ */
+export function DeliveryStatusBadge({
+  delivery,
+}: {
+  delivery: Pick<DeliveryView, 'status' | 'nextAttemptAt'>;
+}) {
+  const retrying = delivery.status === 'failed' && delivery.nextAttemptAt !== null;
   return (
-    <span className={`status status-${delivery.status}`} data-testid="delivery-status">
-      {STATUS_LABELS[delivery.status]}
-    </span>
+    <>
+      <span
+        className={`status status-${retrying ? 'retrying' : delivery.status}`}
+        data-testid="delivery-status"
+      >
+        {STATUS_LABELS[delivery.status]}
+      </span>
+      {retrying ? (
+        <span className="muted next-attempt" data-testid="delivery-next-attempt">
+          {' '}
+          retrying at <DateTime value={delivery.nextAttemptAt!} seconds />
+        </span>
+      ) : null}
+    </>
   );
 }
 

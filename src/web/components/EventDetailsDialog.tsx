@@ -20,6 +20,8 @@ import { Dialog, DialogActions, ErrorMessage } from './Dialog';
 const POLL_MS = 1500;
 
 const OUTCOME_LABELS: Record<EventDetails['attemptHistory'][number]['outcome'], string> = {
+  sending: 'Sending now',
+  unknown: 'Unknown (interrupted)',
   delivered: 'Delivered',
   retry: 'Will retry',
   failed: 'Failed',
@@ -139,7 +141,7 @@ export function EventDetailsDialog({ delivery: opened, typeName, canResend, onCl
           {underWay && shown.nextAttemptAt ? (
             <span className="muted">
               {' '}
-              next attempt <DateTime value={shown.nextAttemptAt} />
+              next attempt <DateTime value={shown.nextAttemptAt} seconds />
             </span>
           ) : null}
         </Fact>
@@ -210,16 +212,23 @@ export function EventDetailsDialog({ delivery: opened, typeName, canResend, onCl
             </thead>
             <tbody>
               {current.attemptHistory.map((attempt) => (
-                <tr key={attempt.attempt} data-testid="delivery-attempt" data-outcome={attempt.outcome}>
-                  <td>{attempt.attempt}</td>
+                <tr
+                  key={`${attempt.attempt}.${attempt.send}`}
+                  data-testid="delivery-attempt"
+                  data-outcome={attempt.outcome}
+                >
                   <td>
-                    <DateTime value={attempt.startedAt} />
+                    {attempt.attempt}
+                    {attempt.send > 1 ? <span className="muted"> (request {attempt.send})</span> : null}
+                  </td>
+                  <td>
+                    <DateTime value={attempt.startedAt} seconds />
                   </td>
                   <td data-testid="delivery-attempt-status-code">{attempt.statusCode ?? '—'}</td>
                   <td className="break">
                     {attempt.responseMessage || <span className="value-missing">—</span>}
                   </td>
-                  <td>{formatDuration(attempt.durationMs)}</td>
+                  <td>{attempt.durationMs === null ? '—' : formatDuration(attempt.durationMs)}</td>
                   <td>{OUTCOME_LABELS[attempt.outcome] ?? attempt.outcome}</td>
                 </tr>
               ))}

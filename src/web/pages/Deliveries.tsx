@@ -293,7 +293,7 @@ export function DeliveriesPage() {
                     </td>
                     <td data-testid="delivery-cell-status-code">{delivery.statusCode ?? '—'}</td>
                     <td>
-                      <DateTime value={delivery.createdAt} testId="delivery-created-at" />
+                      <DateTime value={delivery.createdAt} testId="delivery-created-at" seconds />
                     </td>
                   </tr>
                 ))}
