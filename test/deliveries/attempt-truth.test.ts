@@ -1,19 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { WorkflowFailedError } from '@temporalio/client';
 import { ActivityFailure, ApplicationFailure } from '@temporalio/common';
-import { Client } from 'pg';
 import { deliveryWorkflow, deliveryWorkflowId } from '../../workflows/delivery.workflow';
 import { DeliveryStatusKey } from '../../workflows/search-attributes';
 import { deliveryFixture, type DeliveryFixture } from '../helpers/delivery-fixture';
+import { eventually } from '../helpers/eventually';
+import { databaseOutage } from '../helpers/outage';
 import { Receiver } from '../helpers/receiver';
-
-const until = async (condition: () => Promise<boolean> | boolean, what: string, ms = 15_000) => {
-  const deadline = Date.now() + ms;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-};
 
 /**
  * What the delivery log and the Temporal Web UI say is true (issue 11): every request that left is
@@ -39,26 +32,15 @@ describe('the delivery log tells the truth (time skipping)', () => {
     fx.app.env.client.workflow.getHandle(deliveryWorkflowId(deliveryId));
 
   it('shows a request whose answer was lost in a database outage as an attempt of unknown outcome, then the resend of it', async () => {
-    const database = new URL((fx.app.dataSource.options as { url: string }).url).pathname.slice(1);
-    const admin = async (sql: string, params: unknown[] = []) => {
-      const client = new Client({ connectionString: process.env.TEST_PG_ADMIN_URL });
-      await client.connect();
-      try {
-        await client.query(sql, params);
-      } finally {
-        await client.end();
-      }
-    };
     // The receiver holds the first request; the database goes away while it does.
     receiver.replies('/outage', { status: 200, delayMs: 1_500 }, { status: 200 });
     const webhook = await fx.webhook(`${receiver.url}/outage`);
     await fx.createDeal('Deal sent during an outage');
     const [delivery] = await fx.deliveriesOf(webhook.id);
-    await until(() => requestsTo('outage').length === 1, 'the first request');
-    await admin(`ALTER DATABASE ${database} ALLOW_CONNECTIONS false`);
-    await admin(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1`, [database]);
+    await eventually(() => requestsTo('outage').length === 1, 'the first request');
+    const reopen = await databaseOutage(fx.app.dataSource);
     await new Promise((resolve) => setTimeout(resolve, 3_000)); // the receiver answers; nothing can record it
-    await admin(`ALTER DATABASE ${database} ALLOW_CONNECTIONS true`);
+    await reopen();
 
     expect(await fx.finish(delivery!.id)).toEqual({ status: 'delivered', attempts: 1 });
     const requests = requestsTo('outage');
@@ -86,14 +68,14 @@ describe('the delivery log tells the truth (time skipping)', () => {
     const webhook = await fx.webhook(`${receiver.url}/retrying`);
     await fx.createDeal('Deal retried');
     const [delivery] = await fx.deliveriesOf(webhook.id);
-    await until(async () => {
+    await eventually(async () => {
       const [row] = await fx.app.dataSource.query(
         `SELECT count(*)::int AS n FROM delivery_attempts WHERE delivery_id = $1 AND outcome = 'retry'`,
         [delivery!.id],
       );
       return row.n === 1;
     }, 'the first attempt');
-    await until(
+    await eventually(
       async () =>
         (await handleOf(delivery!.id).describe()).typedSearchAttributes.get(DeliveryStatusKey) === 'retrying',
       'DeliveryStatus retrying',

@@ -217,21 +217,7 @@ export function byField(scope: Page | Locator, testId: string, fieldName: string
   return scope.locator(`[data-testid="${testId}"][data-field-name="${fieldName}"]`);
 }
 
-/**
- * Waits (up to 15 s, or `timeoutMs`) until `check` holds: for states that follow a server answer.
- * Generous on purpose: a loaded 2-core CI machine is slow, and tests assert states, not timings.
- */
-export async function eventually(
-  check: () => Promise<boolean>,
-  what: string,
-  timeoutMs = 15_000,
-): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting until ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
+export { eventually } from './eventually';
 
 /**
  * A call to the app's own JSON routes from inside the page, as the web app makes it: with the

@@ -1,6 +1,6 @@
-import { Client } from 'pg';
 import type { DataSource, EntitySubscriberInterface, InsertEvent, QueryRunner } from 'typeorm';
 import type { TransactionCommitEvent } from 'typeorm/subscriber/event/TransactionCommitEvent';
+import { databaseOutage } from '../helpers/outage';
 
 /**
  * The crash window of issue 10, hole 4, without mocks: right after the first transaction that
@@ -12,16 +12,7 @@ export function crashAfterCommitOf(
   dataSource: DataSource,
   table: string,
 ): { fired: () => boolean; restore: () => Promise<void> } {
-  const database = new URL((dataSource.options as { url: string }).url).pathname.slice(1);
-  const admin = async (sql: string, params: unknown[] = []) => {
-    const client = new Client({ connectionString: process.env.TEST_PG_ADMIN_URL });
-    await client.connect();
-    try {
-      await client.query(sql, params);
-    } finally {
-      await client.end();
-    }
-  };
+  let reopen: () => Promise<void> = async () => undefined;
   const inserted = new WeakSet<QueryRunner>();
   let armed = true;
   let fired = false;
@@ -33,9 +24,8 @@ export function crashAfterCommitOf(
       if (!armed || !inserted.has(event.queryRunner)) return;
       armed = false;
       fired = true;
-      // ALLOW_CONNECTIONS binds superusers too, so the pool cannot reconnect until restore().
-      await admin(`ALTER DATABASE ${database} ALLOW_CONNECTIONS false`);
-      await admin(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1`, [database]);
+      // The pool cannot reconnect until restore().
+      reopen = await databaseOutage(dataSource);
     },
   };
   (dataSource.subscribers as EntitySubscriberInterface[]).push(subscriber);
@@ -45,7 +35,7 @@ export function crashAfterCommitOf(
       armed = false;
       const list = dataSource.subscribers as EntitySubscriberInterface[];
       list.splice(list.indexOf(subscriber), 1);
-      await admin(`ALTER DATABASE ${database} ALLOW_CONNECTIONS true`);
+      await reopen();
     },
   };
 }
