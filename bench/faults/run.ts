@@ -1,0 +1,279 @@
+// `npm run test:faults` (issue 11): PostgreSQL, the Temporal dev server, the API and the worker as
+// separate processes (external mode) on free loopback ports in a temporary directory; record
+// writes at a steady rate through REST while each component is taken down once (SIGKILL; a fast
+// shutdown for PostgreSQL) and brought back; refused writes retried with the same idempotency
+// key; then the drain, and the checks (docs/deliveries.md, "Guarantees"). Exit code 0 only when
+// every requirement holds. Stops everything it started, at the end, on errors and on Ctrl-C.
+import { randomBytes } from 'node:crypto';
+import { chmodSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { processesMentioning } from '../cpu';
+import { freePort } from '../stack';
+import { sleep, wallMs } from '../stats';
+import { duplicates, listIds, missing, pageThrough, readDb, type PagingResult } from './checks';
+import { killAll, type Component } from './components';
+import { FaultReceiver } from './receiver';
+import { lines, render, type FaultRecord } from './report';
+import { prepareRun, startService } from './service';
+import { readSettings, USAGE, type FaultSettings } from './settings';
+import { startWrites, type FaultWrite } from './writer';
+
+const PROJECT_ROOT = resolve(__dirname, '..', '..', '..');
+const began = wallMs();
+const log = (message: string) =>
+  process.stdout.write(`[faults ${((wallMs() - began) / 1000).toFixed(1).padStart(6)} s] ${message}\n`);
+
+let tmp: string | undefined;
+let keep = false;
+const components: Component[] = [];
+let receiver: FaultReceiver | undefined;
+let stopping = false;
+let cleaning: Promise<void> | undefined;
+
+function cleanUp(): Promise<void> {
+  cleaning ??= (async () => {
+    // In reverse order of start: worker, API, Temporal, PostgreSQL.
+    for (const component of [...components].reverse()) {
+      await component.stop().catch((error) => log(`stopping ${component.name}: ${String(error)}`));
+    }
+    await receiver?.stop().catch(() => undefined);
+    if (tmp) killAll(processesMentioning(tmp));
+  })();
+  return cleaning;
+}
+
+function removeTmp(): void {
+  killNow(); // whatever a start still in flight brought up
+  if (tmp && !keep) rmSync(tmp, { recursive: true, force: true, maxRetries: 3 });
+  else if (tmp) log(`kept ${tmp} (data and logs)`);
+  tmp = undefined;
+}
+
+function killNow(): void {
+  for (const component of components) component.killNow();
+  if (tmp) killAll(processesMentioning(tmp));
+}
+
+function onSignal(signal: NodeJS.Signals): void {
+  if (stopping) {
+    process.stderr.write(`\nSecond ${signal}: killing everything now.\n`);
+    killNow();
+    removeTmp();
+    process.exit(130);
+  }
+  stopping = true;
+  process.stderr.write(`\n${signal}: stopping every process started and cleaning up (again to force)…\n`);
+  void cleanUp().finally(() => {
+    removeTmp();
+    process.exit(130);
+  });
+}
+process.on('SIGINT', onSignal);
+process.on('SIGTERM', onSignal);
+process.on('exit', () => {
+  killNow();
+  removeTmp();
+});
+
+async function main(settings: FaultSettings): Promise<number> {
+  keep = settings.keep;
+  tmp = mkdtempSync(join(tmpdir(), 'crm-faults-'));
+  chmodSync(tmp, 0o755); // PostgreSQL runs as its own user when we are root
+  const dir = (name: string) => {
+    const path = join(tmp!, name);
+    mkdirSync(path, { recursive: true, mode: 0o755 });
+    return path;
+  };
+  const [pgPort, temporalPort, uiPort, apiPort] = [
+    await freePort(),
+    await freePort(),
+    await freePort(),
+    await freePort(),
+  ];
+  const seconds = settings.writes / settings.rate;
+  log(
+    `${settings.writes} writes at ${settings.rate}/s (${seconds.toFixed(0)} s) to ${settings.webhooks} webhooks, killing the worker, the API, ` +
+      `the Temporal dev server and PostgreSQL once each; in ${tmp}`,
+  );
+
+  receiver = await new FaultReceiver({ holdEvery: settings.holdEvery, holdMs: settings.holdMs }).start();
+  const { postgres, temporal, api, worker, baseUrl } = await startService({
+    projectRoot: PROJECT_ROOT,
+    dir,
+    ports: { pg: pgPort, temporal: temporalPort, ui: uiPort, api: apiPort },
+    log,
+    started: (component) => components.push(component),
+  });
+  const workspace = await prepareRun({ baseUrl, receiverUrl: receiver.url, webhooks: settings.webhooks });
+  const { webhookIds } = workspace;
+  log(`workspace ready; writing`);
+
+  const runId = randomBytes(4).toString('hex');
+  const load = startWrites({
+    baseUrl,
+    apiKey: workspace.apiKey,
+    nameFieldId: workspace.nameFieldId,
+    runId,
+    count: settings.writes,
+    rate: settings.rate,
+    giveUpMs: settings.giveUpS * 1000,
+    stopped: () => stopping,
+  });
+  const writesStart = wallMs();
+  const progress = setInterval(() => log(`  ${writeProgress(load.writes, receiver!)}`), 5000);
+
+  // The faults, spaced over the writes; each waits for the previous component to serve again.
+  const plan: { component: Component; aim?: () => Promise<string> }[] = [
+    {
+      component: worker,
+      aim: async () => ((await receiver!.whileHolding(3000)) ? 'SIGKILL mid-POST' : 'SIGKILL'),
+    },
+    { component: api, aim: async () => 'SIGKILL' },
+    { component: temporal, aim: async () => 'SIGKILL' },
+    {
+      component: postgres,
+      aim: async () =>
+        (await receiver!.nextAnswer(3000)) ? 'fast shutdown just after an answer' : 'fast shutdown',
+    },
+  ];
+  const faults: FaultRecord[] = [];
+  for (const [k, step] of plan.entries()) {
+    const due = writesStart + (seconds * 1000 * (k + 0.5)) / plan.length;
+    if (due > wallMs()) await sleep(due - wallMs());
+    if (stopping) break;
+    const how = step.aim ? await step.aim() : 'SIGKILL';
+    const at = wallMs();
+    log(`fault: ${step.component.name}, ${how}`);
+    await step.component.fault();
+    await sleep(settings.downMs);
+    await step.component.start();
+    const backAfter = (wallMs() - at) / 1000;
+    log(`${step.component.name} serves again after ${backAfter.toFixed(1)} s`);
+    faults.push({ component: step.component.name, at: (at - writesStart) / 1000, how, backAfter });
+  }
+  const lastFaultAt = writesStart + (faults.at(-1)?.at ?? 0) * 1000;
+
+  await load.settled;
+  clearInterval(progress);
+  if (stopping) throw new Error('interrupted');
+  const lastAck = Math.max(...load.writes.map((write) => write.ackedAt ?? 0));
+  log(
+    `writes done: ${writeProgress(load.writes, receiver)}; waiting for the drain (≤ ${settings.drainTimeoutS} s)…`,
+  );
+
+  // The drain: every delivery row final and every acknowledged write's event received.
+  const drainDeadline = wallMs() + settings.drainTimeoutS * 1000;
+  let db = await readDb(postgres.url, workspace.workspaceId);
+  let lastLog = wallMs();
+  let drainedAt: number | undefined;
+  for (;;) {
+    const absent = missing(load.writes, receiver, db, webhookIds);
+    if (absent === 0 && db.notFinal === 0 && db.deliveries >= db.records * webhookIds.length) {
+      drainedAt = wallMs();
+      break;
+    }
+    if (wallMs() > drainDeadline || stopping) break;
+    if (wallMs() - lastLog >= 5000) {
+      lastLog = wallMs();
+      log(`  draining: ${absent} not received, ${db.notFinal} of ${db.deliveries} delivery rows not final`);
+    }
+    await sleep(1000);
+    db = await readDb(postgres.url, workspace.workspaceId);
+  }
+  log(
+    drainedAt
+      ? `drained ${((drainedAt - lastFaultAt) / 1000).toFixed(1)} s after the last fault`
+      : 'NOT drained',
+  );
+
+  if (stopping) throw new Error('interrupted');
+  log(`paging every list with limit=${settings.pageLimit}…`);
+  const expected = await listIds(postgres.url, workspace.workspaceId, workspace.webhookId, workspace.typeId);
+  const page = (list: string, path: string, expectedIds: Set<string>, limit = settings.pageLimit) =>
+    pageThrough({ baseUrl, apiKey: workspace.apiKey, list, path, limit, expectedIds });
+  const paging: PagingResult[] = [
+    await page(
+      'deliveries of the webhook',
+      `/api/v1/webhooks/${workspace.webhookId}/deliveries`,
+      expected.webhookDeliveries,
+    ),
+    await page('deliveries of every webhook', '/api/v1/webhooks/deliveries', expected.allDeliveries),
+    await page('records', '/api/v1/records/deal', expected.records),
+    await page('webhooks', '/api/v1/webhooks', expected.webhooks, 3),
+  ];
+  const dupes = duplicates(receiver, db);
+  if (dupes.invisibleIds.length)
+    log(`POSTs with no attempt row, e.g. delivery ${dupes.invisibleIds.slice(0, 3).join(', ')}`);
+  const restarts = components.map((c) => `${c.name} ${c.unplannedRestarts}`).join(', ');
+  const acked = load.writes.filter((write) => write.recordId);
+  const outcome = {
+    writes: settings.writes,
+    acknowledged: acked.length,
+    retriedWrites: load.writes.filter((write) => write.sends > 1).length,
+    resends: load.writes.reduce((sum, write) => sum + write.sends - 1, 0),
+    replayed: load.writes.filter((write) => write.replayed).length,
+    records: db.records,
+    eventsReceived: receiver.eventIds.size,
+    posts: receiver.receipts.length,
+    missing: missing(load.writes, receiver, db, webhookIds),
+    duplicates: dupes,
+    deliveries: db.deliveries,
+    delivered: db.delivered,
+    failed: db.failed,
+    notFinal: db.notFinal,
+    attemptOutcomes: db.attemptOutcomes,
+    paging,
+    unplannedRestarts: restarts,
+    drained: drainedAt !== undefined,
+    drainAfterFaultS: ((drainedAt ?? 0) - lastFaultAt) / 1000,
+    drainAfterLastWriteS: ((drainedAt ?? 0) - lastAck) / 1000,
+    leftBehind: 0,
+  };
+
+  log('stopping every process…');
+  await cleanUp();
+  await sleep(500);
+  outcome.leftBehind = processesMentioning(tmp).length;
+  const result = lines(outcome);
+  process.stdout.write(`\n${render(faults, result)}\n\n`);
+  const failed = result.filter((line) => line.ok === false);
+  process.stdout.write(
+    failed.length
+      ? `FAILED: ${failed.map((line) => line.label).join('; ')}\n`
+      : 'PASSED: every requirement holds\n',
+  );
+  return failed.length ? 1 : 0;
+}
+
+function writeProgress(writes: FaultWrite[], rx: FaultReceiver): string {
+  const acked = writes.filter((write) => write.recordId).length;
+  const retrying = writes.filter((write) => !write.recordId && write.sends > 1).length;
+  return `${writes.length} sent, ${acked} acknowledged, ${retrying} being retried, ${rx.eventIds.size} events received`;
+}
+
+let settings: FaultSettings;
+try {
+  settings = readSettings(process.argv.slice(2), process.env);
+} catch (error) {
+  const message = error instanceof Error ? error.message : String(error);
+  process.stderr.write(`${message}\n`);
+  process.exit(message === USAGE ? 0 : 2);
+}
+main(settings).then(
+  (code) => {
+    removeTmp();
+    process.exit(code);
+  },
+  async (error: unknown) => {
+    if (stopping) return; // Ctrl-C: the signal handler cleans up and exits
+    process.stderr.write(
+      `\nThe fault run could not complete: ${error instanceof Error ? error.stack : String(error)}\n`,
+    );
+    if (tmp) process.stderr.write(`Logs: ${tmp} (kept)\n`);
+    keep = true;
+    await cleanUp();
+    removeTmp();
+    process.exit(2);
+  },
+);

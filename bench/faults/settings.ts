@@ -1,0 +1,74 @@
+// Settings of `npm run test:faults`, from flags (`npm run test:faults -- --writes 1000 --rate 20`)
+// or the environment (FAULTS_WRITES=1000). Every number is bounded, so every loop and wait is.
+
+export interface FaultSettings {
+  writes: number;
+  rate: number;
+  /** Webhooks that receive record.created: each write is that many deliveries, made together. */
+  webhooks: number;
+  /** Longest wait for the drain after the last write and the last fault. */
+  drainTimeoutS: number;
+  /** Page size when paging the REST lists (small, so pages cut dispatch batches). */
+  pageLimit: number;
+  /** Every n-th POST is held `holdMs` by the receiver (0: none). */
+  holdEvery: number;
+  holdMs: number;
+  /** How long a stopped component stays down before it is started again. */
+  downMs: number;
+  /** A write unacknowledged this long after its first send is given up (and reported). */
+  giveUpS: number;
+  /** Keep the temporary directory (data and logs) for inspection. */
+  keep: boolean;
+}
+
+const FLAGS: Record<
+  string,
+  { env: string; key: keyof FaultSettings; min: number; max: number; fallback: number }
+> = {
+  '--writes': { env: 'FAULTS_WRITES', key: 'writes', min: 20, max: 5000, fallback: 300 },
+  '--rate': { env: 'FAULTS_RATE', key: 'rate', min: 1, max: 100, fallback: 10 },
+  '--webhooks': { env: 'FAULTS_WEBHOOKS', key: 'webhooks', min: 1, max: 5, fallback: 2 },
+  '--drain-timeout': {
+    env: 'FAULTS_DRAIN_TIMEOUT_S',
+    key: 'drainTimeoutS',
+    min: 10,
+    max: 900,
+    fallback: 300,
+  },
+  '--page-limit': { env: 'FAULTS_PAGE_LIMIT', key: 'pageLimit', min: 1, max: 200, fallback: 7 },
+  '--hold-every': { env: 'FAULTS_HOLD_EVERY', key: 'holdEvery', min: 0, max: 1000, fallback: 5 },
+  '--hold-ms': { env: 'FAULTS_HOLD_MS', key: 'holdMs', min: 0, max: 4000, fallback: 1500 },
+  '--down-ms': { env: 'FAULTS_DOWN_MS', key: 'downMs', min: 0, max: 60_000, fallback: 2000 },
+  '--give-up': { env: 'FAULTS_GIVE_UP_S', key: 'giveUpS', min: 10, max: 900, fallback: 180 },
+};
+
+export const USAGE = `npm run test:faults -- [--writes N] [--rate N/s] [--webhooks N] [--issue-scale] [--drain-timeout s]
+  [--page-limit N] [--hold-every N] [--hold-ms ms] [--down-ms ms] [--give-up s] [--keep]
+  --issue-scale is issue 11's run: 1,000 writes at 20/s. Defaults: 300 writes at 10/s.`;
+
+export function readSettings(argv: string[], env: NodeJS.ProcessEnv): FaultSettings {
+  const values: Record<string, number> = {};
+  for (const spec of Object.values(FLAGS)) {
+    const fromEnv = env[spec.env];
+    values[spec.key] = fromEnv === undefined || fromEnv === '' ? spec.fallback : Number(fromEnv);
+  }
+  let keep = env.FAULTS_KEEP === '1';
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    if (arg === '--keep') keep = true;
+    else if (arg === '--issue-scale') Object.assign(values, { writes: 1000, rate: 20 });
+    else if (arg === '--help' || arg === '-h') throw new Error(USAGE);
+    else {
+      const [name, inline] = arg.split('=', 2) as [string, string | undefined];
+      const spec = FLAGS[name];
+      if (!spec) throw new Error(`unknown option ${arg}\n${USAGE}`);
+      values[spec.key] = Number(inline ?? argv[++i]);
+    }
+  }
+  for (const [flag, spec] of Object.entries(FLAGS)) {
+    const value = values[spec.key]!;
+    if (!Number.isFinite(value) || value < spec.min || value > spec.max)
+      throw new Error(`${flag} (${spec.env}) must be a number from ${spec.min} to ${spec.max}`);
+  }
+  return { ...(values as unknown as Omit<FaultSettings, 'keep'>), keep };
+}
