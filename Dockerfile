@@ -12,7 +12,7 @@ WORKDIR /app
 COPY --from=build /app/package.json /app/package-lock.json ./
 COPY --from=build /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist
-# The worker bundles workflows from source at start-up.
+# The worker loads dist/workflow-bundle.js (npm run build; else it bundles dist/workflows at start).
 COPY --from=build /app/workflows ./workflows
 USER node
 EXPOSE 3000

@@ -2,6 +2,7 @@ import { NativeConnection, Worker } from '@temporalio/worker';
 import { createActivities, type ActivityDeps } from '../../activities';
 import type { Logger } from '../logger';
 import { installTemporalRuntime } from './runtime';
+import { workflowCode } from './workflow-bundle';
 
 export interface RunningWorker {
   worker: Worker;
@@ -17,11 +18,16 @@ export async function startWorker(
 ): Promise<RunningWorker> {
   installTemporalRuntime(options.logger);
   const connection = await NativeConnection.connect({ address: options.address });
+  // The bundle `npm run build` made, so a restarted worker polls within a second or two.
+  const code = workflowCode();
+  if (code.bundledAtStartBecause) {
+    options.logger.info({ reason: code.bundledAtStartBecause }, 'bundling the workflow code at start');
+  }
   const worker = await Worker.create({
     connection,
     namespace: options.namespace,
     taskQueue: options.taskQueue,
-    workflowsPath: require.resolve('../../workflows'),
+    ...code.option,
     activities: createActivities(deps),
   });
   const done = worker.run().finally(() => connection.close());
