@@ -1,4 +1,10 @@
-import { ApplicationFailure, proxyActivities, sleep, upsertSearchAttributes } from '@temporalio/workflow';
+import {
+  ApplicationFailure,
+  patched,
+  proxyActivities,
+  sleep,
+  upsertSearchAttributes,
+} from '@temporalio/workflow';
 import type { Activities } from '../activities';
 import { DELIVERY_MAX_ATTEMPTS } from '../src/limits';
 import { retryDelayMs } from '../src/deliveries/retry-policy';
@@ -34,6 +40,8 @@ const { attemptDelivery } = proxyActivities<Activities>({
  * `retrying` while attempts remain; a delivery that failed for good ends the workflow as Failed.
  */
 export async function deliveryWorkflow(input: DeliveryInput): Promise<DeliveryResult> {
+  // Deliveries started before this version replay the schedule they were started with.
+  if (!patched(STATUS_ON_CHANGE)) return deliveryWorkflowBefore(input);
   let shown: string | undefined;
   const show = (status: string) => {
     if (status !== shown) upsertSearchAttributes([{ key: DeliveryStatusKey, value: status }]);
@@ -50,6 +58,21 @@ export async function deliveryWorkflow(input: DeliveryInput): Promise<DeliveryRe
     await sleep(retryDelayMs(attempt));
   }
   return failed(show, DELIVERY_MAX_ATTEMPTS, 'No attempts left.');
+}
+
+/** The patch id of `retrying`, upserts on change only and the Failed end (issue 11, item 4). */
+const STATUS_ON_CHANGE = 'delivery-status-on-change';
+
+/** The schedule as it ran before STATUS_ON_CHANGE: an upsert after every attempt, a result at the end. */
+async function deliveryWorkflowBefore(input: DeliveryInput): Promise<DeliveryResult> {
+  for (let attempt = 1; attempt <= DELIVERY_MAX_ATTEMPTS; attempt++) {
+    const outcome = await attemptDelivery({ deliveryId: input.deliveryId, attempt });
+    upsertSearchAttributes([{ key: DeliveryStatusKey, value: outcome.status }]);
+    if (outcome.done)
+      return { status: outcome.status === 'delivered' ? 'delivered' : 'failed', attempts: attempt };
+    await sleep(retryDelayMs(attempt));
+  }
+  return { status: 'failed', attempts: DELIVERY_MAX_ATTEMPTS };
 }
 
 function failed(show: (status: string) => void, attempts: number, reason: string): never {

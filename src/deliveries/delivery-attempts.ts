@@ -91,6 +91,9 @@ export class DeliveryAttempts {
     const startedAt = new Date();
     await this.startSend(delivery, { attempt, send, url: prepared.url, startedAt });
     const result = await this.deps.sender.post(prepared.url, prepared.headers, prepared.body, cancel);
+    // Cancelled (the worker shutting down): the receiver did not fail. The send stays `sending`, so
+    // the attempt's re-run shows it as interrupted and sends again.
+    if (cancel?.aborted) throw new Error('The attempt was cancelled before the receiver answered.');
     const durationMs = Date.now() - startedAt.getTime();
     return this.complete(
       delivery,

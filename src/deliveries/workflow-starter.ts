@@ -5,12 +5,15 @@ import { deliverySearchAttributes, DeliveryStatusKey } from '../../workflows/sea
 import type { Delivery } from './delivery.entity';
 import type { DeliveryStarter } from './dispatcher';
 
-/** Search attributes and memo that let an operator find a delivery in the Temporal Web UI. */
-function visibility(delivery: Delivery) {
+/**
+ * Search attributes and memo that let an operator find a delivery in the Temporal Web UI. Only the
+ * delivery workflow carries DeliveryStatus (it keeps it current); a resend's parent does not.
+ */
+function visibility(delivery: Delivery, withStatus = true) {
   return {
     typedSearchAttributes: [
       ...deliverySearchAttributes({ ...delivery, deliveryId: delivery.id }),
-      { key: DeliveryStatusKey, value: delivery.status },
+      ...(withStatus ? [{ key: DeliveryStatusKey, value: delivery.status }] : []),
     ],
     memo: { url: delivery.url, event: delivery.event },
     staticSummary: `${delivery.event} → ${delivery.url}`,
@@ -60,7 +63,7 @@ export class TemporalDeliveryStarter implements DeliveryStarter {
         },
       ],
       workflowIdConflictPolicy: 'USE_EXISTING',
-      ...visibility(delivery),
+      ...visibility(delivery, false),
     });
   }
 }

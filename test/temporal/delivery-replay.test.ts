@@ -1,0 +1,67 @@
+import { randomUUID } from 'node:crypto';
+import type { TestWorkflowEnvironment } from '@temporalio/testing';
+import { Worker } from '@temporalio/worker';
+import type { AttemptOutcome } from '../../src/deliveries/delivery-attempts';
+import { ensureSearchAttributes } from '../../src/temporal/search-attributes';
+import { createTimeSkippingEnv } from '../helpers/temporal';
+
+/**
+ * Deliveries in flight during an upgrade: histories recorded by the delivery workflow as it was
+ * before the `delivery-status-on-change` patch replay on today's code (workflows/) without a
+ * non-determinism error, as Temporal replays them when a new worker picks them up.
+ */
+describe('delivery workflow replay across the status patch (time skipping)', () => {
+  let env: TestWorkflowEnvironment;
+
+  beforeAll(async () => {
+    env = await createTimeSkippingEnv();
+    await ensureSearchAttributes(env.connection, env.namespace ?? 'default');
+  });
+  afterAll(() => env?.teardown());
+
+  /** A history of the old workflow whose attempts answer `outcomes` in order. */
+  async function oldHistory(outcomes: AttemptOutcome[]) {
+    const taskQueue = `old-${randomUUID()}`;
+    const script = [...outcomes];
+    const worker = await Worker.create({
+      connection: env.nativeConnection,
+      namespace: env.namespace,
+      taskQueue,
+      workflowsPath: require.resolve('../fixtures/workflows/delivery-before-status-patch'),
+      activities: { attemptDelivery: async () => script.shift()! },
+    });
+    const workflowId = `delivery-${randomUUID()}`;
+    await worker.runUntil(
+      env.client.workflow.execute('deliveryWorkflow', {
+        taskQueue,
+        workflowId,
+        args: [{ deliveryId: randomUUID() }],
+      }),
+    );
+    return { workflowId, history: await env.client.workflow.getHandle(workflowId).fetchHistory() };
+  }
+
+  const retry: AttemptOutcome = { done: false, status: 'failed', statusCode: 503, responseMessage: 'Busy' };
+  const delivered: AttemptOutcome = {
+    done: true,
+    status: 'delivered',
+    statusCode: 200,
+    responseMessage: 'OK',
+  };
+  const refused: AttemptOutcome = {
+    done: true,
+    status: 'failed',
+    statusCode: 404,
+    responseMessage: 'Not Found',
+  };
+
+  it.each([
+    ['delivered after two retries', [retry, retry, delivered]],
+    ['failed for good after a retry', [retry, refused]],
+  ])('replays an old history: %s', async (_name, outcomes) => {
+    const { workflowId, history } = await oldHistory(outcomes);
+    await expect(
+      Worker.runReplayHistory({ workflowsPath: require.resolve('../../workflows') }, history, workflowId),
+    ).resolves.toBeUndefined();
+  });
+});
