@@ -34,8 +34,9 @@ export const recordSourcesSchema = z
 
 /**
  * Checks record settings against the record model as the record owner can read it: each source's
- * type must be readable by the owner, its query must fit the type's fields, its changed fields must
- * be fields of the type, and its events must be record events the webhook subscribes to.
+ * type must be readable by the owner, its query must fit the type's fields and filter only on fields
+ * the owner can read, its changed fields must be readable fields of the type, and its events must be
+ * record events the webhook subscribes to.
  */
 export function checkRecordSettings(
   model: RecordModel,
@@ -62,15 +63,31 @@ export function checkRecordSettings(
       if (error instanceof AppError) issues.push(...error.issues);
       else throw error;
     }
+    // A filter on a field the owner cannot read would reveal its values through which records
+    // are delivered; watching it, when it changes (issue 10, hole 2).
+    const restricted = (fieldId: string, at: (string | number)[]) => {
+      if (!ownerAccess.isFieldRestricted(fieldId)) return false;
+      issues.push({
+        code: 'invalid',
+        path: at,
+        message: 'The record owner cannot read this field, so a webhook cannot filter on it or watch it.',
+        customCode: 'webhookFieldRestricted',
+      });
+      return true;
+    };
+    for (const [index, filter] of (source.query.filters ?? []).entries()) {
+      restricted(filter.fieldId, [...path, 'query', 'filters', index, 'fieldId']);
+    }
     for (const [index, fieldId] of (source.changedFieldIds ?? []).entries()) {
+      const at = [...path, 'changedFieldIds', index];
       if (!type.fields.some((field) => field.id === fieldId)) {
         issues.push({
           code: 'invalid',
-          path: [...path, 'changedFieldIds', index],
+          path: at,
           message: `No field ${fieldId} in ${type.name}.`,
           customCode: 'webhookChangedFieldUnknown',
         });
-      }
+      } else restricted(fieldId, at);
     }
     for (const [index, event] of (source.events ?? []).entries()) {
       if (!settings.events.includes(event)) {

@@ -74,6 +74,36 @@ describe('webhook ownership', () => {
   });
   afterAll(() => app.close());
 
+  it('refuses record settings that filter on, or watch, a field the record owner cannot read', async () => {
+    const model = (await api(member.key, 'POST', '/model/read', { type: 'deal' })).body;
+    const amount = model.type.fields.find((f: { name: string }) => f.name === 'Amount').id;
+    const before = await app.dataSource.manager.count(Webhook);
+    const base = {
+      url: 'https://sam.example.com/in',
+      events: ['record.updated'],
+      expectedSchemaRevision: model.schemaRevision,
+    };
+    const filtered = await api(member.key, 'POST', '/webhooks', {
+      ...base,
+      recordTrigger: { query: { typeId: dealTypeId, filters: [{ fieldId: amount, op: 'gt', value: 1000 }] } },
+    });
+    expect(refusal(filtered)).toEqual([400, 'validation', 'webhookFieldRestricted']);
+    expect(filtered.body.error.issues[0].path).toEqual(['recordTrigger', 'query', 'filters', 0, 'fieldId']);
+    const watched = await api(member.key, 'POST', '/webhooks', {
+      ...base,
+      recordSources: [{ query: { typeId: dealTypeId }, changedFieldIds: [amount] }],
+    });
+    expect(refusal(watched)).toEqual([400, 'validation', 'webhookFieldRestricted']);
+    expect(watched.body.error.issues[0].path).toEqual(['recordSources', 0, 'changedFieldIds', 0]);
+    expect(await app.dataSource.manager.count(Webhook)).toBe(before);
+    // The Admin reads Amount: the same settings are fine for a webhook the Admin owns.
+    const allowed = await api(adminKey, 'POST', '/webhooks', {
+      ...base,
+      recordTrigger: { query: { typeId: dealTypeId, filters: [{ fieldId: amount, op: 'gt', value: 1000 }] } },
+    });
+    expect(allowed.status).toBe(201);
+  });
+
   it('REST: refuses every change of where or how an Admin-owned webhook sends, and changes nothing', async () => {
     const target = await adminWebhook();
     const attempts: Record<string, unknown>[] = [

@@ -43,6 +43,7 @@ const WEBHOOK_RULE_CODES = [
   'webhookOwnerNotMember',
   'webhookRecordTypeNotReadable',
   'webhookChangedFieldUnknown',
+  'webhookFieldRestricted',
   'webhookSourceEventNotSubscribed',
   'queryTypeIdInvalid',
   'querySearchTooLong',
