@@ -30,6 +30,52 @@ export default tseslint.config(
       ],
     },
   },
+  // The walled folder: src/shared holds the rules, limits and catalogs that the server, the browser
+  // and the workflows share, so it imports nothing of Node, the database, HTTP or Temporal, and
+  // nothing outside itself.
+  {
+    files: ['src/shared/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['node:*', 'fs', 'path', 'http', 'https', 'crypto', 'net', 'os', 'child_process'],
+              message: 'src/shared runs in the browser and in workflows too.',
+            },
+            {
+              group: ['typeorm', 'pg', 'koa', '@koa/*', '@temporalio/*', 'undici', 'pino'],
+              message: 'src/shared is pure: no database, HTTP or Temporal.',
+            },
+            { group: ['../*'], message: 'src/shared imports only src/shared.' },
+          ],
+        },
+      ],
+    },
+  },
+  // The web app and the workflows import the server only through src/shared (types are erased).
+  ...[
+    ['src/web/*.{ts,tsx}', ['../*', '!../shared', '!../shared/*', '!../web', '!../web/*']],
+    ['src/web/*/*.{ts,tsx}', ['../../*', '!../../shared', '!../../shared/*', '!../../web', '!../../web/*']],
+    ['workflows/*.ts', ['../*', '!../src', '../src/*', '!../src/shared', '!../src/shared/*']],
+  ].map(([files, group]) => ({
+    files: [files],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group,
+              allowTypeImports: true,
+              message: 'Import the server only through src/shared (import type is fine).',
+            },
+          ],
+        },
+      ],
+    },
+  })),
   // Tests assert on JSON bodies of the live HTTP API with toMatchObject; `any` there is the
   // shape of an unparsed response, not a hole in production types.
   { files: ['test/**/*.ts', '**/*.test.ts'], rules: { '@typescript-eslint/no-explicit-any': 'off' } },

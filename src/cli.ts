@@ -5,7 +5,7 @@ import { parseArgs } from 'node:util';
 import type { DataSource } from 'typeorm';
 import { ConfigError, loadConfig } from './config';
 import { withDatabase } from './db/with-database';
-import { AppError } from './errors/app-error';
+import { AppError } from './shared/app-error';
 import { createWorkspaceWithAdmin } from './identity/bootstrap';
 import { addMember } from './identity/members.service';
 import { Role } from './identity/role.entity';

@@ -6,8 +6,8 @@ import {
   upsertSearchAttributes,
 } from '@temporalio/workflow';
 import type { Activities } from '../activities';
-import { DELIVERY_MAX_ATTEMPTS } from '../src/limits';
-import { retryDelayMs } from '../src/deliveries/retry-policy';
+import { DELIVERY_MAX_ATTEMPTS } from '../src/shared/limits';
+import { retryDelayMs } from '../src/shared/retry-policy';
 import { DeliveryStatusKey } from './search-attributes';
 
 export interface DeliveryInput {

@@ -1,6 +1,6 @@
 import { proxyActivities, sleep } from '@temporalio/workflow';
 import type { Activities } from '../activities';
-import { TRASH_RETENTION_DAYS } from '../src/limits';
+import { TRASH_RETENTION_DAYS } from '../src/shared/limits';
 
 export interface RecordErasureInput {
   workspaceId: string;

@@ -1,10 +1,10 @@
 import type { DataSource } from 'typeorm';
 import type { Config } from '../config';
-import { AppError, authenticationError, authorizationError } from '../errors/app-error';
+import { AppError, authenticationError, authorizationError } from '../shared/app-error';
 import { loadActor, type Actor } from '../identity/actor';
 import { API_KEY_PATTERN, hashApiKeyValue } from './api-key-value';
 import { ApiKey } from './api-key.entity';
-import { isExpired } from './api-key.rules';
+import { isExpired } from '../shared/api-key.rules';
 
 /**
  * Why a key was refused. REST answers the AppError; MCP answers `{ error: <mcpError> }`

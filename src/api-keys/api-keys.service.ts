@@ -1,11 +1,11 @@
 import type { DataSource } from 'typeorm';
 import type { Config } from '../config';
-import { authorizationError, notFoundError, ValidationError } from '../errors/app-error';
+import { authorizationError, notFoundError, ValidationError } from '../shared/app-error';
 import type { Actor } from '../identity/actor';
 import { assertApiRight } from '../identity/permissions';
 import { generateApiKeyValue, hashApiKeyValue } from './api-key-value';
 import { ApiKey } from './api-key.entity';
-import { quickKeyExpiry, standardKeyExpiry } from './api-key.rules';
+import { quickKeyExpiry, standardKeyExpiry } from '../shared/api-key.rules';
 import { isKeyClient, isOAuthClient, keyClientLabel, snippetFor, type Snippet } from './quick-connections';
 
 export interface ApiKeyView {

@@ -1,5 +1,5 @@
 import type { DataSource } from 'typeorm';
-import { authorizationError, conflictError, notFoundError } from '../errors/app-error';
+import { authorizationError, conflictError, notFoundError } from '../shared/app-error';
 import { keysetPage } from '../db/keyset-page';
 import { containsPattern } from '../db/like-pattern';
 import { writeTransaction } from '../http/idempotent-write';
@@ -7,7 +7,7 @@ import type { Actor } from '../identity/actor';
 import { assertApiRight } from '../identity/permissions';
 import type { Logger } from '../logger';
 import { loadRecordAccess } from '../records/record-access';
-import { isRecordEvent, isRetiredEvent } from '../webhooks/event-catalog';
+import { isRecordEvent, isRetiredEvent } from '../shared/event-catalog';
 import { Webhook } from '../webhooks/webhook.entity';
 import { webhookNotFound } from '../webhooks/webhooks.service';
 import { loadDeliveryEvent, readablePayload } from './delivery-event';

@@ -1,18 +1,18 @@
 import { STATUS_CODES } from 'node:http';
 import type { DataSource } from 'typeorm';
 import { loadActor } from '../identity/actor';
-import { DELIVERY_TIMEOUT_MS, FAILED_BEFORE_SENDING_STATUS } from '../limits';
+import { DELIVERY_TIMEOUT_MS, FAILED_BEFORE_SENDING_STATUS, RENDERED_BODY_MAX } from '../shared/limits';
 import type { Logger } from '../logger';
 import { loadRecordAccess } from '../records/record-access';
 import type { SecretBox } from '../security/secret-box';
-import { RENDERED_BODY_MAX, renderBodyTemplate } from '../webhooks/body-template';
+import { renderBodyTemplate } from '../webhooks/body-template';
 import { transportRuleViolation } from '../webhooks/transport-rule';
 import { Webhook } from '../webhooks/webhook.entity';
 import { deliveryEnvelope, loadDeliveryEvent, readablePayload } from './delivery-event';
 import { Delivery, type DeliveryStatus } from './delivery.entity';
 import { deliveryHeaders } from './delivery-request';
 import type { HttpSender } from './http-sender';
-import { classifyAttempt, hasAttemptsLeft, retryDelayMs, type AttemptResult } from './retry-policy';
+import { classifyAttempt, hasAttemptsLeft, retryDelayMs, type AttemptResult } from '../shared/retry-policy';
 
 /** What the delivery workflow learns from one attempt. */
 export interface AttemptOutcome {

@@ -1,4 +1,4 @@
-import { isRetiredEvent } from '../webhooks/event-catalog';
+import { isRetiredEvent } from '../shared/event-catalog';
 import type { Delivery } from './delivery.entity';
 
 /** A delivery as REST, MCP and the web app return it (architecture.md, "response shapes"). */

@@ -6,7 +6,7 @@ import type { Logger } from '../logger';
 import { CrmRecord } from '../records/crm-record.entity';
 import { loadModel, type RecordModel } from '../records/model.service';
 import { recordAccessOf, type RecordAccess } from '../records/record-access';
-import type { RecordEventName } from '../records/record-event-names';
+import type { RecordEventName } from '../shared/record-event-names';
 import type { RecordEventData } from '../records/redaction';
 import { RecordsRepository } from '../records/records.repository';
 import { Webhook } from '../webhooks/webhook.entity';

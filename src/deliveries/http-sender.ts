@@ -2,9 +2,9 @@ import dns from 'node:dns';
 import http from 'node:http';
 import https from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
-import { DELIVERY_TIMEOUT_MS } from '../limits';
+import { DELIVERY_TIMEOUT_MS } from '../shared/limits';
 import { checkOutboundAddress, parseAllowList, refusalMessage, type AllowList } from './outbound-guard';
-import type { AttemptResult } from './retry-policy';
+import type { AttemptResult } from '../shared/retry-policy';
 
 /** A destination the outbound guard refused; `message` is the delivery's failure message. */
 class OutboundRefusedError extends Error {

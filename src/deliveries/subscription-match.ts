@@ -1,6 +1,6 @@
 import type { FieldDef } from '../records/field-kinds';
 import type { RecordAccess } from '../records/record-access';
-import type { RecordEventName } from '../records/record-event-names';
+import type { RecordEventName } from '../shared/record-event-names';
 import { matchesQuery, type MatchableRecord } from '../records/record-query';
 import type { RecordEventData } from '../records/redaction';
 import type { RecordSource, RecordTrigger } from '../webhooks/record-sources';

@@ -1,4 +1,4 @@
-import { rateLimitError, type AppError } from './app-error';
+import { rateLimitError, type AppError } from '../shared/app-error';
 
 /** spec.md, Errors: overload answers 429 rate_limit with exactly this message. */
 export const BUSY_MESSAGE = 'The service is busy. Retry the request shortly.';

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { ValidationError, type ErrorIssue } from './app-error';
+import { ValidationError, type ErrorIssue } from '../shared/app-error';
 
 /**
  * A rule refused by a zod schema carries its stable customCode in `params.customCode`

@@ -5,7 +5,7 @@ import Koa from 'koa';
 import type { DataSource } from 'typeorm';
 import { apiKeysRoutes } from '../api-keys/api-keys.routes';
 import type { Config } from '../config';
-import { MethodNotAllowedError, notFoundError } from '../errors/app-error';
+import { MethodNotAllowedError, notFoundError } from '../shared/app-error';
 import { identityRoutes } from '../identity/identity.routes';
 import { meRoutes } from '../identity/me.routes';
 import { workspaceAdminRoutes } from '../identity/workspace-admin.routes';

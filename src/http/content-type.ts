@@ -1,5 +1,5 @@
 import type { Middleware } from 'koa';
-import { ValidationError } from '../errors/app-error';
+import { ValidationError } from '../shared/app-error';
 
 /** The media types the body parser reads as JSON (its defaults); anything else is never parsed. */
 const JSON_TYPES = [

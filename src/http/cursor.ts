@@ -1,4 +1,4 @@
-import { ValidationError } from '../errors/app-error';
+import { ValidationError } from '../shared/app-error';
 
 /**
  * The cursor of a newest-first page (architecture.md, "paging"): the last row's creation time and

@@ -9,7 +9,7 @@ import {
   rateLimitError,
   unavailableError,
   ValidationError,
-} from '../errors/app-error';
+} from '../shared/app-error';
 import { createLogger } from '../logger';
 import { createBaseApp } from './app';
 

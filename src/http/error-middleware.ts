@@ -1,5 +1,5 @@
 import type { Middleware } from 'koa';
-import { AppError, MethodNotAllowedError, ValidationError } from '../errors/app-error';
+import { AppError, MethodNotAllowedError, ValidationError } from '../shared/app-error';
 import { busyErrorFrom } from '../errors/busy';
 
 /**

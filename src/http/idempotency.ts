@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Context, Middleware } from 'koa';
 import type { DataSource } from 'typeorm';
-import { ValidationError } from '../errors/app-error';
+import { ValidationError } from '../shared/app-error';
 import { idempotent } from './idempotent-write';
 
 export const IDEMPOTENCY_KEY_MAX = 255;

@@ -1,6 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { DataSource, EntityManager } from 'typeorm';
-import { AppError, conflictError } from '../errors/app-error';
+import { AppError, conflictError } from '../shared/app-error';
 
 /** What a replay answers: an HTTP status and body (REST), or a tool result (MCP, status unused). */
 export interface StoredAnswer {

@@ -1,6 +1,6 @@
 import type { Context, Middleware } from 'koa';
 import type { DataSource } from 'typeorm';
-import { authenticationError, authorizationError } from '../errors/app-error';
+import { authenticationError, authorizationError } from '../shared/app-error';
 import { loadActor, type Actor } from '../identity/actor';
 import { SESSION_LIFETIME_MS, findSession } from '../identity/sessions.service';
 import { workspacesOf } from '../identity/workspaces.service';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { AppError } from '../errors/app-error';
+import type { AppError } from '../shared/app-error';
 import { validationErrorFromZod } from '../errors/zod-issues';
 
 /** Parses a request part with its zod schema; a refusal is the spec's validation body. */

@@ -1,5 +1,5 @@
 import type { DataSource, EntityManager } from 'typeorm';
-import { authenticationError, conflictError } from '../errors/app-error';
+import { authenticationError, conflictError } from '../shared/app-error';
 import { hashPassword, verifyPassword } from './passwords';
 import { User } from './user.entity';
 import type { Workspace } from './workspace.entity';

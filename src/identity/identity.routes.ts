@@ -1,7 +1,7 @@
 import Router from '@koa/router';
 import { IsNull, type DataSource } from 'typeorm';
 import type { Config } from '../config';
-import { authorizationError, notFoundError } from '../errors/app-error';
+import { authorizationError, notFoundError } from '../shared/app-error';
 import { actorOf, clearSessionCookie, requireSession, setSessionCookie } from '../http/session-auth';
 import { parse } from '../http/validate';
 import { signIn, signUp } from './accounts.service';

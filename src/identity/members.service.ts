@@ -1,6 +1,6 @@
 import type { DataSource, EntityManager } from 'typeorm';
 import { ApiKey } from '../api-keys/api-key.entity';
-import { conflictError, notFoundError } from '../errors/app-error';
+import { conflictError, notFoundError } from '../shared/app-error';
 import { createUser, normaliseEmail } from './accounts.service';
 import { Member, type MemberStatus } from './member.entity';
 import { generatePassword, hashPassword } from './passwords';

@@ -1,4 +1,4 @@
-import { authorizationError } from '../errors/app-error';
+import { authorizationError } from '../shared/app-error';
 import type { Role } from './role.entity';
 
 /** What a role allows on the API & Webhooks row (spec.md, "Permissions on the API & Webhooks role row"). */

@@ -1,5 +1,5 @@
 import type { EntityManager } from 'typeorm';
-import { conflictError, notFoundError } from '../errors/app-error';
+import { conflictError, notFoundError } from '../shared/app-error';
 import { Member } from './member.entity';
 import { Role, type ApiReadAccess, type RecordReadAccess } from './role.entity';
 

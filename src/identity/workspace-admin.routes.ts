@@ -1,7 +1,7 @@
 import Router from '@koa/router';
 import type { Context } from 'koa';
 import type { DataSource } from 'typeorm';
-import { authorizationError, notFoundError } from '../errors/app-error';
+import { authorizationError, notFoundError } from '../shared/app-error';
 import { actorOf } from '../http/session-auth';
 import { parse, parseId } from '../http/validate';
 import type { Actor } from './actor';

@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
 import type { DataSource } from 'typeorm';
 import { z } from 'zod';
 import type { ApiKeyActor } from '../api-keys/api-key-auth';
-import { AppError } from '../errors/app-error';
+import { AppError } from '../shared/app-error';
 import { busyErrorFrom } from '../errors/busy';
 import { idempotent } from '../http/idempotent-write';
 import type { Logger } from '../logger';

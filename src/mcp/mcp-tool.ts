@@ -1,7 +1,7 @@
 import type { CallToolResult, ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import type { ApiKeyActor } from '../api-keys/api-key-auth';
-import { AppError, unavailableError } from '../errors/app-error';
+import { AppError, unavailableError } from '../shared/app-error';
 import { issuesFromZod } from '../errors/zod-issues';
 import { IDEMPOTENCY_KEY_MAX } from '../http/idempotency';
 import { untrusted } from './markdown';

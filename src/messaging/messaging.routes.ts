@@ -1,6 +1,6 @@
 import Router from '@koa/router';
 import { z } from 'zod';
-import { notFoundError } from '../errors/app-error';
+import { notFoundError } from '../shared/app-error';
 import { actorOf } from '../http/session-auth';
 import { parse, parseId } from '../http/validate';
 import type { MessagingService } from './messaging.service';

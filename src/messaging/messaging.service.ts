@@ -1,7 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { DataSource } from 'typeorm';
 import type { Config } from '../config';
-import { authenticationError, authorizationError, conflictError, notFoundError } from '../errors/app-error';
+import { authenticationError, authorizationError, conflictError, notFoundError } from '../shared/app-error';
 import { validationErrorFromZod } from '../errors/zod-issues';
 import type { Actor } from '../identity/actor';
 import { Workspace } from '../identity/workspace.entity';

@@ -1,4 +1,4 @@
-import { ValidationError } from '../errors/app-error';
+import { ValidationError } from '../shared/app-error';
 import type { FieldDef, FieldKind } from './field-kinds';
 import { evaluateFormula, formulaFieldRefs, parseFormula, type FormulaResult } from './formula';
 import { computeFormulas, validateFormula } from './formula-fields';

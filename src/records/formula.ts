@@ -1,4 +1,4 @@
-import { ValidationError } from '../errors/app-error';
+import { ValidationError } from '../shared/app-error';
 
 /**
  * The calculated-field language: numbers, `{fieldId}` references, `+ - * /`, unary minus,

@@ -1,6 +1,6 @@
 import type { DataSource, EntityManager } from 'typeorm';
 import { IsNull } from 'typeorm';
-import { authorizationError, conflictError, notFoundError, ValidationError } from '../errors/app-error';
+import { authorizationError, conflictError, notFoundError, ValidationError } from '../shared/app-error';
 import { writeTransaction } from '../http/idempotent-write';
 import type { Actor } from '../identity/actor';
 import { CrmRecord } from './crm-record.entity';

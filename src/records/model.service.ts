@@ -1,5 +1,5 @@
 import type { EntityManager } from 'typeorm';
-import { notFoundError } from '../errors/app-error';
+import { notFoundError } from '../shared/app-error';
 import type { FieldDef } from './field-kinds';
 import type { RecordAccess } from './record-access';
 import type { RecordField } from './record-field.entity';

@@ -1,6 +1,6 @@
 import type { EntityManager } from 'typeorm';
 import { In } from 'typeorm';
-import { AppError, ValidationError } from '../errors/app-error';
+import { AppError, ValidationError } from '../shared/app-error';
 import { Member } from '../identity/member.entity';
 import { CrmRecord } from './crm-record.entity';
 import { computeFormulas } from './formula-fields';

@@ -1,5 +1,5 @@
 import { In, type EntityManager } from 'typeorm';
-import { ValidationError } from '../errors/app-error';
+import { ValidationError } from '../shared/app-error';
 import { cursorTimeSql, decodeCursor, encodeCursor } from '../http/cursor';
 import { CrmRecord } from './crm-record.entity';
 import type { TypeModel } from './model.service';

@@ -1,4 +1,4 @@
-import { ValidationError } from '../errors/app-error';
+import { ValidationError } from '../shared/app-error';
 import { issuesFromZod } from '../errors/zod-issues';
 import type { FieldDef, FieldKind } from './field-kinds';
 import {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ValidationError, type ErrorIssue } from '../errors/app-error';
+import { ValidationError, type ErrorIssue } from '../shared/app-error';
 import { withCode } from '../errors/zod-issues';
 import type { FieldDef, FieldKind } from './field-kinds';
 

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { DataSource, EntityManager } from 'typeorm';
-import { authorizationError, conflictError, notFoundError } from '../errors/app-error';
+import { authorizationError, conflictError, notFoundError } from '../shared/app-error';
 import { writeTransaction } from '../http/idempotent-write';
 import type { Actor } from '../identity/actor';
-import { TRASH_RETENTION_MS } from '../limits';
+import { TRASH_RETENTION_MS } from '../shared/limits';
 import type { Logger } from '../logger';
 import { CrmRecord } from './crm-record.entity';
 import { findReadableType, loadModel, type RecordModel, type TypeModel } from './model.service';

@@ -1,4 +1,4 @@
-import { ValidationError } from '../errors/app-error';
+import { ValidationError } from '../shared/app-error';
 import type { FieldDef, StoredValue, ValueState } from './field-kinds';
 
 export const TEXT_MAX = 10_000;

@@ -1,9 +1,10 @@
 // Webhooks in the web app: the dialog's draft of a webhook, the write it leads to (only what
 // changed, spec.md "Webhook" and its rule sections), the headers field, and the client-side
 // filters of the lists. No React here: the pages and dialogs use these.
-import { MESSAGING_EVENTS, RECORD_EVENTS, WEBHOOK_EVENTS, isRetiredEvent } from '../webhooks/event-catalog';
-import { maySteerWebhook } from '../webhooks/ownership-rule';
-import { parseHeaderLines } from '../webhooks/webhook-headers';
+import { MESSAGING_EVENTS, RECORD_EVENTS, WEBHOOK_EVENTS, isRetiredEvent } from '../shared/event-catalog';
+import { WEBHOOK_DESCRIPTION_MAX, WEBHOOK_SECRET_MAX } from '../shared/limits';
+import { maySteerWebhook } from '../shared/ownership-rule';
+import { parseHeaderLines } from '../shared/webhook-headers';
 import type { DeliveryStatus, DeliveryView, Session, WebhookSecrets, WebhookView, WebhookWrite } from './api';
 
 export { isRetiredEvent, parseHeaderLines };
@@ -32,11 +33,6 @@ export function maySteer(webhook: WebhookView, session: Pick<Session, 'user' | '
 
 /** What a value people cannot see reads as (spec.md, Custom header rules 6). */
 export const MASK = '********';
-
-/** spec.md, Limits. */
-export const DESCRIPTION_MAX = 500;
-export const SECRET_MAX = 256;
-export const BODY_TEMPLATE_MAX = 8192;
 
 export const STATUS_LABELS: Record<DeliveryStatus, string> = {
   pending: 'Pending',
@@ -132,14 +128,14 @@ const sameSet = (a: readonly string[], b: readonly string[]) =>
 /** Checks what the server would refuse anyway; `events` only when they are sent. */
 function checkDraft(draft: WebhookDraft, events = true): void {
   if (!draft.url.trim()) throw new WebhookDraftError('Enter the URL the deliveries go to.');
-  if (draft.description.length > DESCRIPTION_MAX) {
-    throw new WebhookDraftError(`Description can have at most ${DESCRIPTION_MAX} characters.`);
+  if (draft.description.length > WEBHOOK_DESCRIPTION_MAX) {
+    throw new WebhookDraftError(`Description can have at most ${WEBHOOK_DESCRIPTION_MAX} characters.`);
   }
   if (events && !draft.events.some((event) => !isRetiredEvent(event))) {
     throw new WebhookDraftError('Choose at least one event.');
   }
-  if (draft.secret.length > SECRET_MAX) {
-    throw new WebhookDraftError(`Secret can have at most ${SECRET_MAX} characters.`);
+  if (draft.secret.length > WEBHOOK_SECRET_MAX) {
+    throw new WebhookDraftError(`Secret can have at most ${WEBHOOK_SECRET_MAX} characters.`);
   }
 }
 

@@ -1,8 +1,7 @@
-import { ValidationError } from '../errors/app-error';
+import { ValidationError } from '../shared/app-error';
+import { BODY_TEMPLATE_MAX, RENDERED_BODY_MAX } from '../shared/limits';
 import {
-  BODY_TEMPLATE_MAX,
   PLACEHOLDER_ROOTS,
-  RENDERED_BODY_MAX,
   renderBodyTemplate,
   validateBodyTemplate,
   type TemplateEnvelope,

@@ -2,12 +2,8 @@
 // string-aware scanner over the JSON text, so "inside a JSON string" means what a JSON parser
 // means. Rendering only ever replaces placeholders inside strings with escaped text: whatever a
 // record holds, the document keeps the template's structure.
-import { ValidationError, type ErrorIssue } from '../errors/app-error';
-
-/** spec.md, Limits: "Body template: up to 8,192 characters". */
-export const BODY_TEMPLATE_MAX = 8192;
-/** spec.md, Limits: "Rendered body: up to 131,072 characters (longer: failed, not sent, not retried)". */
-export const RENDERED_BODY_MAX = 131072;
+import { ValidationError, type ErrorIssue } from '../shared/app-error';
+import { BODY_TEMPLATE_MAX, RENDERED_BODY_MAX } from '../shared/limits';
 /** spec.md, Body template rules 2: the envelope fields a placeholder can name; `data` also takes a path. */
 export const PLACEHOLDER_ROOTS = ['event', 'id', 'timestamp', 'companyId', 'actorId', 'data'] as const;
 

@@ -1,16 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import type { DataSource } from 'typeorm';
 import { z } from 'zod';
-import { AppError, ValidationError } from '../errors/app-error';
+import { AppError, ValidationError } from '../shared/app-error';
 import { issuesFromZod } from '../errors/zod-issues';
 import { Member } from '../identity/member.entity';
 import { Role } from '../identity/role.entity';
 import { User } from '../identity/user.entity';
 import type { SecretBox } from '../security/secret-box';
-import { isRetiredEvent, WEBHOOK_EVENTS } from './event-catalog';
+import { isRetiredEvent, WEBHOOK_EVENTS } from '../shared/event-catalog';
 import { recordSourceSchema } from './record-sources';
-import { validateWebhookHeaders } from './webhook-headers';
-import { normalizeWebhookUrl } from './webhook-url';
+import { validateWebhookHeaders } from '../shared/webhook-headers';
+import { normalizeWebhookUrl } from '../shared/webhook-url';
 import { Webhook } from './webhook.entity';
 
 const KNOWN_EVENTS = new Set<string>(WEBHOOK_EVENTS);

@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import { AppError, type ErrorIssue } from '../errors/app-error';
+import { AppError, type ErrorIssue } from '../shared/app-error';
 import { withCode } from '../errors/zod-issues';
 import { findReadableType, type RecordModel } from '../records/model.service';
 import type { RecordAccess } from '../records/record-access';
-import { RECORD_EVENTS } from '../records/record-event-names';
+import { RECORD_EVENTS } from '../shared/record-event-names';
 import { recordQuerySchema, validateQuery } from '../records/record-query';
 
 /** spec.md, Limits: "recordSources: up to 50 entries". */

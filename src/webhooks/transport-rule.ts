@@ -1,5 +1,5 @@
-import { ValidationError } from '../errors/app-error';
-import { isLoopbackHost } from './webhook-url';
+import { ValidationError } from '../shared/app-error';
+import { isLoopbackHost } from '../shared/webhook-url';
 
 /**
  * spec.md, URL and transport rules 1-2: plain `http://` is fine for any host without custom

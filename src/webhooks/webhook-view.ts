@@ -1,4 +1,4 @@
-import { isRetiredEvent } from './event-catalog';
+import { isRetiredEvent } from '../shared/event-catalog';
 import type { RecordSource, RecordTrigger } from './record-sources';
 import type { Webhook } from './webhook.entity';
 

@@ -1,18 +1,17 @@
 import { z } from 'zod';
 import { withCode } from '../errors/zod-issues';
+import { WEBHOOK_DESCRIPTION_MAX, WEBHOOK_SECRET_MAX } from '../shared/limits';
 import { pagingQuery } from '../records/records.schemas';
 import { recordSourcesSchema, recordTriggerSchema } from './record-sources';
-
-/** spec.md, Limits: "Webhook description: up to 500 characters". */
-export const DESCRIPTION_MAX = 500;
-/** spec.md, Limits: "Webhook secret: 1 to 256 characters". */
-export const SECRET_MAX = 256;
 
 const description = z
   .string()
   .refine(
-    (text) => text.length <= DESCRIPTION_MAX,
-    withCode('webhookDescriptionTooLong', `Description can have at most ${DESCRIPTION_MAX} characters.`),
+    (text) => text.length <= WEBHOOK_DESCRIPTION_MAX,
+    withCode(
+      'webhookDescriptionTooLong',
+      `Description can have at most ${WEBHOOK_DESCRIPTION_MAX} characters.`,
+    ),
   );
 const secret = z
   .string()
@@ -21,8 +20,8 @@ const secret = z
     withCode('webhookSecretEmpty', 'Secret cannot be empty: send null to remove it.'),
   )
   .refine(
-    (text) => text.length <= SECRET_MAX,
-    withCode('webhookSecretTooLong', `Secret can have at most ${SECRET_MAX} characters.`),
+    (text) => text.length <= WEBHOOK_SECRET_MAX,
+    withCode('webhookSecretTooLong', `Secret can have at most ${WEBHOOK_SECRET_MAX} characters.`),
   );
 
 /**

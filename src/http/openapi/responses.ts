@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { IngestResult } from '../../messaging/messaging.service';
 import type { ApiKeyActor, ApiKeyRefusal } from '../../api-keys/api-key-auth';
-import { STATUS_BY_KIND, type AppError, type ErrorKind } from '../../errors/app-error';
+import { STATUS_BY_KIND, type AppError, type ErrorKind } from '../../shared/app-error';
 import type { ApiPermissions } from '../../identity/permissions';
 import type { Role } from '../../identity/role.entity';
 import type { User } from '../../identity/user.entity';

@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import { listDeliveriesQuery } from '../../deliveries/deliveries.routes';
-import { WEBHOOK_EVENTS } from '../../webhooks/event-catalog';
+import { WEBHOOK_EVENTS } from '../../shared/event-catalog';
 import { createWebhookBody, listWebhooksQuery, updateWebhookBody } from '../../webhooks/webhooks.schemas';
 import { body, FILTER_CODES, uuidParam, type OperationSpec } from './operation';
 import {

@@ -11,15 +11,13 @@ import {
   type WebhookView,
   type WebhookWrite,
 } from '../api';
+import { BODY_TEMPLATE_MAX, WEBHOOK_DESCRIPTION_MAX, WEBHOOK_SECRET_MAX } from '../../shared/limits';
 import { DateTime } from '../format';
 import { useSession } from '../session';
 import { useSubmit } from '../useSubmit';
 import {
-  BODY_TEMPLATE_MAX,
-  DESCRIPTION_MAX,
   EMPTY_DRAFT,
   EVENT_GROUPS,
-  SECRET_MAX,
   WebhookDraftError,
   createOf,
   draftOfWebhook,
@@ -251,7 +249,7 @@ export function WebhookDialog({ webhook, rights, onClose, onSaved, onDeleted, on
             <input
               value={draft.description}
               readOnly={readOnly}
-              maxLength={DESCRIPTION_MAX}
+              maxLength={WEBHOOK_DESCRIPTION_MAX}
               placeholder="Optional"
               onChange={(event) => change({ description: event.target.value })}
               data-testid="webhook-description"
@@ -280,7 +278,7 @@ export function WebhookDialog({ webhook, rights, onClose, onSaved, onDeleted, on
               className="mono"
               value={draft.secret}
               readOnly={fixed}
-              maxLength={SECRET_MAX}
+              maxLength={WEBHOOK_SECRET_MAX}
               autoComplete="off"
               spellCheck={false}
               placeholder={fixed ? 'No secret' : 'Optional: signs every delivery'}

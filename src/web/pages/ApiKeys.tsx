@@ -1,7 +1,7 @@
 // Settings → API keys: the caller's own keys of the current workspace (spec.md, "API key" and
 // "Authentication" 8). Add a standard key or a quick connection; each key is a card with Delete.
 import { useCallback, useEffect, useRef, useState, type FormEvent } from 'react';
-import { addDays, expiryDateRange, zonedDate } from '../../api-keys/api-key.rules';
+import { addDays, API_KEY_NAME_MAX, expiryDateRange, zonedDate } from '../../shared/api-key.rules';
 import { api, errorMessage, type ApiKey, type CreatedKey } from '../api';
 import { CreatedKeyDialog } from '../components/CreatedKeyDialog';
 import { ConfirmDialog, Dialog, DialogActions, ErrorMessage } from '../components/Dialog';
@@ -10,7 +10,6 @@ import { DateTime } from '../format';
 import { useSession } from '../session';
 import { useSubmit } from '../useSubmit';
 
-const NAME_MAX = 255;
 const EXPIRY_DEFAULT_DAYS = 90;
 
 type Open = 'none' | 'menu' | 'standard' | 'quick';
@@ -183,8 +182,8 @@ function StandardKeyDialog({
   const submit = (event: FormEvent) => {
     event.preventDefault();
     const trimmed = name.trim();
-    if (trimmed.length < 1 || trimmed.length > NAME_MAX) {
-      setError(`Name must be 1 to ${NAME_MAX} characters.`);
+    if (trimmed.length < 1 || trimmed.length > API_KEY_NAME_MAX) {
+      setError(`Name must be 1 to ${API_KEY_NAME_MAX} characters.`);
       return;
     }
     if (expiry === 'date' && (!date || date < min || date > max)) {
@@ -207,7 +206,7 @@ function StandardKeyDialog({
           Name
           <input
             required
-            maxLength={NAME_MAX}
+            maxLength={API_KEY_NAME_MAX}
             value={name}
             onChange={(event) => setName(event.target.value)}
             placeholder="e.g. Reporting script"

@@ -1,6 +1,6 @@
 // Custom header rules (spec.md, "Custom header rules"). The web app bundles this file for its
 // dialog: it must import nothing from Node.
-import { ValidationError, type ErrorIssue } from '../errors/app-error';
+import { ValidationError, type ErrorIssue } from './app-error';
 
 /** spec.md, Custom header rules 1: "Reserved names, rejected: …". Compared case-insensitively. */
 export const RESERVED_HEADER_NAMES = [

@@ -1,4 +1,4 @@
-import { AppError } from '../errors/app-error';
+import { AppError } from './app-error';
 import { normalizeWebhookUrl } from './webhook-url';
 
 /**

@@ -1,4 +1,4 @@
-import { ValidationError } from '../errors/app-error';
+import { ValidationError } from './app-error';
 
 /**
  * Our limit, not the spec's (it is silent): 2,048 characters is what browsers, CDNs and common

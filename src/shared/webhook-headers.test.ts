@@ -1,4 +1,4 @@
-import { ValidationError, type ErrorIssue } from '../errors/app-error';
+import { ValidationError, type ErrorIssue } from './app-error';
 import {
   parseHeaderLines,
   RESERVED_HEADER_NAMES,

@@ -1,4 +1,4 @@
-import { ValidationError } from '../errors/app-error';
+import { ValidationError } from './app-error';
 import { isLoopbackHost, normalizeWebhookUrl, WEBHOOK_URL_MAX } from './webhook-url';
 
 /** The customCode a refused URL carries, after checking the shape. */

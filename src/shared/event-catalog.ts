@@ -1,4 +1,4 @@
-import { RECORD_EVENTS, type RecordEventName } from '../records/record-event-names';
+import { RECORD_EVENTS, type RecordEventName } from './record-event-names';
 
 // The record events are owned by the outbox entity (it stores them); re-exported so callers
 // find the whole catalog here.

@@ -1,4 +1,4 @@
-import { DELIVERY_FIRST_RETRY_MS, DELIVERY_MAX_ATTEMPTS, DELIVERY_RETRY_CAP_MS } from '../limits';
+import { DELIVERY_FIRST_RETRY_MS, DELIVERY_MAX_ATTEMPTS, DELIVERY_RETRY_CAP_MS } from './limits';
 
 /**
  * The pause after failed attempt `attempt` (1-based) before the next one: 10 s, 20 s, 40 s, …,

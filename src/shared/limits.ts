@@ -15,3 +15,12 @@ export const DELIVERY_RETRY_CAP_MS = 60 * 60 * 1000;
 export const DELIVERY_TIMEOUT_MS = 5_000;
 /** spec.md, Delivery behavior 6: a delivery that fails before any request is recorded with status code 422. */
 export const FAILED_BEFORE_SENDING_STATUS = 422;
+
+/** spec.md, Limits: "Webhook description: up to 500 characters". */
+export const WEBHOOK_DESCRIPTION_MAX = 500;
+/** spec.md, Limits: "Webhook secret: 1 to 256 characters". */
+export const WEBHOOK_SECRET_MAX = 256;
+/** spec.md, Limits: "Body template: up to 8,192 characters". */
+export const BODY_TEMPLATE_MAX = 8192;
+/** spec.md, Limits: "Rendered body: up to 131,072 characters (longer: failed, not sent, not retried)". */
+export const RENDERED_BODY_MAX = 131072;
