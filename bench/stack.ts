@@ -150,7 +150,8 @@ export async function startStack(options: {
   };
 }
 
-function alive(pid: number): boolean {
+/** Whether a process of this id still exists. */
+export function alive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;

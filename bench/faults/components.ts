@@ -7,6 +7,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createWriteStream, type WriteStream } from 'node:fs';
 import { join } from 'node:path';
 import { processesMentioning } from '../cpu';
+import { alive } from '../stack';
 import { sleep, wallMs } from '../stats';
 
 const READY_TIMEOUT_MS = 120_000;
@@ -286,15 +287,6 @@ export function killAll(pids: number[], signal: NodeJS.Signals = 'SIGKILL'): voi
 async function waitGone(pids: number[], timeoutMs = 10_000): Promise<void> {
   const deadline = wallMs() + timeoutMs;
   while (wallMs() < deadline && pids.some(alive)) await sleep(50);
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 function withTimeout<T>(promise: Promise<T>, ms: number, message: string): Promise<T> {
