@@ -9,7 +9,7 @@ import { ApiKeysService } from './api-keys/api-keys.service';
 import type { Config } from './config';
 import type { Logger } from './logger';
 import { MessagingService } from './messaging/messaging.service';
-import { ModelChangesService } from './records/model-changes.service';
+import { ModelChangesService } from './record-model/model-changes.service';
 import { RecordsService } from './records/records.service';
 import { TemporalTrashTimer } from './records/trash-timer';
 import { SecretBox } from './security/secret-box';

@@ -1,6 +1,6 @@
 import Router from '@koa/router';
 import type { Config } from '../config';
-import { actorOf } from '../http/session-auth';
+import { actorOf } from '../identity/actor';
 import { parse, parseId } from '../http/validate';
 import { createApiKeyBody, createQuickKeyBody } from './api-keys.schemas';
 import { apiKeyNotFound, type ApiKeysService } from './api-keys.service';

@@ -1,8 +1,8 @@
 import { ApiKey } from '../api-keys/api-key.entity';
 import { CrmRecord } from '../records/crm-record.entity';
 import { RecordEvent } from '../records/record-event.entity';
-import { RecordField } from '../records/record-field.entity';
-import { RecordType } from '../records/record-type.entity';
+import { RecordField } from '../record-model/record-field.entity';
+import { RecordType } from '../record-model/record-type.entity';
 import { Member } from '../identity/member.entity';
 import { Role } from '../identity/role.entity';
 import { Session } from '../identity/session.entity';

@@ -1,6 +1,6 @@
 import Router from '@koa/router';
 import { z } from 'zod';
-import { actorOf } from '../http/session-auth';
+import { actorOf } from '../identity/actor';
 import { parse, parseId } from '../http/validate';
 import { pagingQuery } from '../records/records.schemas';
 import { webhookNotFound } from '../webhooks/webhooks.service';

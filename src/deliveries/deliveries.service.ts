@@ -6,7 +6,7 @@ import { writeTransaction } from '../http/idempotent-write';
 import type { Actor } from '../identity/actor';
 import { assertApiRight } from '../identity/permissions';
 import type { Logger } from '../logger';
-import { loadRecordAccess } from '../records/record-access';
+import { loadRecordAccess } from '../record-model/record-access';
 import { isRecordEvent, isRetiredEvent } from '../shared/event-catalog';
 import { Webhook } from '../webhooks/webhook.entity';
 import { webhookNotFound } from '../webhooks/webhooks.service';

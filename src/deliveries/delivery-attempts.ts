@@ -3,7 +3,7 @@ import type { DataSource } from 'typeorm';
 import { loadActor } from '../identity/actor';
 import { DELIVERY_TIMEOUT_MS, FAILED_BEFORE_SENDING_STATUS, RENDERED_BODY_MAX } from '../shared/limits';
 import type { Logger } from '../logger';
-import { loadRecordAccess } from '../records/record-access';
+import { loadRecordAccess } from '../record-model/record-access';
 import type { SecretBox } from '../security/secret-box';
 import { renderBodyTemplate } from '../webhooks/body-template';
 import { transportRuleViolation } from '../webhooks/transport-rule';

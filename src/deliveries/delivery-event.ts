@@ -1,6 +1,6 @@
 import type { EntityManager } from 'typeorm';
 import { StoredEvent } from '../messaging/stored-event.entity';
-import type { RecordAccess } from '../records/record-access';
+import type { RecordAccess } from '../record-model/record-access';
 import { recordEventEnvelope, type EventEnvelope } from '../records/record-envelope';
 import { RecordEvent } from '../records/record-event.entity';
 import { redactRecordEventData, type RecordEventData } from '../records/redaction';

@@ -1,4 +1,4 @@
-import type { FieldDef } from '../records/field-kinds';
+import type { FieldDef } from '../record-model/field-kinds';
 import type { MatchableRecord } from '../records/record-query';
 import type { RecordEventData } from '../records/redaction';
 import {

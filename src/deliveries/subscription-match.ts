@@ -1,5 +1,5 @@
-import type { FieldDef } from '../records/field-kinds';
-import type { RecordAccess } from '../records/record-access';
+import type { FieldDef } from '../record-model/field-kinds';
+import type { RecordAccess } from '../record-model/record-access';
 import type { RecordEventName } from '../shared/record-event-names';
 import { matchesQuery, type MatchableRecord } from '../records/record-query';
 import type { RecordEventData } from '../records/redaction';

@@ -1,3 +1,4 @@
+import type { Context } from 'koa';
 import type { EntityManager } from 'typeorm';
 import { entityFromRow } from '../db/entity-from-row';
 import { Member } from './member.entity';
@@ -13,6 +14,14 @@ export interface Actor {
   member: Member;
   role: Role;
   permissions: ApiPermissions;
+}
+
+declare module 'koa' {
+  interface DefaultState {
+    /** Set by requireSession (web app) or requireApiKey (REST, MCP). */
+    actor?: Actor;
+    sessionToken?: string;
+  }
 }
 
 /**
@@ -41,4 +50,10 @@ export async function loadActor(
     role,
     permissions: apiPermissions(role),
   };
+}
+
+/** The actor set by requireSession or requireApiKey; a route mounted without either is a bug. */
+export function actorOf(ctx: Context): Actor {
+  if (!ctx.state.actor) throw new Error('route mounted without authentication middleware');
+  return ctx.state.actor;
 }

@@ -1,6 +1,6 @@
 import Router from '@koa/router';
 import type { ApiKeyActor } from '../api-keys/api-key-auth';
-import { actorOf } from '../http/session-auth';
+import { actorOf } from './actor';
 
 /**
  * `GET /api/v1/me`: who a key acts as. Lets a client check its key and see the permissions it

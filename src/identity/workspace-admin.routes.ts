@@ -2,7 +2,7 @@ import Router from '@koa/router';
 import type { Context } from 'koa';
 import type { DataSource } from 'typeorm';
 import { authorizationError, notFoundError } from '../shared/app-error';
-import { actorOf } from '../http/session-auth';
+import { actorOf } from './actor';
 import { parse, parseId } from '../http/validate';
 import type { Actor } from './actor';
 import { addMemberBody, createRoleBody, updateMemberBody, updateRoleBody } from './identity.schemas';

@@ -1,5 +1,5 @@
 import type { EntityManager } from 'typeorm';
-import { seedBuiltinModel } from '../records/builtin-model';
+import { seedBuiltinModel } from '../record-model/builtin-model';
 import { BUILTIN_ROLE_DEFINITIONS } from './builtin-roles';
 import { Member } from './member.entity';
 import { Role } from './role.entity';

@@ -1,5 +1,5 @@
-import type { ValueState } from '../records/field-kinds';
-import type { TypeModel } from '../records/model.service';
+import type { ValueState } from '../record-model/field-kinds';
+import type { TypeModel } from '../record-model/model.service';
 import type { RecordView } from '../records/record-view';
 import { escapeMarkdown, richTextToMarkdown } from './markdown';
 

@@ -1,7 +1,7 @@
 import Router from '@koa/router';
 import { z } from 'zod';
 import { notFoundError } from '../shared/app-error';
-import { actorOf } from '../http/session-auth';
+import { actorOf } from '../identity/actor';
 import { parse, parseId } from '../http/validate';
 import type { MessagingService } from './messaging.service';
 

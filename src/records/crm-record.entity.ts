@@ -1,5 +1,5 @@
 import { Column, CreateDateColumn, Entity, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
-import type { StoredValue } from './field-kinds';
+import type { StoredValue } from '../record-model/field-kinds';
 
 export type RecordStatus = 'active' | 'trashed' | 'erased';
 

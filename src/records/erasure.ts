@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from 'typeorm';
 import type { CrmRecord } from './crm-record.entity';
-import { loadModel } from './model.service';
+import { loadModel } from '../record-model/model.service';
 import { diffSnapshots, isEmptyChange } from './record-change';
 import { RecordsRepository } from './records.repository';
 import type { WriteCause } from './records.service';

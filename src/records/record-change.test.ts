@@ -1,4 +1,4 @@
-import type { FieldDef } from './field-kinds';
+import type { FieldDef } from '../record-model/field-kinds';
 import { diffSnapshots, EMPTY_SNAPSHOT, isEmptyChange, type RecordSnapshot } from './record-change';
 
 const fields: FieldDef[] = [

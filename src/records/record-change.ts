@@ -1,5 +1,5 @@
-import type { FieldDef, StoredValue, ValueState } from './field-kinds';
-import { sameStoredValue, valueState } from './values';
+import type { FieldDef, StoredValue, ValueState } from '../record-model/field-kinds';
+import { sameStoredValue, valueState } from '../record-model/values';
 
 /** Everything about a record that its events report, at one moment. */
 export interface RecordSnapshot {

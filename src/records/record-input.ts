@@ -3,12 +3,12 @@ import { In } from 'typeorm';
 import { AppError, ValidationError } from '../shared/app-error';
 import { Member } from '../identity/member.entity';
 import { CrmRecord } from './crm-record.entity';
-import { computeFormulas } from './formula-fields';
-import type { TypeModel } from './model.service';
-import type { RecordAccess } from './record-access';
+import { computeFormulas } from '../record-model/formula-fields';
+import type { TypeModel } from '../record-model/model.service';
+import type { RecordAccess } from '../record-model/record-access';
 import type { RecordSnapshot } from './record-change';
 import type { RecordWriteBody } from './records.schemas';
-import { EMAIL, toStoredValue } from './values';
+import { EMAIL, toStoredValue } from '../record-model/values';
 
 function restrictedField(fieldId: string, section: 'values' | 'links'): AppError {
   return new AppError('authorization', [

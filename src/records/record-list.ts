@@ -2,8 +2,8 @@ import { In, type EntityManager } from 'typeorm';
 import { ValidationError } from '../shared/app-error';
 import { cursorTimeSql, decodeCursor, encodeCursor } from '../http/cursor';
 import { CrmRecord } from './crm-record.entity';
-import type { TypeModel } from './model.service';
-import type { RecordAccess } from './record-access';
+import type { TypeModel } from '../record-model/model.service';
+import type { RecordAccess } from '../record-model/record-access';
 import { validateQuery, type RecordFilter } from './record-query';
 import { queryToSql } from './record-query.sql';
 

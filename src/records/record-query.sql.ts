@@ -1,5 +1,5 @@
 import { escapeLike } from '../db/like-pattern';
-import type { FieldDef } from './field-kinds';
+import type { FieldDef } from '../record-model/field-kinds';
 import {
   fieldOf,
   filterProblem,

@@ -1,6 +1,6 @@
 import { ValidationError } from '../shared/app-error';
 import { issuesFromZod } from '../errors/zod-issues';
-import type { FieldDef, FieldKind } from './field-kinds';
+import type { FieldDef, FieldKind } from '../record-model/field-kinds';
 import {
   matchesQuery,
   recordQuerySchema,

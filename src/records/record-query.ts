@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { ValidationError, type ErrorIssue } from '../shared/app-error';
 import { withCode } from '../errors/zod-issues';
-import type { FieldDef, FieldKind } from './field-kinds';
+import type { FieldDef, FieldKind } from '../record-model/field-kinds';
 
 /**
  * A record source "list": the records of one type, narrowed by a search and filters on fields and

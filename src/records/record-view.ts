@@ -1,9 +1,9 @@
-import type { ValueState } from './field-kinds';
+import type { ValueState } from '../record-model/field-kinds';
 import type { CrmRecord } from './crm-record.entity';
-import type { TypeModel } from './model.service';
-import type { RecordAccess } from './record-access';
+import type { TypeModel } from '../record-model/model.service';
+import type { RecordAccess } from '../record-model/record-access';
 import type { RecordSnapshot, RelatedRecord } from './record-change';
-import { valueState } from './values';
+import { valueState } from '../record-model/values';
 
 export interface RecordView {
   id: string;

@@ -3,7 +3,7 @@ import type { EntityManager } from 'typeorm';
 import { In } from 'typeorm';
 import { User } from '../identity/user.entity';
 import { CrmRecord } from './crm-record.entity';
-import { displayFieldOf, type RecordModel } from './model.service';
+import { displayFieldOf, type RecordModel } from '../record-model/model.service';
 import { RecordEvent, type RecordEventName } from './record-event.entity';
 import type { RecordSnapshot, RelatedRecord } from './record-change';
 import type { RecordEventData } from './redaction';

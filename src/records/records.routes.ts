@@ -1,7 +1,7 @@
 import Router from '@koa/router';
-import { actorOf } from '../http/session-auth';
+import { actorOf } from '../identity/actor';
 import { parse, parseId } from '../http/validate';
-import { restCause } from '../http/write-cause';
+import { restCause } from './write-cause';
 import { listRecordsQuery, recordWriteBody } from './records.schemas';
 import { recordNotFound, type RecordsService } from './records.service';
 

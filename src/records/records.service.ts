@@ -6,8 +6,8 @@ import type { Actor } from '../identity/actor';
 import { TRASH_RETENTION_MS } from '../shared/limits';
 import type { Logger } from '../logger';
 import { CrmRecord } from './crm-record.entity';
-import { findReadableType, loadModel, type RecordModel, type TypeModel } from './model.service';
-import { recordAccessOf, type RecordAccess } from './record-access';
+import { findReadableType, loadModel, type RecordModel, type TypeModel } from '../record-model/model.service';
+import { recordAccessOf, type RecordAccess } from '../record-model/record-access';
 import {
   diffSnapshots,
   EMPTY_SNAPSHOT,

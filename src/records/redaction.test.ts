@@ -1,4 +1,4 @@
-import { recordAccessOf, type FormulaSource } from './record-access';
+import { recordAccessOf, type FormulaSource } from '../record-model/record-access';
 import { redactRecordEventData, type RecordEventData } from './redaction';
 
 const data: RecordEventData = {

@@ -1,4 +1,4 @@
-import type { RecordAccess } from './record-access';
+import type { RecordAccess } from '../record-model/record-access';
 import type { FieldChange, LinkChange, RecordChange, RelatedRecord } from './record-change';
 
 /** The `data` of a record event as stored in the outbox. */

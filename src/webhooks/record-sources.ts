@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { AppError, type ErrorIssue } from '../shared/app-error';
 import { withCode } from '../errors/zod-issues';
-import { findReadableType, type RecordModel } from '../records/model.service';
-import type { RecordAccess } from '../records/record-access';
+import { findReadableType, type RecordModel } from '../record-model/model.service';
+import type { RecordAccess } from '../record-model/record-access';
 import { RECORD_EVENTS } from '../shared/record-event-names';
 import { recordQuerySchema, validateQuery } from '../records/record-query';
 

@@ -1,6 +1,6 @@
 import Router from '@koa/router';
 import type { Context } from 'koa';
-import { actorOf } from '../http/session-auth';
+import { actorOf } from '../identity/actor';
 import { parse, parseId } from '../http/validate';
 import { createWebhookBody, listWebhooksQuery, updateWebhookBody } from './webhooks.schemas';
 import { webhookNotFound, type WebhookChannel, type WebhooksService } from './webhooks.service';

@@ -1,5 +1,5 @@
 import { Client } from 'pg';
-import type { FieldDef, FieldKind } from '../../src/records/field-kinds';
+import type { FieldDef, FieldKind } from '../../src/record-model/field-kinds';
 import {
   matchesQuery,
   type MatchableRecord,

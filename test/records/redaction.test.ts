@@ -1,5 +1,5 @@
 import { loadActor } from '../../src/identity/actor';
-import { loadRecordAccess } from '../../src/records/record-access';
+import { loadRecordAccess } from '../../src/record-model/record-access';
 import { RecordEvent } from '../../src/records/record-event.entity';
 import { redactRecordEventData, type RecordEventData } from '../../src/records/redaction';
 import { startTestApp, type TestApp } from '../helpers/test-app';

@@ -9,7 +9,7 @@ import { createLogger } from '../../src/logger';
 import { HttpSender } from '../../src/deliveries/http-sender';
 import { SecretBox } from '../../src/security/secret-box';
 import { CrmRecord } from '../../src/records/crm-record.entity';
-import { loadModel } from '../../src/records/model.service';
+import { loadModel } from '../../src/record-model/model.service';
 import { RecordEvent } from '../../src/records/record-event.entity';
 import { RecordsService } from '../../src/records/records.service';
 import { TemporalTrashTimer } from '../../src/records/trash-timer';

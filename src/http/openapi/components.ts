@@ -6,7 +6,7 @@ import {
   readTypeBody,
   typeBody,
   updateFieldBody,
-} from '../../records/model.schemas';
+} from '../../record-model/model.schemas';
 import { recordFilterSchema, recordQuerySchema } from '../../records/record-query';
 import { recordWriteBody } from '../../records/records.schemas';
 import { providerActivitySchema } from '../../messaging/provider-activity';

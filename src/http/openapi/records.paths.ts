@@ -5,9 +5,9 @@ import {
   readTypeBody,
   typeBody,
   updateFieldBody,
-} from '../../records/model.schemas';
+} from '../../record-model/model.schemas';
 import { listRecordsQuery, recordWriteBody } from '../../records/records.schemas';
-import { BUILTIN_TYPES } from '../../records/record-type.entity';
+import { BUILTIN_TYPES } from '../../record-model/record-type.entity';
 import { body, FILTER_CODES, uuidParam, type OperationSpec } from './operation';
 import {
   modelDiscoverySchema,

@@ -1,7 +1,7 @@
 import type { DataSource } from 'typeorm';
 import { z } from 'zod';
-import { loadModel, findReadableType, visibleModel } from '../../records/model.service';
-import { recordAccessOf } from '../../records/record-access';
+import { loadModel, findReadableType, visibleModel } from '../../record-model/model.service';
+import { recordAccessOf } from '../../record-model/record-access';
 import { recordFilterSchema } from '../../records/record-query';
 import { recordWriteBody } from '../../records/records.schemas';
 import type { RecordsService } from '../../records/records.service';

@@ -1,6 +1,6 @@
 import type { Context } from 'koa';
 import type { ApiKeyActor } from '../api-keys/api-key-auth';
-import type { WriteCause } from '../records/records.service';
+import type { WriteCause } from './records.service';
 
 /** The cause of a write made through this request: an API key (REST), or the web app. */
 export function restCause(ctx: Context): WriteCause {

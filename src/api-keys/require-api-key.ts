@@ -1,5 +1,5 @@
 import type { Middleware } from 'koa';
-import type { ApiKeyAuthenticator } from '../api-keys/api-key-auth';
+import type { ApiKeyAuthenticator } from './api-key-auth';
 
 /** REST: every `/api/v1` call carries `x-api-key` (spec.md, Authentication 1). */
 export function requireApiKey(authenticator: ApiKeyAuthenticator): Middleware {

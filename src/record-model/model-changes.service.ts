@@ -3,7 +3,7 @@ import { IsNull } from 'typeorm';
 import { authorizationError, conflictError, notFoundError, ValidationError } from '../shared/app-error';
 import { writeTransaction } from '../http/idempotent-write';
 import type { Actor } from '../identity/actor';
-import { CrmRecord } from './crm-record.entity';
+import { CrmRecord } from '../records/crm-record.entity';
 import type { FieldConfig, FieldKind } from './field-kinds';
 import { computeFormulas, validateFormula } from './formula-fields';
 import { toFieldDef } from './model.service';

@@ -2,7 +2,7 @@ import Router from '@koa/router';
 import type { Context } from 'koa';
 import type { DataSource } from 'typeorm';
 import { notFoundError } from '../shared/app-error';
-import { actorOf } from '../http/session-auth';
+import { actorOf } from '../identity/actor';
 import { parse, parseId } from '../http/validate';
 import type { ModelChangesService } from './model-changes.service';
 import { createFieldBody, discoverBody, readTypeBody, typeBody, updateFieldBody } from './model.schemas';

@@ -1,19 +1,11 @@
 import type { Context, Middleware } from 'koa';
 import type { DataSource } from 'typeorm';
 import { authenticationError, authorizationError } from '../shared/app-error';
-import { loadActor, type Actor } from '../identity/actor';
-import { SESSION_LIFETIME_MS, findSession } from '../identity/sessions.service';
-import { workspacesOf } from '../identity/workspaces.service';
+import { loadActor } from './actor';
+import { SESSION_LIFETIME_MS, findSession } from './sessions.service';
+import { workspacesOf } from './workspaces.service';
 
 export const SESSION_COOKIE = 'crm_session';
-
-declare module 'koa' {
-  interface DefaultState {
-    /** Set by requireSession (web app) or requireApiKey (REST, MCP). */
-    actor?: Actor;
-    sessionToken?: string;
-  }
-}
 
 /**
  * Secure when the request arrived over TLS (with TRUST_PROXY, as X-Forwarded-Proto says) or when
@@ -86,10 +78,4 @@ export function requireSession(dataSource: DataSource): Middleware {
     ctx.state.sessionToken = token;
     await next();
   };
-}
-
-/** The actor set by requireSession or requireApiKey; a route mounted without either is a bug. */
-export function actorOf(ctx: Context): Actor {
-  if (!ctx.state.actor) throw new Error('route mounted without authentication middleware');
-  return ctx.state.actor;
 }
