@@ -5,6 +5,7 @@ import type { HttpSender } from '../src/deliveries/http-sender';
 import type { Logger } from '../src/logger';
 import type { RecordsService } from '../src/records/records.service';
 import type { SecretBox } from '../src/security/secret-box';
+import { WebhooksRepository } from '../src/webhooks/webhooks.repository';
 import { createDeliveryActivities } from './delivery.activities';
 import { createRecordErasureActivities } from './record-erasure.activities';
 
@@ -25,7 +26,14 @@ export interface ActivityDeps {
 export function createActivities(deps: ActivityDeps) {
   return {
     ...createRecordErasureActivities(deps),
-    ...createDeliveryActivities({ attempts: new DeliveryAttempts(deps) }),
+    ...createDeliveryActivities({
+      attempts: new DeliveryAttempts({
+        dataSource: deps.dataSource,
+        webhooks: new WebhooksRepository(deps.dataSource.manager, deps.box),
+        sender: deps.sender,
+        logger: deps.logger,
+      }),
+    }),
   };
 }
 

@@ -7,6 +7,17 @@ import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { wallMs } from './stats';
 
+/**
+ * Listens on a free loopback port with keep-alive longer than the sender's pool keeps sockets, so
+ * no POST lands on a socket the receiver is closing; resolves the receiver's base URL.
+ */
+export async function listenOnLoopback(server: Server): Promise<string> {
+  server.keepAliveTimeout = 65_000;
+  server.headersTimeout = 66_000;
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
+
 export const HOOK_PATH = '/hook';
 export const CEILING_PATH = '/ceiling';
 
@@ -56,11 +67,8 @@ export class BenchReceiver {
         response.end('ok');
       });
     });
-    server.keepAliveTimeout = 65_000;
-    server.headersTimeout = 66_000;
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    this.url = await listenOnLoopback(server);
     this.server = server;
-    this.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     return this;
   }
 

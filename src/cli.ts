@@ -7,6 +7,7 @@ import { ConfigError, loadConfig } from './config';
 import { withDatabase } from './db/with-database';
 import { AppError } from './shared/app-error';
 import { createWorkspaceWithAdmin } from './identity/bootstrap';
+import { identityHooks } from './identity-hooks';
 import { addMember } from './identity/members.service';
 import { Role } from './identity/role.entity';
 import { Workspace } from './identity/workspace.entity';
@@ -61,12 +62,16 @@ async function createWorkspaceCommand(args: string[]): Promise<void> {
   if (password !== undefined && password.length < 8)
     throw new UsageError('--admin-password needs at least 8 characters.');
   const created = await withDatabase((dataSource) =>
-    createWorkspaceWithAdmin(dataSource, {
-      name: required(values, 'name'),
-      adminEmail: required(values, 'admin-email'),
-      adminPassword: password,
-      adminName: values['admin-name'],
-    }),
+    createWorkspaceWithAdmin(
+      dataSource,
+      {
+        name: required(values, 'name'),
+        adminEmail: required(values, 'admin-email'),
+        adminPassword: password,
+        adminName: values['admin-name'],
+      },
+      identityHooks,
+    ),
   );
   say(
     `Created workspace "${created.workspace.name}" (${created.workspace.id}); Admin: ${created.adminEmail}`,

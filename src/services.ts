@@ -10,6 +10,7 @@ import type { Config } from './config';
 import type { Logger } from './logger';
 import { MessagingService } from './messaging/messaging.service';
 import { ModelChangesService } from './record-model/model-changes.service';
+import { recalculateFormulas } from './records/formula-recalculation';
 import { RecordsService } from './records/records.service';
 import { TemporalTrashTimer } from './records/trash-timer';
 import { SecretBox } from './security/secret-box';
@@ -44,7 +45,7 @@ export function createServices(deps: {
     ),
     dispatcher,
     deliveries: new DeliveriesService(dataSource, starter, temporalUrl, logger),
-    modelChanges: new ModelChangesService(dataSource),
+    modelChanges: new ModelChangesService(dataSource, recalculateFormulas),
     webhooks: new WebhooksService(dataSource, box),
     messaging: new MessagingService(dataSource, box, config, () => dispatcher.kick()),
     box,

@@ -7,7 +7,7 @@ import {
 } from '@temporalio/workflow';
 import type { Activities } from '../activities';
 import { DELIVERY_MAX_ATTEMPTS } from '../src/shared/limits';
-import { retryDelayMs } from '../src/shared/retry-policy';
+import { hasAttemptsLeft, retryDelayMs } from '../src/shared/retry-policy';
 import { DeliveryStatusKey } from './search-attributes';
 
 export interface DeliveryInput {
@@ -38,6 +38,8 @@ const { attemptDelivery } = proxyActivities<Activities>({
  * retry 10 s after a failure, each pause doubling, capped at one hour. Each attempt is one activity
  * (visible in the Web UI's history) and the row shows the latest outcome. `DeliveryStatus` reads
  * `retrying` while attempts remain; a delivery that failed for good ends the workflow as Failed.
+ * The schedule is decided here alone: each attempt is told whether a retry follows and after which
+ * pause, and records that.
  */
 export async function deliveryWorkflow(input: DeliveryInput): Promise<DeliveryResult> {
   // Deliveries started before this version replay the schedule they were started with.
@@ -48,14 +50,19 @@ export async function deliveryWorkflow(input: DeliveryInput): Promise<DeliveryRe
     shown = status;
   };
   for (let attempt = 1; attempt <= DELIVERY_MAX_ATTEMPTS; attempt++) {
-    const outcome = await attemptDelivery({ deliveryId: input.deliveryId, attempt });
+    const pause = retryDelayMs(attempt);
+    const outcome = await attemptDelivery({
+      deliveryId: input.deliveryId,
+      attempt,
+      retryInMs: retryAfter(attempt, pause),
+    });
     if (outcome.status === 'delivered') {
       show('delivered');
       return { status: 'delivered', attempts: attempt };
     }
     if (outcome.done) return failed(show, attempt, outcome.responseMessage);
     show('retrying');
-    await sleep(retryDelayMs(attempt));
+    await sleep(pause);
   }
   return failed(show, DELIVERY_MAX_ATTEMPTS, 'No attempts left.');
 }
@@ -66,14 +73,22 @@ const STATUS_ON_CHANGE = 'delivery-status-on-change';
 /** The schedule as it ran before STATUS_ON_CHANGE: an upsert after every attempt, a result at the end. */
 async function deliveryWorkflowBefore(input: DeliveryInput): Promise<DeliveryResult> {
   for (let attempt = 1; attempt <= DELIVERY_MAX_ATTEMPTS; attempt++) {
-    const outcome = await attemptDelivery({ deliveryId: input.deliveryId, attempt });
+    const pause = retryDelayMs(attempt);
+    const outcome = await attemptDelivery({
+      deliveryId: input.deliveryId,
+      attempt,
+      retryInMs: retryAfter(attempt, pause),
+    });
     upsertSearchAttributes([{ key: DeliveryStatusKey, value: outcome.status }]);
     if (outcome.done)
       return { status: outcome.status === 'delivered' ? 'delivered' : 'failed', attempts: attempt };
-    await sleep(retryDelayMs(attempt));
+    await sleep(pause);
   }
   return { status: 'failed', attempts: DELIVERY_MAX_ATTEMPTS };
 }
+
+/** What an attempt is told: the pause before a retry should it fail retryably, null after the last one. */
+const retryAfter = (attempt: number, pause: number) => (hasAttemptsLeft(attempt) ? pause : null);
 
 function failed(show: (status: string) => void, attempts: number, reason: string): never {
   show('failed');

@@ -5,7 +5,7 @@
 // a worker killed at that moment dies mid-POST.
 import { EventEmitter } from 'node:events';
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { listenOnLoopback } from '../receiver';
 import { wallMs } from '../stats';
 
 export interface Receipt {
@@ -75,11 +75,8 @@ export class FaultReceiver {
         }
       });
     });
-    server.keepAliveTimeout = 65_000;
-    server.headersTimeout = 66_000;
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    this.url = await listenOnLoopback(server);
     this.server = server;
-    this.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     return this;
   }
 

@@ -10,6 +10,7 @@ import { User } from '../identity/user.entity';
 import { Workspace } from '../identity/workspace.entity';
 import { Webhook } from '../webhooks/webhook.entity';
 import { Delivery } from '../deliveries/delivery.entity';
+import { DeliveryAttempt } from '../deliveries/delivery-attempt.entity';
 import { ConnectedAccount } from '../messaging/connected-account.entity';
 import { StoredEvent } from '../messaging/stored-event.entity';
 
@@ -27,6 +28,7 @@ export const entities = [
   RecordEvent,
   Webhook,
   Delivery,
+  DeliveryAttempt,
   ConnectedAccount,
   StoredEvent,
 ];

@@ -8,11 +8,13 @@ import { assertApiRight } from '../identity/permissions';
 import type { Logger } from '../logger';
 import { loadRecordAccess } from '../record-model/record-access';
 import { isRecordEvent, isRetiredEvent } from '../shared/event-catalog';
-import { Webhook } from '../webhooks/webhook.entity';
+import { WebhooksRepository } from '../webhooks/webhooks.repository';
 import { webhookNotFound } from '../webhooks/webhooks.service';
 import { loadDeliveryEvent, readablePayload } from './delivery-event';
 import { Delivery } from './delivery.entity';
-import { deliveryView, type DeliveryAttemptView, type DeliveryView } from './delivery-view';
+import { DeliveryAttemptsRepository } from './delivery-attempts.repository';
+import type { DeliveryAttemptView, DeliveryView, EventDetails } from './delivery-view';
+import { deliveryView } from './delivery-view-of';
 
 /** Starts a resend's workflow (Temporal, in production). */
 export interface ResendStarter {
@@ -26,12 +28,6 @@ export interface DeliveryListQuery {
   searchTerm?: string;
   limit: number;
   cursor?: string;
-}
-
-export interface EventDetails extends DeliveryView {
-  /** The event payload as the viewer may read it now (spec.md, Event Details payload reading). */
-  payload: Record<string, unknown>;
-  attemptHistory: DeliveryAttemptView[];
 }
 
 /** The delivery log, Event Details and resend (spec.md, "Delivery record", resend rules). */
@@ -72,31 +68,20 @@ export class DeliveriesService {
     const event = await loadDeliveryEvent(this.dataSource.manager, actor.workspace.id, delivery.eventId);
     const access = await loadRecordAccess(this.dataSource.manager, actor.workspace.id, actor.role);
     const payload = event ? readablePayload(event, access) : {};
-    const attempts: {
-      attempt: number;
-      send: number;
-      started_at: Date;
-      duration_ms: number | null;
-      url: string;
-      status_code: number | null;
-      response_message: string;
-      outcome: string;
-    }[] = await this.dataSource.query(
-      `SELECT attempt, send, started_at, duration_ms, url, status_code, response_message, outcome FROM delivery_attempts WHERE delivery_id = $1 ORDER BY attempt, send`,
-      [delivery.id],
-    );
+    const attempts = await new DeliveryAttemptsRepository(this.dataSource.manager).history(delivery.id);
     return {
       ...deliveryView(delivery, this.temporalUiUrl(delivery)),
       payload,
-      attemptHistory: attempts.map((row) => ({
+      attemptHistory: attempts.map((row): DeliveryAttemptView => ({
         attempt: row.attempt,
         send: row.send,
-        startedAt: row.started_at.toISOString(),
-        durationMs: row.duration_ms,
+        startedAt: row.startedAt.toISOString(),
+        durationMs: row.durationMs,
         url: row.url,
-        statusCode: row.status_code,
-        responseMessage: row.response_message,
-        outcome: row.outcome as DeliveryAttemptView['outcome'],
+        statusCode: row.statusCode,
+        // Null while a send is out (as stored; the view's type says string).
+        responseMessage: row.responseMessage as string,
+        outcome: row.outcome,
       })),
     };
   }
@@ -108,10 +93,7 @@ export class DeliveriesService {
   async resend(actor: Actor, webhookId: string, deliveryId: string): Promise<DeliveryView> {
     assertApiRight(actor, 'apiCreate');
     const original = await this.delivery(actor, webhookId, deliveryId);
-    const webhook = await this.dataSource.manager.findOneBy(Webhook, {
-      id: webhookId,
-      workspaceId: actor.workspace.id,
-    });
+    const webhook = await new WebhooksRepository(this.dataSource.manager).find(actor.workspace.id, webhookId);
     if (!webhook) throw webhookNotFound();
     if (isRetiredEvent(original.event)) {
       throw conflictError('Deliveries of retired events cannot be resent.', 'deliveryEventRetired');
@@ -182,7 +164,7 @@ export class DeliveriesService {
   private async webhook(actor: Actor, webhookId: string): Promise<void> {
     // A deleted webhook's deliveries stay readable under its id.
     const exists =
-      (await this.dataSource.manager.existsBy(Webhook, { id: webhookId, workspaceId: actor.workspace.id })) ||
+      (await new WebhooksRepository(this.dataSource.manager).exists(actor.workspace.id, webhookId)) ||
       (await this.dataSource.manager.existsBy(Delivery, { webhookId, workspaceId: actor.workspace.id }));
     if (!exists) throw webhookNotFound();
   }

@@ -1,62 +1,75 @@
-import { isRetiredEvent } from '../shared/event-catalog';
-import type { Delivery } from './delivery.entity';
+import { z } from 'zod';
+import { id, page, timestamp } from '../http/view-schemas';
 
 /** A delivery as REST, MCP and the web app return it (architecture.md, "response shapes"). */
-export interface DeliveryView {
-  id: string;
-  webhookId: string;
-  url: string;
-  event: string;
-  /** A retired type-specific event, shown with a (legacy) marker. */
-  legacy: boolean;
-  element: Delivery['element'];
-  status: Delivery['status'];
-  /** null when no response arrived; 422 when it failed before sending. */
-  statusCode: number | null;
-  responseMessage: string | null;
-  eventId: string;
-  attempts: number;
-  nextAttemptAt: string | null;
-  trigger: Delivery['trigger'];
-  resendOf: string | null;
-  /** The delivery's workflow in the Temporal Web UI, when its address is known. */
-  temporalUrl: string | null;
-  createdAt: string;
-  updatedAt: string;
-}
+export const deliveryViewSchema = z
+  .object({
+    id,
+    webhookId: id,
+    url: z.string(),
+    event: z.string(),
+    legacy: z.boolean().meta({ description: 'A retired type-specific event, shown with a (legacy) marker.' }),
+    element: z
+      .union([z.object({ typeId: z.string(), recordId: z.string() }), z.object({ entityId: z.string() })])
+      .nullable()
+      .meta({
+        description: 'The affected record (record events), or the provider entity (messaging events).',
+      }),
+    status: z.enum(['pending', 'sending', 'delivered', 'failed']),
+    statusCode: z
+      .int()
+      .nullable()
+      .meta({ description: 'null when no response arrived; 422 when it failed before sending.' }),
+    responseMessage: z.string().nullable(),
+    eventId: id.meta({ description: "The event's id, unchanged across retries and resends." }),
+    attempts: z.int().min(0),
+    nextAttemptAt: timestamp.nullable(),
+    trigger: z.enum(['event', 'resend']),
+    resendOf: id.nullable(),
+    temporalUrl: z
+      .string()
+      .nullable()
+      .meta({ description: "The delivery's workflow in the Temporal Web UI, when its address is known." }),
+    createdAt: timestamp,
+    updatedAt: timestamp,
+  })
+  .meta({ description: 'One delivery of one event to one webhook; retries update it, a resend adds one.' });
+export type DeliveryView = z.output<typeof deliveryViewSchema>;
 
-export interface DeliveryAttemptView {
-  attempt: number;
-  startedAt: string;
-  /** Which send of this attempt: a send interrupted by a crash is followed by another (issue 11). */
-  send: number;
-  /** Null while the request is out, or when its outcome is unknown. */
-  durationMs: number | null;
-  url: string;
-  statusCode: number | null;
-  responseMessage: string;
-  /** `sending`: the request is out now; `unknown`: it was sent and the answer was lost in a crash. */
-  outcome: 'sending' | 'unknown' | 'delivered' | 'retry' | 'failed';
-}
+export const deliveryPageSchema = page(deliveryViewSchema);
+export type DeliveryPage = z.output<typeof deliveryPageSchema>;
 
-export function deliveryView(delivery: Delivery, temporalUrl: string | null): DeliveryView {
-  return {
-    id: delivery.id,
-    webhookId: delivery.webhookId,
-    url: delivery.url,
-    event: delivery.event,
-    legacy: isRetiredEvent(delivery.event),
-    element: delivery.element,
-    status: delivery.status,
-    statusCode: delivery.statusCode,
-    responseMessage: delivery.responseMessage,
-    eventId: delivery.eventId,
-    attempts: delivery.attempts,
-    nextAttemptAt: delivery.nextAttemptAt?.toISOString() ?? null,
-    trigger: delivery.trigger,
-    resendOf: delivery.resendOf,
-    temporalUrl,
-    createdAt: delivery.createdAt.toISOString(),
-    updatedAt: delivery.updatedAt.toISOString(),
-  };
-}
+/** One request of the retry schedule; a send interrupted by a crash is followed by another (issue 11). */
+export const deliveryAttemptSchema = z.object({
+  attempt: z.int().min(1).max(10).meta({ description: 'The attempt of the retry schedule (1 to 10).' }),
+  send: z.int().min(1).meta({
+    description:
+      'Which request of this attempt: 2 or more only when an earlier request of the same attempt was interrupted by a crash (its outcome is then `unknown`).',
+  }),
+  startedAt: timestamp,
+  durationMs: z
+    .int()
+    .min(0)
+    .nullable()
+    .meta({ description: 'Null while the request is out or when its outcome is unknown.' }),
+  url: z.string(),
+  statusCode: z.int().nullable(),
+  responseMessage: z.string(),
+  outcome: z.enum(['sending', 'unknown', 'delivered', 'retry', 'failed']).meta({
+    description:
+      '`sending`: the request is out now. `unknown`: it was sent but the worker or the database was lost before its answer was recorded (the receiver may have got it). `retry`: failed, another attempt follows. `failed`: failed, no attempt follows.',
+  }),
+});
+export type DeliveryAttemptView = z.output<typeof deliveryAttemptSchema>;
+
+/**
+ * Event Details: the delivery, its attempts, and the payload as the viewer may read it now
+ * (spec.md, Event Details payload reading).
+ */
+export const eventDetailsSchema = deliveryViewSchema.extend({
+  payload: z
+    .record(z.string(), z.unknown())
+    .meta({ description: 'The event data as you may read it now (restricted values redacted).' }),
+  attemptHistory: z.array(deliveryAttemptSchema),
+});
+export type EventDetails = z.output<typeof eventDetailsSchema>;

@@ -9,7 +9,7 @@ import { recordAccessOf, type RecordAccess } from '../record-model/record-access
 import type { RecordEventName } from '../shared/record-event-names';
 import type { RecordEventData } from '../records/redaction';
 import { RecordsRepository } from '../records/records.repository';
-import { Webhook } from '../webhooks/webhook.entity';
+import { WebhooksRepository, type Webhook } from '../webhooks/webhooks.repository';
 import { Delivery, type DeliveryElement } from './delivery.entity';
 import { changedFieldIdsOf, stateBeforeDeletion, webhookReceivesRecordEvent } from './subscription-match';
 
@@ -108,13 +108,9 @@ export class Dispatcher {
   private async matchMessaging(manager: EntityManager, events: OutboxRow[]): Promise<Delivery[]> {
     const deliveries: Delivery[] = [];
     for (const event of events) {
-      const webhooks = await manager
-        .createQueryBuilder(Webhook, 'w')
-        .where('w.workspace_id = :workspaceId AND w.enabled AND :event = ANY(w.events)', {
-          workspaceId: event.workspace_id,
-          event: event.event,
-        })
-        .getMany();
+      const webhooks = await new WebhooksRepository(manager).enabledSubscribers(event.workspace_id, [
+        event.event,
+      ]);
       for (const webhook of webhooks) {
         const entityId = (event.data as unknown as { entityId?: string }).entityId;
         const inserted = await this.insert(manager, webhook, event, entityId ? { entityId } : null);
@@ -167,13 +163,9 @@ export class Dispatcher {
     const deliveries: Delivery[] = [];
     for (const workspaceId of new Set(events.map((event) => event.workspace_id))) {
       const own = events.filter((event) => event.workspace_id === workspaceId);
-      const webhooks = await manager
-        .createQueryBuilder(Webhook, 'w')
-        .where('w.workspace_id = :workspaceId AND w.enabled AND w.events && :names', {
-          workspaceId,
-          names: [...new Set(own.map((event) => event.event))],
-        })
-        .getMany();
+      const webhooks = await new WebhooksRepository(manager).enabledSubscribers(workspaceId, [
+        ...new Set(own.map((event) => event.event)),
+      ]);
       if (!webhooks.length) continue;
       const model = await loadModel(manager, workspaceId);
       const owners = await this.ownerAccess(manager, workspaceId, webhooks, model);

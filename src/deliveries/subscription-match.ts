@@ -3,7 +3,7 @@ import type { RecordAccess } from '../record-model/record-access';
 import type { RecordEventName } from '../shared/record-event-names';
 import { matchesQuery, type MatchableRecord } from '../records/record-query';
 import type { RecordEventData } from '../records/redaction';
-import type { RecordSource, RecordTrigger } from '../webhooks/record-sources';
+import type { RecordSource, RecordTrigger } from '../webhooks/record-source-schemas';
 
 /** What matching needs of a webhook. */
 export interface SubscribedWebhook {

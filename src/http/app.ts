@@ -6,8 +6,9 @@ import type { DataSource } from 'typeorm';
 import { apiKeysRoutes } from '../api-keys/api-keys.routes';
 import type { Config } from '../config';
 import { MethodNotAllowedError, notFoundError } from '../shared/app-error';
+import { identityHooks } from '../identity-hooks';
 import { identityRoutes } from '../identity/identity.routes';
-import { meRoutes } from '../identity/me.routes';
+import { meRoutes } from '../api-keys/me.routes';
 import { workspaceAdminRoutes } from '../identity/workspace-admin.routes';
 import type { Logger } from '../logger';
 import { mcpRoutes } from '../mcp/mcp.routes';
@@ -64,11 +65,11 @@ export function createApp(deps: AppDeps, services: Services = createServices(dep
   // The web app's own routes: session cookie, same-origin writes.
   const sameOrigin = requireSameOrigin(config.PUBLIC_URL);
   app.use(async (ctx, next) => (ctx.path.startsWith('/app/api/') ? sameOrigin(ctx, next) : next()));
-  mount(app, identityRoutes({ dataSource, config }), '/app/api');
+  mount(app, identityRoutes({ dataSource, config, hooks: identityHooks }), '/app/api');
   const signedIn = new Router({ prefix: '/app/api' });
   signedIn.use(requireSession(dataSource));
   signedIn.use(apiKeysRoutes({ apiKeys, config }).routes());
-  signedIn.use(workspaceAdminRoutes({ dataSource }).routes());
+  signedIn.use(workspaceAdminRoutes({ dataSource, hooks: identityHooks }).routes());
   signedIn.use(recordsRoutes({ records }).routes());
   signedIn.use(modelRoutes({ dataSource, modelChanges }).routes());
   signedIn.use(deliveriesRoutes({ deliveries }).routes());

@@ -3,6 +3,7 @@ import { authenticationError, conflictError } from '../shared/app-error';
 import { hashPassword, verifyPassword } from './passwords';
 import { User } from './user.entity';
 import type { Workspace } from './workspace.entity';
+import type { IdentityHooks } from './identity-hooks';
 import { createWorkspace } from './workspaces.service';
 
 export const normaliseEmail = (email: string) => email.trim().toLowerCase();
@@ -11,11 +12,16 @@ export const normaliseEmail = (email: string) => email.trim().toLowerCase();
 export async function signUp(
   dataSource: DataSource,
   input: { name: string; email: string; password: string; workspaceName: string },
+  hooks: IdentityHooks,
 ): Promise<{ user: User; workspace: Workspace }> {
   const passwordHash = await hashPassword(input.password);
   return dataSource.transaction(async (manager) => {
     const user = await createUser(manager, { name: input.name, email: input.email, passwordHash });
-    const workspace = await createWorkspace(manager, { name: input.workspaceName, adminUserId: user.id });
+    const workspace = await createWorkspace(
+      manager,
+      { name: input.workspaceName, adminUserId: user.id },
+      hooks,
+    );
     return { user, workspace };
   });
 }

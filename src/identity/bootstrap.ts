@@ -3,6 +3,7 @@ import { createUser, normaliseEmail } from './accounts.service';
 import { generatePassword, hashPassword } from './passwords';
 import { User } from './user.entity';
 import { Workspace } from './workspace.entity';
+import type { IdentityHooks } from './identity-hooks';
 import { createWorkspace } from './workspaces.service';
 
 export interface CreatedWorkspace {
@@ -20,6 +21,7 @@ export interface CreatedWorkspace {
 export async function createWorkspaceWithAdmin(
   dataSource: DataSource,
   input: { name: string; adminEmail: string; adminPassword?: string; adminName?: string },
+  hooks: IdentityHooks,
 ): Promise<CreatedWorkspace> {
   const email = normaliseEmail(input.adminEmail);
   const existing = await dataSource.manager.findOneBy(User, { email });
@@ -29,7 +31,7 @@ export async function createWorkspaceWithAdmin(
     const admin =
       existing ??
       (await createUser(manager, { email, name: input.adminName ?? 'Admin', passwordHash: passwordHash! }));
-    return createWorkspace(manager, { name: input.name, adminUserId: admin.id, planState: 'active' });
+    return createWorkspace(manager, { name: input.name, adminUserId: admin.id, planState: 'active' }, hooks);
   });
   return { workspace, adminEmail: email, generatedPassword };
 }
@@ -38,11 +40,16 @@ export async function createWorkspaceWithAdmin(
 export async function ensureDemoWorkspace(
   dataSource: DataSource,
   admin: { email?: string; password?: string },
+  hooks: IdentityHooks,
 ): Promise<CreatedWorkspace | undefined> {
   if ((await dataSource.manager.count(Workspace)) > 0) return undefined;
-  return createWorkspaceWithAdmin(dataSource, {
-    name: 'Demo workspace',
-    adminEmail: admin.email ?? 'admin@example.com',
-    adminPassword: admin.password,
-  });
+  return createWorkspaceWithAdmin(
+    dataSource,
+    {
+      name: 'Demo workspace',
+      adminEmail: admin.email ?? 'admin@example.com',
+      adminPassword: admin.password,
+    },
+    hooks,
+  );
 }

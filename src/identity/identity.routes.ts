@@ -6,6 +6,7 @@ import { actorOf } from './actor';
 import { clearSessionCookie, requireSession, setSessionCookie } from './session-auth';
 import { parse } from '../http/validate';
 import { signIn, signUp } from './accounts.service';
+import type { IdentityHooks } from './identity-hooks';
 import { loadActor } from './actor';
 import { signInBody, signUpBody, switchWorkspaceBody } from './identity.schemas';
 import { createSession, deleteSession, setSessionWorkspace } from './sessions.service';
@@ -14,7 +15,11 @@ import { Workspace } from './workspace.entity';
 import { workspacesOf } from './workspaces.service';
 
 /** `/app/api/auth/*`, `/app/api/session*`, `/app/api/onboarding/*` (docs/app-api.md). */
-export function identityRoutes(deps: { dataSource: DataSource; config: Config }): Router {
+export function identityRoutes(deps: {
+  dataSource: DataSource;
+  config: Config;
+  hooks: IdentityHooks;
+}): Router {
   const { dataSource, config } = deps;
   const router = new Router();
 
@@ -26,7 +31,7 @@ export function identityRoutes(deps: { dataSource: DataSource; config: Config })
 
   router.post('/auth/sign-up', async (ctx) => {
     const body = parse(signUpBody, ctx.request.body);
-    const { user, workspace } = await signUp(dataSource, body);
+    const { user, workspace } = await signUp(dataSource, body, deps.hooks);
     setSessionCookie(ctx, await createSession(dataSource, user.id, workspace.id), config.PUBLIC_URL);
     ctx.status = 201;
     ctx.body = await answerSession(user.id, workspace.id);

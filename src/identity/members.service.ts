@@ -1,5 +1,5 @@
+import type { IdentityHooks } from './identity-hooks';
 import type { DataSource, EntityManager } from 'typeorm';
-import { ApiKey } from '../api-keys/api-key.entity';
 import { conflictError, notFoundError } from '../shared/app-error';
 import { createUser, normaliseEmail } from './accounts.service';
 import { Member, type MemberStatus } from './member.entity';
@@ -103,17 +103,18 @@ export async function updateMember(
 }
 
 /**
- * Removes a member. Their API keys in this workspace are deleted in the same transaction, so they
- * stop working at once (spec.md, Authentication 6).
+ * Removes a member. What acted as them in this workspace (their API keys) is revoked in the same
+ * transaction by `hooks.membershipEnded`, so it stops working at once (spec.md, Authentication 6).
  */
 export async function removeMember(
   dataSource: DataSource,
   workspaceId: string,
   userId: string,
+  hooks: Pick<IdentityHooks, 'membershipEnded'>,
 ): Promise<void> {
   await dataSource.transaction(async (manager) => {
     await lockMember(manager, workspaceId, userId);
-    await manager.delete(ApiKey, { workspaceId, userId });
+    await hooks.membershipEnded(manager, workspaceId, userId);
     await manager.delete(Member, { workspaceId, userId });
     await assertAnActiveAdminRemains(manager, workspaceId);
   });

@@ -6,6 +6,7 @@ import { actorOf } from './actor';
 import { parse, parseId } from '../http/validate';
 import type { Actor } from './actor';
 import { addMemberBody, createRoleBody, updateMemberBody, updateRoleBody } from './identity.schemas';
+import type { IdentityHooks } from './identity-hooks';
 import { addMember, listMembers, removeMember, updateMember } from './members.service';
 import { createRole, listRoles, updateRole } from './roles.service';
 
@@ -13,7 +14,7 @@ const memberNotFound = () => notFoundError('Member not found.', 'memberNotFound'
 const roleNotFound = () => notFoundError('Role not found.', 'roleNotFound');
 
 /** Settings → Members and Settings → Roles: Admin only (architecture.md, "roles"). */
-export function workspaceAdminRoutes(deps: { dataSource: DataSource }): Router {
+export function workspaceAdminRoutes(deps: { dataSource: DataSource; hooks: IdentityHooks }): Router {
   const { dataSource } = deps;
   const router = new Router();
 
@@ -48,7 +49,12 @@ export function workspaceAdminRoutes(deps: { dataSource: DataSource }): Router {
 
   router.delete('/members/:userId', async (ctx) => {
     const actor = admin(ctx);
-    await removeMember(dataSource, actor.workspace.id, parseId(ctx.params.userId, memberNotFound));
+    await removeMember(
+      dataSource,
+      actor.workspace.id,
+      parseId(ctx.params.userId, memberNotFound),
+      deps.hooks,
+    );
     ctx.status = 204;
   });
 

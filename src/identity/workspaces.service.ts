@@ -1,6 +1,6 @@
 import type { EntityManager } from 'typeorm';
-import { seedBuiltinModel } from '../record-model/builtin-model';
 import { BUILTIN_ROLE_DEFINITIONS } from './builtin-roles';
+import type { IdentityHooks } from './identity-hooks';
 import { Member } from './member.entity';
 import { Role } from './role.entity';
 import { Workspace, type PlanState } from './workspace.entity';
@@ -13,6 +13,7 @@ import { Workspace, type PlanState } from './workspace.entity';
 export async function createWorkspace(
   manager: EntityManager,
   input: { name: string; adminUserId: string; planState?: PlanState },
+  hooks: Pick<IdentityHooks, 'workspaceCreated'>,
 ): Promise<Workspace> {
   const workspace = await manager.save(
     manager.create(Workspace, { name: input.name, planState: input.planState ?? 'none' }),
@@ -31,7 +32,7 @@ export async function createWorkspace(
       status: 'active',
     }),
   );
-  await seedBuiltinModel(manager, workspace.id);
+  await hooks.workspaceCreated(manager, workspace.id);
   return workspace;
 }
 

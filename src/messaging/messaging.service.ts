@@ -7,26 +7,10 @@ import type { Actor } from '../identity/actor';
 import { Workspace } from '../identity/workspace.entity';
 import type { SecretBox } from '../security/secret-box';
 import { verifyWebhookSignature } from '../webhooks/signature';
-import { Webhook } from '../webhooks/webhook.entity';
+import { WebhooksRepository } from '../webhooks/webhooks.repository';
 import { ConnectedAccount } from './connected-account.entity';
+import type { ConnectedAccountView, IngestResult } from './messaging-view';
 import { eventNameOf, messagingEventData, providerActivitySchema } from './provider-activity';
-
-export interface ConnectedAccountView {
-  id: string;
-  provider: string;
-  accountId: string;
-  displayName: string;
-  createdAt: string;
-}
-
-export interface IngestResult {
-  /** Whether a messaging event was kept (only while a webhook subscribes to it). */
-  stored: boolean;
-  eventId?: string;
-  /** The same provider event came before: nothing new was kept. */
-  duplicate?: boolean;
-  reason?: string;
-}
 
 const view = (account: ConnectedAccount): ConnectedAccountView => ({
   id: account.id,
@@ -137,13 +121,10 @@ export class MessagingService {
     if (this.config.DEPLOYMENT === 'cloud' && workspace.planState !== 'active') {
       return { stored: false, reason: 'Messaging is not part of this workspace’s plan.' };
     }
-    const subscribed = await this.dataSource.manager
-      .createQueryBuilder(Webhook, 'w')
-      .where('w.workspace_id = :workspaceId AND w.enabled AND :event = ANY(w.events)', {
-        workspaceId: workspace.id,
-        event,
-      })
-      .getExists();
+    const subscribed = await new WebhooksRepository(this.dataSource.manager).hasEnabledSubscriber(
+      workspace.id,
+      event,
+    );
     if (!subscribed) return { stored: false, reason: 'No webhook subscribes to this event.' };
 
     const inserted: { id: string }[] = await this.dataSource.query(

@@ -1,7 +1,8 @@
 import type { EntityManager } from 'typeorm';
 import type { FieldConfig, FieldKind } from './field-kinds';
 import { RecordField } from './record-field.entity';
-import { RecordType, type BuiltinType } from './record-type.entity';
+import type { BuiltinType } from './builtin-types';
+import { RecordType } from './record-type.entity';
 
 interface FieldSpec {
   name: string;

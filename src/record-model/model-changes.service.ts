@@ -3,9 +3,9 @@ import { IsNull } from 'typeorm';
 import { authorizationError, conflictError, notFoundError, ValidationError } from '../shared/app-error';
 import { writeTransaction } from '../http/idempotent-write';
 import type { Actor } from '../identity/actor';
-import { CrmRecord } from '../records/crm-record.entity';
 import type { FieldConfig, FieldKind } from './field-kinds';
-import { computeFormulas, validateFormula } from './formula-fields';
+import { validateFormula } from './formula-fields';
+import type { FieldDef } from './field-kinds';
 import { toFieldDef } from './model.service';
 import { RecordField } from './record-field.entity';
 import { RecordType } from './record-type.entity';
@@ -21,8 +21,21 @@ export interface FieldInput {
  * written to the model history. A change that recalculates stored values (a new or changed
  * formula) updates the records in place and emits no per-record event (spec.md, Record events 2).
  */
+/**
+ * Recomputes the stored formula values of every live record of a type after its formulas changed;
+ * returns how many records changed. Records own their table, so the composition root provides it.
+ */
+export type RecalculateFormulas = (
+  manager: EntityManager,
+  typeId: string,
+  fields: FieldDef[],
+) => Promise<number>;
+
 export class ModelChangesService {
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly recalculateFormulas: RecalculateFormulas,
+  ) {}
 
   async createType(actor: Actor, name: string): Promise<RecordType> {
     assertAdmin(actor);
@@ -95,7 +108,9 @@ export class ModelChangesService {
         }),
       );
       const recalculated =
-        input.kind === 'formula' ? await recalculateFormulas(manager, type.id, [...fields, field]) : 0;
+        input.kind === 'formula'
+          ? await this.recalculateFormulas(manager, type.id, liveFieldDefs([...fields, field]))
+          : 0;
       return {
         result: field,
         details: { typeId, fieldId: field.id, name: field.name, kind: field.kind },
@@ -135,10 +150,10 @@ export class ModelChangesService {
       await manager.save(field);
       const formulaChanged = field.kind === 'formula' && before.config.expression !== field.config.expression;
       const recalculated = formulaChanged
-        ? await recalculateFormulas(
+        ? await this.recalculateFormulas(
             manager,
             field.typeId,
-            fields.map((f) => (f.id === field.id ? field : f)),
+            liveFieldDefs(fields.map((f) => (f.id === field.id ? field : f))),
           )
         : 0;
       return {
@@ -258,28 +273,6 @@ async function checkConfig(
   }
 }
 
-/**
- * Recomputes the stored formula values of every live record of a type, in place: no version
- * change and no event (a data-model change is not a record write).
- */
-async function recalculateFormulas(
-  manager: EntityManager,
-  typeId: string,
-  fields: RecordField[],
-): Promise<number> {
-  const defs = fields.filter((field) => !field.deletedAt).map(toFieldDef);
-  const records = await manager.find(CrmRecord, { where: { typeId, status: 'active' } });
-  const trashed = await manager.find(CrmRecord, { where: { typeId, status: 'trashed' } });
-  let changed = 0;
-  for (const record of [...records, ...trashed]) {
-    const values = { ...record.values };
-    for (const [fieldId, computed] of Object.entries(computeFormulas(defs, values))) {
-      if (computed === undefined) delete values[fieldId];
-      else values[fieldId] = computed;
-    }
-    if (JSON.stringify(values) === JSON.stringify(record.values)) continue;
-    await manager.query(`UPDATE records SET values = $2 WHERE id = $1`, [record.id, JSON.stringify(values)]);
-    changed += 1;
-  }
-  return changed;
-}
+/** The field definitions formulas are computed from: the live fields of the type. */
+const liveFieldDefs = (fields: RecordField[]): FieldDef[] =>
+  fields.filter((field) => !field.deletedAt).map(toFieldDef);

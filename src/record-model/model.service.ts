@@ -3,20 +3,11 @@ import { notFoundError } from '../shared/app-error';
 import type { FieldDef } from './field-kinds';
 import type { RecordAccess } from './record-access';
 import type { RecordField } from './record-field.entity';
+
+import type { RecordModel, TypeModel } from './record-model';
 import type { RecordType } from './record-type.entity';
 
-export interface TypeModel {
-  id: string;
-  name: string;
-  builtin: RecordType['builtin'];
-  fields: FieldDef[];
-}
-
-/** The record model of a workspace: types and fields with their stable ids, and the revision. */
-export interface RecordModel {
-  schemaRevision: number;
-  types: TypeModel[];
-}
+export type { RecordModel, TypeModel };
 
 export const toFieldDef = (field: RecordField): FieldDef => ({
   id: field.id,

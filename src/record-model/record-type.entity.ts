@@ -1,7 +1,5 @@
 import { Column, CreateDateColumn, Entity, PrimaryGeneratedColumn } from 'typeorm';
-
-export const BUILTIN_TYPES = ['contact', 'organization', 'deal', 'service', 'task'] as const;
-export type BuiltinType = (typeof BUILTIN_TYPES)[number];
+import type { BuiltinType } from './builtin-types';
 
 /** A record type ("list"). Its id is stable: renaming keeps it. */
 @Entity({ name: 'record_types' })

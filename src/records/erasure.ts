@@ -4,7 +4,7 @@ import type { CrmRecord } from './crm-record.entity';
 import { loadModel } from '../record-model/model.service';
 import { diffSnapshots, isEmptyChange } from './record-change';
 import { RecordsRepository } from './records.repository';
-import type { WriteCause } from './records.service';
+import type { WriteCause } from './write-cause';
 import type { RecordEventData } from './redaction';
 
 const MISSING = { state: 'missing' } as const;

@@ -1,62 +1,45 @@
-import type { ValueState } from '../record-model/field-kinds';
-import type { CrmRecord } from './crm-record.entity';
-import type { TypeModel } from '../record-model/model.service';
-import type { RecordAccess } from '../record-model/record-access';
-import type { RecordSnapshot, RelatedRecord } from './record-change';
-import { valueState } from '../record-model/values';
+import { z } from 'zod';
+import { id, page, timestamp } from '../http/view-schemas';
+import { FIELD_KINDS } from '../record-model/field-kinds';
+import { IDENTITY_KINDS } from './records.schemas';
 
-export interface RecordView {
-  id: string;
-  typeId: string;
-  version: number;
-  status: CrmRecord['status'];
-  createdAt: string;
-  updatedAt: string;
-  trashedAt: string | null;
-  /** Per field id: its value state; restricted fields read `restricted`. */
-  values: Record<string, ValueState>;
-  /** Per link field id: the linked records. */
-  links: Record<string, RelatedRecord[]>;
-  assignments: { id: string; name: string | null }[];
-  identities: { kind: string; value: string }[];
-}
+export const valueStateSchema = z
+  .discriminatedUnion('state', [
+    z.object({ state: z.literal('value'), kind: z.enum(FIELD_KINDS).exclude(['link']), value: z.unknown() }),
+    z.object({ state: z.literal('missing') }),
+    z.object({ state: z.literal('restricted') }),
+    z.object({ state: z.literal('error'), message: z.string() }),
+  ])
+  .meta({
+    description:
+      'A field value as a reader sees it. Formatted text is `{ state: "value", kind: "richText", value: { documentJson } }`; a restricted field reads `restricted`.',
+  });
+
+export const relatedRecordSchema = z
+  .object({
+    ref: z.object({ typeId: z.string(), recordId: id }),
+    display: z.string().nullable(),
+  })
+  .meta({
+    description:
+      "A linked record: its reference and display name (null when it has none or you can't read its type).",
+  });
 
 /** What a reader sees of a record (REST, MCP, web app), redacted by their access. */
-export function recordView(
-  record: CrmRecord,
-  type: TypeModel,
-  snapshot: RecordSnapshot,
-  access: RecordAccess,
-  lookups: { related: Map<string, RelatedRecord>; userNames: Map<string, string> },
-): RecordView {
-  const values: Record<string, ValueState> = {};
-  const links: Record<string, RelatedRecord[]> = {};
-  for (const field of type.fields) {
-    const restricted = access.isFieldRestricted(field.id);
-    if (field.kind === 'link') {
-      if (restricted) continue;
-      links[field.id] = (snapshot.links[field.id] ?? []).map((id) => {
-        const related = lookups.related.get(id) ?? {
-          ref: { typeId: field.config.targetTypeId ?? '', recordId: id },
-          display: null,
-        };
-        return access.canReadDisplayOf(related.ref.typeId) ? related : { ref: related.ref, display: null };
-      });
-      continue;
-    }
-    values[field.id] = restricted ? { state: 'restricted' } : valueState(field, snapshot.values[field.id]);
-  }
-  return {
-    id: record.id,
-    typeId: record.typeId,
-    version: record.version,
-    status: record.status,
-    createdAt: record.createdAt.toISOString(),
-    updatedAt: record.updatedAt.toISOString(),
-    trashedAt: record.trashedAt?.toISOString() ?? null,
-    values,
-    links,
-    assignments: snapshot.assignments.map((id) => ({ id, name: lookups.userNames.get(id) ?? null })),
-    identities: snapshot.identities,
-  };
-}
+export const recordViewSchema = z.object({
+  id,
+  typeId: id,
+  version: z.int().min(1),
+  status: z.enum(['active', 'trashed', 'erased']),
+  createdAt: timestamp,
+  updatedAt: timestamp,
+  trashedAt: timestamp.nullable(),
+  values: z.record(z.string(), valueStateSchema).meta({ description: 'Per field id.' }),
+  links: z.record(z.string(), z.array(relatedRecordSchema)).meta({ description: 'Per link field id.' }),
+  assignments: z.array(z.object({ id, name: z.string().nullable() })),
+  identities: z.array(z.object({ kind: z.enum(IDENTITY_KINDS), value: z.string() })),
+});
+export type RecordView = z.output<typeof recordViewSchema>;
+
+export const recordPageSchema = page(recordViewSchema);
+export type RecordPage = z.output<typeof recordPageSchema>;

@@ -18,18 +18,15 @@ import {
 import type { RecordEventName } from './record-event.entity';
 import { applyRecordInput } from './record-input';
 import { listRecords, type RecordListOptions } from './record-list';
-import { recordView, type RecordView } from './record-view';
+import type { RecordView } from './record-view';
+import { recordView } from './record-view-of';
 import { RecordsRepository } from './records.repository';
 import type { RecordWriteBody } from './records.schemas';
 import type { RecordEventData } from './redaction';
 import { eraseRecord } from './erasure';
+import type { WriteCause } from './write-cause';
 
-/** What caused a write (the event's `data.cause`). */
-export type WriteCause =
-  | { kind: 'api'; apiKeyId: string }
-  | { kind: 'mcp'; apiKeyId: string }
-  | { kind: 'web' }
-  | { kind: 'retention' };
+export type { WriteCause };
 
 /** Starts and cancels the 30-day erasure timer of a trashed record (Temporal, in production). */
 export interface TrashTimer {

@@ -6,7 +6,7 @@ import { startEmbeddedPostgres } from '../embedded/postgres';
 import { resolveEncryptionKey } from '../security/encryption-key';
 import { startTemporalDevServer } from '../embedded/temporal-dev-server';
 import { createApp } from '../http/app';
-import { closeServer, listen } from '../http/server';
+import { closeServer, listen } from './http-server';
 import { createLogger, type Logger } from '../logger';
 import { temporalBinaries } from '../temporal/binaries';
 import { connectTemporal } from '../temporal/client';
@@ -17,6 +17,7 @@ import { HttpSender } from '../deliveries/http-sender';
 import { allowedCidrsFor } from '../deliveries/outbound-guard';
 import { startDispatchSweep, startRetentionSweep } from './sweeps';
 import { ensureDemoWorkspace, type CreatedWorkspace } from '../identity/bootstrap';
+import { identityHooks } from '../identity-hooks';
 import { Lifecycle } from './lifecycle';
 import { assertPortFree, PortInUseError } from './ports';
 
@@ -118,10 +119,14 @@ async function run(
   if (options.embedded) {
     const applied = await runMigrations(dataSource);
     if (applied.length > 0) say(`Applied migrations: ${applied.join(', ')}`);
-    demo = await ensureDemoWorkspace(dataSource, {
-      email: config.ADMIN_EMAIL,
-      password: config.ADMIN_PASSWORD,
-    });
+    demo = await ensureDemoWorkspace(
+      dataSource,
+      {
+        email: config.ADMIN_EMAIL,
+        password: config.ADMIN_PASSWORD,
+      },
+      identityHooks,
+    );
   }
 
   const temporal = await connectTemporal(

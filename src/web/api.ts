@@ -1,4 +1,32 @@
-// The web app's JSON routes (docs/app-api.md): shapes and one small client for them.
+// The web app's JSON routes (docs/app-api.md): shapes and one small client for them. The views the
+// server describes with zod (its REST views) are imported as types, never copied.
+import type {
+  DeliveryAttemptView,
+  DeliveryPage,
+  DeliveryView,
+  EventDetails,
+} from '../deliveries/delivery-view';
+import type { ConnectedAccountView } from '../messaging/messaging-view';
+import type { FieldKind } from '../record-model/field-kinds';
+import type { ModelDiscovery, ModelTypeRead } from '../record-model/model-view';
+import type { RecordFilterOp, RecordQuery } from '../records/record-query';
+import type { RecordPage, RecordView } from '../records/record-view';
+import type { RecordSource, RecordTrigger } from '../webhooks/record-source-schemas';
+import type { WebhookPage, WebhookView } from '../webhooks/webhook-view';
+
+export type {
+  DeliveryView,
+  EventDetails,
+  FieldKind,
+  RecordFilterOp,
+  RecordPage,
+  RecordQuery,
+  RecordSource,
+  RecordTrigger,
+  RecordView,
+  WebhookPage,
+  WebhookView,
+};
 
 export type User = { id: string; email: string; name: string };
 export type Workspace = { id: string; name: string; planState: 'none' | 'active' | 'trial_ended' | 'lapsed' };
@@ -74,60 +102,23 @@ export type Snippet = { title: string; language: 'json' | 'text'; text: string }
 export type CreatedKey = { apiKey: ApiKey; value: string; snippet: Snippet };
 
 // Connected messaging accounts (app-api.md, "Connected accounts"; docs/messaging.md).
-export type ConnectedAccount = {
-  id: string;
-  provider: string;
-  /** The provider's id of the account. */
-  accountId: string;
-  displayName: string;
-  createdAt: string;
-};
+export type ConnectedAccount = ConnectedAccountView;
 export type ConnectAccountInput = { provider: string; accountId: string; displayName: string };
 /** The signing secret is shown once: the server never returns it again. */
 export type ConnectedAccountCreated = { account: ConnectedAccount; signingSecret: string };
 
-// The record model and records (app-api.md, "Records and the record model").
-export type FieldKind =
-  'text' | 'number' | 'date' | 'boolean' | 'select' | 'email' | 'url' | 'richText' | 'formula' | 'link';
-export type Field = {
-  id: string;
-  typeId: string;
-  name: string;
-  kind: FieldKind;
-  position: number;
-  config: { options?: string[]; expression?: string; targetTypeId?: string };
-  restricted: boolean;
-};
-export type RecordTypeSummary = {
-  id: string;
-  name: string;
-  builtin: string | null;
-  fieldCount: number;
-};
-export type RecordType = { id: string; name: string; builtin: string | null; fields: Field[] };
-export type ValueState =
-  | { state: 'value'; kind: FieldKind; value: unknown }
-  | { state: 'missing' }
-  | { state: 'restricted' }
-  | { state: 'error'; message: string };
-export type RecordRef = { typeId: string; recordId: string };
-export type RelatedRecord = { ref: RecordRef; display: string | null };
-export type IdentityKind = 'email' | 'phone' | 'social';
-export type Identity = { kind: IdentityKind; value: string };
+// The record model and records (app-api.md, "Records and the record model";
+// src/record-model/model-view.ts and src/records/record-view.ts).
+export type Field = ModelTypeRead['type']['fields'][number];
+export type RecordTypeSummary = ModelDiscovery['types'][number];
+export type RecordType = ModelTypeRead['type'];
+export type ValueState = RecordView['values'][string];
+export type RelatedRecord = RecordView['links'][string][number];
+export type RecordRef = RelatedRecord['ref'];
+export type Identity = RecordView['identities'][number];
+export type IdentityKind = Identity['kind'];
+/** The statuses a record list shows (`status` of `GET …/records/{type}`). */
 export type RecordStatus = 'active' | 'trashed';
-export type RecordView = {
-  id: string;
-  typeId: string;
-  version: number;
-  status: RecordStatus;
-  createdAt: string;
-  updatedAt: string;
-  trashedAt: string | null;
-  values: Record<string, ValueState>;
-  links: Record<string, RelatedRecord[]>;
-  assignments: { id: string; name: string | null }[];
-  identities: Identity[];
-};
 /** A create or update: on update only what is sent changes (null clears a value). */
 export type RecordWrite = {
   values?: Record<string, unknown>;
@@ -135,39 +126,10 @@ export type RecordWrite = {
   assignments?: string[];
   identities?: Identity[];
 };
-export type RecordPage = { data: RecordView[]; nextCursor: string | null };
 export type RecordListQuery = { search?: string; status?: RecordStatus; limit?: number; cursor?: string };
 
 // Webhooks and deliveries (app-api.md, "Webhooks and deliveries"; src/webhooks/webhook-view.ts and
 // src/deliveries/delivery-view.ts).
-export type RecordFilterOp = 'eq' | 'neq' | 'contains' | 'gt' | 'lt' | 'isEmpty' | 'isNotEmpty' | 'in';
-export type RecordQuery = {
-  typeId: string;
-  search?: string;
-  filters?: { fieldId: string; op: RecordFilterOp; value?: unknown }[];
-};
-export type RecordTrigger = { query: RecordQuery; changedFieldIds?: string[] };
-export type RecordSource = RecordTrigger & { events?: string[] };
-export type WebhookView = {
-  id: string;
-  url: string;
-  description: string | null;
-  events: string[];
-  /** The retired events among `events` (older webhooks), when the server reports them. */
-  legacyEvents?: string[];
-  enabled: boolean;
-  hasSecret: boolean;
-  headerNames: string[];
-  bodyTemplate: string | null;
-  recordTrigger: RecordTrigger | null;
-  recordSources: RecordSource[] | null;
-  recordOwnerUserId: string | null;
-  /** The record owner's name: only they or an Admin can change where or how the webhook sends. */
-  recordOwnerName: string | null;
-  expectedSchemaRevision: number | null;
-  createdAt: string;
-  updatedAt: string;
-};
 /** A create (url and events required) or an update (only what is sent changes; null clears). */
 export type WebhookWrite = {
   url?: string;
@@ -190,48 +152,11 @@ export type WebhookListQuery = {
   limit?: number;
   cursor?: string;
 };
-export type WebhookPage = { data: WebhookView[]; nextCursor: string | null };
-export type DeliveryStatus = 'pending' | 'sending' | 'delivered' | 'failed';
-export type DeliveryElement = RecordRef | { entityId: string };
-export type DeliveryView = {
-  id: string;
-  webhookId: string;
-  url: string;
-  event: string;
-  /** A retired type-specific event, shown with a (legacy) marker. */
-  legacy: boolean;
-  /** The affected record, or a messaging event's provider entity. */
-  element: DeliveryElement | null;
-  status: DeliveryStatus;
-  /** null when no response arrived; 422 when it failed before sending. */
-  statusCode: number | null;
-  responseMessage: string | null;
-  eventId: string;
-  attempts: number;
-  nextAttemptAt: string | null;
-  trigger: 'event' | 'resend';
-  resendOf: string | null;
-  temporalUrl: string | null;
-  createdAt: string;
-  updatedAt: string;
-};
-export type DeliveryAttempt = {
-  attempt: number;
-  send: number;
-  startedAt: string;
-  durationMs: number | null;
-  url: string;
-  statusCode: number | null;
-  responseMessage: string;
-  outcome: 'sending' | 'unknown' | 'delivered' | 'retry' | 'failed';
-};
-/** Event Details: the delivery, its attempts, and the payload as the viewer may read it now. */
-export type EventDetails = DeliveryView & {
-  payload: Record<string, unknown>;
-  attemptHistory: DeliveryAttempt[];
-};
+export type DeliveryStatus = DeliveryView['status'];
+export type DeliveryElement = NonNullable<DeliveryView['element']>;
+export type DeliveryAttempt = DeliveryAttemptView;
 export type DeliveryListQuery = { searchTerm?: string; limit?: number; cursor?: string };
-export type DeliveryPage = { data: DeliveryView[]; nextCursor: string | null };
+export type { DeliveryPage };
 
 // The OpenAPI 3.1 document of the REST API (GET /api/v1/openapi.json): the parts the API
 // reference page reads. Schemas are JSON Schema objects, read loosely.

@@ -8,10 +8,10 @@ import { Role } from '../identity/role.entity';
 import { User } from '../identity/user.entity';
 import type { SecretBox } from '../security/secret-box';
 import { isRetiredEvent, WEBHOOK_EVENTS } from '../shared/event-catalog';
-import { recordSourceSchema } from './record-sources';
+import { recordSourceSchema } from './record-source-schemas';
 import { validateWebhookHeaders } from '../shared/webhook-headers';
 import { normalizeWebhookUrl } from '../shared/webhook-url';
-import { Webhook } from './webhook.entity';
+import { WebhooksRepository } from './webhooks.repository';
 
 const KNOWN_EVENTS = new Set<string>(WEBHOOK_EVENTS);
 const time = z.iso.datetime({ offset: true });
@@ -70,6 +70,7 @@ export async function importLegacyWebhooks(
   const parsed = legacyImportFile.safeParse(file);
   if (!parsed.success) throw new AppError('validation', issuesFromZod(parsed.error));
   return dataSource.transaction(async (manager) => {
+    const webhooks = new WebhooksRepository(manager, box);
     const admin = await manager
       .createQueryBuilder(Member, 'm')
       .innerJoin(Role, 'r', 'r.id = m.role_id')
@@ -109,26 +110,23 @@ export async function importLegacyWebhooks(
       }
       const created = entry.createdAt ? new Date(entry.createdAt) : new Date();
       const headers = entry.headers && Object.keys(entry.headers).length ? entry.headers : null;
-      const webhook = await manager.save(
-        manager.create(Webhook, {
-          workspaceId,
-          url,
-          description: entry.description ?? null,
-          events: [...new Set(entry.events)],
-          enabled: entry.enabled ?? true,
-          secretSealed: entry.secret ? box.seal(entry.secret) : null,
-          headersSealed: headers ? box.seal(JSON.stringify(headers)) : null,
-          headerNames: headers ? Object.keys(headers) : [],
-          bodyTemplate: null,
-          recordTrigger: null,
-          recordSources: entry.recordSources ?? null,
-          recordOwnerUserId: ownerId,
-          schemaRevision: null,
-          sourcesVersion: 1,
-          createdBy: null,
-          createdAt: created,
-        }),
-      );
+      const webhook = webhooks.create(workspaceId, {
+        url,
+        description: entry.description ?? null,
+        events: [...new Set(entry.events)],
+        enabled: entry.enabled ?? true,
+        bodyTemplate: null,
+        recordTrigger: null,
+        recordSources: entry.recordSources ?? null,
+        recordOwnerUserId: ownerId,
+        schemaRevision: null,
+        sourcesVersion: 1,
+        createdBy: null,
+        createdAt: created,
+      });
+      webhooks.setSecret(webhook, entry.secret || null);
+      webhooks.setHeaders(webhook, headers);
+      await webhooks.save(workspaceId, webhook);
       for (const delivery of entry.deliveries ?? []) {
         const eventId = randomUUID();
         const createdAt = new Date(delivery.createdAt);

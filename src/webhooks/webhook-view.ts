@@ -1,50 +1,39 @@
-import { isRetiredEvent } from '../shared/event-catalog';
-import type { RecordSource, RecordTrigger } from './record-sources';
-import type { Webhook } from './webhook.entity';
+import { z } from 'zod';
+import { id, page, timestamp } from '../http/view-schemas';
+import { recordSourcesSchema, recordTriggerSchema } from './record-source-schemas';
 
 /** A webhook as REST, MCP and the web app return it: never its secret or header values. */
-export interface WebhookView {
-  id: string;
-  url: string;
-  description: string | null;
-  events: string[];
-  /** The retired type-specific events among `events` (older webhooks only): shown as (legacy). */
-  legacyEvents: string[];
-  enabled: boolean;
-  hasSecret: boolean;
-  headerNames: string[];
-  bodyTemplate: string | null;
-  recordTrigger: RecordTrigger | null;
-  recordSources: RecordSource[] | null;
-  recordOwnerUserId: string | null;
-  /**
-   * The record owner's display name (null without an owner): deliveries are redacted with this
-   * person's access, and only they or an administrator can change where or how the webhook sends.
-   */
-  recordOwnerName: string | null;
-  /** The schema revision the record settings were checked against (null without record settings). */
-  expectedSchemaRevision: number | null;
-  createdAt: string;
-  updatedAt: string;
-}
+export const webhookViewSchema = z
+  .object({
+    id,
+    url: z.string(),
+    description: z.string().nullable(),
+    events: z.array(z.string()),
+    legacyEvents: z.array(z.string()).meta({
+      description:
+        'The retired type-specific events among `events` (older, imported webhooks): shown as (legacy).',
+    }),
+    enabled: z.boolean(),
+    hasSecret: z.boolean().meta({ description: 'The secret itself is never returned.' }),
+    headerNames: z.array(z.string()).meta({ description: 'Header values are never returned.' }),
+    bodyTemplate: z.string().nullable(),
+    recordTrigger: recordTriggerSchema.nullable(),
+    recordSources: recordSourcesSchema.nullable(),
+    recordOwnerUserId: id.nullable(),
+    recordOwnerName: z.string().nullable().meta({
+      description:
+        'The record owner’s name. Deliveries are redacted with their access; only they or an Admin can change where or how the webhook sends.',
+    }),
+    expectedSchemaRevision: z
+      .int()
+      .min(0)
+      .nullable()
+      .meta({ description: 'The schema revision the record settings were checked against.' }),
+    createdAt: timestamp,
+    updatedAt: timestamp,
+  })
+  .meta({ description: 'A webhook: never its secret or header values.' });
+export type WebhookView = z.output<typeof webhookViewSchema>;
 
-export function webhookView(webhook: Webhook, recordOwnerName: string | null): WebhookView {
-  return {
-    id: webhook.id,
-    url: webhook.url,
-    description: webhook.description,
-    events: webhook.events,
-    legacyEvents: webhook.events.filter(isRetiredEvent),
-    enabled: webhook.enabled,
-    hasSecret: webhook.secretSealed !== null,
-    headerNames: webhook.headerNames,
-    bodyTemplate: webhook.bodyTemplate,
-    recordTrigger: webhook.recordTrigger,
-    recordSources: webhook.recordSources,
-    recordOwnerUserId: webhook.recordOwnerUserId,
-    recordOwnerName: webhook.recordOwnerUserId ? recordOwnerName : null,
-    expectedSchemaRevision: webhook.schemaRevision,
-    createdAt: webhook.createdAt.toISOString(),
-    updatedAt: webhook.updatedAt.toISOString(),
-  };
-}
+export const webhookPageSchema = page(webhookViewSchema);
+export type WebhookPage = z.output<typeof webhookPageSchema>;

@@ -1,5 +1,5 @@
 import { Column, CreateDateColumn, Entity, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
-import type { RecordSource, RecordTrigger } from './record-sources';
+import type { RecordSource, RecordTrigger } from './record-source-schemas';
 
 /** A webhook (spec.md, "Webhook"). What leaves the service is decided by webhookView(). */
 @Entity({ name: 'webhooks' })

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { withCode } from '../errors/zod-issues';
 import { WEBHOOK_DESCRIPTION_MAX, WEBHOOK_SECRET_MAX } from '../shared/limits';
 import { pagingQuery } from '../records/records.schemas';
-import { recordSourcesSchema, recordTriggerSchema } from './record-sources';
+import { recordSourcesSchema, recordTriggerSchema } from './record-source-schemas';
 
 const description = z
   .string()

@@ -12,14 +12,16 @@ import { validateBodyTemplate } from './body-template';
 import { checkWebhookEvents } from './events-rule';
 import { isRecordEvent } from '../shared/event-catalog';
 import { checkWebhookSteering, maySteerWebhook, type SendingSettings } from '../shared/ownership-rule';
-import { checkRecordSettings, type RecordSource, type RecordTrigger } from './record-sources';
+import { checkRecordSettings } from './record-sources';
+import type { RecordSource, RecordTrigger } from './record-source-schemas';
 import { checkTransportRule } from './transport-rule';
 import { validateWebhookHeaders } from '../shared/webhook-headers';
 import { normalizeWebhookUrl } from '../shared/webhook-url';
-import { Webhook } from './webhook.entity';
+import { WebhooksRepository, type Webhook } from './webhooks.repository';
 import type { CreateWebhookBody, ListWebhooksQuery, UpdateWebhookBody } from './webhooks.schemas';
 import { listWebhookRows } from './webhooks.list';
-import { webhookView, type WebhookView } from './webhook-view';
+import type { WebhookView } from './webhook-view';
+import { webhookView } from './webhook-view-of';
 
 /** Where a write came from: MCP record subscriptions must name the schema revision they read. */
 export type WebhookChannel = 'rest' | 'mcp' | 'web';
@@ -34,10 +36,14 @@ const sameJson = (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JSON.
  * webhookView().
  */
 export class WebhooksService {
+  private readonly webhooks: WebhooksRepository;
+
   constructor(
     private readonly dataSource: DataSource,
-    private readonly box: SecretBox,
-  ) {}
+    box: SecretBox,
+  ) {
+    this.webhooks = new WebhooksRepository(dataSource.manager, box);
+  }
 
   async list(
     actor: Actor,
@@ -50,10 +56,7 @@ export class WebhooksService {
 
   async get(actor: Actor, id: string): Promise<WebhookView> {
     assertApiRight(actor, 'apiRead');
-    return this.view(
-      this.dataSource.manager,
-      await this.find(this.dataSource.manager, actor.workspace.id, id),
-    );
+    return this.view(this.dataSource.manager, await this.find(this.webhooks, actor.workspace.id, id));
   }
 
   /** The saved secret and header values, for the dialog of people with Edit (spec: Custom header rules 6). */
@@ -62,32 +65,19 @@ export class WebhooksService {
     id: string,
   ): Promise<{ secret: string | null; headers: Record<string, string> | null }> {
     assertApiRight(actor, 'apiEdit');
-    const { secret, headers } = this.sendingSettings(
-      await this.find(this.dataSource.manager, actor.workspace.id, id),
-    );
-    return { secret, headers };
+    return this.webhooks.secretsOf(await this.find(this.webhooks, actor.workspace.id, id));
   }
 
   async create(actor: Actor, input: CreateWebhookBody, channel: WebhookChannel): Promise<WebhookView> {
     assertApiRight(actor, 'apiCreate');
     return writeTransaction(this.dataSource, async (manager) => {
-      const webhook = manager.create(Webhook, {
-        workspaceId: actor.workspace.id,
-        description: null,
-        secretSealed: null,
-        headersSealed: null,
-        headerNames: [],
-        bodyTemplate: null,
-        enabled: true,
-        recordTrigger: null,
-        recordSources: null,
+      const webhooks = this.webhooks.in(manager);
+      const webhook = webhooks.create(actor.workspace.id, {
         recordOwnerUserId: actor.user.id,
-        schemaRevision: null,
-        sourcesVersion: 1,
         createdBy: actor.user.id,
       });
-      await this.apply(manager, actor, webhook, input, { channel, creating: true });
-      return this.view(manager, await manager.save(webhook));
+      await this.apply(manager, webhooks, actor, webhook, input, { channel, creating: true });
+      return this.view(manager, await webhooks.save(actor.workspace.id, webhook));
     });
   }
 
@@ -100,14 +90,15 @@ export class WebhooksService {
   ): Promise<WebhookView> {
     assertApiRight(actor, 'apiEdit');
     return writeTransaction(this.dataSource, async (manager) => {
-      const webhook = await this.find(manager, actor.workspace.id, id, true);
+      const webhooks = this.webhooks.in(manager);
+      const webhook = await this.find(webhooks, actor.workspace.id, id, true);
       // Deliveries are redacted with the record owner's access: others may not re-point them (issue 10, hole 1).
       const editor = { userId: actor.user.id, isAdmin: actor.permissions.manageWorkspace };
       if (!maySteerWebhook(editor, webhook.recordOwnerUserId)) {
         checkWebhookSteering(editor, this.sendingSettings(webhook), input);
       }
-      await this.apply(manager, actor, webhook, input, { channel, creating: false });
-      return this.view(manager, await manager.save(webhook));
+      await this.apply(manager, webhooks, actor, webhook, input, { channel, creating: false });
+      return this.view(manager, await webhooks.save(actor.workspace.id, webhook));
     });
   }
 
@@ -115,8 +106,7 @@ export class WebhooksService {
     assertApiRight(actor, 'apiDelete');
     // Not found is thrown inside the transaction, so no success answer is stored with it.
     await writeTransaction(this.dataSource, async (manager) => {
-      const result = await manager.delete(Webhook, { workspaceId: actor.workspace.id, id });
-      if (!result.affected) throw webhookNotFound();
+      if (!(await this.webhooks.in(manager).delete(actor.workspace.id, id))) throw webhookNotFound();
     });
   }
 
@@ -137,10 +127,7 @@ export class WebhooksService {
   private sendingSettings(webhook: Webhook): SendingSettings {
     return {
       url: webhook.url,
-      headers: webhook.headersSealed
-        ? (JSON.parse(this.box.open(webhook.headersSealed)) as Record<string, string>)
-        : null,
-      secret: webhook.secretSealed ? this.box.open(webhook.secretSealed) : null,
+      ...this.webhooks.secretsOf(webhook),
       bodyTemplate: webhook.bodyTemplate,
       recordTrigger: webhook.recordTrigger,
       recordSources: webhook.recordSources,
@@ -151,15 +138,12 @@ export class WebhooksService {
   }
 
   private async find(
-    manager: EntityManager,
+    webhooks: WebhooksRepository,
     workspaceId: string,
     id: string,
     lock = false,
   ): Promise<Webhook> {
-    const query = manager
-      .createQueryBuilder(Webhook, 'w')
-      .where('w.workspace_id = :workspaceId AND w.id = :id', { workspaceId, id });
-    const webhook = await (lock ? query.setLock('pessimistic_write') : query).getOne();
+    const webhook = await webhooks.find(workspaceId, id, { lock });
     if (!webhook) throw webhookNotFound();
     return webhook;
   }
@@ -167,6 +151,7 @@ export class WebhooksService {
   /** Applies the sent fields to `webhook`, then checks every rule on the result. */
   private async apply(
     manager: EntityManager,
+    webhooks: WebhooksRepository,
     actor: Actor,
     webhook: Webhook,
     input: UpdateWebhookBody,
@@ -181,13 +166,11 @@ export class WebhooksService {
     if (input.description !== undefined) webhook.description = input.description || null;
     if (input.events !== undefined) webhook.events = checkWebhookEvents(input.events);
     if (input.enabled !== undefined) webhook.enabled = input.enabled;
-    if (input.secret !== undefined)
-      webhook.secretSealed = input.secret === null ? null : this.box.seal(input.secret);
+    if (input.secret !== undefined) webhooks.setSecret(webhook, input.secret);
     if (input.headers !== undefined) {
       const headers = input.headers && Object.keys(input.headers).length ? input.headers : null;
       if (headers) validateWebhookHeaders(headers);
-      webhook.headersSealed = headers ? this.box.seal(JSON.stringify(headers)) : null;
-      webhook.headerNames = headers ? Object.keys(headers) : [];
+      webhooks.setHeaders(webhook, headers);
     }
     if (input.bodyTemplate !== undefined) {
       if (input.bodyTemplate !== null) validateBodyTemplate(input.bodyTemplate);

@@ -8,14 +8,11 @@ import type { z } from 'zod';
 import { createApp } from '../../src/http/app';
 import { buildOpenApiDocument, type OpenApiDocument } from '../../src/http/openapi/document';
 import { openapiRoutes } from '../../src/http/openapi/openapi.routes';
-import { OPERATIONS, createWebhookExample } from '../../src/http/openapi/paths';
-import {
-  jsonRpcResponseSchema,
-  mcpRefusalSchema,
-  openApiDocumentSchema,
-  refusalSchema,
-  webhookViewSchema,
-} from '../../src/http/openapi/responses';
+import { OPERATIONS, openApiDocumentSchema } from '../../src/http/openapi/paths';
+import { refusalSchema } from '../../src/http/view-schemas';
+import { jsonRpcResponseSchema, mcpRefusalSchema } from '../../src/mcp/mcp.openapi';
+import { webhookViewSchema } from '../../src/webhooks/webhook-view';
+import { createWebhookExample } from '../../src/webhooks/webhooks.openapi';
 import { createLogger } from '../../src/logger';
 import { startTestApp, type TestApp } from '../helpers/test-app';
 import { WebClient } from '../helpers/web-client';

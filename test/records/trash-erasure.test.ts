@@ -4,6 +4,7 @@ import { Worker } from '@temporalio/worker';
 import { createActivities } from '../../activities';
 import { loadConfig } from '../../src/config';
 import { signUp } from '../../src/identity/accounts.service';
+import { identityHooks } from '../../src/identity-hooks';
 import { loadActor, type Actor } from '../../src/identity/actor';
 import { createLogger } from '../../src/logger';
 import { HttpSender } from '../../src/deliveries/http-sender';
@@ -56,12 +57,16 @@ describe('trash retention timer (time skipping)', () => {
     });
     // One worker for the whole file: a Worker runs once.
     running = worker.run();
-    const { user, workspace } = await signUp(db.dataSource, {
-      name: 'Tess',
-      email: 'tess@example.com',
-      password: 'password-123',
-      workspaceName: 'Trash Co',
-    });
+    const { user, workspace } = await signUp(
+      db.dataSource,
+      {
+        name: 'Tess',
+        email: 'tess@example.com',
+        password: 'password-123',
+        workspaceName: 'Trash Co',
+      },
+      identityHooks,
+    );
     actor = (await loadActor(db.dataSource.manager, workspace.id, user.id))!;
     const contact = (await loadModel(db.dataSource.manager, workspace.id)).types.find(
       (t) => t.builtin === 'contact',

@@ -1,104 +1,46 @@
 import { isDeepStrictEqual } from 'node:util';
 import { z } from 'zod';
-import {
-  createFieldBody,
-  discoverBody,
-  readTypeBody,
-  typeBody,
-  updateFieldBody,
-} from '../../record-model/model.schemas';
-import { recordFilterSchema, recordQuerySchema } from '../../records/record-query';
-import { recordWriteBody } from '../../records/records.schemas';
-import { providerActivitySchema } from '../../messaging/provider-activity';
-import { recordSourceSchema, recordTriggerSchema } from '../../webhooks/record-sources';
-import { createWebhookBody, updateWebhookBody } from '../../webhooks/webhooks.schemas';
-import {
-  deliveryPageSchema,
-  deliveryViewSchema,
-  eventDetailsSchema,
-  ingestResultSchema,
-  jsonRpcRequestSchema,
-  jsonRpcResponseSchema,
-  mcpRefusalSchema,
-  meSchema,
-  modelDiscoverySchema,
-  modelTypeReadSchema,
-  openApiDocumentSchema,
-  recordFieldResourceSchema,
-  recordPageSchema,
-  recordTypeResourceSchema,
-  recordViewSchema,
-  refusalSchema,
-  relatedRecordSchema,
-  valueStateSchema,
-  webhookPageSchema,
-  webhookViewSchema,
-} from './responses';
 
 export type JsonSchema = { [keyword: string]: unknown };
 export type Io = 'input' | 'output';
 
 const COMPONENTS = '#/components/schemas/';
 
-/** Named in both directions: webhooks are written and read with the same record settings. */
-const SHARED = {
-  RecordTrigger: recordTriggerSchema,
-  RecordSource: recordSourceSchema,
-  RecordQuery: recordQuerySchema,
-  RecordFilter: recordFilterSchema,
-};
-
-/** Request bodies: the schemas the routes validate with, read as what they accept. */
-const REQUESTS = {
-  ...SHARED,
-  DiscoverModelBody: discoverBody,
-  ReadModelTypeBody: readTypeBody,
-  RecordTypeBody: typeBody,
-  CreateFieldBody: createFieldBody,
-  UpdateFieldBody: updateFieldBody,
-  RecordWriteBody: recordWriteBody,
-  CreateWebhookBody: createWebhookBody,
-  UpdateWebhookBody: updateWebhookBody,
-  JsonRpcRequest: jsonRpcRequestSchema,
-  ProviderActivity: providerActivitySchema,
-};
-
-/** Response bodies, read as what they produce. */
-const RESPONSES = {
-  ...SHARED,
-  Me: meSchema,
-  ModelDiscovery: modelDiscoverySchema,
-  ModelTypeRead: modelTypeReadSchema,
-  RecordTypeResource: recordTypeResourceSchema,
-  RecordFieldResource: recordFieldResourceSchema,
-  ValueState: valueStateSchema,
-  RelatedRecord: relatedRecordSchema,
-  Record: recordViewSchema,
-  RecordPage: recordPageSchema,
-  Webhook: webhookViewSchema,
-  WebhookPage: webhookPageSchema,
-  Delivery: deliveryViewSchema,
-  DeliveryPage: deliveryPageSchema,
-  EventDetails: eventDetailsSchema,
-  Refusal: refusalSchema,
-  McpRefusal: mcpRefusalSchema,
-  JsonRpcResponse: jsonRpcResponseSchema,
-  IngestResult: ingestResultSchema,
-  OpenApiDocument: openApiDocumentSchema,
-};
+/**
+ * The schemas a feature names in `components.schemas`: request bodies, read as what they accept;
+ * responses, read as what they produce; `shared` ones in both directions (webhooks are written and
+ * read with the same record settings).
+ */
+export interface ComponentSchemas {
+  shared?: Record<string, z.ZodType>;
+  requests?: Record<string, z.ZodType>;
+  responses?: Record<string, z.ZodType>;
+}
 
 /**
- * `components.schemas` of the document, converted by `z.toJSONSchema` from the zod schemas above,
- * and the JSON Schema of any other zod schema with those components as `$ref`s. A name whose
- * input and output forms differ (a default, a transform) gets a second component `<name>Output`.
+ * `components.schemas` of the document, converted by `z.toJSONSchema` from the features' named
+ * zod schemas, and the JSON Schema of any other zod schema with those components as `$ref`s. A
+ * name whose input and output forms differ (a default, a transform) gets a second component
+ * `<name>Output`.
  */
 export class SchemaComponents {
   readonly schemas: Record<string, JsonSchema> = {};
-  private readonly registries = { input: named(REQUESTS), output: named(RESPONSES) };
+  private readonly registries: Record<Io, z.core.$ZodRegistry<{ id: string }>>;
   /** Registered id → component name, per direction. */
   private readonly names: Record<Io, Map<string, string>> = { input: new Map(), output: new Map() };
 
-  constructor() {
+  constructor(features: readonly ComponentSchemas[]) {
+    const merged = (direction: 'requests' | 'responses') => {
+      const schemas: Record<string, z.ZodType> = {};
+      for (const feature of features) {
+        for (const [name, schema] of Object.entries({ ...feature.shared, ...feature[direction] })) {
+          if (name in schemas) throw new Error(`openapi: two components are named ${name}`);
+          schemas[name] = schema;
+        }
+      }
+      return schemas;
+    };
+    this.registries = { input: named(merged('requests')), output: named(merged('responses')) };
     const input = convertRegistry(this.registries.input, 'input');
     for (const [id, schema] of Object.entries(input)) {
       this.schemas[id] = schema;
@@ -117,7 +59,8 @@ export class SchemaComponents {
   ref(schema: z.ZodType, io: Io): JsonSchema {
     const id = this.registries[io].get(schema)?.id;
     const name = id === undefined ? undefined : this.names[io].get(id);
-    if (!name) throw new Error(`openapi: no ${io} component for this schema; add it to components.ts`);
+    if (!name)
+      throw new Error(`openapi: no ${io} component for this schema; add it to its feature's components`);
     return { $ref: `${COMPONENTS}${name}` };
   }
 

@@ -10,8 +10,8 @@ import {
   type ResponseSpec,
   type Tag,
 } from './operation';
-import { OPERATIONS } from './paths';
-import { refusalSchema } from './responses';
+import { COMPONENT_SCHEMAS, OPERATIONS } from './paths';
+import { refusalSchema } from '../view-schemas';
 
 /** The parts of an OpenAPI 3.1 document this service writes. */
 export interface OpenApiDocument {
@@ -66,7 +66,7 @@ const codeList = (codes: readonly string[]) => codes.map((code) => `\`${code}\``
 
 /** Builds the OpenAPI 3.1 document of the REST API from the operations and their zod schemas. */
 export function buildOpenApiDocument(): OpenApiDocument {
-  const components = new SchemaComponents();
+  const components = new SchemaComponents(COMPONENT_SCHEMAS);
   const paths: OpenApiDocument['paths'] = {};
   for (const spec of OPERATIONS) {
     (paths[spec.path] ??= {})[spec.method] = operation(spec, components);
@@ -218,7 +218,8 @@ function queryParameters(spec: OperationSpec, components: SchemaComponents): Jso
   return Object.entries(input.properties).map(([name, accepted]) => {
     const parsed = output.properties[name];
     const jsonEncoded = accepted.type === 'string' && parsed !== undefined && parsed.type !== 'string';
-    const description = QUERY_PARAM_DESCRIPTIONS[name] ?? accepted.description;
+    const description =
+      spec.queryDescriptions?.[name] ?? QUERY_PARAM_DESCRIPTIONS[name] ?? accepted.description;
     return {
       name,
       in: 'query',

@@ -1,11 +1,10 @@
 import { z } from 'zod';
-import { RECORD_FILTER_OPS } from '../../records/record-query';
 
 /**
- * How an operation of the public API is described (paths.ts lists them): its request schemas are
- * the ones the routes validate with; the document builder (document.ts) adds what every keyed call
- * can answer (401, the key's 403s, 429, 500) and the body and field checks of operations that
- * parse a body or a query.
+ * How an operation of the public API is described (each feature's `*.openapi.ts` lists its own;
+ * paths.ts puts them in order): its request schemas are the ones the routes validate with; the
+ * document builder (document.ts) adds what every keyed call can answer (401, the key's 403s, 429,
+ * 500) and the body and field checks of operations that parse a body or a query.
  */
 
 export type HttpMethod = 'get' | 'post' | 'patch' | 'delete';
@@ -32,6 +31,8 @@ export interface OperationSpec {
   public?: boolean;
   pathParams?: Record<string, { description: string; schema: z.ZodType }>;
   query?: z.ZodObject;
+  /** Descriptions of this operation's query parameters, over the common ones below. */
+  queryDescriptions?: Record<string, string>;
   body?: { schema: z.ZodType; example: unknown };
   success: { status: 200 | 201 | 202 | 204; description: string; schema?: z.ZodType };
   /** The customCodes of this operation beyond those every keyed call or every body can answer. */
@@ -68,8 +69,6 @@ export const FIELD_CODES = [
   'invalid',
 ] as const;
 
-export const FILTER_CODES = ['queryUnknownField', 'queryOperatorNotAllowed', 'queryValueInvalid'];
-
 // ---- Parameters -----------------------------------------------------------------------------
 
 export const uuidParam = (what: string) => ({
@@ -77,14 +76,12 @@ export const uuidParam = (what: string) => ({
   schema: z.uuid(),
 });
 
+/** The query parameters many lists share (an operation's `queryDescriptions` add its own). */
 export const QUERY_PARAM_DESCRIPTIONS: Record<string, string> = {
   limit: 'Page size.',
   cursor: 'The `nextCursor` of the previous page.',
-  filters: `A JSON array of \`{ fieldId, op, value }\` (op one of ${RECORD_FILTER_OPS.join(', ')}); on a link field eq/neq/in take record ids.`,
-  status: '`trashed` lists the Trash.',
   createdFrom: 'A date (whole day, UTC) or a date-time.',
   createdTo: 'A date (whole day, UTC) or a date-time.',
   updatedFrom: 'A date (whole day, UTC) or a date-time.',
   updatedTo: 'A date (whole day, UTC) or a date-time.',
-  searchTerm: 'Part of the URL or of the event name.',
 };

@@ -1,15 +1,13 @@
 import type { z } from 'zod';
-import { listDeliveriesQuery } from '../../deliveries/deliveries.routes';
-import { WEBHOOK_EVENTS } from '../../shared/event-catalog';
-import { createWebhookBody, listWebhooksQuery, updateWebhookBody } from '../../webhooks/webhooks.schemas';
-import { body, FILTER_CODES, uuidParam, type OperationSpec } from './operation';
-import {
-  deliveryPageSchema,
-  deliveryViewSchema,
-  eventDetailsSchema,
-  webhookPageSchema,
-  webhookViewSchema,
-} from './responses';
+import type { ComponentSchemas } from '../http/openapi/components';
+import { body, uuidParam, type OperationSpec } from '../http/openapi/operation';
+import type { Check, Same } from '../http/view-schemas';
+import { FILTER_CODES } from '../records/records.openapi';
+import { WEBHOOK_EVENTS } from '../shared/event-catalog';
+import { recordSourceSchema, recordTriggerSchema } from './record-source-schemas';
+import { webhookPageSchema, webhookViewSchema, type WebhookPage } from './webhook-view';
+import { createWebhookBody, listWebhooksQuery, updateWebhookBody } from './webhooks.schemas';
+import type { WebhooksService } from './webhooks.service';
 
 /** The rules every webhook save checks (spec.md, "Webhook" and its rule sections). */
 const WEBHOOK_RULE_CODES = [
@@ -61,7 +59,7 @@ export const createWebhookExample = {
   enabled: true,
 } satisfies z.input<typeof createWebhookBody>;
 
-/** Webhooks and their delivery log. */
+/** Webhooks (their delivery log: deliveries.openapi.ts). */
 export const WEBHOOK_OPERATIONS: OperationSpec[] = [
   {
     method: 'get',
@@ -128,63 +126,13 @@ export const WEBHOOK_OPERATIONS: OperationSpec[] = [
     success: { status: 204, description: 'Deleted.' },
     refusals: { 404: ['webhookNotFound'] },
   },
-  {
-    method: 'get',
-    path: '/api/v1/webhooks/deliveries',
-    operationId: 'listDeliveries',
-    summary: 'List the deliveries of every webhook, newest first',
-    tag: 'Webhooks',
-    query: listDeliveriesQuery,
-    success: { status: 200, description: 'One page of deliveries.', schema: deliveryPageSchema },
-    refusals: { 400: ['cursorInvalid'] },
-  },
-  {
-    method: 'get',
-    path: '/api/v1/webhooks/{id}/deliveries',
-    operationId: 'listWebhookDeliveries',
-    summary: 'List the deliveries of one webhook, newest first',
-    description: "A deleted webhook's deliveries stay readable under its id.",
-    tag: 'Webhooks',
-    pathParams: { id: uuidParam('webhook') },
-    query: listDeliveriesQuery,
-    success: { status: 200, description: 'One page of deliveries.', schema: deliveryPageSchema },
-    refusals: { 400: ['cursorInvalid'], 404: ['webhookNotFound'] },
-  },
-  {
-    method: 'get',
-    path: '/api/v1/webhooks/{id}/deliveries/{deliveryId}',
-    operationId: 'getDeliveryDetails',
-    summary: 'Event Details of a delivery',
-    description: 'The delivery, its attempts, and the event payload as you may read it now.',
-    tag: 'Webhooks',
-    pathParams: { id: uuidParam('webhook'), deliveryId: uuidParam('delivery') },
-    success: {
-      status: 200,
-      description: 'The delivery with its attempts and payload.',
-      schema: eventDetailsSchema,
-    },
-    refusals: { 404: ['webhookNotFound', 'deliveryNotFound'] },
-  },
-  {
-    method: 'post',
-    path: '/api/v1/webhooks/{id}/deliveries/{deliveryId}/resend',
-    operationId: 'resendDelivery',
-    summary: 'Resend a delivery',
-    description:
-      "Needs Create on API & Webhooks. A new delivery of the same event (same event id) to the webhook as it is now; only the webhook's record owner or an Admin resends a record event. Offered once the delivery is Delivered or Failed.",
-    tag: 'Webhooks',
-    pathParams: { id: uuidParam('webhook'), deliveryId: uuidParam('delivery') },
-    success: { status: 201, description: 'The new delivery.', schema: deliveryViewSchema },
-    refusals: {
-      403: ['deliveryResendNotOwner'],
-      404: ['webhookNotFound', 'deliveryNotFound'],
-      409: [
-        'deliveryEventRetired',
-        'deliveryNotFinished',
-        'webhookDisabled',
-        'webhookNotSubscribed',
-        'webhookSourcesChanged',
-      ],
-    },
-  },
 ];
+
+export const WEBHOOK_COMPONENTS: ComponentSchemas = {
+  shared: { RecordTrigger: recordTriggerSchema, RecordSource: recordSourceSchema },
+  requests: { CreateWebhookBody: createWebhookBody, UpdateWebhookBody: updateWebhookBody },
+  responses: { Webhook: webhookViewSchema, WebhookPage: webhookPageSchema },
+};
+
+/** Held equal to what the webhooks service answers. */
+export type WebhookViewChecks = [Check<Same<Awaited<ReturnType<WebhooksService['list']>>, WebhookPage>>];

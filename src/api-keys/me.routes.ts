@@ -1,6 +1,7 @@
 import Router from '@koa/router';
-import type { ApiKeyActor } from '../api-keys/api-key-auth';
-import { actorOf } from './actor';
+import type { ApiKeyActor } from './api-key-auth';
+import { actorOf } from '../identity/actor';
+import type { Me } from './me-view';
 
 /**
  * `GET /api/v1/me`: who a key acts as. Lets a client check its key and see the permissions it
@@ -16,7 +17,7 @@ export function meRoutes(): Router {
       role: { id: actor.role.id, name: actor.role.name },
       permissions: actor.permissions,
       apiKey: { id: actor.apiKeyId },
-    };
+    } satisfies Me;
   });
   return router;
 }

@@ -1,6 +1,6 @@
 import type { Server } from 'node:http';
 import type Koa from 'koa';
-import { PortInUseError } from '../runtime/ports';
+import { PortInUseError } from './ports';
 
 /** Listens, turning EADDRINUSE into a clear one-line error. */
 export function listen(app: Koa, port: number, host: string): Promise<Server> {

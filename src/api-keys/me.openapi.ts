@@ -1,0 +1,22 @@
+import type { ComponentSchemas } from '../http/openapi/components';
+import type { OperationSpec } from '../http/openapi/operation';
+import type { Check, Same } from '../http/view-schemas';
+import { meSchema, type Me } from './me-view';
+import type { ApiPermissions } from '../identity/permissions';
+
+export const ME_OPERATIONS: OperationSpec[] = [
+  {
+    method: 'get',
+    path: '/api/v1/me',
+    operationId: 'getMe',
+    summary: 'Who the key acts as, right now',
+    description: "The key's owner, workspace, current role and the permissions it has on API & Webhooks.",
+    tag: 'Identity',
+    success: { status: 200, description: 'The key and whom it acts as.', schema: meSchema },
+  },
+];
+
+export const ME_COMPONENTS: ComponentSchemas = { responses: { Me: meSchema } };
+
+/** The route answers the actor's permissions as they are: held equal both ways. */
+export type MeViewChecks = [Check<Same<Me['permissions'], ApiPermissions>>];

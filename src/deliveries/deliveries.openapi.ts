@@ -1,0 +1,89 @@
+import type { ComponentSchemas } from '../http/openapi/components';
+import { uuidParam, type OperationSpec } from '../http/openapi/operation';
+import type { Check, Same } from '../http/view-schemas';
+import { listDeliveriesQuery } from './deliveries.routes';
+import type { DeliveriesService } from './deliveries.service';
+import {
+  deliveryPageSchema,
+  deliveryViewSchema,
+  eventDetailsSchema,
+  type DeliveryPage,
+} from './delivery-view';
+
+const queryDescriptions = { searchTerm: 'Part of the URL or of the event name.' };
+
+/** The delivery log of the webhooks. */
+export const DELIVERY_OPERATIONS: OperationSpec[] = [
+  {
+    method: 'get',
+    path: '/api/v1/webhooks/deliveries',
+    operationId: 'listDeliveries',
+    summary: 'List the deliveries of every webhook, newest first',
+    tag: 'Webhooks',
+    query: listDeliveriesQuery,
+    queryDescriptions,
+    success: { status: 200, description: 'One page of deliveries.', schema: deliveryPageSchema },
+    refusals: { 400: ['cursorInvalid'] },
+  },
+  {
+    method: 'get',
+    path: '/api/v1/webhooks/{id}/deliveries',
+    operationId: 'listWebhookDeliveries',
+    summary: 'List the deliveries of one webhook, newest first',
+    description: "A deleted webhook's deliveries stay readable under its id.",
+    tag: 'Webhooks',
+    pathParams: { id: uuidParam('webhook') },
+    query: listDeliveriesQuery,
+    queryDescriptions,
+    success: { status: 200, description: 'One page of deliveries.', schema: deliveryPageSchema },
+    refusals: { 400: ['cursorInvalid'], 404: ['webhookNotFound'] },
+  },
+  {
+    method: 'get',
+    path: '/api/v1/webhooks/{id}/deliveries/{deliveryId}',
+    operationId: 'getDeliveryDetails',
+    summary: 'Event Details of a delivery',
+    description: 'The delivery, its attempts, and the event payload as you may read it now.',
+    tag: 'Webhooks',
+    pathParams: { id: uuidParam('webhook'), deliveryId: uuidParam('delivery') },
+    success: {
+      status: 200,
+      description: 'The delivery with its attempts and payload.',
+      schema: eventDetailsSchema,
+    },
+    refusals: { 404: ['webhookNotFound', 'deliveryNotFound'] },
+  },
+  {
+    method: 'post',
+    path: '/api/v1/webhooks/{id}/deliveries/{deliveryId}/resend',
+    operationId: 'resendDelivery',
+    summary: 'Resend a delivery',
+    description:
+      "Needs Create on API & Webhooks. A new delivery of the same event (same event id) to the webhook as it is now; only the webhook's record owner or an Admin resends a record event. Offered once the delivery is Delivered or Failed.",
+    tag: 'Webhooks',
+    pathParams: { id: uuidParam('webhook'), deliveryId: uuidParam('delivery') },
+    success: { status: 201, description: 'The new delivery.', schema: deliveryViewSchema },
+    refusals: {
+      403: ['deliveryResendNotOwner'],
+      404: ['webhookNotFound', 'deliveryNotFound'],
+      409: [
+        'deliveryEventRetired',
+        'deliveryNotFinished',
+        'webhookDisabled',
+        'webhookNotSubscribed',
+        'webhookSourcesChanged',
+      ],
+    },
+  },
+];
+
+export const DELIVERY_COMPONENTS: ComponentSchemas = {
+  responses: {
+    Delivery: deliveryViewSchema,
+    DeliveryPage: deliveryPageSchema,
+    EventDetails: eventDetailsSchema,
+  },
+};
+
+/** Held equal to what the deliveries service answers. */
+export type DeliveryViewChecks = [Check<Same<Awaited<ReturnType<DeliveriesService['list']>>, DeliveryPage>>];

@@ -1,0 +1,119 @@
+import type { EntityManager } from 'typeorm';
+import type { SecretBox } from '../security/secret-box';
+import { Webhook } from './webhook.entity';
+
+export type { Webhook } from './webhook.entity';
+
+/** A webhook's secret and custom header values, opened. */
+export interface WebhookSecrets {
+  secret: string | null;
+  headers: Record<string, string> | null;
+}
+
+/** The fields a new webhook row starts with; secrets and headers are set through the repository. */
+export type NewWebhook = Partial<
+  Omit<Webhook, 'id' | 'workspaceId' | 'secretSealed' | 'headersSealed' | 'headerNames'>
+>;
+
+/**
+ * The one owner of the webhooks table and of its sealed secret and header values. Every read and
+ * write names the workspace, so no caller can reach another workspace's webhook. Built on a
+ * manager (a transaction's or the data source's); only a repository given the secret box can
+ * open or seal secrets.
+ */
+export class WebhooksRepository {
+  constructor(
+    private readonly manager: EntityManager,
+    private readonly box?: SecretBox,
+  ) {}
+
+  /** The same repository inside a transaction. */
+  in(manager: EntityManager): WebhooksRepository {
+    return new WebhooksRepository(manager, this.box);
+  }
+
+  /** The webhook, optionally locked for the rest of the transaction. */
+  async find(workspaceId: string, id: string, options: { lock?: boolean } = {}): Promise<Webhook | null> {
+    const query = this.manager
+      .createQueryBuilder(Webhook, 'w')
+      .where('w.workspace_id = :workspaceId AND w.id = :id', { workspaceId, id });
+    return (options.lock ? query.setLock('pessimistic_write') : query).getOne();
+  }
+
+  async exists(workspaceId: string, id: string): Promise<boolean> {
+    return this.manager.existsBy(Webhook, { workspaceId, id });
+  }
+
+  /** The enabled webhooks that subscribe to any of `events`. */
+  async enabledSubscribers(workspaceId: string, events: string[]): Promise<Webhook[]> {
+    return this.manager
+      .createQueryBuilder(Webhook, 'w')
+      .where('w.workspace_id = :workspaceId AND w.enabled AND w.events && :events', { workspaceId, events })
+      .getMany();
+  }
+
+  /** Whether an enabled webhook subscribes to `event`. */
+  async hasEnabledSubscriber(workspaceId: string, event: string): Promise<boolean> {
+    return this.manager
+      .createQueryBuilder(Webhook, 'w')
+      .where('w.workspace_id = :workspaceId AND w.enabled AND :event = ANY(w.events)', { workspaceId, event })
+      .getExists();
+  }
+
+  /** A new, unsaved webhook of the workspace: no secret, no headers, enabled. */
+  create(workspaceId: string, fields: NewWebhook): Webhook {
+    return this.manager.create(Webhook, {
+      description: null,
+      bodyTemplate: null,
+      enabled: true,
+      recordTrigger: null,
+      recordSources: null,
+      recordOwnerUserId: null,
+      schemaRevision: null,
+      sourcesVersion: 1,
+      createdBy: null,
+      ...fields,
+      workspaceId,
+      secretSealed: null,
+      headersSealed: null,
+      headerNames: [],
+    });
+  }
+
+  async save(workspaceId: string, webhook: Webhook): Promise<Webhook> {
+    if (webhook.workspaceId !== workspaceId) throw new Error('The webhook belongs to another workspace.');
+    return this.manager.save(webhook);
+  }
+
+  /** Whether a webhook was deleted. */
+  async delete(workspaceId: string, id: string): Promise<boolean> {
+    return !!(await this.manager.delete(Webhook, { workspaceId, id })).affected;
+  }
+
+  /** The secret and header values as sent with deliveries. */
+  secretsOf(webhook: Webhook): WebhookSecrets {
+    const box = this.secretBox();
+    return {
+      secret: webhook.secretSealed ? box.open(webhook.secretSealed) : null,
+      headers: webhook.headersSealed
+        ? (JSON.parse(box.open(webhook.headersSealed)) as Record<string, string>)
+        : null,
+    };
+  }
+
+  /** Seals a new secret into the webhook (not saved yet); `null` removes it. */
+  setSecret(webhook: Webhook, secret: string | null): void {
+    webhook.secretSealed = secret === null ? null : this.secretBox().seal(secret);
+  }
+
+  /** Seals new header values into the webhook (not saved yet); the names stay readable. */
+  setHeaders(webhook: Webhook, headers: Record<string, string> | null): void {
+    webhook.headersSealed = headers ? this.secretBox().seal(JSON.stringify(headers)) : null;
+    webhook.headerNames = headers ? Object.keys(headers) : [];
+  }
+
+  private secretBox(): SecretBox {
+    if (!this.box) throw new Error('This webhooks repository was built without the secret box.');
+    return this.box;
+  }
+}
