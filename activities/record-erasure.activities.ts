@@ -8,7 +8,11 @@ export function createRecordErasureActivities(deps: { records: RecordsService })
       recordId: string;
       trashedVersion: number;
     }): Promise<boolean> {
-      return deps.records.eraseIfStillTrashed(input.workspaceId, input.recordId, input.trashedVersion);
+      return deps.records.trashLifecycle.eraseIfStillTrashed(
+        input.workspaceId,
+        input.recordId,
+        input.trashedVersion,
+      );
     },
   };
 }

@@ -3,7 +3,6 @@ import type { DataSource, EntityManager } from 'typeorm';
 import { authorizationError, conflictError, notFoundError } from '../shared/app-error';
 import { writeTransaction } from '../http/idempotent-write';
 import type { Actor } from '../identity/actor';
-import { TRASH_RETENTION_MS } from '../shared/limits';
 import type { Logger } from '../logger';
 import { CrmRecord } from './crm-record.entity';
 import { findReadableType, loadModel, type RecordModel, type TypeModel } from '../record-model/model.service';
@@ -24,15 +23,10 @@ import { RecordsRepository } from './records.repository';
 import type { RecordWriteBody } from './records.schemas';
 import type { RecordEventData } from './redaction';
 import { eraseRecord } from './erasure';
+import { TrashLifecycle, type TrashTimer } from './trash-lifecycle';
 import type { WriteCause } from './write-cause';
 
-export type { WriteCause };
-
-/** Starts and cancels the 30-day erasure timer of a trashed record (Temporal, in production). */
-export interface TrashTimer {
-  start(input: { workspaceId: string; recordId: string; trashedVersion: number }): Promise<void>;
-  cancel(input: { recordId: string; trashedVersion: number }): Promise<void>;
-}
+export type { TrashTimer, WriteCause };
 
 interface WriteContext {
   workspaceId: string;
@@ -59,11 +53,16 @@ export const recordNotFound = () => notFoundError('Record not found.', 'recordNo
 export class RecordsService {
   constructor(
     private readonly dataSource: DataSource,
-    private readonly trashTimer: TrashTimer,
-    private readonly logger: Logger,
+    trashTimer: TrashTimer,
+    logger: Logger,
     /** Called after a write with events commits (the dispatcher's kick). */
     private readonly onEventsCommitted: () => void = () => undefined,
-  ) {}
+  ) {
+    this.trashLifecycle = new TrashLifecycle(dataSource, trashTimer, logger, onEventsCommitted);
+  }
+
+  /** The 30-day erasure of trashed records: timers, their end, and the sweep behind them. */
+  readonly trashLifecycle: TrashLifecycle;
 
   /** Runs a write in a transaction and, once it committed, tells the dispatcher. */
   private async write<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
@@ -158,16 +157,7 @@ export class RecordsService {
       );
       return this.view(context, record, current);
     });
-    try {
-      await this.trashTimer.start({
-        workspaceId: actor.workspace.id,
-        recordId: view.id,
-        trashedVersion: view.version,
-      });
-    } catch (error) {
-      // The trash is committed; the retention sweep (eraseExpiredTrash) erases it on time anyway.
-      this.logger.error({ err: error, recordId: view.id }, 'could not start the erasure timer');
-    }
+    await this.trashLifecycle.trashed(actor.workspace.id, view.id, view.version);
     return view;
   }
 
@@ -197,7 +187,7 @@ export class RecordsService {
       );
       return this.view(context, record, current);
     });
-    await this.cancelTimer(locator.recordId, trashedVersion);
+    await this.trashLifecycle.leftTrash(locator.recordId, trashedVersion);
     return view;
   }
 
@@ -213,37 +203,7 @@ export class RecordsService {
       trashedVersion = record.version;
       await eraseRecord(context.manager, record, actor.user.id, cause);
     });
-    await this.cancelTimer(locator.recordId, trashedVersion);
-  }
-
-  /**
-   * The timer's end: erases the record if it is still in the Trash at the version it was trashed
-   * with (a restore, or a later trashing, makes this a no-op). Returns whether it erased.
-   */
-  async eraseIfStillTrashed(workspaceId: string, recordId: string, trashedVersion: number): Promise<boolean> {
-    return this.write(async (manager) => {
-      const repo = new RecordsRepository(manager);
-      const record = await repo.lock(workspaceId, recordId);
-      if (!record || record.status !== 'trashed' || record.version !== trashedVersion) return false;
-      await eraseRecord(manager, record, null, { kind: 'retention' });
-      return true;
-    });
-  }
-
-  /**
-   * The safety net behind the timers: erases every record trashed more than 30 days ago (for
-   * example when Temporal could not be reached at trashing time). Returns how many it erased.
-   */
-  async eraseExpiredTrash(now = new Date()): Promise<number> {
-    const expired: { workspace_id: string; id: string; version: number }[] = await this.dataSource.query(
-      `SELECT workspace_id, id, version FROM records WHERE status = 'trashed' AND trashed_at <= $1 LIMIT 500`,
-      [new Date(now.getTime() - TRASH_RETENTION_MS)],
-    );
-    let erased = 0;
-    for (const record of expired) {
-      if (await this.eraseIfStillTrashed(record.workspace_id, record.id, record.version)) erased += 1;
-    }
-    return erased;
+    await this.trashLifecycle.leftTrash(locator.recordId, trashedVersion);
   }
 
   /** One page of records of a type the actor can read, newest first. */
@@ -361,15 +321,6 @@ export class RecordsService {
 
   private inputContext(actor: Actor, context: WriteContext) {
     return { workspaceId: actor.workspace.id, type: context.type, access: context.access };
-  }
-
-  private async cancelTimer(recordId: string, trashedVersion: number): Promise<void> {
-    try {
-      await this.trashTimer.cancel({ recordId, trashedVersion });
-    } catch (error) {
-      // Harmless: the timer's activity erases only a record still trashed at that version.
-      this.logger.warn({ err: error, recordId }, 'could not cancel the erasure timer');
-    }
   }
 }
 

@@ -11,7 +11,7 @@ const SWEEP_EVERY_MS = 10 * 60 * 1000;
 export function startRetentionSweep(records: RecordsService, logger: Logger): () => Promise<void> {
   let running: Promise<unknown> = Promise.resolve();
   const timer = setInterval(() => {
-    running = records
+    running = records.trashLifecycle
       .eraseExpiredTrash()
       .then((erased) => erased && logger.info({ erased }, 'retention sweep erased expired trash'))
       .catch((error: unknown) => logger.error({ err: error }, 'retention sweep failed'));

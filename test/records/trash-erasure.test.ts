@@ -246,7 +246,7 @@ describe('trash retention timer (time skipping)', () => {
     );
     const fresh = await newContact('Fresh');
     await records.trash(actor, cause, { typeRef: 'contact', recordId: fresh });
-    expect(await records.eraseExpiredTrash()).toBe(1);
+    expect(await records.trashLifecycle.eraseExpiredTrash()).toBe(1);
     expect((await db.dataSource.manager.findOneByOrFail(CrmRecord, { id: recordId })).status).toBe('erased');
     expect((await db.dataSource.manager.findOneByOrFail(CrmRecord, { id: fresh })).status).toBe('trashed');
   });
