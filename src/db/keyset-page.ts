@@ -1,5 +1,6 @@
 import type { ObjectLiteral, SelectQueryBuilder } from 'typeorm';
-import { cursorTimeSql, decodeCursor, encodeCursor } from '../http/cursor';
+import { cursorTimeSql, encodeCursor } from '../http/cursor';
+import type { PageRequest } from '../http/paging';
 
 /**
  * One newest-first page of a query builder by (created_at, id), and the cursor of the next page:
@@ -9,15 +10,15 @@ import { cursorTimeSql, decodeCursor, encodeCursor } from '../http/cursor';
 export async function keysetPage<T extends ObjectLiteral & { id: string }>(
   builder: SelectQueryBuilder<T>,
   alias: string,
-  page: { limit: number; cursor?: string },
+  page: PageRequest,
 ): Promise<{ rows: T[]; nextCursor: string | null }> {
   builder
     .addSelect(cursorTimeSql(alias), 'cursor_time')
     .orderBy(`${alias}.created_at`, 'DESC')
     .addOrderBy(`${alias}.id`, 'DESC')
     .take(page.limit + 1);
-  if (page.cursor) {
-    const cursor = decodeCursor(page.cursor);
+  if (page.after) {
+    const cursor = page.after;
     builder.andWhere(`(${alias}.created_at, ${alias}.id) < (CAST(:cursorTime AS timestamptz), :cursorId)`, {
       cursorTime: cursor.createdAt,
       cursorId: cursor.id,

@@ -1,4 +1,5 @@
 import Router from '@koa/router';
+import { decodePaging } from '../http/paging';
 import { z } from 'zod';
 import { actorOf } from '../identity/actor';
 import { parse, parseId } from '../http/validate';
@@ -18,12 +19,15 @@ export function deliveriesRoutes(deps: { deliveries: DeliveriesService }): Route
   const router = new Router();
 
   router.get('/webhooks/deliveries', async (ctx) => {
-    ctx.body = await deliveries.list(actorOf(ctx), parse(listDeliveriesQuery, ctx.query));
+    ctx.body = await deliveries.list(actorOf(ctx), decodePaging(parse(listDeliveriesQuery, ctx.query)));
   });
 
   router.get('/webhooks/:id/deliveries', async (ctx) => {
     const webhookId = parseId(ctx.params.id, webhookNotFound);
-    ctx.body = await deliveries.list(actorOf(ctx), { ...parse(listDeliveriesQuery, ctx.query), webhookId });
+    ctx.body = await deliveries.list(actorOf(ctx), {
+      ...decodePaging(parse(listDeliveriesQuery, ctx.query)),
+      webhookId,
+    });
   });
 
   router.get('/webhooks/:id/deliveries/:deliveryId', async (ctx) => {

@@ -1,6 +1,7 @@
 import type { DataSource } from 'typeorm';
 import { authorizationError, conflictError, notFoundError } from '../shared/app-error';
 import { keysetPage } from '../db/keyset-page';
+import type { PageRequest } from '../http/paging';
 import { containsPattern } from '../db/like-pattern';
 import { writeTransaction } from '../http/idempotent-write';
 import type { Actor } from '../identity/actor';
@@ -23,11 +24,9 @@ export interface ResendStarter {
 
 export const deliveryNotFound = () => notFoundError('Delivery not found.', 'deliveryNotFound');
 
-export interface DeliveryListQuery {
+export interface DeliveryListQuery extends PageRequest {
   webhookId?: string;
   searchTerm?: string;
-  limit: number;
-  cursor?: string;
 }
 
 /** The delivery log, Event Details and resend (spec.md, "Delivery record", resend rules). */

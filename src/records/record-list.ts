@@ -1,18 +1,17 @@
 import { In, type EntityManager } from 'typeorm';
 import { ValidationError } from '../shared/app-error';
-import { cursorTimeSql, decodeCursor, encodeCursor } from '../http/cursor';
+import { cursorTimeSql, encodeCursor } from '../http/cursor';
+import type { PageRequest } from '../http/paging';
 import { CrmRecord } from './crm-record.entity';
 import type { TypeModel } from '../record-model/model.service';
 import type { RecordAccess } from '../record-model/record-access';
 import { validateQuery, type RecordFilter } from './record-query';
 import { queryToSql } from './record-query.sql';
 
-export interface RecordListOptions {
+export interface RecordListOptions extends PageRequest {
   search?: string;
   filters?: RecordFilter[];
   status: 'active' | 'trashed';
-  limit: number;
-  cursor?: string;
 }
 
 /**
@@ -41,8 +40,8 @@ export async function listRecords(
   const readable = type.fields.filter((field) => !access.isFieldRestricted(field.id));
   const params: unknown[] = [workspaceId, type.id, options.status, options.limit + 1];
   let where = `r.workspace_id = $1 AND r.type_id = $2 AND r.status = $3`;
-  if (options.cursor) {
-    const cursor = decodeCursor(options.cursor);
+  if (options.after) {
+    const cursor = options.after;
     params.push(cursor.createdAt, cursor.id);
     where += ` AND (r.created_at, r.id) < ($${params.length - 1}::timestamptz, $${params.length})`;
   }

@@ -1,4 +1,5 @@
 import Router from '@koa/router';
+import { decodePaging } from '../http/paging';
 import { actorOf } from '../identity/actor';
 import { parse, parseId } from '../http/validate';
 import { restCause } from './write-cause';
@@ -26,7 +27,11 @@ export function recordsRoutes(deps: { records: RecordsService }): Router {
 
   router.get('/records/:type', async (ctx) => {
     const { limit, cursor, search, filters, status } = parse(listRecordsQuery, ctx.query);
-    ctx.body = await records.list(actorOf(ctx), ctx.params.type!, { limit, cursor, search, filters, status });
+    ctx.body = await records.list(
+      actorOf(ctx),
+      ctx.params.type!,
+      decodePaging({ limit, cursor, search, filters, status }),
+    );
   });
 
   router.get('/records/:type/:id', async (ctx) => {

@@ -2,7 +2,10 @@ import type { EntityManager } from 'typeorm';
 import { containsPattern } from '../db/like-pattern';
 import { keysetPage } from '../db/keyset-page';
 import { Webhook } from './webhook.entity';
+import type { PageRequest } from '../http/paging';
 import type { ListWebhooksQuery } from './webhooks.schemas';
+
+export type WebhookListOptions = Omit<ListWebhooksQuery, 'cursor'> & PageRequest;
 
 /** A date-only bound covers its whole day (UTC): `createdTo=2026-11-21` includes that day. */
 const bound = (value: string, end: boolean) =>
@@ -14,7 +17,7 @@ const bound = (value: string, end: boolean) =>
 export async function listWebhookRows(
   manager: EntityManager,
   workspaceId: string,
-  query: ListWebhooksQuery,
+  query: WebhookListOptions,
 ): Promise<{ rows: Webhook[]; nextCursor: string | null }> {
   const builder = manager
     .createQueryBuilder(Webhook, 'w')

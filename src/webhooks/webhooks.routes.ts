@@ -1,4 +1,5 @@
 import Router from '@koa/router';
+import { decodePaging } from '../http/paging';
 import type { Context } from 'koa';
 import { actorOf } from '../identity/actor';
 import { parse, parseId } from '../http/validate';
@@ -15,7 +16,7 @@ export function webhooksRoutes(deps: { webhooks: WebhooksService; web: boolean }
   const router = new Router();
 
   router.get('/webhooks', async (ctx) => {
-    ctx.body = await webhooks.list(actorOf(ctx), parse(listWebhooksQuery, ctx.query));
+    ctx.body = await webhooks.list(actorOf(ctx), decodePaging(parse(listWebhooksQuery, ctx.query)));
   });
 
   router.post('/webhooks', async (ctx) => {

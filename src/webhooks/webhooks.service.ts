@@ -18,8 +18,8 @@ import { checkTransportRule } from './transport-rule';
 import { validateWebhookHeaders } from '../shared/webhook-headers';
 import { normalizeWebhookUrl } from '../shared/webhook-url';
 import { WebhooksRepository, type Webhook } from './webhooks.repository';
-import type { CreateWebhookBody, ListWebhooksQuery, UpdateWebhookBody } from './webhooks.schemas';
-import { listWebhookRows } from './webhooks.list';
+import type { CreateWebhookBody, UpdateWebhookBody } from './webhooks.schemas';
+import { listWebhookRows, type WebhookListOptions } from './webhooks.list';
 import type { WebhookView } from './webhook-view';
 import { webhookView } from './webhook-view-of';
 
@@ -47,7 +47,7 @@ export class WebhooksService {
 
   async list(
     actor: Actor,
-    query: ListWebhooksQuery,
+    query: WebhookListOptions,
   ): Promise<{ data: WebhookView[]; nextCursor: string | null }> {
     assertApiRight(actor, 'apiRead');
     const { rows, nextCursor } = await listWebhookRows(this.dataSource.manager, actor.workspace.id, query);

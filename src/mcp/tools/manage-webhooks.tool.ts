@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { decodePaging } from '../../http/paging';
 import { webhookFields } from '../../webhooks/webhooks.schemas';
 import type { DeliveriesService } from '../../deliveries/deliveries.service';
 import type { WebhooksService } from '../../webhooks/webhooks.service';
@@ -85,7 +86,7 @@ export function manageWebhooksTool(deps: {
       >;
       switch (action) {
         case 'list':
-          return result(await webhooks.list(actor, { search, limit: limit ?? 50, cursor }));
+          return result(await webhooks.list(actor, decodePaging({ search, limit: limit ?? 50, cursor })));
         case 'get':
           return result(await webhooks.get(actor, id!));
         case 'create':
@@ -96,7 +97,10 @@ export function manageWebhooksTool(deps: {
           return result(await webhooks.update(actor, id!, fields, 'mcp'));
         case 'list_deliveries':
           return result(
-            await deliveries.list(actor, { webhookId: id, searchTerm, limit: limit ?? 50, cursor }),
+            await deliveries.list(
+              actor,
+              decodePaging({ webhookId: id, searchTerm, limit: limit ?? 50, cursor }),
+            ),
           );
         case 'resend_delivery':
           return result(await deliveries.resendById(actor, deliveryId!));

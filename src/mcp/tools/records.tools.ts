@@ -1,4 +1,5 @@
 import type { DataSource } from 'typeorm';
+import { decodePaging } from '../../http/paging';
 import { z } from 'zod';
 import { loadModel, findReadableType, visibleModel } from '../../record-model/model.service';
 import { recordAccessOf } from '../../record-model/record-access';
@@ -88,13 +89,17 @@ export function recordTools(deps: { dataSource: DataSource; records: RecordsServ
       annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
       run: async (args, actor) => {
         const type = await typeOf(actor, args.type);
-        const page = await records.list(actor, type.id, {
-          search: args.search,
-          filters: args.filters,
-          status: args.trashed ? 'trashed' : 'active',
-          limit: args.limit ?? 20,
-          cursor: args.cursor,
-        });
+        const page = await records.list(
+          actor,
+          type.id,
+          decodePaging({
+            search: args.search,
+            filters: args.filters,
+            status: args.trashed ? ('trashed' as const) : ('active' as const),
+            limit: args.limit ?? 20,
+            cursor: args.cursor,
+          }),
+        );
         const markdown = page.data.length
           ? [
               `${page.data.length} ${escapeMarkdown(type.name)} record(s)${page.nextCursor ? ` (more: cursor \`${page.nextCursor}\`)` : ''}:`,
