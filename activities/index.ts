@@ -3,7 +3,7 @@ import type { Config } from '../src/config';
 import { DeliveryAttempts } from '../src/deliveries/delivery-attempts';
 import type { HttpSender } from '../src/deliveries/http-sender';
 import type { Logger } from '../src/logger';
-import type { RecordsService } from '../src/records/records.service';
+import type { TrashService } from '../src/records/trash.service';
 import type { SecretBox } from '../src/security/secret-box';
 import { WebhooksRepository } from '../src/webhooks/webhooks.repository';
 import { createDeliveryActivities } from './delivery.activities';
@@ -14,7 +14,7 @@ export interface ActivityDeps {
   config: Config;
   logger: Logger;
   dataSource: DataSource;
-  records: RecordsService;
+  trash: TrashService;
   box: SecretBox;
   sender: HttpSender;
 }

@@ -7,7 +7,7 @@ import { ConfigError, loadConfig } from './config';
 import { withDatabase } from './db/with-database';
 import { AppError } from './shared/app-error';
 import { createWorkspaceWithAdmin } from './identity/bootstrap';
-import { identityHooks } from './identity-hooks';
+import { identityHooks } from './services';
 import { addMember } from './identity/members.service';
 import { Role } from './identity/role.entity';
 import { Workspace } from './identity/workspace.entity';

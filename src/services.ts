@@ -6,16 +6,26 @@ import { Dispatcher } from './deliveries/dispatcher';
 import { TemporalDeliveryStarter } from './deliveries/workflow-starter';
 import { ApiKeyAuthenticator } from './api-keys/api-key-auth';
 import { ApiKeysService } from './api-keys/api-keys.service';
+import { revokeMemberApiKeys } from './api-keys/api-keys.revocation';
 import type { Config } from './config';
+import type { IdentityHooks } from './identity/identity-hooks';
 import type { Logger } from './logger';
 import { MessagingService } from './messaging/messaging.service';
+import { seedBuiltinModel } from './record-model/builtin-model';
 import { ModelChangesService } from './record-model/model-changes.service';
 import { recalculateFormulas } from './records/formula-recalculation';
 import { RecordsService } from './records/records.service';
 import { TemporalTrashTimer } from './records/trash-timer';
+import { TrashService } from './records/trash.service';
 import { SecretBox } from './security/secret-box';
 import type { TemporalHandle } from './temporal/client';
 import { WebhooksService } from './webhooks/webhooks.service';
+
+/** The features above identity that react to its changes, in its transaction. */
+export const identityHooks: IdentityHooks = {
+  workspaceCreatedHooks: [seedBuiltinModel],
+  membershipEndedHooks: [revokeMemberApiKeys],
+};
 
 /** The feature services, built once per process from their dependencies. */
 export function createServices(deps: {
@@ -37,7 +47,8 @@ export function createServices(deps: {
   return {
     authenticator: new ApiKeyAuthenticator(dataSource, config),
     apiKeys: new ApiKeysService(dataSource, config),
-    records: new RecordsService(
+    records: new RecordsService(dataSource, () => dispatcher.kick()),
+    trash: new TrashService(
       dataSource,
       new TemporalTrashTimer(temporal.client, temporal.taskQueue),
       logger,

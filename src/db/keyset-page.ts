@@ -1,9 +1,9 @@
 import type { ObjectLiteral, SelectQueryBuilder } from 'typeorm';
-import { cursorTimeSql, encodeCursor } from '../http/cursor';
+import { cursorTimeSql, type PageCursor } from '../http/cursor';
 import type { PageRequest } from '../http/paging';
 
 /**
- * One newest-first page of a query builder by (created_at, id), and the cursor of the next page:
+ * One newest-first page of a query builder by (created_at, id), and where the next page starts:
  * every row exactly once, whatever rows share a timestamp (the cursor keeps PostgreSQL's
  * microseconds, see cursor.ts).
  */
@@ -11,7 +11,7 @@ export async function keysetPage<T extends ObjectLiteral & { id: string }>(
   builder: SelectQueryBuilder<T>,
   alias: string,
   page: PageRequest,
-): Promise<{ rows: T[]; nextCursor: string | null }> {
+): Promise<{ rows: T[]; next: PageCursor | null }> {
   builder
     .addSelect(cursorTimeSql(alias), 'cursor_time')
     .orderBy(`${alias}.created_at`, 'DESC')
@@ -27,7 +27,7 @@ export async function keysetPage<T extends ObjectLiteral & { id: string }>(
   const { entities, raw } = await builder.getRawAndEntities();
   const rows = entities.slice(0, page.limit);
   const last = rows.at(-1);
-  if (entities.length <= page.limit || !last) return { rows, nextCursor: null };
+  if (entities.length <= page.limit || !last) return { rows, next: null };
   const lastRaw = (raw as Record<string, string>[]).find((row) => row[`${alias}_id`] === last.id);
-  return { rows, nextCursor: encodeCursor({ createdAt: lastRaw!.cursor_time!, id: last.id }) };
+  return { rows, next: { createdAt: lastRaw!.cursor_time!, id: last.id } };
 }

@@ -2,6 +2,7 @@ import type { ComponentSchemas } from '../http/openapi/components';
 import { uuidParam, type OperationSpec } from '../http/openapi/operation';
 import type { Check, Same } from '../http/view-schemas';
 import { listDeliveriesQuery } from './deliveries.routes';
+import type { EncodedPage } from '../http/paging';
 import type { DeliveriesService } from './deliveries.service';
 import {
   deliveryPageSchema,
@@ -86,4 +87,6 @@ export const DELIVERY_COMPONENTS: ComponentSchemas = {
 };
 
 /** Held equal to what the deliveries service answers. */
-export type DeliveryViewChecks = [Check<Same<Awaited<ReturnType<DeliveriesService['list']>>, DeliveryPage>>];
+export type DeliveryViewChecks = [
+  Check<Same<EncodedPage<Awaited<ReturnType<DeliveriesService['list']>>>, DeliveryPage>>,
+];

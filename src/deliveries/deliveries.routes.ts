@@ -1,9 +1,9 @@
 import Router from '@koa/router';
-import { decodePaging } from '../http/paging';
+import { decodePaging, encodePage } from '../http/paging';
+import { pagingQuery } from '../http/paging-query';
 import { z } from 'zod';
 import { actorOf } from '../identity/actor';
 import { parse, parseId } from '../http/validate';
-import { pagingQuery } from '../records/records.schemas';
 import { webhookNotFound } from '../webhooks/webhooks.service';
 import { deliveryNotFound, type DeliveriesService } from './deliveries.service';
 
@@ -19,15 +19,19 @@ export function deliveriesRoutes(deps: { deliveries: DeliveriesService }): Route
   const router = new Router();
 
   router.get('/webhooks/deliveries', async (ctx) => {
-    ctx.body = await deliveries.list(actorOf(ctx), decodePaging(parse(listDeliveriesQuery, ctx.query)));
+    ctx.body = encodePage(
+      await deliveries.list(actorOf(ctx), decodePaging(parse(listDeliveriesQuery, ctx.query))),
+    );
   });
 
   router.get('/webhooks/:id/deliveries', async (ctx) => {
     const webhookId = parseId(ctx.params.id, webhookNotFound);
-    ctx.body = await deliveries.list(actorOf(ctx), {
-      ...decodePaging(parse(listDeliveriesQuery, ctx.query)),
-      webhookId,
-    });
+    ctx.body = encodePage(
+      await deliveries.list(actorOf(ctx), {
+        ...decodePaging(parse(listDeliveriesQuery, ctx.query)),
+        webhookId,
+      }),
+    );
   });
 
   router.get('/webhooks/:id/deliveries/:deliveryId', async (ctx) => {

@@ -1,7 +1,7 @@
 import type { DataSource } from 'typeorm';
 import { authorizationError, conflictError, notFoundError } from '../shared/app-error';
 import { keysetPage } from '../db/keyset-page';
-import type { PageRequest } from '../http/paging';
+import type { Page, PageRequest } from '../http/paging';
 import { containsPattern } from '../db/like-pattern';
 import { writeTransaction } from '../http/idempotent-write';
 import type { Actor } from '../identity/actor';
@@ -39,10 +39,7 @@ export class DeliveriesService {
   ) {}
 
   /** Newest first; `searchTerm` matches the URL and the event name. Deliveries outlive their webhook. */
-  async list(
-    actor: Actor,
-    query: DeliveryListQuery,
-  ): Promise<{ data: DeliveryView[]; nextCursor: string | null }> {
+  async list(actor: Actor, query: DeliveryListQuery): Promise<Page<DeliveryView>> {
     assertApiRight(actor, 'apiRead');
     if (query.webhookId) await this.webhook(actor, query.webhookId);
     const builder = this.dataSource.manager
@@ -53,8 +50,8 @@ export class DeliveriesService {
       const term = containsPattern(query.searchTerm);
       builder.andWhere(`(d.url ILIKE :term ESCAPE '\\' OR d.event ILIKE :term ESCAPE '\\')`, { term });
     }
-    const { rows, nextCursor } = await keysetPage(builder, 'd', query);
-    return { data: rows.map((row) => deliveryView(row, this.temporalUiUrl(row))), nextCursor };
+    const { rows, next } = await keysetPage(builder, 'd', query);
+    return { data: rows.map((row) => deliveryView(row, this.temporalUiUrl(row))), next };
   }
 
   /**

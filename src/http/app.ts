@@ -6,7 +6,6 @@ import type { DataSource } from 'typeorm';
 import { apiKeysRoutes } from '../api-keys/api-keys.routes';
 import type { Config } from '../config';
 import { MethodNotAllowedError, notFoundError } from '../shared/app-error';
-import { identityHooks } from '../identity-hooks';
 import { identityRoutes } from '../identity/identity.routes';
 import { meRoutes } from '../api-keys/me.routes';
 import { workspaceAdminRoutes } from '../identity/workspace-admin.routes';
@@ -18,7 +17,7 @@ import { recordTools } from '../mcp/tools/records.tools';
 import { modelRoutes } from '../record-model/model.routes';
 import { recordsRoutes } from '../records/records.routes';
 import { projectRoot } from '../project-root';
-import { createServices, type Services } from '../services';
+import { createServices, identityHooks, type Services } from '../services';
 import { deliveriesRoutes } from '../deliveries/deliveries.routes';
 import { webhooksRoutes } from '../webhooks/webhooks.routes';
 import type { TemporalHandle } from '../temporal/client';
@@ -47,7 +46,7 @@ export function createApp(deps: AppDeps, services: Services = createServices(dep
     bodyLimitKb: config.REQUEST_BODY_LIMIT_KB,
     trustProxy: config.TRUST_PROXY,
   });
-  const { authenticator, apiKeys, records, modelChanges, webhooks, deliveries, messaging } = services;
+  const { authenticator, apiKeys, records, trash, modelChanges, webhooks, deliveries, messaging } = services;
 
   mount(app, healthRoutes(deps));
 
@@ -70,7 +69,7 @@ export function createApp(deps: AppDeps, services: Services = createServices(dep
   signedIn.use(requireSession(dataSource));
   signedIn.use(apiKeysRoutes({ apiKeys, config }).routes());
   signedIn.use(workspaceAdminRoutes({ dataSource, hooks: identityHooks }).routes());
-  signedIn.use(recordsRoutes({ records }).routes());
+  signedIn.use(recordsRoutes({ records, trash }).routes());
   signedIn.use(modelRoutes({ dataSource, modelChanges }).routes());
   signedIn.use(deliveriesRoutes({ deliveries }).routes());
   signedIn.use(connectedAccountsRoutes({ messaging }).routes());
@@ -98,7 +97,7 @@ export function createApp(deps: AppDeps, services: Services = createServices(dep
   rest.use(requireApiKey(authenticator));
   rest.use(idempotency(dataSource));
   rest.use(meRoutes().routes());
-  rest.use(recordsRoutes({ records }).routes());
+  rest.use(recordsRoutes({ records, trash }).routes());
   rest.use(modelRoutes({ dataSource, modelChanges }).routes());
   rest.use(deliveriesRoutes({ deliveries }).routes());
   rest.use(webhooksRoutes({ webhooks, web: false }).routes());

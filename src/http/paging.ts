@@ -1,10 +1,16 @@
-import { decodeCursor, type PageCursor } from './cursor';
+import { decodeCursor, encodeCursor, type PageCursor } from './cursor';
 
 /** Where a newest-first page starts, decoded: services never see HTTP's cursor encoding. */
 export interface PageRequest {
   limit: number;
   /** The last row of the previous page; the page holds the rows strictly before it. */
   after?: PageCursor;
+}
+
+/** One page as a service returns it: its items and where the next page starts (null on the last). */
+export interface Page<Item> {
+  data: Item[];
+  next: PageCursor | null;
 }
 
 /**
@@ -16,4 +22,11 @@ export function decodePaging<Query extends { limit: number; cursor?: string }>(
 ): Omit<Query, 'cursor'> & PageRequest {
   const { cursor, ...rest } = query;
   return cursor ? { ...rest, after: decodeCursor(cursor) } : rest;
+}
+
+/** A page as REST and MCP answer it: where the next page starts, as the opaque `nextCursor`. */
+export type EncodedPage<P extends Page<unknown>> = { data: P['data']; nextCursor: string | null };
+
+export function encodePage<Item>(page: Page<Item>): EncodedPage<Page<Item>> {
+  return { data: page.data, nextCursor: page.next && encodeCursor(page.next) };
 }

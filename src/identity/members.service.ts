@@ -104,17 +104,18 @@ export async function updateMember(
 
 /**
  * Removes a member. What acted as them in this workspace (their API keys) is revoked in the same
- * transaction by `hooks.membershipEnded`, so it stops working at once (spec.md, Authentication 6).
+ * transaction by `hooks.membershipEndedHooks`, so it stops working at once (spec.md, Authentication 6).
  */
 export async function removeMember(
   dataSource: DataSource,
   workspaceId: string,
   userId: string,
-  hooks: Pick<IdentityHooks, 'membershipEnded'>,
+  hooks: Pick<IdentityHooks, 'membershipEndedHooks'>,
 ): Promise<void> {
   await dataSource.transaction(async (manager) => {
     await lockMember(manager, workspaceId, userId);
-    await hooks.membershipEnded(manager, workspaceId, userId);
+    for (const membershipEnded of hooks.membershipEndedHooks)
+      await membershipEnded(manager, workspaceId, userId);
     await manager.delete(Member, { workspaceId, userId });
     await assertAnActiveAdminRemains(manager, workspaceId);
   });

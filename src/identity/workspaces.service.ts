@@ -13,7 +13,7 @@ import { Workspace, type PlanState } from './workspace.entity';
 export async function createWorkspace(
   manager: EntityManager,
   input: { name: string; adminUserId: string; planState?: PlanState },
-  hooks: Pick<IdentityHooks, 'workspaceCreated'>,
+  hooks: Pick<IdentityHooks, 'workspaceCreatedHooks'>,
 ): Promise<Workspace> {
   const workspace = await manager.save(
     manager.create(Workspace, { name: input.name, planState: input.planState ?? 'none' }),
@@ -32,7 +32,7 @@ export async function createWorkspace(
       status: 'active',
     }),
   );
-  await hooks.workspaceCreated(manager, workspace.id);
+  for (const workspaceCreated of hooks.workspaceCreatedHooks) await workspaceCreated(manager, workspace.id);
   return workspace;
 }
 

@@ -1,6 +1,6 @@
 import { In, type EntityManager } from 'typeorm';
 import { ValidationError } from '../shared/app-error';
-import { cursorTimeSql, encodeCursor } from '../http/cursor';
+import { cursorTimeSql, type PageCursor } from '../http/cursor';
 import type { PageRequest } from '../http/paging';
 import { CrmRecord } from './crm-record.entity';
 import type { TypeModel } from '../record-model/model.service';
@@ -25,7 +25,7 @@ export async function listRecords(
   type: TypeModel,
   access: RecordAccess,
   options: RecordListOptions,
-): Promise<{ records: CrmRecord[]; nextCursor: string | null }> {
+): Promise<{ records: CrmRecord[]; next: PageCursor | null }> {
   const query = { typeId: type.id, search: options.search, filters: options.filters };
   validateQuery(query, type.fields);
   for (const [index, filter] of (options.filters ?? []).entries()) {
@@ -58,7 +58,6 @@ export async function listRecords(
   const last = rows[options.limit - 1];
   return {
     records,
-    nextCursor:
-      rows.length > options.limit && last ? encodeCursor({ createdAt: last.cursor_time, id: last.id }) : null,
+    next: rows.length > options.limit && last ? { createdAt: last.cursor_time, id: last.id } : null,
   };
 }

@@ -14,6 +14,7 @@ import {
 } from './record-view';
 import { listRecordsQuery, recordWriteBody } from './records.schemas';
 import type { RecordsService } from './records.service';
+import type { EncodedPage } from '../http/paging';
 
 /** The refusals of a record query's filters (records and webhook record settings). */
 export const FILTER_CODES = ['queryUnknownField', 'queryOperatorNotAllowed', 'queryValueInvalid'];
@@ -158,5 +159,5 @@ export const RECORD_COMPONENTS: ComponentSchemas = {
 type Answer<F extends (...args: never[]) => unknown> = Awaited<ReturnType<F>>;
 export type RecordViewChecks = [
   Check<Same<Answer<RecordsService['list']>['data'][number], RecordView>>,
-  Check<Same<Answer<RecordsService['list']>, RecordPage>>,
+  Check<Same<EncodedPage<Answer<RecordsService['list']>>, RecordPage>>,
 ];

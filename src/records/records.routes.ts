@@ -1,17 +1,19 @@
 import Router from '@koa/router';
-import { decodePaging } from '../http/paging';
+import { decodePaging, encodePage } from '../http/paging';
 import { actorOf } from '../identity/actor';
 import { parse, parseId } from '../http/validate';
 import { restCause } from './write-cause';
 import { listRecordsQuery, recordWriteBody } from './records.schemas';
-import { recordNotFound, type RecordsService } from './records.service';
+import { recordNotFound } from './record-writes';
+import type { RecordsService } from './records.service';
+import type { TrashService } from './trash.service';
 
 /**
  * Records over REST (`/api/v1/records/...`) and for the web app (`/app/api/records/...`).
  * `{type}` is a type id, a type name, or a built-in key (`contact`, `deal`, …).
  */
-export function recordsRoutes(deps: { records: RecordsService }): Router {
-  const { records } = deps;
+export function recordsRoutes(deps: { records: RecordsService; trash: TrashService }): Router {
+  const { records, trash } = deps;
   const router = new Router();
 
   const locate = (params: Record<string, string | undefined>) => ({
@@ -27,10 +29,12 @@ export function recordsRoutes(deps: { records: RecordsService }): Router {
 
   router.get('/records/:type', async (ctx) => {
     const { limit, cursor, search, filters, status } = parse(listRecordsQuery, ctx.query);
-    ctx.body = await records.list(
-      actorOf(ctx),
-      ctx.params.type!,
-      decodePaging({ limit, cursor, search, filters, status }),
+    ctx.body = encodePage(
+      await records.list(
+        actorOf(ctx),
+        ctx.params.type!,
+        decodePaging({ limit, cursor, search, filters, status }),
+      ),
     );
   });
 
@@ -44,15 +48,15 @@ export function recordsRoutes(deps: { records: RecordsService }): Router {
   });
 
   router.post('/records/:type/:id/trash', async (ctx) => {
-    ctx.body = await records.trash(actorOf(ctx), restCause(ctx), locate(ctx.params));
+    ctx.body = await trash.trash(actorOf(ctx), restCause(ctx), locate(ctx.params));
   });
 
   router.post('/records/:type/:id/restore', async (ctx) => {
-    ctx.body = await records.restore(actorOf(ctx), restCause(ctx), locate(ctx.params));
+    ctx.body = await trash.restore(actorOf(ctx), restCause(ctx), locate(ctx.params));
   });
 
   router.delete('/records/:type/:id', async (ctx) => {
-    await records.deletePermanently(actorOf(ctx), restCause(ctx), locate(ctx.params));
+    await trash.deletePermanently(actorOf(ctx), restCause(ctx), locate(ctx.params));
     ctx.status = 204;
   });
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { pagingQuery } from '../http/paging-query';
 import { recordFilterSchema } from './record-query';
 
 export const IDENTITY_KINDS = ['email', 'phone', 'social'] as const;
@@ -18,12 +19,6 @@ export const recordWriteBody = z.strictObject({
     .optional(),
 });
 export type RecordWriteBody = z.infer<typeof recordWriteBody>;
-
-/** Paging of every list endpoint (architecture.md, "paging"). */
-export const pagingQuery = z.object({
-  limit: z.coerce.number().int().min(1).max(200).default(50),
-  cursor: z.string().max(200).optional(),
-});
 
 /** `GET …/records/{type}`: search, filters (a JSON array in the query string), Trash, paging. */
 export const listRecordsQuery = pagingQuery.extend({

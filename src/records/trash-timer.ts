@@ -1,7 +1,7 @@
 import { WorkflowNotFoundError, type Client } from '@temporalio/client';
 import { recordErasureWorkflow, recordErasureWorkflowId } from '../../workflows/record-erasure.workflow';
 import { WorkspaceIdKey } from '../../workflows/search-attributes';
-import type { TrashTimer } from './trash-lifecycle';
+import type { TrashTimer } from './trash.service';
 
 /** The 30-day erasure timer of a trashed record: one Temporal workflow per trashing. */
 export class TemporalTrashTimer implements TrashTimer {

@@ -6,20 +6,19 @@ import { startEmbeddedPostgres } from '../embedded/postgres';
 import { resolveEncryptionKey } from '../security/encryption-key';
 import { startTemporalDevServer } from '../embedded/temporal-dev-server';
 import { createApp } from '../http/app';
-import { closeServer, listen } from './http-server';
+import { closeServer, listen, PortInUseError } from '../http/server';
 import { createLogger, type Logger } from '../logger';
 import { temporalBinaries } from '../temporal/binaries';
 import { connectTemporal } from '../temporal/client';
 import { ensureSearchAttributes } from '../temporal/search-attributes';
 import { startWorker } from '../temporal/worker';
-import { createServices } from '../services';
+import { createServices, identityHooks } from '../services';
 import { HttpSender } from '../deliveries/http-sender';
 import { allowedCidrsFor } from '../deliveries/outbound-guard';
 import { startDispatchSweep, startRetentionSweep } from './sweeps';
 import { ensureDemoWorkspace, type CreatedWorkspace } from '../identity/bootstrap';
-import { identityHooks } from '../identity-hooks';
 import { Lifecycle } from './lifecycle';
-import { assertPortFree, PortInUseError } from './ports';
+import { assertPortFree } from './ports';
 
 export interface StartOptions {
   /** Serve REST, MCP and the web app. */
@@ -158,10 +157,10 @@ async function run(
         taskQueue: config.TEMPORAL_TASK_QUEUE,
         logger,
       },
-      { config, logger, dataSource, records: services.records, box: services.box, sender },
+      { config, logger, dataSource, trash: services.trash, box: services.box, sender },
     );
     lifecycle.add('worker', worker.stop);
-    lifecycle.add('retention sweep', startRetentionSweep(services.records, logger));
+    lifecycle.add('retention sweep', startRetentionSweep(services.trash, logger));
     lifecycle.add('dispatch sweep', startDispatchSweep(services.dispatcher, logger));
     worker.done.catch((error) => {
       logger.fatal({ err: error }, 'the worker stopped unexpectedly');

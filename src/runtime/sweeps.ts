@@ -1,6 +1,6 @@
 import type { Logger } from '../logger';
 import type { Dispatcher } from '../deliveries/dispatcher';
-import type { RecordsService } from '../records/records.service';
+import type { TrashService } from '../records/trash.service';
 
 const SWEEP_EVERY_MS = 10 * 60 * 1000;
 
@@ -8,10 +8,10 @@ const SWEEP_EVERY_MS = 10 * 60 * 1000;
  * Every ten minutes, erases records trashed more than 30 days ago that their Temporal timer did
  * not erase (it could not be started, say). Returns the stop function.
  */
-export function startRetentionSweep(records: RecordsService, logger: Logger): () => Promise<void> {
+export function startRetentionSweep(trash: TrashService, logger: Logger): () => Promise<void> {
   let running: Promise<unknown> = Promise.resolve();
   const timer = setInterval(() => {
-    running = records.trashLifecycle
+    running = trash
       .eraseExpiredTrash()
       .then((erased) => erased && logger.info({ erased }, 'retention sweep erased expired trash'))
       .catch((error: unknown) => logger.error({ err: error }, 'retention sweep failed'));

@@ -2,6 +2,7 @@ import type { EntityManager } from 'typeorm';
 import { containsPattern } from '../db/like-pattern';
 import { keysetPage } from '../db/keyset-page';
 import { Webhook } from './webhook.entity';
+import type { PageCursor } from '../http/cursor';
 import type { PageRequest } from '../http/paging';
 import type { ListWebhooksQuery } from './webhooks.schemas';
 
@@ -18,7 +19,7 @@ export async function listWebhookRows(
   manager: EntityManager,
   workspaceId: string,
   query: WebhookListOptions,
-): Promise<{ rows: Webhook[]; nextCursor: string | null }> {
+): Promise<{ rows: Webhook[]; next: PageCursor | null }> {
   const builder = manager
     .createQueryBuilder(Webhook, 'w')
     .where('w.workspace_id = :workspaceId', { workspaceId });

@@ -8,6 +8,7 @@ import { recordSourceSchema, recordTriggerSchema } from './record-source-schemas
 import { webhookPageSchema, webhookViewSchema, type WebhookPage } from './webhook-view';
 import { createWebhookBody, listWebhooksQuery, updateWebhookBody } from './webhooks.schemas';
 import type { WebhooksService } from './webhooks.service';
+import type { EncodedPage } from '../http/paging';
 
 /** The rules every webhook save checks (spec.md, "Webhook" and its rule sections). */
 const WEBHOOK_RULE_CODES = [
@@ -135,4 +136,6 @@ export const WEBHOOK_COMPONENTS: ComponentSchemas = {
 };
 
 /** Held equal to what the webhooks service answers. */
-export type WebhookViewChecks = [Check<Same<Awaited<ReturnType<WebhooksService['list']>>, WebhookPage>>];
+export type WebhookViewChecks = [
+  Check<Same<EncodedPage<Awaited<ReturnType<WebhooksService['list']>>>, WebhookPage>>,
+];

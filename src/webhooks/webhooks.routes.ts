@@ -1,5 +1,5 @@
 import Router from '@koa/router';
-import { decodePaging } from '../http/paging';
+import { decodePaging, encodePage } from '../http/paging';
 import type { Context } from 'koa';
 import { actorOf } from '../identity/actor';
 import { parse, parseId } from '../http/validate';
@@ -16,7 +16,9 @@ export function webhooksRoutes(deps: { webhooks: WebhooksService; web: boolean }
   const router = new Router();
 
   router.get('/webhooks', async (ctx) => {
-    ctx.body = await webhooks.list(actorOf(ctx), decodePaging(parse(listWebhooksQuery, ctx.query)));
+    ctx.body = encodePage(
+      await webhooks.list(actorOf(ctx), decodePaging(parse(listWebhooksQuery, ctx.query))),
+    );
   });
 
   router.post('/webhooks', async (ctx) => {

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { withCode } from '../errors/zod-issues';
 import { WEBHOOK_DESCRIPTION_MAX, WEBHOOK_SECRET_MAX } from '../shared/limits';
-import { pagingQuery } from '../records/records.schemas';
+import { pagingQuery } from '../http/paging-query';
 import { recordSourcesSchema, recordTriggerSchema } from './record-source-schemas';
 
 const description = z

@@ -20,6 +20,7 @@ import { normalizeWebhookUrl } from '../shared/webhook-url';
 import { WebhooksRepository, type Webhook } from './webhooks.repository';
 import type { CreateWebhookBody, UpdateWebhookBody } from './webhooks.schemas';
 import { listWebhookRows, type WebhookListOptions } from './webhooks.list';
+import type { Page } from '../http/paging';
 import type { WebhookView } from './webhook-view';
 import { webhookView } from './webhook-view-of';
 
@@ -45,13 +46,10 @@ export class WebhooksService {
     this.webhooks = new WebhooksRepository(dataSource.manager, box);
   }
 
-  async list(
-    actor: Actor,
-    query: WebhookListOptions,
-  ): Promise<{ data: WebhookView[]; nextCursor: string | null }> {
+  async list(actor: Actor, query: WebhookListOptions): Promise<Page<WebhookView>> {
     assertApiRight(actor, 'apiRead');
-    const { rows, nextCursor } = await listWebhookRows(this.dataSource.manager, actor.workspace.id, query);
-    return { data: await this.views(this.dataSource.manager, rows), nextCursor };
+    const { rows, next } = await listWebhookRows(this.dataSource.manager, actor.workspace.id, query);
+    return { data: await this.views(this.dataSource.manager, rows), next };
   }
 
   async get(actor: Actor, id: string): Promise<WebhookView> {

@@ -74,7 +74,7 @@ export async function startTestApp(
         config,
         logger,
         dataSource: db.dataSource,
-        records: workerServices.records,
+        trash: workerServices.trash,
         box: workerServices.box,
         sender,
       }),

@@ -4,7 +4,7 @@ import { Worker } from '@temporalio/worker';
 import { createActivities } from '../../activities';
 import { loadConfig } from '../../src/config';
 import { signUp } from '../../src/identity/accounts.service';
-import { identityHooks } from '../../src/identity-hooks';
+import { identityHooks } from '../../src/services';
 import { loadActor, type Actor } from '../../src/identity/actor';
 import { createLogger } from '../../src/logger';
 import { HttpSender } from '../../src/deliveries/http-sender';
@@ -14,6 +14,7 @@ import { loadModel } from '../../src/record-model/model.service';
 import { RecordEvent } from '../../src/records/record-event.entity';
 import { RecordsService } from '../../src/records/records.service';
 import { TemporalTrashTimer } from '../../src/records/trash-timer';
+import { TrashService } from '../../src/records/trash.service';
 import { ensureSearchAttributes } from '../../src/temporal/search-attributes';
 import { recordErasureWorkflowId } from '../../workflows/record-erasure.workflow';
 import { createTestDatabase, type TestDatabase } from '../helpers/database';
@@ -28,6 +29,7 @@ describe('trash retention timer (time skipping)', () => {
   let env: TestWorkflowEnvironment;
   let db: TestDatabase;
   let records: RecordsService;
+  let trash: TrashService;
   let worker: Worker;
   let running: Promise<void>;
   let actor: Actor;
@@ -40,7 +42,8 @@ describe('trash retention timer (time skipping)', () => {
     db = await createTestDatabase();
     const logger = createLogger('silent');
     const taskQueue = `erasure-${randomUUID()}`;
-    records = new RecordsService(db.dataSource, new TemporalTrashTimer(env.client, taskQueue), logger);
+    records = new RecordsService(db.dataSource);
+    trash = new TrashService(db.dataSource, new TemporalTrashTimer(env.client, taskQueue), logger);
     worker = await Worker.create({
       connection: env.nativeConnection,
       namespace: env.namespace,
@@ -50,7 +53,7 @@ describe('trash retention timer (time skipping)', () => {
         config: loadConfig({}),
         logger,
         dataSource: db.dataSource,
-        records,
+        trash,
         box: new SecretBox(randomBytes(32).toString('hex')),
         sender: new HttpSender(),
       }),
@@ -94,7 +97,7 @@ describe('trash retention timer (time skipping)', () => {
 
   it('erases a record 30 days after it was trashed and scrubs its earlier events', async () => {
     const recordId = await newContact('Erin');
-    const trashed = await records.trash(actor, cause, { typeRef: 'contact', recordId });
+    const trashed = await trash.trash(actor, cause, { typeRef: 'contact', recordId });
     const handle = env.client.workflow.getHandle(recordErasureWorkflowId(recordId, trashed.version));
 
     const before = await env.currentTimeMs();
@@ -124,12 +127,12 @@ describe('trash retention timer (time skipping)', () => {
 
   it('keeps a record restored on day 29 alive on day 31', async () => {
     const recordId = await newContact('Rita');
-    const trashed = await records.trash(actor, cause, { typeRef: 'contact', recordId });
+    const trashed = await trash.trash(actor, cause, { typeRef: 'contact', recordId });
     const handle = env.client.workflow.getHandle(recordErasureWorkflowId(recordId, trashed.version));
 
     await env.sleep('29 days');
     expect((await db.dataSource.manager.findOneByOrFail(CrmRecord, { id: recordId })).status).toBe('trashed');
-    await records.restore(actor, cause, { typeRef: 'contact', recordId });
+    await trash.restore(actor, cause, { typeRef: 'contact', recordId });
     await env.sleep('2 days');
 
     const record = await db.dataSource.manager.findOneByOrFail(CrmRecord, { id: recordId });
@@ -162,7 +165,7 @@ describe('trash retention timer (time skipping)', () => {
       `UPDATE records SET status = 'trashed', trashed_at = now(), version = version + 1 WHERE id = $1`,
       [trashedContact.id],
     );
-    await records.trash(actor, cause, { typeRef: 'organization', recordId: org.id });
+    await trash.trash(actor, cause, { typeRef: 'organization', recordId: org.id });
     return {
       org,
       contact,
@@ -226,7 +229,7 @@ describe('trash retention timer (time skipping)', () => {
 
   it('tells each record that loses a link to a record erased by hand, with the erasure’s causeId', async () => {
     const linked = await linkedToOrganization('Hand Org');
-    await records.deletePermanently(actor, cause, { typeRef: 'organization', recordId: linked.org.id });
+    await trash.deletePermanently(actor, cause, { typeRef: 'organization', recordId: linked.org.id });
     await expectLinkRemovalEvents(linked, { actorId: actor.user.id, cause });
   });
 
@@ -245,8 +248,8 @@ describe('trash retention timer (time skipping)', () => {
       [recordId],
     );
     const fresh = await newContact('Fresh');
-    await records.trash(actor, cause, { typeRef: 'contact', recordId: fresh });
-    expect(await records.trashLifecycle.eraseExpiredTrash()).toBe(1);
+    await trash.trash(actor, cause, { typeRef: 'contact', recordId: fresh });
+    expect(await trash.eraseExpiredTrash()).toBe(1);
     expect((await db.dataSource.manager.findOneByOrFail(CrmRecord, { id: recordId })).status).toBe('erased');
     expect((await db.dataSource.manager.findOneByOrFail(CrmRecord, { id: fresh })).status).toBe('trashed');
   });

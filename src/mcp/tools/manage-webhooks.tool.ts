@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { decodePaging } from '../../http/paging';
+import { decodePaging, encodePage } from '../../http/paging';
 import { webhookFields } from '../../webhooks/webhooks.schemas';
 import type { DeliveriesService } from '../../deliveries/deliveries.service';
 import type { WebhooksService } from '../../webhooks/webhooks.service';
@@ -86,7 +86,9 @@ export function manageWebhooksTool(deps: {
       >;
       switch (action) {
         case 'list':
-          return result(await webhooks.list(actor, decodePaging({ search, limit: limit ?? 50, cursor })));
+          return result(
+            encodePage(await webhooks.list(actor, decodePaging({ search, limit: limit ?? 50, cursor }))),
+          );
         case 'get':
           return result(await webhooks.get(actor, id!));
         case 'create':
@@ -97,9 +99,11 @@ export function manageWebhooksTool(deps: {
           return result(await webhooks.update(actor, id!, fields, 'mcp'));
         case 'list_deliveries':
           return result(
-            await deliveries.list(
-              actor,
-              decodePaging({ webhookId: id, searchTerm, limit: limit ?? 50, cursor }),
+            encodePage(
+              await deliveries.list(
+                actor,
+                decodePaging({ webhookId: id, searchTerm, limit: limit ?? 50, cursor }),
+              ),
             ),
           );
         case 'resend_delivery':

@@ -1,5 +1,5 @@
 import type { DataSource } from 'typeorm';
-import { decodePaging } from '../../http/paging';
+import { decodePaging, encodePage } from '../../http/paging';
 import { z } from 'zod';
 import { loadModel, findReadableType, visibleModel } from '../../record-model/model.service';
 import { recordAccessOf } from '../../record-model/record-access';
@@ -89,16 +89,18 @@ export function recordTools(deps: { dataSource: DataSource; records: RecordsServ
       annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
       run: async (args, actor) => {
         const type = await typeOf(actor, args.type);
-        const page = await records.list(
-          actor,
-          type.id,
-          decodePaging({
-            search: args.search,
-            filters: args.filters,
-            status: args.trashed ? ('trashed' as const) : ('active' as const),
-            limit: args.limit ?? 20,
-            cursor: args.cursor,
-          }),
+        const page = encodePage(
+          await records.list(
+            actor,
+            type.id,
+            decodePaging({
+              search: args.search,
+              filters: args.filters,
+              status: args.trashed ? ('trashed' as const) : ('active' as const),
+              limit: args.limit ?? 20,
+              cursor: args.cursor,
+            }),
+          ),
         );
         const markdown = page.data.length
           ? [

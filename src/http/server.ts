@@ -1,6 +1,19 @@
 import type { Server } from 'node:http';
 import type Koa from 'koa';
-import { PortInUseError } from './ports';
+
+/** A port another program holds: one line that says which variable picks a free one. */
+export class PortInUseError extends Error {
+  override name = 'PortInUseError';
+  constructor(
+    readonly port: number,
+    readonly variable: string,
+    readonly purpose: string,
+  ) {
+    super(
+      `Port ${port} (${purpose}) is already in use. Stop the program using it, or set ${variable} to a free port.`,
+    );
+  }
+}
 
 /** Listens, turning EADDRINUSE into a clear one-line error. */
 export function listen(app: Koa, port: number, host: string): Promise<Server> {

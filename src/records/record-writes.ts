@@ -1,0 +1,135 @@
+import { randomUUID } from 'node:crypto';
+import type { DataSource, EntityManager } from 'typeorm';
+import { authorizationError, notFoundError } from '../shared/app-error';
+import { writeTransaction } from '../http/idempotent-write';
+import type { Actor } from '../identity/actor';
+import { findReadableType, loadModel, type RecordModel, type TypeModel } from '../record-model/model.service';
+import { recordAccessOf, type RecordAccess } from '../record-model/record-access';
+import { CrmRecord } from './crm-record.entity';
+import { diffSnapshots, linkedIds, type RecordSnapshot } from './record-change';
+import type { RecordEventName } from './record-event.entity';
+import type { RecordView } from './record-view';
+import { recordView } from './record-view-of';
+import { RecordsRepository } from './records.repository';
+import type { RecordEventData } from './redaction';
+import type { WriteCause } from './write-cause';
+
+/** What one record write reads and writes through: the type addressed, its model and the actor's access. */
+export interface WriteContext {
+  workspaceId: string;
+  manager: EntityManager;
+  repo: RecordsRepository;
+  model: RecordModel;
+  type: TypeModel;
+  access: RecordAccess;
+}
+
+/** A record as addressed by a route: its type (id, name or built-in key) and its id. */
+export interface RecordLocator {
+  typeRef: string;
+  recordId: string;
+}
+
+export const recordNotFound = () => notFoundError('Record not found.', 'recordNotFound');
+
+export function assertMayWrite(actor: Actor): void {
+  if (actor.member.status !== 'active') {
+    throw authorizationError('Inactive members cannot change records.', 'memberInactive');
+  }
+}
+
+/**
+ * The steps every record write shares (the records service's edits, the Trash's moves): one
+ * transaction that also appends the write's events to the outbox (architecture.md, "Events: from a
+ * write to a POST", step 1), then the dispatcher's kick once it committed.
+ */
+export class RecordWrites {
+  constructor(
+    private readonly dataSource: DataSource,
+    /** Called after a write with events commits (the dispatcher's kick). */
+    private readonly onEventsCommitted: () => void = () => undefined,
+  ) {}
+
+  /** Runs a write in a transaction and, once it committed, tells the dispatcher. */
+  async write<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
+    const result = await writeTransaction(this.dataSource, work);
+    this.onEventsCommitted();
+    return result;
+  }
+
+  async context(manager: EntityManager, actor: Actor, typeRef: string): Promise<WriteContext> {
+    const model = await loadModel(manager, actor.workspace.id);
+    const access = recordAccessOf(actor.role, model);
+    const type = findReadableType(model, access, typeRef);
+    return {
+      workspaceId: actor.workspace.id,
+      manager,
+      repo: new RecordsRepository(manager),
+      model,
+      type,
+      access,
+    };
+  }
+
+  /**
+   * The record, locked, if it is of the addressed type and the actor can read that type;
+   * otherwise not_found, as if it did not exist.
+   */
+  async lockReadable(manager: EntityManager, actor: Actor, locator: RecordLocator, lock = true) {
+    const context = await this.context(manager, actor, locator.typeRef);
+    const record = lock
+      ? await context.repo.lock(actor.workspace.id, locator.recordId)
+      : await manager.findOneBy(CrmRecord, { workspaceId: actor.workspace.id, id: locator.recordId });
+    if (!record || record.status === 'erased' || record.typeId !== context.type.id) throw recordNotFound();
+    return { context, record };
+  }
+
+  async emit(
+    context: WriteContext,
+    actorId: string | null,
+    cause: WriteCause,
+    event: RecordEventName,
+    record: CrmRecord,
+    before: RecordSnapshot,
+    after: RecordSnapshot,
+    beforeVersion: number,
+    afterVersion: number | null,
+  ): Promise<void> {
+    const change = diffSnapshots(before, after, await this.changeContext(context, before, after));
+    const data: RecordEventData = {
+      causeId: randomUUID(),
+      cause,
+      record: {
+        ref: { typeId: record.typeId, recordId: record.id },
+        schemaRevision: context.model.schemaRevision,
+        beforeVersion,
+        afterVersion,
+        ...change,
+      },
+    };
+    await context.repo.appendEvent({
+      workspaceId: record.workspaceId,
+      event,
+      actorId,
+      record,
+      data,
+      occurredAt: new Date(),
+    });
+  }
+
+  async changeContext(context: WriteContext, ...snapshots: RecordSnapshot[]) {
+    const related = await context.repo.related(context.workspaceId, context.model, linkedIds(...snapshots));
+    const userNames = await context.repo.userNames([...new Set(snapshots.flatMap((s) => s.assignments))]);
+    return {
+      fields: context.type.fields,
+      related: (id: string) => related.get(id) ?? { ref: { typeId: '', recordId: id }, display: null },
+      userName: (id: string) => userNames.get(id) ?? null,
+    };
+  }
+
+  async view(context: WriteContext, record: CrmRecord, snapshot: RecordSnapshot): Promise<RecordView> {
+    const related = await context.repo.related(context.workspaceId, context.model, linkedIds(snapshot));
+    const userNames = await context.repo.userNames(snapshot.assignments);
+    return recordView(record, context.type, snapshot, context.access, { related, userNames });
+  }
+}

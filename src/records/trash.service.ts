@@ -1,0 +1,161 @@
+import type { DataSource } from 'typeorm';
+import { conflictError } from '../shared/app-error';
+import type { Actor } from '../identity/actor';
+import type { Logger } from '../logger';
+import { TRASH_RETENTION_MS } from '../shared/limits';
+import { EMPTY_SNAPSHOT } from './record-change';
+import type { RecordView } from './record-view';
+import { assertMayWrite, RecordWrites, type RecordLocator } from './record-writes';
+import { eraseRecord } from './erasure';
+import { RecordsRepository } from './records.repository';
+import type { WriteCause } from './write-cause';
+
+/** Starts and cancels the 30-day erasure timer of a trashed record (Temporal, in production). */
+export interface TrashTimer {
+  start(input: { workspaceId: string; recordId: string; trashedVersion: number }): Promise<void>;
+  cancel(input: { recordId: string; trashedVersion: number }): Promise<void>;
+}
+
+/**
+ * The Trash (spec.md, Trash): moving a record in and out of it, erasing it by hand, and its 30
+ * days: a timer per trashing, the timer's end (erase if still trashed at that version), and a
+ * sweep that erases what a timer missed.
+ */
+export class TrashService {
+  private readonly writes: RecordWrites;
+
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly timer: TrashTimer,
+    private readonly logger: Logger,
+    /** Called after a write with events commits (the dispatcher's kick). */
+    onEventsCommitted: () => void = () => undefined,
+  ) {
+    this.writes = new RecordWrites(dataSource, onEventsCommitted);
+  }
+
+  /** Moves a record to the Trash; it is erased 30 days later unless restored. */
+  async trash(actor: Actor, cause: WriteCause, locator: RecordLocator): Promise<RecordView> {
+    assertMayWrite(actor);
+    const view = await this.writes.write(async (manager) => {
+      const { context, record } = await this.writes.lockReadable(manager, actor, locator);
+      if (record.status !== 'active')
+        throw conflictError('The record is already in the Trash.', 'recordTrashed');
+      const current = await context.repo.snapshot(record);
+      record.status = 'trashed';
+      record.trashedAt = new Date();
+      record.version += 1;
+      await manager.save(record);
+      // The links stay stored (a restore brings them back); the event reports them as left.
+      await this.writes.emit(
+        context,
+        actor.user.id,
+        cause,
+        'record.deleted',
+        record,
+        current,
+        EMPTY_SNAPSHOT,
+        record.version - 1,
+        null,
+      );
+      return this.writes.view(context, record, current);
+    });
+    await this.startTimer(actor.workspace.id, view.id, view.version);
+    return view;
+  }
+
+  async restore(actor: Actor, cause: WriteCause, locator: RecordLocator): Promise<RecordView> {
+    assertMayWrite(actor);
+    let trashedVersion = 0;
+    const view = await this.writes.write(async (manager) => {
+      const { context, record } = await this.writes.lockReadable(manager, actor, locator);
+      if (record.status !== 'trashed')
+        throw conflictError('The record is not in the Trash.', 'recordNotTrashed');
+      trashedVersion = record.version;
+      const current = await context.repo.snapshot(record);
+      record.status = 'active';
+      record.trashedAt = null;
+      record.version += 1;
+      await manager.save(record);
+      await this.writes.emit(
+        context,
+        actor.user.id,
+        cause,
+        'record.restored',
+        record,
+        EMPTY_SNAPSHOT,
+        current,
+        trashedVersion,
+        record.version,
+      );
+      return this.writes.view(context, record, current);
+    });
+    await this.cancelTimer(locator.recordId, trashedVersion);
+    return view;
+  }
+
+  /** Erases a trashed record at once (by hand). */
+  async deletePermanently(actor: Actor, cause: WriteCause, locator: RecordLocator): Promise<void> {
+    assertMayWrite(actor);
+    let trashedVersion = 0;
+    await this.writes.write(async (manager) => {
+      const { context, record } = await this.writes.lockReadable(manager, actor, locator);
+      if (record.status !== 'trashed') {
+        throw conflictError('Only a record in the Trash can be deleted permanently.', 'recordNotTrashed');
+      }
+      trashedVersion = record.version;
+      await eraseRecord(context.manager, record, actor.user.id, cause);
+    });
+    await this.cancelTimer(locator.recordId, trashedVersion);
+  }
+
+  /**
+   * The timer's end: erases the record if it is still in the Trash at the version it was trashed
+   * with (a restore, or a later trashing, makes this a no-op). Returns whether it erased.
+   */
+  async eraseIfStillTrashed(workspaceId: string, recordId: string, trashedVersion: number): Promise<boolean> {
+    return this.writes.write(async (manager) => {
+      const repo = new RecordsRepository(manager);
+      const record = await repo.lock(workspaceId, recordId);
+      if (!record || record.status !== 'trashed' || record.version !== trashedVersion) return false;
+      await eraseRecord(manager, record, null, { kind: 'retention' });
+      return true;
+    });
+  }
+
+  /**
+   * The safety net behind the timers: erases every record trashed more than 30 days ago (for
+   * example when Temporal could not be reached at trashing time). Returns how many it erased.
+   */
+  async eraseExpiredTrash(now = new Date()): Promise<number> {
+    const expired: { workspace_id: string; id: string; version: number }[] = await this.dataSource.query(
+      `SELECT workspace_id, id, version FROM records WHERE status = 'trashed' AND trashed_at <= $1 LIMIT 500`,
+      [new Date(now.getTime() - TRASH_RETENTION_MS)],
+    );
+    let erased = 0;
+    for (const record of expired) {
+      if (await this.eraseIfStillTrashed(record.workspace_id, record.id, record.version)) erased += 1;
+    }
+    return erased;
+  }
+
+  /** A record was just trashed at `trashedVersion`: start its erasure timer. */
+  private async startTimer(workspaceId: string, recordId: string, trashedVersion: number): Promise<void> {
+    try {
+      await this.timer.start({ workspaceId, recordId, trashedVersion });
+    } catch (error) {
+      // The trash is committed; the retention sweep (eraseExpiredTrash) erases it on time anyway.
+      this.logger.error({ err: error, recordId }, 'could not start the erasure timer');
+    }
+  }
+
+  /** A record left the Trash (restored or erased by hand): its timer has nothing left to do. */
+  private async cancelTimer(recordId: string, trashedVersion: number): Promise<void> {
+    try {
+      await this.timer.cancel({ recordId, trashedVersion });
+    } catch (error) {
+      // Harmless: the timer's activity erases only a record still trashed at that version.
+      this.logger.warn({ err: error, recordId }, 'could not cancel the erasure timer');
+    }
+  }
+}
