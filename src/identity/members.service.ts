@@ -129,15 +129,19 @@ async function lockMember(manager: EntityManager, workspaceId: string, userId: s
   return member;
 }
 
-async function assertAnActiveAdminRemains(manager: EntityManager, workspaceId: string): Promise<void> {
-  const admins = await manager
+/** The Active members of a workspace whose role is an Admin role (alias `m`). */
+export function activeAdminsQuery(manager: EntityManager, workspaceId: string) {
+  return manager
     .createQueryBuilder(Member, 'm')
     .innerJoin(Role, 'r', 'r.id = m.role_id')
     .where('m.workspace_id = :workspaceId AND m.status = :status AND r.is_admin', {
       workspaceId,
       status: 'active',
-    })
-    .getCount();
+    });
+}
+
+async function assertAnActiveAdminRemains(manager: EntityManager, workspaceId: string): Promise<void> {
+  const admins = await activeAdminsQuery(manager, workspaceId).getCount();
   if (admins === 0) {
     throw conflictError('The workspace must keep at least one active Admin.', 'lastAdmin');
   }

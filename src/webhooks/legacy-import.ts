@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { AppError, ValidationError } from '../shared/app-error';
 import { issuesFromZod } from '../errors/zod-issues';
 import { Member } from '../identity/member.entity';
-import { Role } from '../identity/role.entity';
+import { activeAdminsQuery } from '../identity/members.service';
 import { User } from '../identity/user.entity';
 import type { SecretBox } from '../security/secret-box';
 import { isRetiredEvent, WEBHOOK_EVENTS } from '../shared/event-catalog';
@@ -71,15 +71,7 @@ export async function importLegacyWebhooks(
   if (!parsed.success) throw new AppError('validation', issuesFromZod(parsed.error));
   return dataSource.transaction(async (manager) => {
     const webhooks = new WebhooksRepository(manager, box);
-    const admin = await manager
-      .createQueryBuilder(Member, 'm')
-      .innerJoin(Role, 'r', 'r.id = m.role_id')
-      .where('m.workspace_id = :workspaceId AND r.is_admin AND m.status = :status', {
-        workspaceId,
-        status: 'active',
-      })
-      .orderBy('m.created_at', 'ASC')
-      .getOne();
+    const admin = await activeAdminsQuery(manager, workspaceId).orderBy('m.created_at', 'ASC').getOne();
     let deliveries = 0;
     for (const [index, entry] of parsed.data.webhooks.entries()) {
       const at = (field: string) => ['webhooks', index, field];
