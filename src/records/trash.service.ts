@@ -36,62 +36,61 @@ export class TrashService {
 
   /** Moves a record to the Trash; it is erased 30 days later unless restored. */
   async trash(actor: Actor, cause: WriteCause, locator: RecordLocator): Promise<RecordView> {
-    assertMayWrite(actor);
-    const view = await this.writes.write(async (manager) => {
-      const { context, record } = await this.writes.lockReadable(manager, actor, locator);
-      if (record.status !== 'active')
-        throw conflictError('The record is already in the Trash.', 'recordTrashed');
-      const current = await context.repo.snapshot(record);
-      record.status = 'trashed';
-      record.trashedAt = new Date();
-      record.version += 1;
-      await manager.save(record);
-      // The links stay stored (a restore brings them back); the event reports them as left.
-      await this.writes.emit(
-        context,
-        actor.user.id,
-        cause,
-        'record.deleted',
-        record,
-        current,
-        EMPTY_SNAPSHOT,
-        record.version - 1,
-        null,
-      );
-      return this.writes.view(context, record, current);
-    });
+    const { view } = await this.move(actor, cause, locator, 'trashed');
     await this.startTimer(actor.workspace.id, view.id, view.version);
     return view;
   }
 
   async restore(actor: Actor, cause: WriteCause, locator: RecordLocator): Promise<RecordView> {
+    const { view, trashedVersion } = await this.move(actor, cause, locator, 'active');
+    await this.cancelTimer(locator.recordId, trashedVersion);
+    return view;
+  }
+
+  /**
+   * Trashing and restoring: the status flips, the version steps, and one event reports the record
+   * as leaving (`record.deleted`) or coming back (`record.restored`). The links stay stored (a
+   * restore brings them back); the trashing event reports them as left.
+   */
+  private async move(
+    actor: Actor,
+    cause: WriteCause,
+    locator: RecordLocator,
+    to: 'trashed' | 'active',
+  ): Promise<{ view: RecordView; trashedVersion: number }> {
     assertMayWrite(actor);
     let trashedVersion = 0;
     const view = await this.writes.write(async (manager) => {
       const { context, record } = await this.writes.lockReadable(manager, actor, locator);
-      if (record.status !== 'trashed')
+      if (to === 'trashed' && record.status !== 'active')
+        throw conflictError('The record is already in the Trash.', 'recordTrashed');
+      if (to === 'active' && record.status !== 'trashed')
         throw conflictError('The record is not in the Trash.', 'recordNotTrashed');
-      trashedVersion = record.version;
       const current = await context.repo.snapshot(record);
-      record.status = 'active';
-      record.trashedAt = null;
+      const before = record.version;
+      record.status = to;
+      record.trashedAt = to === 'trashed' ? new Date() : null;
       record.version += 1;
+      trashedVersion = to === 'trashed' ? record.version : before;
       await manager.save(record);
+      const [event, from, into, previousVersion, version] =
+        to === 'trashed'
+          ? (['record.deleted', current, EMPTY_SNAPSHOT, before, null] as const)
+          : (['record.restored', EMPTY_SNAPSHOT, current, before, record.version] as const);
       await this.writes.emit(
         context,
         actor.user.id,
         cause,
-        'record.restored',
+        event,
         record,
-        EMPTY_SNAPSHOT,
-        current,
-        trashedVersion,
-        record.version,
+        from,
+        into,
+        previousVersion,
+        version,
       );
       return this.writes.view(context, record, current);
     });
-    await this.cancelTimer(locator.recordId, trashedVersion);
-    return view;
+    return { view, trashedVersion };
   }
 
   /** Erases a trashed record at once (by hand). */
