@@ -2,34 +2,25 @@
 // (spec.md, "Webhook", "Permissions on the API & Webhooks role row"). Saved secret and header
 // values are shown only to people with Edit (and Admins); others read `********` and the header
 // names. Delete, after a confirmation, for roles with Delete.
-import { useEffect, useId, useRef, useState, type FormEvent, type ReactNode } from 'react';
-import {
-  api,
-  errorMessage,
-  type RecordTypeSummary,
-  type WebhookSecrets,
-  type WebhookView,
-  type WebhookWrite,
-} from '../api';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { api, errorMessage, type WebhookSecrets, type WebhookView, type WebhookWrite } from '../api';
 import { BODY_TEMPLATE_MAX, WEBHOOK_DESCRIPTION_MAX, WEBHOOK_SECRET_MAX } from '../../shared/limits';
 import { DateTime } from '../format';
 import { useSession } from '../session';
 import { useSubmit } from '../useSubmit';
 import {
   EMPTY_DRAFT,
-  EVENT_GROUPS,
   WebhookDraftError,
   createOf,
   draftOfWebhook,
-  eventLabel,
-  isRecordEvent,
-  isRetiredEvent,
   maySteer,
   parseHeaderLines,
   updateOf,
   type WebhookDraft,
 } from '../webhooks';
 import { ConfirmDialog, Dialog, DialogActions, ErrorMessage } from './Dialog';
+import { EventsField } from './WebhookEventsField';
+import { RecordSettings, type RecordModelSummary } from './WebhookRecordSettings';
 
 export type WebhookRights = { create: boolean; edit: boolean; delete: boolean };
 
@@ -42,8 +33,6 @@ type Props = {
   onDeleted: (webhook: WebhookView) => void;
   onShowDeliveries?: (webhook: WebhookView) => void;
 };
-
-type Model = { schemaRevision: number; types: RecordTypeSummary[] };
 
 export function WebhookDialog({ webhook, rights, onClose, onSaved, onDeleted, onShowDeliveries }: Props) {
   const session = useSession();
@@ -59,7 +48,7 @@ export function WebhookDialog({ webhook, rights, onClose, onSaved, onDeleted, on
     isNew ? EMPTY_DRAFT : revealsSecrets ? undefined : draftOfWebhook(webhook, undefined),
   );
   const [draft, setDraft] = useState<WebhookDraft | undefined>(initial);
-  const [model, setModel] = useState<Model>();
+  const [model, setModel] = useState<RecordModelSummary>();
   const [confirmDelete, setConfirmDelete] = useState(false);
   const { busy, error, setError, run } = useSubmit();
 
@@ -366,154 +355,5 @@ function HeaderCount({ text }: { text: string }) {
     <span data-testid="webhook-header-count">
       {count === 0 ? 'No headers.' : count === 1 ? '1 header.' : `${count} headers.`}
     </span>
-  );
-}
-
-function EventsField({
-  draft,
-  readOnly,
-  onChange,
-}: {
-  draft: WebhookDraft;
-  readOnly: boolean;
-  onChange: (events: string[]) => void;
-}) {
-  const legacy = draft.events.filter((event) => isRetiredEvent(event));
-  const toggle = (event: string, on: boolean) =>
-    onChange(on ? [...draft.events, event] : draft.events.filter((name) => name !== event));
-  return (
-    <fieldset className="link-field events-field" data-testid="webhook-events">
-      <legend>Events</legend>
-      <div className="event-groups">
-        {EVENT_GROUPS.map((group) => {
-          const all = group.events.every((event) => draft.events.includes(event));
-          return (
-            <div
-              key={group.label}
-              className="event-group"
-              data-testid="webhook-event-group"
-              data-group={group.label}
-            >
-              <div className="event-group-header">
-                <strong>{group.label}</strong>
-                {readOnly ? null : (
-                  <button
-                    type="button"
-                    className="link-button small"
-                    onClick={() =>
-                      onChange(
-                        all
-                          ? draft.events.filter((event) => !group.events.includes(event))
-                          : [...new Set([...draft.events, ...group.events])],
-                      )
-                    }
-                    data-testid="webhook-events-all"
-                  >
-                    {all ? 'None' : 'All'}
-                  </button>
-                )}
-              </div>
-              {group.events.map((event) => (
-                <label key={event} className="inline">
-                  <input
-                    type="checkbox"
-                    checked={draft.events.includes(event)}
-                    disabled={readOnly}
-                    onChange={(change) => toggle(event, change.target.checked)}
-                    data-testid="webhook-event"
-                    data-event={event}
-                  />
-                  <code>{event}</code>
-                </label>
-              ))}
-            </div>
-          );
-        })}
-      </div>
-      {legacy.length ? (
-        <p className="hint" data-testid="webhook-legacy-events">
-          Also subscribed to retired events: {legacy.map((event) => eventLabel(event, true)).join(', ')}. They
-          cannot be selected again: changing the events removes them.
-        </p>
-      ) : null}
-    </fieldset>
-  );
-}
-
-function RecordSettings({
-  webhook,
-  draft,
-  model,
-  readOnly,
-  onChange,
-}: {
-  webhook: WebhookView | undefined;
-  draft: WebhookDraft;
-  model: Model | undefined;
-  readOnly: boolean;
-  onChange: (typeId: string) => void;
-}) {
-  const id = useId();
-  const sources = webhook?.recordSources ?? null;
-  const trigger = webhook?.recordTrigger ?? null;
-  const subscribes = draft.events.some(isRecordEvent);
-  const types = model?.types ?? [];
-  // A saved type the viewer cannot read is still shown, by its id.
-  const known = !draft.typeId || types.some((type) => type.id === draft.typeId);
-  const narrowed =
-    trigger && (trigger.query.search || trigger.query.filters?.length || trigger.changedFieldIds?.length);
-
-  let note: ReactNode = null;
-  if (sources?.length) {
-    note = (
-      <p className="hint" data-testid="webhook-record-sources">
-        This webhook follows {sources.length === 1 ? '1 record source' : `${sources.length} record sources`}{' '}
-        (set through the API); they are kept as they are.
-      </p>
-    );
-  } else if (narrowed) {
-    note = (
-      <p className="hint" data-testid="webhook-record-query">
-        The saved source also has a search, filters or changed fields (set through the API); choosing another
-        type replaces them.
-      </p>
-    );
-  }
-
-  return (
-    <fieldset className="link-field" data-testid="webhook-record-settings">
-      <legend>Record settings</legend>
-      <label htmlFor={id} className="field-label">
-        Record type
-      </label>
-      <select
-        id={id}
-        value={draft.typeId}
-        disabled={readOnly || Boolean(sources?.length) || !model}
-        onChange={(event) => onChange(event.target.value)}
-        data-testid="webhook-record-type"
-      >
-        <option value="">All accessible types</option>
-        {types.map((type) => (
-          <option key={type.id} value={type.id}>
-            {type.name}
-          </option>
-        ))}
-        {known ? null : <option value={draft.typeId}>Type {draft.typeId}</option>}
-      </select>
-      <span className="hint">
-        {subscribes
-          ? 'Record events of this type only, as the record owner can read them.'
-          : 'Applies to record events; none is selected.'}
-        {model && model.schemaRevision >= 0 ? (
-          <>
-            {' '}
-            Checked against schema revision{' '}
-            <span data-testid="webhook-schema-revision">{model.schemaRevision}</span>.
-          </>
-        ) : null}
-      </span>
-      {note}
-    </fieldset>
   );
 }
