@@ -6,24 +6,10 @@ import { assertApiRight } from '../identity/permissions';
 import { generateApiKeyValue, hashApiKeyValue } from './api-key-value';
 import { ApiKey } from './api-key.entity';
 import { quickKeyExpiry, standardKeyExpiry } from '../shared/api-key.rules';
-import { isKeyClient, isOAuthClient, keyClientLabel, snippetFor, type Snippet } from './quick-connections';
+import type { ApiKeyView, CreatedApiKey } from './api-key-view';
+import { isKeyClient, isOAuthClient, keyClientLabel, snippetFor } from './quick-connections';
 
-export interface ApiKeyView {
-  id: string;
-  name: string;
-  kind: ApiKey['kind'];
-  clientKind: string | null;
-  createdAt: string;
-  expiresAt: string | null;
-  lastUsedAt: string | null;
-}
-
-export interface CreatedApiKey {
-  apiKey: ApiKeyView;
-  /** Shown once; never stored, never returned again. */
-  value: string;
-  snippet: Snippet;
-}
+export type { ApiKeyView, CreatedApiKey };
 
 /** What leaves the service about a key: never its hash. */
 export function apiKeyView(key: ApiKey): ApiKeyView {

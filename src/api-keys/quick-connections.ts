@@ -1,20 +1,11 @@
+import type { QuickConnection, Snippet } from './api-key-view';
+
 /**
  * The clients offered under "Quick connections" (spec.md, API key): key-based clients get a key
  * named after them that expires in exactly 365 days; OAuth-based connectors get no key, only
  * instructions.
  */
-export interface QuickConnection {
-  id: string;
-  label: string;
-  auth: 'apiKey' | 'oauth';
-  instructions: string;
-}
-
-export interface Snippet {
-  title: string;
-  language: 'json' | 'text';
-  text: string;
-}
+export type { QuickConnection, Snippet };
 
 interface Endpoints {
   mcpUrl: string;

@@ -10,7 +10,7 @@ import type { IdentityHooks } from './identity-hooks';
 import { loadActor } from './actor';
 import { signInBody, signUpBody, switchWorkspaceBody } from './identity.schemas';
 import { createSession, deleteSession, setSessionWorkspace } from './sessions.service';
-import { sessionView } from './session-view';
+import { sessionView } from './session-view-of';
 import { Workspace } from './workspace.entity';
 import { workspacesOf } from './workspaces.service';
 

@@ -1,7 +1,7 @@
 import { Column, CreateDateColumn, Entity, PrimaryColumn, UpdateDateColumn } from 'typeorm';
+import { MEMBER_STATUSES, type MemberStatus } from './identity-view';
 
-export const MEMBER_STATUSES = ['active', 'inactive'] as const;
-export type MemberStatus = (typeof MEMBER_STATUSES)[number];
+export { MEMBER_STATUSES, type MemberStatus };
 
 /** A user's membership of one workspace, with one role and a status. */
 @Entity({ name: 'members' })

@@ -1,3 +1,4 @@
+import type { MemberView } from './identity-view';
 import type { IdentityHooks } from './identity-hooks';
 import type { DataSource, EntityManager } from 'typeorm';
 import { conflictError, notFoundError } from '../shared/app-error';
@@ -7,15 +8,7 @@ import { generatePassword, hashPassword } from './passwords';
 import { Role } from './role.entity';
 import { User } from './user.entity';
 
-export interface MemberView {
-  userId: string;
-  email: string;
-  name: string;
-  roleId: string;
-  roleName: string;
-  status: MemberStatus;
-  createdAt: string;
-}
+export type { MemberView };
 
 export async function listMembers(manager: EntityManager, workspaceId: string): Promise<MemberView[]> {
   const rows = await manager

@@ -1,19 +1,8 @@
 import { authorizationError } from '../shared/app-error';
+import type { ApiPermissions } from './identity-view';
 import type { Role } from './role.entity';
 
-/** What a role allows on the API & Webhooks row (spec.md, "Permissions on the API & Webhooks role row"). */
-export interface ApiPermissions {
-  /** Read access All: list own keys, open Webhooks, Deliveries and Event Details; use API keys at all. */
-  apiRead: boolean;
-  /** plus Create: add webhooks, resend deliveries, create API keys. */
-  apiCreate: boolean;
-  /** plus Edit: edit webhooks, see saved secret and header values. */
-  apiEdit: boolean;
-  /** plus Delete: delete webhooks and own API keys. */
-  apiDelete: boolean;
-  /** Admin role only: members and roles (architecture.md, "roles"). */
-  manageWorkspace: boolean;
-}
+export type { ApiPermissions };
 
 type RoleRow = Pick<Role, 'isAdmin' | 'apiRead' | 'apiCreate' | 'apiEdit' | 'apiDelete'>;
 

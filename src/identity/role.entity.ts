@@ -1,11 +1,12 @@
 import { Column, CreateDateColumn, Entity, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
 
-export const BUILTIN_ROLES = ['admin', 'member', 'viewer'] as const;
-export type BuiltinRole = (typeof BUILTIN_ROLES)[number];
+import { BUILTIN_ROLES, type BuiltinRole, type ReadAccess } from './identity-view';
+
+export { BUILTIN_ROLES, type BuiltinRole };
 
 /** Read access on the API & Webhooks row (spec.md, "Permissions on the API & Webhooks role row"). */
-export type ApiReadAccess = 'none' | 'all';
-export type RecordReadAccess = 'none' | 'all';
+export type ApiReadAccess = ReadAccess;
+export type RecordReadAccess = ReadAccess;
 
 @Entity({ name: 'roles' })
 export class Role {

@@ -1,23 +1,10 @@
+import type { RoleView } from './identity-view';
 import type { EntityManager } from 'typeorm';
 import { conflictError, notFoundError } from '../shared/app-error';
 import { Member } from './member.entity';
 import { Role, type ApiReadAccess, type RecordReadAccess } from './role.entity';
 
-export interface RoleView {
-  id: string;
-  name: string;
-  builtin: Role['builtin'];
-  isAdmin: boolean;
-  apiRead: ApiReadAccess;
-  apiCreate: boolean;
-  apiEdit: boolean;
-  apiDelete: boolean;
-  /** Record access: read none/all per type (others follow defaultRecordAccess), restricted fields. */
-  defaultRecordAccess: RecordReadAccess;
-  recordAccess: Record<string, RecordReadAccess>;
-  restrictedFieldIds: string[];
-  memberCount: number;
-}
+export type { RoleView };
 
 export interface RoleInput {
   name?: string;

@@ -1,8 +1,8 @@
 import { Column, CreateDateColumn, Entity, PrimaryGeneratedColumn } from 'typeorm';
+import { PLAN_STATES, type PlanState } from './identity-view';
 
 /** Plan state (architecture.md, "plans"); enforced only with DEPLOYMENT=cloud. */
-export const PLAN_STATES = ['none', 'active', 'trial_ended', 'lapsed'] as const;
-export type PlanState = (typeof PLAN_STATES)[number];
+export { PLAN_STATES, type PlanState };
 
 @Entity({ name: 'workspaces' })
 export class Workspace {

@@ -1,14 +1,22 @@
 import { z } from 'zod';
 
 /** A connected messaging account as the web app reads it (its signing secret is shown once). */
-export interface ConnectedAccountView {
-  id: string;
-  provider: string;
+export const connectedAccountViewSchema = z.object({
+  id: z.uuid(),
+  provider: z.string(),
   /** The provider's id of the account. */
-  accountId: string;
-  displayName: string;
-  createdAt: string;
-}
+  accountId: z.string(),
+  displayName: z.string(),
+  createdAt: z.iso.datetime(),
+});
+export type ConnectedAccountView = z.output<typeof connectedAccountViewSchema>;
+
+/** A new connection: the signing secret is shown this once, the server never returns it again. */
+export const connectedAccountCreatedSchema = z.object({
+  account: connectedAccountViewSchema,
+  signingSecret: z.string(),
+});
+export type ConnectedAccountCreated = z.output<typeof connectedAccountCreatedSchema>;
 
 /** `POST /api/v1/messaging/inbound/{accountId}`: what happened to one provider activity. */
 export const ingestResultSchema = z.object({

@@ -9,7 +9,7 @@ import type { SecretBox } from '../security/secret-box';
 import { verifyWebhookSignature } from '../webhooks/signature';
 import { WebhooksRepository } from '../webhooks/webhooks.repository';
 import { ConnectedAccount } from './connected-account.entity';
-import type { ConnectedAccountView, IngestResult } from './messaging-view';
+import type { ConnectedAccountCreated, ConnectedAccountView, IngestResult } from './messaging-view';
 import { eventNameOf, messagingEventData, providerActivitySchema } from './provider-activity';
 
 const view = (account: ConnectedAccount): ConnectedAccountView => ({
@@ -53,7 +53,7 @@ export class MessagingService {
   async connect(
     actor: Actor,
     input: { provider: string; accountId: string; displayName: string },
-  ): Promise<{ account: ConnectedAccountView; signingSecret: string }> {
+  ): Promise<ConnectedAccountCreated> {
     assertAdmin(actor);
     return this.connectAccount(actor.workspace.id, input);
   }
@@ -62,7 +62,7 @@ export class MessagingService {
   async connectAccount(
     workspaceId: string,
     input: { provider: string; accountId: string; displayName: string },
-  ): Promise<{ account: ConnectedAccountView; signingSecret: string }> {
+  ): Promise<ConnectedAccountCreated> {
     const exists = await this.dataSource.manager.existsBy(ConnectedAccount, {
       workspaceId,
       provider: input.provider,

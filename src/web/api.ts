@@ -6,7 +6,20 @@ import type {
   DeliveryView,
   EventDetails,
 } from '../deliveries/delivery-view';
-import type { ConnectedAccountView } from '../messaging/messaging-view';
+import type { ApiKeyView, CreatedApiKey, QuickConnection, Snippet } from '../api-keys/api-key-view';
+import type {
+  ApiPermissions,
+  MemberStatus,
+  MemberView,
+  ReadAccess,
+  RoleRecordAccess,
+  RoleView,
+  SessionRole,
+  SessionView,
+  UserView,
+  WorkspaceView,
+} from '../identity/identity-view';
+import type { ConnectedAccountCreated, ConnectedAccountView } from '../messaging/messaging-view';
 import type { FieldKind } from '../record-model/field-kinds';
 import type { ModelDiscovery, ModelTypeRead } from '../record-model/model-view';
 import type { RecordFilterOp, RecordQuery } from '../records/record-query';
@@ -28,84 +41,26 @@ export type {
   WebhookView,
 };
 
-export type User = { id: string; email: string; name: string };
-export type Workspace = { id: string; name: string; planState: 'none' | 'active' | 'trial_ended' | 'lapsed' };
-export type Permissions = {
-  apiRead: boolean;
-  apiCreate: boolean;
-  apiEdit: boolean;
-  apiDelete: boolean;
-  manageWorkspace: boolean;
-};
-export type RecordReadAccess = 'none' | 'all';
-/** A role's record access (app-api.md, "Record access on roles"). */
-export type RoleRecordAccess = {
-  /** Types not listed in recordAccess. */
-  defaultRecordAccess: RecordReadAccess;
-  /** Per record type id. */
-  recordAccess: Record<string, RecordReadAccess>;
-  /** Values of these fields read `restricted`. */
-  restrictedFieldIds: string[];
-};
-/** A role as the session carries it (without record access or member count). */
-export type SessionRole = {
-  id: string;
-  name: string;
-  builtin: 'admin' | 'member' | 'viewer' | null;
-  isAdmin: boolean;
-  apiRead: 'none' | 'all';
-  apiCreate: boolean;
-  apiEdit: boolean;
-  apiDelete: boolean;
-};
-export type Role = SessionRole & RoleRecordAccess & { memberCount: number };
+export type User = UserView;
+export type Workspace = WorkspaceView;
+export type Permissions = ApiPermissions;
+export type RecordReadAccess = ReadAccess;
+export type { RoleRecordAccess, SessionRole };
+export type Role = RoleView;
 export type RoleChange = Partial<
   Pick<Role, 'name' | 'apiRead' | 'apiCreate' | 'apiEdit' | 'apiDelete'> & RoleRecordAccess
 >;
-export type MemberStatus = 'active' | 'inactive';
-export type Member = {
-  userId: string;
-  email: string;
-  name: string;
-  roleId: string;
-  roleName: string;
-  status: MemberStatus;
-  createdAt: string;
-};
-export type Session = {
-  user: User;
-  workspace: Workspace;
-  workspaces: Workspace[];
-  member: { status: MemberStatus };
-  role: SessionRole;
-  permissions: Permissions;
-  onboardingPending: boolean;
-  deployment: 'self-hosted' | 'cloud';
-  mcpUrl: string;
-};
-export type ApiKey = {
-  id: string;
-  name: string;
-  kind: 'standard' | 'quick';
-  clientKind: string | null;
-  createdAt: string;
-  expiresAt: string | null;
-  lastUsedAt: string | null;
-};
-export type QuickConnection = {
-  id: string;
-  label: string;
-  auth: 'apiKey' | 'oauth';
-  instructions: string;
-};
-export type Snippet = { title: string; language: 'json' | 'text'; text: string };
-export type CreatedKey = { apiKey: ApiKey; value: string; snippet: Snippet };
+export type { MemberStatus };
+export type Member = MemberView;
+export type Session = SessionView;
+export type ApiKey = ApiKeyView;
+export type { QuickConnection, Snippet };
+export type CreatedKey = CreatedApiKey;
 
 // Connected messaging accounts (app-api.md, "Connected accounts"; docs/messaging.md).
 export type ConnectedAccount = ConnectedAccountView;
 export type ConnectAccountInput = { provider: string; accountId: string; displayName: string };
-/** The signing secret is shown once: the server never returns it again. */
-export type ConnectedAccountCreated = { account: ConnectedAccount; signingSecret: string };
+export type { ConnectedAccountCreated };
 
 // The record model and records (app-api.md, "Records and the record model";
 // src/record-model/model-view.ts and src/records/record-view.ts).

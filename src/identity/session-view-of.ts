@@ -1,25 +1,9 @@
 import type { Config } from '../config';
 import type { Actor } from './actor';
-import type { RoleView } from './roles.service';
+import type { SessionView, WorkspaceView } from './identity-view';
 import type { Workspace } from './workspace.entity';
-import type { ApiPermissions } from './permissions';
 
-export interface SessionView {
-  user: { id: string; email: string; name: string };
-  workspace: WorkspaceView;
-  workspaces: WorkspaceView[];
-  member: { status: Actor['member']['status'] };
-  role: Pick<
-    RoleView,
-    'id' | 'name' | 'builtin' | 'isAdmin' | 'apiRead' | 'apiCreate' | 'apiEdit' | 'apiDelete'
-  >;
-  permissions: ApiPermissions;
-  onboardingPending: boolean;
-  deployment: Config['DEPLOYMENT'];
-  mcpUrl: string;
-}
-
-type WorkspaceView = Pick<Workspace, 'id' | 'name' | 'planState'>;
+export type { SessionView };
 
 const workspaceView = ({ id, name, planState }: Workspace): WorkspaceView => ({ id, name, planState });
 
