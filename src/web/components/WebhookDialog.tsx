@@ -3,24 +3,17 @@
 // values are shown only to people with Edit (and Admins); others read `********` and the header
 // names. Delete, after a confirmation, for roles with Delete.
 import { useEffect, useRef, useState, type FormEvent } from 'react';
-import { api, errorMessage, type WebhookSecrets, type WebhookView, type WebhookWrite } from '../api';
-import { BODY_TEMPLATE_MAX, WEBHOOK_DESCRIPTION_MAX, WEBHOOK_SECRET_MAX } from '../../shared/limits';
+import { api, type WebhookView, type WebhookWrite } from '../api';
+import { WEBHOOK_DESCRIPTION_MAX } from '../../shared/limits';
 import { DateTime } from '../format';
 import { useSession } from '../session';
 import { useSubmit } from '../useSubmit';
-import {
-  EMPTY_DRAFT,
-  WebhookDraftError,
-  createOf,
-  draftOfWebhook,
-  maySteer,
-  parseHeaderLines,
-  updateOf,
-  type WebhookDraft,
-} from '../webhooks';
+import { WebhookDraftError, createOf, maySteer, updateOf, type WebhookDraft } from '../webhooks';
 import { ConfirmDialog, Dialog, DialogActions, ErrorMessage } from './Dialog';
 import { EventsField } from './WebhookEventsField';
-import { RecordSettings, type RecordModelSummary } from './WebhookRecordSettings';
+import { RecordSettings, useRecordModel } from './WebhookRecordSettings';
+import { SendingFields } from './WebhookSendingFields';
+import { useWebhookDraft } from './useWebhookDraft';
 
 export type WebhookRights = { create: boolean; edit: boolean; delete: boolean };
 
@@ -42,52 +35,10 @@ export function WebhookDialog({ webhook, rights, onClose, onSaved, onDeleted, on
   const steerable = isNew || maySteer(webhook, session);
   // People with Edit see the saved values; everyone else reads them masked.
   const revealsSecrets = !isNew && rights.edit;
-  const [secrets, setSecrets] = useState<WebhookSecrets>();
-  const [secretsError, setSecretsError] = useState<string>();
-  const [initial, setInitial] = useState<WebhookDraft | undefined>(() =>
-    isNew ? EMPTY_DRAFT : revealsSecrets ? undefined : draftOfWebhook(webhook, undefined),
-  );
-  const [draft, setDraft] = useState<WebhookDraft | undefined>(initial);
-  const [model, setModel] = useState<RecordModelSummary>();
+  const { secrets, secretsError, initial, draft, setDraft } = useWebhookDraft(webhook, revealsSecrets);
+  const model = useRecordModel();
   const [confirmDelete, setConfirmDelete] = useState(false);
   const { busy, error, setError, run } = useSubmit();
-
-  // The saved secret and header values (GET /app/api/webhooks/:id/secrets), for Edit only.
-  useEffect(() => {
-    if (!webhook || !revealsSecrets) return;
-    let live = true;
-    api
-      .webhookSecrets(webhook.id)
-      .then((answer) => {
-        if (!live) return;
-        const start = draftOfWebhook(webhook, answer);
-        setSecrets(answer);
-        setInitial(start);
-        setDraft(start);
-      })
-      .catch((failure: unknown) => {
-        if (!live) return;
-        setSecretsError(errorMessage(failure));
-        const start = draftOfWebhook(webhook, undefined);
-        setInitial(start);
-        setDraft(start);
-      });
-    return () => {
-      live = false;
-    };
-  }, [webhook, revealsSecrets]);
-
-  // The record types for the record settings, and the schema revision they were read at.
-  useEffect(() => {
-    let live = true;
-    api
-      .discoverModel()
-      .then((answer) => live && setModel(answer))
-      .catch(() => live && setModel({ schemaRevision: -1, types: [] }));
-    return () => {
-      live = false;
-    };
-  }, []);
 
   // The dialog focuses its first field when it opens; with Edit the fields come after the values.
   const urlInput = useRef<HTMLInputElement>(null);
@@ -261,71 +212,7 @@ export function WebhookDialog({ webhook, rights, onClose, onSaved, onDeleted, on
             <span className="hint">A disabled webhook receives nothing and keeps its settings.</span>
           </div>
 
-          <label>
-            Secret
-            <input
-              className="mono"
-              value={draft.secret}
-              readOnly={fixed}
-              maxLength={WEBHOOK_SECRET_MAX}
-              autoComplete="off"
-              spellCheck={false}
-              placeholder={fixed ? 'No secret' : 'Optional: signs every delivery'}
-              onChange={(event) => change({ secret: event.target.value })}
-              data-testid="webhook-secret"
-            />
-            {fixed ? null : (
-              <span className="hint">
-                Signs every delivery: X-Webhook-Signature is the hex HMAC-SHA256 of the body.
-                {webhook?.hasSecret ? ' It cannot be emptied here once set.' : ''}
-              </span>
-            )}
-          </label>
-
-          <label>
-            Headers
-            <textarea
-              className="mono"
-              rows={3}
-              value={draft.headers}
-              readOnly={fixed}
-              spellCheck={false}
-              placeholder={fixed ? 'No custom headers' : 'X-Api-Token: value\nX-Tenant: acme'}
-              onChange={(event) => change({ headers: event.target.value })}
-              data-testid="webhook-headers"
-            />
-            {fixed ? null : (
-              <span className="hint">
-                One <code>Name: value</code> per line; a line without a colon is ignored, an empty field
-                removes all headers. <HeaderCount text={draft.headers} />
-              </span>
-            )}
-          </label>
-
-          <label>
-            Body template
-            <textarea
-              className="mono"
-              rows={fixed && !draft.bodyTemplate ? 1 : 4}
-              value={draft.bodyTemplate}
-              readOnly={fixed}
-              maxLength={BODY_TEMPLATE_MAX}
-              spellCheck={false}
-              placeholder={
-                fixed ? 'The standard envelope' : '{ "text": "{{event}} on {{data.record.ref.recordId}}" }'
-              }
-              onChange={(event) => change({ bodyTemplate: event.target.value })}
-              data-testid="webhook-body-template"
-            />
-            {fixed ? null : (
-              <span className="hint">
-                Optional JSON that replaces the standard envelope. Placeholders such as{' '}
-                <code>{'{{event}}'}</code>, <code>{'{{id}}'}</code> or{' '}
-                <code>{'{{data.record.ref.recordId}}'}</code> must sit inside JSON strings.
-                {webhook?.bodyTemplate !== null && webhook ? ' It cannot be emptied here once set.' : ''}
-              </span>
-            )}
-          </label>
+          <SendingFields webhook={webhook} draft={draft} readOnly={fixed} onChange={change} />
 
           <RecordSettings
             webhook={webhook}
@@ -345,15 +232,5 @@ export function WebhookDialog({ webhook, rights, onClose, onSaved, onDeleted, on
         </form>
       )}
     </Dialog>
-  );
-}
-
-function HeaderCount({ text }: { text: string }) {
-  const headers = parseHeaderLines(text);
-  const count = headers ? Object.keys(headers).length : 0;
-  return (
-    <span data-testid="webhook-header-count">
-      {count === 0 ? 'No headers.' : count === 1 ? '1 header.' : `${count} headers.`}
-    </span>
   );
 }

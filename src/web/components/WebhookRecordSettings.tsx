@@ -1,12 +1,29 @@
 // The Record settings of the webhook dialog: the record type its record events follow, checked
 // against the schema revision; sources, search, filters and changed fields set through the API are
 // kept and explained, not edited here.
-import { useId, type ReactNode } from 'react';
-import type { RecordTypeSummary, WebhookView } from '../api';
+import { useEffect, useId, useState, type ReactNode } from 'react';
+import { api, type RecordTypeSummary, type WebhookView } from '../api';
 import { isRecordEvent, type WebhookDraft } from '../webhooks';
 
 /** The record model as the dialog needs it; undefined while it loads. */
 export type RecordModelSummary = { schemaRevision: number; types: RecordTypeSummary[] };
+
+/** The record types for the record settings, and the schema revision they were read at. */
+export function useRecordModel(): RecordModelSummary | undefined {
+  const [model, setModel] = useState<RecordModelSummary>();
+  useEffect(() => {
+    let live = true;
+    api
+      .discoverModel()
+      // A failed read leaves no types and no revision to check against (-1).
+      .then((answer) => live && setModel(answer))
+      .catch(() => live && setModel({ schemaRevision: -1, types: [] }));
+    return () => {
+      live = false;
+    };
+  }, []);
+  return model;
+}
 
 export function RecordSettings({
   webhook,

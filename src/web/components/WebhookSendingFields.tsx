@@ -1,0 +1,106 @@
+// How the webhook dialog's webhook sends: its signing secret, custom headers and body template.
+// Read-only for an editor of someone else's record webhook too: only its owner or an Admin
+// changes how it sends.
+import type { ChangeEvent } from 'react';
+import type { WebhookView } from '../api';
+import { BODY_TEMPLATE_MAX, WEBHOOK_SECRET_MAX } from '../../shared/limits';
+import { parseHeaderLines, type WebhookDraft } from '../webhooks';
+
+type SendingDraft = Pick<WebhookDraft, 'secret' | 'headers' | 'bodyTemplate'>;
+
+export function SendingFields({
+  webhook,
+  draft,
+  readOnly,
+  onChange,
+}: {
+  webhook: WebhookView | undefined;
+  draft: WebhookDraft;
+  readOnly: boolean;
+  onChange: (patch: Partial<SendingDraft>) => void;
+}) {
+  // The attributes all three fields end with, spread last so the DOM keeps its attribute order.
+  const edits = (key: keyof SendingDraft, testId: string, placeholder: string) => ({
+    spellCheck: false,
+    placeholder,
+    onChange: (event: ChangeEvent<HTMLInputElement | HTMLTextAreaElement>) =>
+      onChange({ [key]: event.target.value }),
+    'data-testid': testId,
+  });
+  return (
+    <>
+      <label>
+        Secret
+        <input
+          className="mono"
+          value={draft.secret}
+          readOnly={readOnly}
+          maxLength={WEBHOOK_SECRET_MAX}
+          autoComplete="off"
+          {...edits('secret', 'webhook-secret', readOnly ? 'No secret' : 'Optional: signs every delivery')}
+        />
+        {readOnly ? null : (
+          <span className="hint">
+            Signs every delivery: X-Webhook-Signature is the hex HMAC-SHA256 of the body.
+            {webhook?.hasSecret ? ' It cannot be emptied here once set.' : ''}
+          </span>
+        )}
+      </label>
+
+      <label>
+        Headers
+        <textarea
+          className="mono"
+          rows={3}
+          value={draft.headers}
+          readOnly={readOnly}
+          {...edits(
+            'headers',
+            'webhook-headers',
+            readOnly ? 'No custom headers' : 'X-Api-Token: value\nX-Tenant: acme',
+          )}
+        />
+        {readOnly ? null : (
+          <span className="hint">
+            One <code>Name: value</code> per line; a line without a colon is ignored, an empty field removes
+            all headers. <HeaderCount text={draft.headers} />
+          </span>
+        )}
+      </label>
+
+      <label>
+        Body template
+        <textarea
+          className="mono"
+          rows={readOnly && !draft.bodyTemplate ? 1 : 4}
+          value={draft.bodyTemplate}
+          readOnly={readOnly}
+          maxLength={BODY_TEMPLATE_MAX}
+          {...edits(
+            'bodyTemplate',
+            'webhook-body-template',
+            readOnly ? 'The standard envelope' : '{ "text": "{{event}} on {{data.record.ref.recordId}}" }',
+          )}
+        />
+        {readOnly ? null : (
+          <span className="hint">
+            Optional JSON that replaces the standard envelope. Placeholders such as <code>{'{{event}}'}</code>
+            , <code>{'{{id}}'}</code> or <code>{'{{data.record.ref.recordId}}'}</code> must sit inside JSON
+            strings.
+            {webhook?.bodyTemplate !== null && webhook ? ' It cannot be emptied here once set.' : ''}
+          </span>
+        )}
+      </label>
+    </>
+  );
+}
+
+function HeaderCount({ text }: { text: string }) {
+  const headers = parseHeaderLines(text);
+  const count = headers ? Object.keys(headers).length : 0;
+  return (
+    <span data-testid="webhook-header-count">
+      {count === 0 ? 'No headers.' : count === 1 ? '1 header.' : `${count} headers.`}
+    </span>
+  );
+}
