@@ -1,7 +1,7 @@
 import type { ComponentSchemas } from '../http/openapi/components';
 import { uuidParam, type OperationSpec } from '../http/openapi/operation';
 import type { Check, Same } from '../http/view-schemas';
-import { listDeliveriesQuery } from './deliveries.routes';
+import { listAllDeliveriesQuery, listDeliveriesQuery } from './deliveries.routes';
 import type { EncodedPage } from '../http/paging';
 import type { DeliveriesService } from './deliveries.service';
 import {
@@ -11,7 +11,17 @@ import {
   type DeliveryPage,
 } from './delivery-view';
 
-const queryDescriptions = { searchTerm: 'Part of the URL or of the event name.' };
+const queryDescriptions = {
+  searchTerm: 'Part of the URL or of the event name.',
+  status: 'Only deliveries with this status.',
+  event: 'Only deliveries of this event, e.g. `record.updated`.',
+  url: 'Only deliveries sent to exactly this URL.',
+  createdFrom: 'Created at or after (ISO 8601 date or date-time; a date starts at 00:00 UTC).',
+  createdTo: 'Created at or before (ISO 8601 date or date-time; a date covers its whole day, UTC).',
+  webhookId: "Only this webhook's deliveries (404 `webhookNotFound` when it is not in the workspace).",
+};
+/** A query parameter the route does not know is refused, not ignored. */
+const QUERY_REFUSALS = ['cursorInvalid', 'unknownField'];
 
 /** The delivery log of the webhooks. */
 export const DELIVERY_OPERATIONS: OperationSpec[] = [
@@ -21,10 +31,10 @@ export const DELIVERY_OPERATIONS: OperationSpec[] = [
     operationId: 'listDeliveries',
     summary: 'List the deliveries of every webhook, newest first',
     tag: 'Webhooks',
-    query: listDeliveriesQuery,
+    query: listAllDeliveriesQuery,
     queryDescriptions,
     success: { status: 200, description: 'One page of deliveries.', schema: deliveryPageSchema },
-    refusals: { 400: ['cursorInvalid'] },
+    refusals: { 400: QUERY_REFUSALS, 404: ['webhookNotFound'] },
   },
   {
     method: 'get',
@@ -37,7 +47,7 @@ export const DELIVERY_OPERATIONS: OperationSpec[] = [
     query: listDeliveriesQuery,
     queryDescriptions,
     success: { status: 200, description: 'One page of deliveries.', schema: deliveryPageSchema },
-    refusals: { 400: ['cursorInvalid'], 404: ['webhookNotFound'] },
+    refusals: { 400: QUERY_REFUSALS, 404: ['webhookNotFound'] },
   },
   {
     method: 'get',

@@ -1,5 +1,6 @@
 import type { DataSource } from 'typeorm';
 import { authorizationError, conflictError, notFoundError } from '../shared/app-error';
+import { dateBound } from '../db/date-bound';
 import { keysetPage } from '../db/keyset-page';
 import type { Page, PageRequest } from '../http/paging';
 import { containsPattern } from '../db/like-pattern';
@@ -27,6 +28,14 @@ export const deliveryNotFound = () => notFoundError('Delivery not found.', 'deli
 export interface DeliveryListQuery extends PageRequest {
   webhookId?: string;
   searchTerm?: string;
+  status?: Delivery['status'];
+  /** The event name, exactly. */
+  event?: string;
+  /** The URL the delivery was sent to, exactly. */
+  url?: string;
+  /** ISO 8601 date or date-time; a date covers its whole day (UTC). */
+  createdFrom?: string;
+  createdTo?: string;
 }
 
 /** The delivery log, Event Details and resend (spec.md, "Delivery record", resend rules). */
@@ -50,6 +59,13 @@ export class DeliveriesService {
       const term = containsPattern(query.searchTerm);
       builder.andWhere(`(d.url ILIKE :term ESCAPE '\\' OR d.event ILIKE :term ESCAPE '\\')`, { term });
     }
+    if (query.status) builder.andWhere('d.status = :status', { status: query.status });
+    if (query.event) builder.andWhere('d.event = :event', { event: query.event });
+    if (query.url) builder.andWhere('d.url = :url', { url: query.url });
+    if (query.createdFrom)
+      builder.andWhere('d.created_at >= :createdFrom', { createdFrom: dateBound(query.createdFrom, false) });
+    if (query.createdTo)
+      builder.andWhere('d.created_at <= :createdTo', { createdTo: dateBound(query.createdTo, true) });
     const { rows, next } = await keysetPage(builder, 'd', query);
     return { data: rows.map((row) => deliveryView(row, this.temporalUiUrl(row))), next };
   }

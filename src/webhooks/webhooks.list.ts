@@ -1,5 +1,6 @@
 import type { EntityManager } from 'typeorm';
 import { containsPattern } from '../db/like-pattern';
+import { dateBound as bound } from '../db/date-bound';
 import { keysetPage } from '../db/keyset-page';
 import { Webhook } from './webhook.entity';
 import type { PageCursor } from '../http/cursor';
@@ -7,12 +8,6 @@ import type { PageRequest } from '../http/paging';
 import type { ListWebhooksQuery } from './webhooks.schemas';
 
 export type WebhookListOptions = Omit<ListWebhooksQuery, 'cursor'> & PageRequest;
-
-/** A date-only bound covers its whole day (UTC): `createdTo=2026-11-21` includes that day. */
-const bound = (value: string, end: boolean) =>
-  /^\d{4}-\d{2}-\d{2}$/.test(value)
-    ? new Date(`${value}T${end ? '23:59:59.999' : '00:00:00.000'}Z`)
-    : new Date(value);
 
 /** A page of a workspace's webhooks, newest first: search on the URL, creation and update dates. */
 export async function listWebhookRows(

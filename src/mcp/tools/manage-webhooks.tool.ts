@@ -3,6 +3,7 @@ import { decodePaging, encodePage } from '../../http/paging';
 import { webhookFields } from '../../webhooks/webhooks.schemas';
 import type { DeliveriesService } from '../../deliveries/deliveries.service';
 import type { WebhooksService } from '../../webhooks/webhooks.service';
+import { listDeliveriesQuery } from '../../deliveries/deliveries.routes';
 import { defineTool, idempotencyKeyField, jsonResult, type McpTool } from '../mcp-tool';
 
 const ACTIONS = ['create', 'list', 'get', 'update', 'delete', 'list_deliveries', 'resend_delivery'] as const;
@@ -24,6 +25,17 @@ const input = z
       .max(200)
       .optional()
       .describe('list_deliveries: part of the URL or the event name.'),
+    status: listDeliveriesQuery.shape.status.describe('list_deliveries: only deliveries with this status.'),
+    event: listDeliveriesQuery.shape.event.describe('list_deliveries: only deliveries of this event name.'),
+    deliveryUrl: listDeliveriesQuery.shape.url.describe(
+      'list_deliveries: only deliveries sent to exactly this URL.',
+    ),
+    createdFrom: listDeliveriesQuery.shape.createdFrom.describe(
+      'list_deliveries: created at or after (ISO 8601 date or date-time; a date starts at 00:00 UTC).',
+    ),
+    createdTo: listDeliveriesQuery.shape.createdTo.describe(
+      'list_deliveries: created at or before (ISO 8601 date or date-time; a date covers its whole day).',
+    ),
     deliveryId: z.uuid().optional().describe('resend_delivery: the delivery to resend.'),
     limit: z.number().int().min(1).max(200).optional(),
     cursor: z.string().max(200).optional(),
@@ -73,7 +85,7 @@ export function manageWebhooksTool(deps: {
     title: 'Manage webhooks',
     description:
       'Create, list, get, update and delete the webhooks of your workspace; list_deliveries (newest first, optional ' +
-      'searchTerm and id of one webhook) and resend_delivery (deliveryId). Webhooks receive signed JSON POSTs of ' +
+      'searchTerm, status, event, deliveryUrl, createdFrom/createdTo, and id of one webhook) and resend_delivery (deliveryId). Webhooks receive signed JSON POSTs of ' +
       'CRM events. For record events send expectedSchemaRevision from get_record_model. update changes only the ' +
       'fields sent; null clears secret, headers, bodyTemplate and recordSources. delete cannot be undone. ' +
       'Writes take an idempotencyKey: resend a write with the same key.',
@@ -81,9 +93,21 @@ export function manageWebhooksTool(deps: {
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
     writes: (args) => WRITES.has(args.action),
     run: async (raw, actor) => {
-      const { action, id, search, searchTerm, deliveryId, limit, cursor, ...fields } = raw as z.infer<
-        typeof input
-      >;
+      const {
+        action,
+        id,
+        search,
+        searchTerm,
+        status,
+        event,
+        deliveryUrl,
+        createdFrom,
+        createdTo,
+        deliveryId,
+        limit,
+        cursor,
+        ...fields
+      } = raw as z.infer<typeof input>;
       switch (action) {
         case 'list':
           return result(
@@ -102,7 +126,10 @@ export function manageWebhooksTool(deps: {
             encodePage(
               await deliveries.list(
                 actor,
-                decodePaging({ webhookId: id, searchTerm, limit: limit ?? 50, cursor }),
+                decodePaging({
+                  ...{ webhookId: id, searchTerm, status, event, url: deliveryUrl, createdFrom, createdTo },
+                  ...{ limit: limit ?? 50, cursor },
+                }),
               ),
             ),
           );
