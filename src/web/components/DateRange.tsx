@@ -19,27 +19,40 @@ export function DateRange({
   return (
     <fieldset className="date-range" data-testid={testId}>
       <legend>{label}</legend>
-      <label>
-        <span className="visually-hidden">{label} from</span>
-        <input
-          type="date"
-          value={from}
-          max={to || undefined}
-          onChange={(event) => onFrom(event.target.value)}
-          data-testid={`${testId}-from`}
-        />
-      </label>
+      <DayField label={`${label} from`} value={from} max={to} onChange={onFrom} testId={`${testId}-from`} />
       <span className="muted">to</span>
-      <label>
-        <span className="visually-hidden">{label} to</span>
-        <input
-          type="date"
-          value={to}
-          min={from || undefined}
-          onChange={(event) => onTo(event.target.value)}
-          data-testid={`${testId}-to`}
-        />
-      </label>
+      <DayField label={`${label} to`} value={to} min={from} onChange={onTo} testId={`${testId}-to`} />
     </fieldset>
+  );
+}
+
+/** One end of the range; the other end (when set) bounds it. */
+function DayField({
+  label,
+  value,
+  min,
+  max,
+  onChange,
+  testId,
+}: {
+  label: string;
+  value: string;
+  min?: string;
+  max?: string;
+  onChange: (value: string) => void;
+  testId: string;
+}) {
+  return (
+    <label>
+      <span className="visually-hidden">{label}</span>
+      <input
+        type="date"
+        value={value}
+        min={min || undefined}
+        max={max || undefined}
+        onChange={(event) => onChange(event.target.value)}
+        data-testid={testId}
+      />
+    </label>
   );
 }

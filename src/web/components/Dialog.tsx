@@ -109,6 +109,8 @@ type DialogActionsProps = SubmitButtonProps & {
   onCancel?: () => void;
   cancelLabel?: string;
   cancelTestId?: string;
+  /** Buttons at the left end, apart from the others (e.g. Delete). */
+  start?: ReactNode;
   /** More buttons, shown first (on the left of Cancel). */
   extra?: ReactNode;
 };
@@ -118,11 +120,18 @@ export function DialogActions({
   onCancel,
   cancelLabel = 'Cancel',
   cancelTestId,
+  start,
   extra,
   ...submit
 }: DialogActionsProps) {
   return (
     <div className="dialog-actions">
+      {start ? (
+        <>
+          {start}
+          <span className="spacer" />
+        </>
+      ) : null}
       {extra}
       {onCancel ? (
         <button type="button" className="button" onClick={onCancel} data-testid={cancelTestId}>
@@ -131,6 +140,31 @@ export function DialogActions({
       ) : null}
       <SubmitButton {...submit} />
     </div>
+  );
+}
+
+/** A destructive button of a dialog's footer (it asks for a confirmation or acts at once). */
+export function DangerButton({
+  label,
+  disabled,
+  onClick,
+  testId,
+}: {
+  label: string;
+  disabled?: boolean;
+  onClick: () => void;
+  testId: string;
+}) {
+  return (
+    <button
+      type="button"
+      className="button button-danger-outline"
+      disabled={disabled}
+      onClick={onClick}
+      data-testid={testId}
+    >
+      {label}
+    </button>
   );
 }
 

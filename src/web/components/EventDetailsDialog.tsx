@@ -15,6 +15,7 @@ import {
 } from '../webhooks';
 import { DeliveryStatusBadge, ElementName } from './DeliveryParts';
 import { Dialog, DialogActions, ErrorMessage } from './Dialog';
+import { ListTable, Loading } from './ListParts';
 
 /** While the delivery is Pending or Sending, Event Details are read again this often. */
 const POLL_MS = 1500;
@@ -192,54 +193,42 @@ export function EventDetailsDialog({ delivery: opened, typeName, canResend, onCl
 
       <h3 className="section-title">Attempts</h3>
       {!current ? (
-        <p className="muted">Loading…</p>
+        <Loading />
       ) : current.attemptHistory.length === 0 ? (
         <p className="muted" data-testid="delivery-no-attempts">
           {underWay ? 'No attempt yet: the first one is on its way.' : 'No attempt was made.'}
         </p>
       ) : (
-        <div className="table-wrap">
-          <table className="table table-compact" data-testid="delivery-attempt-history">
-            <thead>
-              <tr>
-                <th>Attempt</th>
-                <th>Time</th>
-                <th>Status code</th>
-                <th>Message</th>
-                <th>Duration</th>
-                <th>Outcome</th>
-              </tr>
-            </thead>
-            <tbody>
-              {current.attemptHistory.map((attempt) => (
-                <tr
-                  key={`${attempt.attempt}.${attempt.send}`}
-                  data-testid="delivery-attempt"
-                  data-outcome={attempt.outcome}
-                >
-                  <td>
-                    {attempt.attempt}
-                    {attempt.send > 1 ? <span className="muted"> (request {attempt.send})</span> : null}
-                  </td>
-                  <td>
-                    <DateTime value={attempt.startedAt} seconds />
-                  </td>
-                  <td data-testid="delivery-attempt-status-code">{attempt.statusCode ?? '—'}</td>
-                  <td className="break">
-                    {attempt.responseMessage || <span className="value-missing">—</span>}
-                  </td>
-                  <td>{attempt.durationMs === null ? '—' : formatDuration(attempt.durationMs)}</td>
-                  <td>{OUTCOME_LABELS[attempt.outcome] ?? attempt.outcome}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <ListTable
+          className="table table-compact"
+          testId="delivery-attempt-history"
+          columns={['Attempt', 'Time', 'Status code', 'Message', 'Duration', 'Outcome']}
+        >
+          {current.attemptHistory.map((attempt) => (
+            <tr
+              key={`${attempt.attempt}.${attempt.send}`}
+              data-testid="delivery-attempt"
+              data-outcome={attempt.outcome}
+            >
+              <td>
+                {attempt.attempt}
+                {attempt.send > 1 ? <span className="muted"> (request {attempt.send})</span> : null}
+              </td>
+              <td>
+                <DateTime value={attempt.startedAt} seconds />
+              </td>
+              <td data-testid="delivery-attempt-status-code">{attempt.statusCode ?? '—'}</td>
+              <td className="break">{attempt.responseMessage || <span className="value-missing">—</span>}</td>
+              <td>{attempt.durationMs === null ? '—' : formatDuration(attempt.durationMs)}</td>
+              <td>{OUTCOME_LABELS[attempt.outcome] ?? attempt.outcome}</td>
+            </tr>
+          ))}
+        </ListTable>
       )}
 
       <h3 className="section-title">Event data</h3>
       {!current ? (
-        <p className="muted">Loading…</p>
+        <Loading />
       ) : Object.keys(current.payload).length === 0 ? (
         <p className="notice notice-warning" data-testid="delivery-payload-unreadable">
           You cannot read this record. Your role has no access to its type, or its event data is no longer

@@ -1,13 +1,169 @@
-// The parts the list pages share: the table's frame (dimmed while a newer query is read) and the
-// "Load more" button of a cursor-paged list.
-import type { ReactNode } from 'react';
+// The parts the list pages share: the search box and "Clear" of the toolbar, "Loading…", the table's frame (dimmed while a newer query is
+// read), the table with its header row, a row that opens on a click and its button, and the "Load more" button of
+// a cursor-paged list.
+import type { HTMLAttributes, ReactNode } from 'react';
+import type { PagedList } from '../usePagedList';
 
-/** The scrolling frame of a list's table; `stale` while the rows shown are of an older query. */
-export function TableWrap({ stale, children }: { stale: boolean; children: ReactNode }) {
+/** The search box of a list's toolbar. */
+export function SearchField({
+  label,
+  placeholder = label,
+  value,
+  onChange,
+  testId,
+}: {
+  /** Read by screen readers; the placeholder unless another is given. */
+  label: string;
+  placeholder?: string;
+  value: string;
+  onChange: (value: string) => void;
+  testId: string;
+}) {
+  return (
+    <label className="toolbar-field toolbar-search">
+      <span className="visually-hidden">{label}</span>
+      <input
+        type="search"
+        placeholder={placeholder}
+        value={value}
+        maxLength={200}
+        onChange={(event) => onChange(event.target.value)}
+        data-testid={testId}
+      />
+    </label>
+  );
+}
+
+/** "Clear" at the end of a list's toolbar, shown while a search or filter is set. */
+export function ClearFilters({
+  filtered,
+  onClear,
+  testId,
+}: {
+  filtered: boolean;
+  onClear: () => void;
+  testId: string;
+}) {
+  if (!filtered) return null;
+  return (
+    <button type="button" className="button button-small" onClick={onClear} data-testid={testId}>
+      Clear
+    </button>
+  );
+}
+
+/** "Loading…" while something is read; nothing once reading `failed` (an error message says why). */
+export function Loading({ failed = false, testId }: { failed?: boolean; testId?: string }) {
+  if (failed) return null;
+  return (
+    <p className="muted" data-testid={testId}>
+      Loading…
+    </p>
+  );
+}
+
+/**
+ * The scrolling frame of a list's table; `stale` while the rows shown are of an older query
+ * (absent for a list read whole, which is never stale).
+ */
+export function TableWrap({ stale, children }: { stale?: boolean; children: ReactNode }) {
   return (
     <div className={stale ? 'table-wrap is-stale' : 'table-wrap'} aria-busy={stale}>
       {children}
     </div>
+  );
+}
+
+type ListTableProps = {
+  stale?: boolean;
+  /** The table's classes, e.g. `table webhooks-table`. */
+  className: string;
+  testId: string;
+  /** The column headings. */
+  columns: ReactNode[];
+  /** A last column for each row's actions, named for screen readers only. */
+  actions?: boolean;
+  /** The table's `data-view` (which view of the list the rows are of). */
+  view?: string;
+  /** The rows. */
+  children: ReactNode;
+};
+
+/** A list's table in its frame: one header row of `columns`, then the rows. */
+export function ListTable({ stale, className, testId, columns, actions, view, children }: ListTableProps) {
+  return (
+    <TableWrap stale={stale}>
+      <table className={className} data-testid={testId} data-view={view}>
+        <thead>
+          <tr>
+            {columns.map((column, index) => (
+              <th key={index}>{column}</th>
+            ))}
+            {actions ? (
+              <th>
+                <span className="visually-hidden">Actions</span>
+              </th>
+            ) : null}
+          </tr>
+        </thead>
+        <tbody>{children}</tbody>
+      </table>
+    </TableWrap>
+  );
+}
+
+/** A row that opens (its dialog) on a click anywhere in it; `data-*` attributes go to the `tr`. */
+export function OpenRow({
+  onOpen,
+  children,
+  ...attributes
+}: { onOpen: () => void; children: ReactNode } & Omit<HTMLAttributes<HTMLTableRowElement>, 'onClick'>) {
+  return (
+    <tr className="row-link" onClick={onOpen} {...attributes}>
+      {children}
+    </tr>
+  );
+}
+
+/**
+ * The button in a row's first cell that opens the row: the row opens on a click too, and this is
+ * the keyboard's way in (it stops the click so the row does not open it twice).
+ */
+export function RowOpenButton({
+  onOpen,
+  wrap = false,
+  testId,
+  children,
+}: {
+  onOpen: () => void;
+  /** Long text (a URL) may break anywhere. */
+  wrap?: boolean;
+  testId: string;
+  children: ReactNode;
+}) {
+  return (
+    <button
+      type="button"
+      className={wrap ? 'link-button break' : 'link-button'}
+      onClick={(event) => {
+        event.stopPropagation();
+        onOpen();
+      }}
+      data-testid={testId}
+    >
+      {children}
+    </button>
+  );
+}
+
+/** A row's first cell: a URL (which may break anywhere) that opens the row. */
+export function UrlOpenCell({ url, onOpen, testId }: { url: string; onOpen: () => void; testId: string }) {
+  return (
+    <td className="cell-url">
+      <RowOpenButton onOpen={onOpen} wrap testId={testId}>
+        {url}
+      </RowOpenButton>
+    </td>
   );
 }
 
@@ -28,22 +184,18 @@ export function LoadMoreButton({
   );
 }
 
-/** The "Load more" row under a list, shown while there is a next page. */
+/** The "Load more" row under a paged list, shown while there is a next page. */
 export function LoadMore({
-  nextCursor,
-  busy,
-  onClick,
+  list,
   testId,
 }: {
-  nextCursor: string | null | undefined;
-  busy: boolean;
-  onClick: () => void;
+  list: Pick<PagedList<unknown, unknown>, 'current' | 'moreBusy' | 'loadMore'>;
   testId: string;
 }) {
-  if (!nextCursor) return null;
+  if (!list.current?.nextCursor) return null;
   return (
     <div className="load-more">
-      <LoadMoreButton busy={busy} onClick={onClick} testId={testId} />
+      <LoadMoreButton busy={list.moreBusy} onClick={list.loadMore} testId={testId} />
     </div>
   );
 }

@@ -5,7 +5,7 @@ import { api, errorMessage, type IdentityKind, type RecordType, type RecordView 
 import { DateTime } from '../format';
 import { recordTitle } from '../records';
 import { useSubmit } from '../useSubmit';
-import { ConfirmDialog, Dialog, DialogActions, ErrorMessage } from './Dialog';
+import { ConfirmDialog, DangerButton, Dialog, DialogActions, ErrorMessage } from './Dialog';
 import { RecordForm, type Person } from './RecordForm';
 import { RecordValue } from './RecordValue';
 
@@ -97,22 +97,16 @@ export function RecordDialog({
     <DialogActions label="Close" onClick={onClose} />
   ) : trashed ? (
     <DialogActions
-      extra={
-        <>
-          <button
-            type="button"
-            className="button button-danger-outline"
-            disabled={busy}
-            onClick={() => {
-              setError(undefined);
-              setMode('confirmDelete');
-            }}
-            data-testid="record-delete"
-          >
-            Delete permanently
-          </button>
-          <span className="spacer" />
-        </>
+      start={
+        <DangerButton
+          label="Delete permanently"
+          disabled={busy}
+          onClick={() => {
+            setError(undefined);
+            setMode('confirmDelete');
+          }}
+          testId="record-delete"
+        />
       }
       onCancel={onClose}
       cancelLabel="Close"
@@ -124,19 +118,13 @@ export function RecordDialog({
     />
   ) : (
     <DialogActions
-      extra={
-        <>
-          <button
-            type="button"
-            className="button button-danger-outline"
-            disabled={busy}
-            onClick={() => act(() => api.trashRecord(type.id, record.id), 'trashed')}
-            data-testid="record-trash"
-          >
-            {busy ? 'Moving…' : 'Move to Trash'}
-          </button>
-          <span className="spacer" />
-        </>
+      start={
+        <DangerButton
+          label={busy ? 'Moving…' : 'Move to Trash'}
+          disabled={busy}
+          onClick={() => act(() => api.trashRecord(type.id, record.id), 'trashed')}
+          testId="record-trash"
+        />
       }
       onCancel={onClose}
       cancelLabel="Close"

@@ -9,7 +9,8 @@ import { DateTime } from '../format';
 import { useSession } from '../session';
 import { useSubmit } from '../useSubmit';
 import { WebhookDraftError, createOf, maySteer, updateOf, type WebhookDraft } from '../webhooks';
-import { ConfirmDialog, Dialog, DialogActions, ErrorMessage } from './Dialog';
+import { ConfirmDialog, DangerButton, Dialog, DialogActions, ErrorMessage } from './Dialog';
+import { Loading } from './ListParts';
 import { EventsField } from './WebhookEventsField';
 import { RecordSettings, useRecordModel } from './WebhookRecordSettings';
 import { SendingFields } from './WebhookSendingFields';
@@ -105,22 +106,19 @@ export function WebhookDialog({ webhook, rights, onClose, onSaved, onDeleted, on
 
   const footer = (
     <DialogActions
-      extra={
+      start={
         webhook ? (
           <>
             {rights.delete ? (
-              <button
-                type="button"
-                className="button button-danger-outline"
+              <DangerButton
+                label="Delete"
                 disabled={busy}
                 onClick={() => {
                   setError(undefined);
                   setConfirmDelete(true);
                 }}
-                data-testid="webhook-delete"
-              >
-                Delete
-              </button>
+                testId="webhook-delete"
+              />
             ) : null}
             {onShowDeliveries ? (
               <button
@@ -132,9 +130,8 @@ export function WebhookDialog({ webhook, rights, onClose, onSaved, onDeleted, on
                 Show deliveries
               </button>
             ) : null}
-            <span className="spacer" />
           </>
-        ) : null
+        ) : undefined
       }
       onCancel={readOnly ? undefined : onClose}
       label={readOnly ? 'Close' : isNew ? 'Add webhook' : 'Save'}
@@ -148,9 +145,7 @@ export function WebhookDialog({ webhook, rights, onClose, onSaved, onDeleted, on
   return (
     <Dialog title={title} onClose={onClose} testId="webhook-dialog" wide>
       {!draft ? (
-        <p className="muted" data-testid="webhook-loading">
-          Loading…
-        </p>
+        <Loading testId="webhook-loading" />
       ) : (
         <form className="form webhook-form" onSubmit={submit} data-read-only={readOnly ? 'true' : 'false'}>
           {!editable && webhook ? (

@@ -4,7 +4,9 @@ import { useCallback, useEffect, useRef, useState, type FormEvent } from 'react'
 import { addDays, API_KEY_NAME_MAX, expiryDateRange, zonedDate } from '../../shared/api-key.rules';
 import { api, errorMessage, type ApiKey, type CreatedKey } from '../api';
 import { CreatedKeyDialog } from '../components/CreatedKeyDialog';
-import { ConfirmDialog, Dialog, DialogActions, ErrorMessage } from '../components/Dialog';
+import { ConfirmDialog, DangerButton, Dialog, DialogActions, ErrorMessage } from '../components/Dialog';
+import { Loading } from '../components/ListParts';
+import { PageHeader } from '../components/PageHeader';
 import { QuickConnections } from '../components/QuickConnections';
 import { DateTime } from '../format';
 import { useSession } from '../session';
@@ -49,16 +51,17 @@ export function ApiKeysPage() {
 
   return (
     <section data-testid="api-keys-page">
-      <div className="page-header">
-        <div>
-          <h1>API keys</h1>
-          <p className="lead">
+      <PageHeader
+        title="API keys"
+        lead={
+          <>
             Keys let MCP and REST clients act as you in <strong>{session.workspace.name}</strong>, with your
             role&rsquo;s permissions. Only you see your keys.
-          </p>
-        </div>
+          </>
+        }
+      >
         {canCreate ? <AddMenu open={open} setOpen={setOpen} /> : null}
-      </div>
+      </PageHeader>
 
       {inactive ? (
         <p className="notice notice-warning" data-testid="inactive-notice">
@@ -74,9 +77,7 @@ export function ApiKeysPage() {
       <ErrorMessage message={loadError} />
 
       {keys === undefined ? (
-        loadError ? null : (
-          <p className="muted">Loading…</p>
-        )
+        <Loading failed={Boolean(loadError)} />
       ) : keys.length === 0 ? (
         <div className="empty" data-testid="api-keys-empty">
           You have no API keys in this workspace yet.
@@ -299,14 +300,7 @@ function KeyCard({
       </dl>
       {canDelete ? (
         <div className="card-actions">
-          <button
-            type="button"
-            className="button button-danger-outline"
-            onClick={onDelete}
-            data-testid="api-key-delete"
-          >
-            Delete
-          </button>
+          <DangerButton label="Delete" onClick={onDelete} testId="api-key-delete" />
         </div>
       ) : null}
     </li>

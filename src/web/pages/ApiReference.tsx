@@ -5,7 +5,9 @@
 import { useEffect, useState } from 'react';
 import { api, errorMessage, type OpenApiDocument, type OpenApiOperation } from '../api';
 import { ErrorMessage } from '../components/Dialog';
+import { Loading } from '../components/ListParts';
 import { OperationView, RichText, SchemaView, operationAnchor, schemaAnchor } from '../components/OpenApi';
+import { PageHeader } from '../components/PageHeader';
 
 const METHODS = ['get', 'post', 'put', 'patch', 'delete'];
 
@@ -73,10 +75,10 @@ export function ApiReferencePage() {
 
   return (
     <section data-testid="api-reference-page" className="api-reference">
-      <div className="page-header">
-        <div>
-          <h1>API reference</h1>
-          <p className="lead">
+      <PageHeader
+        title="API reference"
+        lead={
+          <>
             The REST API of this service, read from its OpenAPI document{' '}
             <a
               href="/api/v1/openapi.json"
@@ -87,16 +89,12 @@ export function ApiReferencePage() {
               /api/v1/openapi.json
             </a>
             .
-          </p>
-        </div>
-      </div>
+          </>
+        }
+      />
       <ErrorMessage message={error} />
       {!document ? (
-        error ? null : (
-          <p className="muted" data-testid="api-reference-loading">
-            Loading…
-          </p>
-        )
+        <Loading failed={Boolean(error)} testId="api-reference-loading" />
       ) : (
         <div className="api-layout">
           <nav className="api-index" aria-label="Operations">

@@ -1,7 +1,8 @@
 // Sign up (a new user and a new workspace where the user is Admin) and sign in.
-import { useState, type FormEvent, type ReactNode } from 'react';
+import type { FormEvent, InputHTMLAttributes, ReactNode } from 'react';
 import { api } from '../api';
 import { ErrorMessage, SubmitButton } from '../components/Dialog';
+import { useFormFields } from '../components/useFormFields';
 import { Link, safeNextPath, useRouter } from '../router';
 import { useSessionContext } from '../session';
 import { useSubmit } from '../useSubmit';
@@ -19,10 +20,26 @@ function AuthCard({ title, children, footer }: { title: string; children: ReactN
   );
 }
 
+/** A required field of a sign-up or sign-in form. */
+function AuthField({
+  label,
+  hint,
+  testId,
+  ...input
+}: { label: string; hint?: string; testId: string } & InputHTMLAttributes<HTMLInputElement>) {
+  return (
+    <label>
+      {label}
+      <input required data-testid={testId} {...input} />
+      {hint ? <span className="hint">{hint}</span> : null}
+    </label>
+  );
+}
+
 export function SignUpPage() {
   const { setSession } = useSessionContext();
   const { navigate } = useRouter();
-  const [form, setForm] = useState({ name: '', email: '', password: '', workspaceName: '' });
+  const { form, field } = useFormFields({ name: '', email: '', password: '', workspaceName: '' });
   const { busy, error, run } = useSubmit();
 
   const submit = (event: FormEvent) => {
@@ -34,11 +51,6 @@ export function SignUpPage() {
     });
   };
 
-  const field = (key: keyof typeof form) => ({
-    value: form[key],
-    onChange: (event: { target: { value: string } }) => setForm({ ...form, [key]: event.target.value }),
-  });
-
   return (
     <AuthCard
       title="Create your workspace"
@@ -49,30 +61,35 @@ export function SignUpPage() {
       }
     >
       <form className="form" onSubmit={submit} data-testid="sign-up-form">
-        <label>
-          Your name
-          <input required maxLength={255} autoComplete="name" data-testid="sign-up-name" {...field('name')} />
-        </label>
-        <label>
-          Email
-          <input required type="email" autoComplete="email" data-testid="sign-up-email" {...field('email')} />
-        </label>
-        <label>
-          Password
-          <input
-            required
-            type="password"
-            minLength={8}
-            autoComplete="new-password"
-            data-testid="sign-up-password"
-            {...field('password')}
-          />
-          <span className="hint">At least 8 characters.</span>
-        </label>
-        <label>
-          Workspace name
-          <input required maxLength={255} data-testid="sign-up-workspace" {...field('workspaceName')} />
-        </label>
+        <AuthField
+          label="Your name"
+          maxLength={255}
+          autoComplete="name"
+          testId="sign-up-name"
+          {...field('name')}
+        />
+        <AuthField
+          label="Email"
+          type="email"
+          autoComplete="email"
+          testId="sign-up-email"
+          {...field('email')}
+        />
+        <AuthField
+          label="Password"
+          hint="At least 8 characters."
+          type="password"
+          minLength={8}
+          autoComplete="new-password"
+          testId="sign-up-password"
+          {...field('password')}
+        />
+        <AuthField
+          label="Workspace name"
+          maxLength={255}
+          testId="sign-up-workspace"
+          {...field('workspaceName')}
+        />
         <ErrorMessage message={error} />
         <SubmitButton label="Sign up" busyLabel="Creating…" busy={busy} testId="sign-up-submit" />
       </form>
@@ -83,14 +100,13 @@ export function SignUpPage() {
 export function SignInPage() {
   const { setSession } = useSessionContext();
   const { navigate, search } = useRouter();
-  const [email, setEmail] = useState('');
-  const [password, setPassword] = useState('');
+  const { form, field } = useFormFields({ email: '', password: '' });
   const { busy, error, run } = useSubmit();
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
     void run(async () => {
-      setSession(await api.signIn({ email, password }));
+      setSession(await api.signIn(form));
       navigate(safeNextPath(search) ?? '/', { replace: true });
     });
   };
@@ -105,28 +121,20 @@ export function SignInPage() {
       }
     >
       <form className="form" onSubmit={submit} data-testid="sign-in-form">
-        <label>
-          Email
-          <input
-            required
-            type="email"
-            autoComplete="username"
-            value={email}
-            onChange={(event) => setEmail(event.target.value)}
-            data-testid="sign-in-email"
-          />
-        </label>
-        <label>
-          Password
-          <input
-            required
-            type="password"
-            autoComplete="current-password"
-            value={password}
-            onChange={(event) => setPassword(event.target.value)}
-            data-testid="sign-in-password"
-          />
-        </label>
+        <AuthField
+          label="Email"
+          type="email"
+          autoComplete="username"
+          testId="sign-in-email"
+          {...field('email')}
+        />
+        <AuthField
+          label="Password"
+          type="password"
+          autoComplete="current-password"
+          testId="sign-in-password"
+          {...field('password')}
+        />
         <ErrorMessage message={error} />
         <SubmitButton label="Sign in" busyLabel="Signing in…" busy={busy} testId="sign-in-submit" />
       </form>

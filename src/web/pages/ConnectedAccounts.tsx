@@ -17,6 +17,8 @@ import {
 } from '../connected-accounts';
 import { CopyButton } from '../components/CopyButton';
 import { ConfirmDialog, Dialog, DialogActions, ErrorMessage } from '../components/Dialog';
+import { ListTable, Loading } from '../components/ListParts';
+import { PageHeader } from '../components/PageHeader';
 import { DateTime } from '../format';
 import { useSession } from '../session';
 import { useSubmit } from '../useSubmit';
@@ -50,15 +52,16 @@ export function ConnectedAccountsPage() {
 
   return (
     <section data-testid="connected-accounts-page">
-      <div className="page-header">
-        <div>
-          <h1>Connected accounts</h1>
-          <p className="lead">
+      <PageHeader
+        title="Connected accounts"
+        lead={
+          <>
             Messaging accounts of <strong>{session.workspace.name}</strong>: their providers send messages,
             emails, chats and calendar changes here, signed with the account&rsquo;s secret, and your webhooks
             receive them as messaging events.
-          </p>
-        </div>
+          </>
+        }
+      >
         <button
           type="button"
           className="button button-primary"
@@ -70,7 +73,7 @@ export function ConnectedAccountsPage() {
         >
           Connect account
         </button>
-      </div>
+      </PageHeader>
 
       {notice ? (
         <p className="notice" role="status" data-testid="connected-accounts-notice">
@@ -80,72 +83,59 @@ export function ConnectedAccountsPage() {
       <ErrorMessage message={loadError} />
 
       {accounts === undefined ? (
-        loadError ? null : (
-          <p className="muted">Loading…</p>
-        )
+        <Loading failed={Boolean(loadError)} />
       ) : accounts.length === 0 ? (
         <div className="empty" data-testid="connected-accounts-empty">
           No connected accounts yet. Connect one to receive its activity as messaging events.
         </div>
       ) : (
-        <div className="table-wrap">
-          <table className="table accounts-table" data-testid="connected-accounts-table">
-            <thead>
-              <tr>
-                <th>Provider</th>
-                <th>Account id</th>
-                <th>Display name</th>
-                <th>Inbound endpoint</th>
-                <th>Connected at</th>
-                <th>
-                  <span className="visually-hidden">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {accounts.map((account) => (
-                <tr
-                  key={account.id}
-                  data-testid="connected-account-row"
-                  data-id={account.id}
-                  data-provider={account.provider}
-                  data-account-id={account.accountId}
+        <ListTable
+          className="table accounts-table"
+          testId="connected-accounts-table"
+          columns={['Provider', 'Account id', 'Display name', 'Inbound endpoint', 'Connected at']}
+          actions
+        >
+          {accounts.map((account) => (
+            <tr
+              key={account.id}
+              data-testid="connected-account-row"
+              data-id={account.id}
+              data-provider={account.provider}
+              data-account-id={account.accountId}
+            >
+              <td className="cell-provider" data-testid="account-cell-provider" title={account.provider}>
+                {providerLabel(account.provider)}
+              </td>
+              <td className="cell-account-id" data-testid="account-cell-account-id">
+                {account.accountId}
+              </td>
+              <td className="cell-display-name" data-testid="account-cell-display-name">
+                {account.displayName}
+              </td>
+              <td className="cell-url">
+                <code className="endpoint" data-testid="account-cell-endpoint">
+                  {inboundUrlOf(publicUrl, account.id)}
+                </code>
+              </td>
+              <td>
+                <DateTime value={account.createdAt} testId="account-connected-at" />
+              </td>
+              <td className="cell-actions">
+                <button
+                  type="button"
+                  className="button button-small button-danger-outline"
+                  onClick={() => {
+                    setNotice(undefined);
+                    setDisconnecting(account);
+                  }}
+                  data-testid="account-disconnect"
                 >
-                  <td className="cell-provider" data-testid="account-cell-provider" title={account.provider}>
-                    {providerLabel(account.provider)}
-                  </td>
-                  <td className="cell-account-id" data-testid="account-cell-account-id">
-                    {account.accountId}
-                  </td>
-                  <td className="cell-display-name" data-testid="account-cell-display-name">
-                    {account.displayName}
-                  </td>
-                  <td className="cell-url">
-                    <code className="endpoint" data-testid="account-cell-endpoint">
-                      {inboundUrlOf(publicUrl, account.id)}
-                    </code>
-                  </td>
-                  <td>
-                    <DateTime value={account.createdAt} testId="account-connected-at" />
-                  </td>
-                  <td className="cell-actions">
-                    <button
-                      type="button"
-                      className="button button-small button-danger-outline"
-                      onClick={() => {
-                        setNotice(undefined);
-                        setDisconnecting(account);
-                      }}
-                      data-testid="account-disconnect"
-                    >
-                      Disconnect
-                    </button>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+                  Disconnect
+                </button>
+              </td>
+            </tr>
+          ))}
+        </ListTable>
       )}
       {accounts && accounts.length > 0 ? (
         <p className="hint section-title">

@@ -8,8 +8,17 @@ import { api, errorMessage, type DeliveryView, type RecordTypeSummary } from '..
 import { DateRange } from '../components/DateRange';
 import { DeliveryStatusBadge, ElementName } from '../components/DeliveryParts';
 import { ErrorMessage } from '../components/Dialog';
-import { LoadMoreButton, TableWrap } from '../components/ListParts';
+import {
+  ClearFilters,
+  ListTable,
+  LoadMoreButton,
+  Loading,
+  OpenRow,
+  SearchField,
+  UrlOpenCell,
+} from '../components/ListParts';
 import { EventDetailsDialog } from '../components/EventDetailsDialog';
+import { PageHeader } from '../components/PageHeader';
 import { DateTime } from '../format';
 import { useRouter } from '../router';
 import { useSession } from '../session';
@@ -136,14 +145,15 @@ export function DeliveriesPage() {
 
   return (
     <section data-testid="deliveries-page">
-      <div className="page-header">
-        <div>
-          <h1>Deliveries</h1>
-          <p className="lead">
+      <PageHeader
+        title="Deliveries"
+        lead={
+          <>
             Every delivery of every webhook, newest first. Open one for its Event Details: the payload, each
             attempt, and Resend.
-          </p>
-        </div>
+          </>
+        }
+      >
         <button
           type="button"
           className="button"
@@ -152,20 +162,15 @@ export function DeliveriesPage() {
         >
           Refresh
         </button>
-      </div>
+      </PageHeader>
 
       <div className="toolbar filters">
-        <label className="toolbar-field toolbar-search">
-          <span className="visually-hidden">Search event and URL</span>
-          <input
-            type="search"
-            placeholder="Search event and URL"
-            value={search}
-            maxLength={200}
-            onChange={(change) => setSearch(change.target.value)}
-            data-testid="deliveries-search"
-          />
-        </label>
+        <SearchField
+          label="Search event and URL"
+          value={search}
+          onChange={setSearch}
+          testId="deliveries-search"
+        />
         <label className="toolbar-field">
           <span className="visually-hidden">Event</span>
           <select
@@ -199,32 +204,23 @@ export function DeliveriesPage() {
           onTo={setCreatedTo}
           testId="deliveries-created"
         />
-        {filtered ? (
-          <button
-            type="button"
-            className="button button-small"
-            onClick={() => {
-              setSearch('');
-              setEvent('');
-              setUrl('');
-              setCreatedFrom('');
-              setCreatedTo('');
-            }}
-            data-testid="deliveries-clear-filters"
-          >
-            Clear
-          </button>
-        ) : null}
+        <ClearFilters
+          filtered={filtered}
+          onClear={() => {
+            setSearch('');
+            setEvent('');
+            setUrl('');
+            setCreatedFrom('');
+            setCreatedTo('');
+          }}
+          testId="deliveries-clear-filters"
+        />
       </div>
 
       <ErrorMessage message={error ?? more.error} />
 
       {!shown ? (
-        error ? null : (
-          <p className="muted" data-testid="deliveries-loading">
-            Loading…
-          </p>
-        )
+        <Loading failed={Boolean(error)} testId="deliveries-loading" />
       ) : visible.length === 0 ? (
         <div className="empty" data-testid="deliveries-empty">
           {filtered ? 'No loaded delivery matches the search and filters.' : 'No deliveries yet.'}
@@ -244,62 +240,40 @@ export function DeliveriesPage() {
         </div>
       ) : (
         <>
-          <TableWrap stale={shown !== current}>
-            <table className="table deliveries-table" data-testid="deliveries-table">
-              <thead>
-                <tr>
-                  <th>URL</th>
-                  <th>Event</th>
-                  <th>Element</th>
-                  <th>Status</th>
-                  <th>Status Code</th>
-                  <th>Created at</th>
-                </tr>
-              </thead>
-              <tbody>
-                {visible.map((delivery) => (
-                  <tr
-                    key={delivery.id}
-                    className="row-link"
-                    onClick={() => setOpen(delivery)}
-                    data-testid="delivery-row"
-                    data-delivery-id={delivery.id}
-                    data-status={delivery.status}
-                    data-trigger={delivery.trigger}
-                  >
-                    <td className="cell-url">
-                      <button
-                        type="button"
-                        className="link-button break"
-                        onClick={(click) => {
-                          click.stopPropagation();
-                          setOpen(delivery);
-                        }}
-                        data-testid="delivery-open"
-                      >
-                        {delivery.url}
-                      </button>
-                    </td>
-                    <td data-testid="delivery-cell-event">
-                      <code>{delivery.event}</code>
-                      {delivery.legacy ? <span className="legacy-marker"> (legacy)</span> : null}
-                      {delivery.trigger === 'resend' ? <span className="tag">Resend</span> : null}
-                    </td>
-                    <td data-testid="delivery-cell-element">
-                      <ElementName delivery={delivery} typeName={typeName} />
-                    </td>
-                    <td>
-                      <DeliveryStatusBadge delivery={delivery} />
-                    </td>
-                    <td data-testid="delivery-cell-status-code">{delivery.statusCode ?? '—'}</td>
-                    <td>
-                      <DateTime value={delivery.createdAt} testId="delivery-created-at" seconds />
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </TableWrap>
+          <ListTable
+            stale={shown !== current}
+            className="table deliveries-table"
+            testId="deliveries-table"
+            columns={['URL', 'Event', 'Element', 'Status', 'Status Code', 'Created at']}
+          >
+            {visible.map((delivery) => (
+              <OpenRow
+                key={delivery.id}
+                onOpen={() => setOpen(delivery)}
+                data-testid="delivery-row"
+                data-delivery-id={delivery.id}
+                data-status={delivery.status}
+                data-trigger={delivery.trigger}
+              >
+                <UrlOpenCell url={delivery.url} onOpen={() => setOpen(delivery)} testId="delivery-open" />
+                <td data-testid="delivery-cell-event">
+                  <code>{delivery.event}</code>
+                  {delivery.legacy ? <span className="legacy-marker"> (legacy)</span> : null}
+                  {delivery.trigger === 'resend' ? <span className="tag">Resend</span> : null}
+                </td>
+                <td data-testid="delivery-cell-element">
+                  <ElementName delivery={delivery} typeName={typeName} />
+                </td>
+                <td>
+                  <DeliveryStatusBadge delivery={delivery} />
+                </td>
+                <td data-testid="delivery-cell-status-code">{delivery.statusCode ?? '—'}</td>
+                <td>
+                  <DateTime value={delivery.createdAt} testId="delivery-created-at" seconds />
+                </td>
+              </OpenRow>
+            ))}
+          </ListTable>
           <div className="load-more">
             {visible.length < loaded.length ? (
               <span className="muted" data-testid="deliveries-filtered-count">

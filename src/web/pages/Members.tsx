@@ -2,6 +2,8 @@
 import { useCallback, useEffect, useState, type FormEvent } from 'react';
 import { api, errorMessage, type Member, type MemberStatus, type Role } from '../api';
 import { ConfirmDialog, Dialog, DialogActions, ErrorMessage } from '../components/Dialog';
+import { Loading } from '../components/ListParts';
+import { PageHeader } from '../components/PageHeader';
 import { DateTime } from '../format';
 import { useSession, useSessionContext } from '../session';
 import { useSubmit } from '../useSubmit';
@@ -47,11 +49,7 @@ export function MembersPage() {
 
   return (
     <section data-testid="members-page">
-      <div className="page-header">
-        <div>
-          <h1>Members</h1>
-          <p className="lead">People in {session.workspace.name}, their role and status.</p>
-        </div>
+      <PageHeader title="Members" lead={<>People in {session.workspace.name}, their role and status.</>}>
         <button
           type="button"
           className="button button-primary"
@@ -60,12 +58,10 @@ export function MembersPage() {
         >
           Add member
         </button>
-      </div>
+      </PageHeader>
       <ErrorMessage message={error ?? updating.error} />
       {members === undefined ? (
-        error ? null : (
-          <p className="muted">Loading…</p>
-        )
+        <Loading failed={Boolean(error)} />
       ) : (
         <div className="table-wrap">
           <table className="table" data-testid="members-table">

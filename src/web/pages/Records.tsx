@@ -13,7 +13,8 @@ import {
   type RecordView,
 } from '../api';
 import { Dialog, ErrorMessage } from '../components/Dialog';
-import { LoadMore, TableWrap } from '../components/ListParts';
+import { ListTable, LoadMore, Loading, OpenRow, RowOpenButton, SearchField } from '../components/ListParts';
+import { PageHeader } from '../components/PageHeader';
 import { RecordDialog } from '../components/RecordDialog';
 import { RecordForm, type Person } from '../components/RecordForm';
 import { RecordValue } from '../components/RecordValue';
@@ -152,14 +153,15 @@ export function RecordsPage() {
 
   return (
     <section data-testid="records-page">
-      <div className="page-header">
-        <div>
-          <h1>Records</h1>
-          <p className="lead">
+      <PageHeader
+        title="Records"
+        lead={
+          <>
             The records of {session.workspace.name} that your role can read. Trashed records are erased 30
             days after they were trashed unless restored.
-          </p>
-        </div>
+          </>
+        }
+      >
         {canWrite && model && view === 'active' ? (
           <button
             type="button"
@@ -170,7 +172,7 @@ export function RecordsPage() {
             New record
           </button>
         ) : null}
-      </div>
+      </PageHeader>
 
       {!canWrite ? (
         <p className="notice notice-warning" data-testid="inactive-notice">
@@ -203,17 +205,13 @@ export function RecordsPage() {
               ))}
             </select>
           </label>
-          <label className="toolbar-field toolbar-search">
-            <span className="visually-hidden">Search</span>
-            <input
-              type="search"
-              placeholder={`Search ${typeName}`}
-              value={search}
-              maxLength={200}
-              onChange={(event) => setSearch(event.target.value)}
-              data-testid="records-search"
-            />
-          </label>
+          <SearchField
+            label="Search"
+            placeholder={`Search ${typeName}`}
+            value={search}
+            onChange={setSearch}
+            testId="records-search"
+          />
           <div className="segmented" role="group" aria-label="Show">
             <button
               type="button"
@@ -243,11 +241,7 @@ export function RecordsPage() {
       <ErrorMessage message={error ?? list.error ?? list.moreError} />
 
       {!types || (typeId && (!model || !shown)) ? (
-        (error ?? list.error) ? null : (
-          <p className="muted" data-testid="records-loading">
-            Loading…
-          </p>
-        )
+        <Loading failed={Boolean(error ?? list.error)} testId="records-loading" />
       ) : model && shown ? (
         shown.items.length === 0 ? (
           <div className="empty" data-testid="records-empty">
@@ -259,63 +253,44 @@ export function RecordsPage() {
           </div>
         ) : (
           <>
-            <TableWrap stale={shown !== current}>
-              <table className="table records-table" data-testid="records-table" data-view={view}>
-                <thead>
-                  <tr>
-                    {columns.map((field) => (
-                      <th key={field.id}>{field.name}</th>
-                    ))}
-                    <th>{view === 'trashed' ? 'Trashed' : 'Updated'}</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {shown.items.map((record) => (
-                    <tr
-                      key={record.id}
-                      className="row-link"
-                      onClick={() => setOpen({ kind: 'record', record })}
-                      data-testid="record-row"
-                      data-record-id={record.id}
-                      data-title={recordTitle(model, record)}
-                    >
-                      {columns.map((field, index) => (
-                        <td key={field.id}>
-                          {index === 0 ? (
-                            <button
-                              type="button"
-                              className="link-button"
-                              onClick={(event) => {
-                                event.stopPropagation();
-                                setOpen({ kind: 'record', record });
-                              }}
-                              data-testid="record-open"
-                            >
-                              <RecordValue field={field} record={record} compact testId="record-cell" />
-                            </button>
-                          ) : (
-                            <RecordValue field={field} record={record} compact testId="record-cell" />
-                          )}
-                        </td>
-                      ))}
-                      <td>
-                        <DateTime
-                          value={
-                            view === 'trashed' ? (record.trashedAt ?? record.updatedAt) : record.updatedAt
-                          }
-                        />
-                      </td>
-                    </tr>
+            <ListTable
+              stale={shown !== current}
+              className="table records-table"
+              testId="records-table"
+              view={view}
+              columns={[...columns.map((field) => field.name), view === 'trashed' ? 'Trashed' : 'Updated']}
+            >
+              {shown.items.map((record) => (
+                <OpenRow
+                  key={record.id}
+                  onOpen={() => setOpen({ kind: 'record', record })}
+                  data-testid="record-row"
+                  data-record-id={record.id}
+                  data-title={recordTitle(model, record)}
+                >
+                  {columns.map((field, index) => (
+                    <td key={field.id}>
+                      {index === 0 ? (
+                        <RowOpenButton
+                          onOpen={() => setOpen({ kind: 'record', record })}
+                          testId="record-open"
+                        >
+                          <RecordValue field={field} record={record} compact testId="record-cell" />
+                        </RowOpenButton>
+                      ) : (
+                        <RecordValue field={field} record={record} compact testId="record-cell" />
+                      )}
+                    </td>
                   ))}
-                </tbody>
-              </table>
-            </TableWrap>
-            <LoadMore
-              nextCursor={current?.nextCursor}
-              busy={list.moreBusy}
-              onClick={list.loadMore}
-              testId="records-load-more"
-            />
+                  <td>
+                    <DateTime
+                      value={view === 'trashed' ? (record.trashedAt ?? record.updatedAt) : record.updatedAt}
+                    />
+                  </td>
+                </OpenRow>
+              ))}
+            </ListTable>
+            <LoadMore list={list} testId="records-load-more" />
           </>
         )
       ) : null}

@@ -12,6 +12,8 @@ import {
   type RoleRecordAccess,
 } from '../api';
 import { Dialog, DialogActions, ErrorMessage, SubmitButton } from '../components/Dialog';
+import { Loading } from '../components/ListParts';
+import { PageHeader } from '../components/PageHeader';
 import { useSessionContext } from '../session';
 import { useSubmit } from '../useSubmit';
 
@@ -80,16 +82,16 @@ export function RolesPage() {
 
   return (
     <section data-testid="roles-page">
-      <div className="page-header">
-        <div>
-          <h1>Roles</h1>
-          <p className="lead">
+      <PageHeader
+        title="Roles"
+        lead={
+          <>
             The API &amp; Webhooks row of each role. Read access None hides API keys and webhooks; Create,
             Edit and Delete add to Read access All. Records: which record types each role reads, and which
             fields it cannot see. Built-in roles cannot be changed.
-          </p>
-        </div>
-      </div>
+          </>
+        }
+      />
       <form className="inline-form" onSubmit={create} data-testid="create-role-form">
         <label>
           <span className="visually-hidden">New role name</span>
@@ -106,9 +108,7 @@ export function RolesPage() {
       </form>
       <ErrorMessage message={error} />
       {roles === undefined ? (
-        error ? null : (
-          <p className="muted">Loading…</p>
-        )
+        <Loading failed={Boolean(error)} />
       ) : (
         <div className="table-wrap">
           <table className="table" data-testid="roles-table">

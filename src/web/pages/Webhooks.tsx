@@ -7,7 +7,16 @@ import { useState } from 'react';
 import { api, type WebhookListQuery, type WebhookView } from '../api';
 import { DateRange } from '../components/DateRange';
 import { ErrorMessage } from '../components/Dialog';
-import { LoadMore, TableWrap } from '../components/ListParts';
+import {
+  ClearFilters,
+  ListTable,
+  LoadMore,
+  Loading,
+  OpenRow,
+  SearchField,
+  UrlOpenCell,
+} from '../components/ListParts';
+import { PageHeader } from '../components/PageHeader';
 import { RowMenu } from '../components/RowMenu';
 import { WebhookDialog, type WebhookRights } from '../components/WebhookDialog';
 import { DateTime } from '../format';
@@ -79,17 +88,20 @@ export function WebhooksPage() {
   };
 
   const shown = current ?? list.listing;
+  // The rows shown are of an older query while the newer one is read (dimmed).
+  const stale = shown !== current;
 
   return (
     <section data-testid="webhooks-page">
-      <div className="page-header">
-        <div>
-          <h1>Webhooks</h1>
-          <p className="lead">
+      <PageHeader
+        title="Webhooks"
+        lead={
+          <>
             Signed JSON POSTs of CRM events to your systems, retried automatically. Every delivery is logged
             on the Deliveries page.
-          </p>
-        </div>
+          </>
+        }
+      >
         {rights.create ? (
           <button
             type="button"
@@ -103,7 +115,7 @@ export function WebhooksPage() {
             Add
           </button>
         ) : null}
-      </div>
+      </PageHeader>
 
       {!active ? (
         <p className="notice notice-warning" data-testid="inactive-notice">
@@ -112,17 +124,7 @@ export function WebhooksPage() {
       ) : null}
 
       <div className="toolbar filters">
-        <label className="toolbar-field toolbar-search">
-          <span className="visually-hidden">Search URL</span>
-          <input
-            type="search"
-            placeholder="Search URL"
-            value={search}
-            maxLength={200}
-            onChange={(event) => setSearch(event.target.value)}
-            data-testid="webhooks-search"
-          />
-        </label>
+        <SearchField label="Search URL" value={search} onChange={setSearch} testId="webhooks-search" />
         <DateRange
           label="Created"
           from={filters.createdFrom}
@@ -139,19 +141,14 @@ export function WebhooksPage() {
           onTo={(value) => setFilter('updatedTo', value)}
           testId="webhooks-updated"
         />
-        {filtered ? (
-          <button
-            type="button"
-            className="button button-small"
-            onClick={() => {
-              setSearch('');
-              setFilters(NO_FILTERS);
-            }}
-            data-testid="webhooks-clear-filters"
-          >
-            Clear
-          </button>
-        ) : null}
+        <ClearFilters
+          filtered={filtered}
+          onClear={() => {
+            setSearch('');
+            setFilters(NO_FILTERS);
+          }}
+          testId="webhooks-clear-filters"
+        />
       </div>
 
       {notice ? (
@@ -162,13 +159,9 @@ export function WebhooksPage() {
       <ErrorMessage message={error ?? list.moreError} />
 
       {!shown ? (
-        error ? null : (
-          <p className="muted" data-testid="webhooks-loading">
-            Loading…
-          </p>
-        )
+        <Loading failed={Boolean(error)} testId="webhooks-loading" />
       ) : shown.items.length === 0 ? (
-        <div className="empty" data-testid="webhooks-empty" aria-busy={shown !== current}>
+        <div className="empty" data-testid="webhooks-empty" aria-busy={stale}>
           {filtered
             ? 'No webhook matches the search and filters.'
             : rights.create
@@ -177,91 +170,66 @@ export function WebhooksPage() {
         </div>
       ) : (
         <>
-          <TableWrap stale={shown !== current}>
-            <table className="table webhooks-table" data-testid="webhooks-table">
-              <thead>
-                <tr>
-                  <th>URL</th>
-                  <th>Description</th>
-                  <th>Events</th>
-                  <th>Status</th>
-                  <th>Created at</th>
-                  <th>Updated at</th>
-                  <th>
-                    <span className="visually-hidden">Actions</span>
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {shown.items.map((webhook) => (
-                  <tr
-                    key={webhook.id}
-                    className="row-link"
-                    onClick={() => setOpen({ kind: 'webhook', webhook })}
-                    data-testid="webhook-row"
-                    data-webhook-id={webhook.id}
-                    data-url={webhook.url}
-                  >
-                    <td className="cell-url">
-                      <button
-                        type="button"
-                        className="link-button break"
-                        onClick={(event) => {
-                          event.stopPropagation();
-                          setOpen({ kind: 'webhook', webhook });
-                        }}
-                        data-testid="webhook-open"
-                      >
-                        {webhook.url}
-                      </button>
-                    </td>
-                    <td className="cell-description" data-testid="webhook-cell-description">
-                      {webhook.description ?? <span className="value-missing">—</span>}
-                    </td>
-                    <td data-testid="webhook-cell-events">
-                      <EventTags events={webhook.events} />
-                    </td>
-                    <td data-testid="webhook-cell-status">
-                      <span className={webhook.enabled ? 'status status-delivered' : 'status status-muted'}>
-                        {webhook.enabled ? 'Enabled' : 'Disabled'}
-                      </span>
-                    </td>
-                    <td>
-                      <DateTime value={webhook.createdAt} testId="webhook-created-at" />
-                    </td>
-                    <td>
-                      <DateTime value={webhook.updatedAt} testId="webhook-updated-at" />
-                    </td>
-                    <td className="cell-actions">
-                      <RowMenu
-                        label={`Actions for ${webhook.url}`}
-                        testId="webhook-menu"
-                        items={[
-                          {
-                            label: 'Show deliveries',
-                            hint: 'The delivery log of this URL.',
-                            onSelect: () => showDeliveries(webhook),
-                            testId: 'webhook-show-deliveries',
-                          },
-                          {
-                            label: rights.edit ? 'Edit' : 'Open',
-                            onSelect: () => setOpen({ kind: 'webhook', webhook }),
-                            testId: 'webhook-menu-open',
-                          },
-                        ]}
-                      />
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </TableWrap>
-          <LoadMore
-            nextCursor={current?.nextCursor}
-            busy={list.moreBusy}
-            onClick={list.loadMore}
-            testId="webhooks-load-more"
-          />
+          <ListTable
+            stale={stale}
+            className="table webhooks-table"
+            testId="webhooks-table"
+            columns={['URL', 'Description', 'Events', 'Status', 'Created at', 'Updated at']}
+            actions
+          >
+            {shown.items.map((webhook) => (
+              <OpenRow
+                key={webhook.id}
+                onOpen={() => setOpen({ kind: 'webhook', webhook })}
+                data-testid="webhook-row"
+                data-webhook-id={webhook.id}
+                data-url={webhook.url}
+              >
+                <UrlOpenCell
+                  url={webhook.url}
+                  onOpen={() => setOpen({ kind: 'webhook', webhook })}
+                  testId="webhook-open"
+                />
+                <td className="cell-description" data-testid="webhook-cell-description">
+                  {webhook.description ?? <span className="value-missing">—</span>}
+                </td>
+                <td data-testid="webhook-cell-events">
+                  <EventTags events={webhook.events} />
+                </td>
+                <td data-testid="webhook-cell-status">
+                  <span className={webhook.enabled ? 'status status-delivered' : 'status status-muted'}>
+                    {webhook.enabled ? 'Enabled' : 'Disabled'}
+                  </span>
+                </td>
+                <td>
+                  <DateTime value={webhook.createdAt} testId="webhook-created-at" />
+                </td>
+                <td>
+                  <DateTime value={webhook.updatedAt} testId="webhook-updated-at" />
+                </td>
+                <td className="cell-actions">
+                  <RowMenu
+                    label={`Actions for ${webhook.url}`}
+                    testId="webhook-menu"
+                    items={[
+                      {
+                        label: 'Show deliveries',
+                        hint: 'The delivery log of this URL.',
+                        onSelect: () => showDeliveries(webhook),
+                        testId: 'webhook-show-deliveries',
+                      },
+                      {
+                        label: rights.edit ? 'Edit' : 'Open',
+                        onSelect: () => setOpen({ kind: 'webhook', webhook }),
+                        testId: 'webhook-menu-open',
+                      },
+                    ]}
+                  />
+                </td>
+              </OpenRow>
+            ))}
+          </ListTable>
+          <LoadMore list={list} testId="webhooks-load-more" />
         </>
       )}
 
