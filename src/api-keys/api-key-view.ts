@@ -1,11 +1,14 @@
 import { z } from 'zod';
 import { id, timestamp } from '../http/view-schemas';
 
+/** A key made in Settings → API keys, or one a quick connection made for its client. */
+export const API_KEY_KINDS = ['standard', 'quick'] as const;
+
 /** What leaves the service about a key (docs/app-api.md, "API keys"): never its value or hash. */
 export const apiKeyViewSchema = z.object({
   id,
   name: z.string(),
-  kind: z.enum(['standard', 'quick']),
+  kind: z.enum(API_KEY_KINDS),
   /** The quick-connection client kind (e.g. `cursor`), null for a standard key. */
   clientKind: z.string().nullable(),
   createdAt: timestamp,
@@ -35,6 +38,7 @@ export const createdApiKeySchema = z.object({
   snippet: snippetSchema,
 });
 
+export type ApiKeyKind = (typeof API_KEY_KINDS)[number];
 export type ApiKeyView = z.output<typeof apiKeyViewSchema>;
 export type Snippet = z.output<typeof snippetSchema>;
 export type QuickConnection = z.output<typeof quickConnectionSchema>;

@@ -1,6 +1,7 @@
 import { Column, CreateDateColumn, Entity, PrimaryGeneratedColumn } from 'typeorm';
+import type { ApiKeyKind } from './api-key-view';
 
-export type ApiKeyKind = 'standard' | 'quick';
+export type { ApiKeyKind };
 
 /** spec.md, "API key". The value itself is never stored: only its SHA-256. */
 @Entity({ name: 'api_keys' })

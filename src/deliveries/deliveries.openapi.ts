@@ -1,5 +1,5 @@
 import type { ComponentSchemas } from '../http/openapi/components';
-import { uuidParam, type OperationSpec } from '../http/openapi/operation';
+import { pagedList, uuidParam, type OperationSpec } from '../http/openapi/operation';
 import type { Check, Same } from '../http/view-schemas';
 import { listAllDeliveriesQuery, listDeliveriesQuery } from './deliveries.routes';
 import type { EncodedPage } from '../http/paging';
@@ -11,44 +11,42 @@ import {
   type DeliveryPage,
 } from './delivery-view';
 
-const queryDescriptions = {
-  searchTerm: 'Part of the URL or of the event name.',
-  status: 'Only deliveries with this status.',
-  event: 'Only deliveries of this event, e.g. `record.updated`.',
-  url: 'Only deliveries sent to exactly this URL.',
-  createdFrom: 'Created at or after (ISO 8601 date or date-time; a date starts at 00:00 UTC).',
-  createdTo: 'Created at or before (ISO 8601 date or date-time; a date covers its whole day, UTC).',
-  webhookId: "Only this webhook's deliveries (404 `webhookNotFound` when it is not in the workspace).",
-};
-/** A query parameter the route does not know is refused, not ignored. */
-const QUERY_REFUSALS = ['cursorInvalid', 'unknownField'];
+/** What both lists of the delivery log share: their filters, their page and their refusals. */
+const deliveryLog = {
+  tag: 'Webhooks',
+  items: 'deliveries',
+  page: deliveryPageSchema,
+  queryDescriptions: {
+    searchTerm: 'Part of the URL or of the event name.',
+    status: 'Only deliveries with this status.',
+    event: 'Only deliveries of this event, e.g. `record.updated`.',
+    url: 'Only deliveries sent to exactly this URL.',
+    createdFrom: 'Created at or after (ISO 8601 date or date-time; a date starts at 00:00 UTC).',
+    createdTo: 'Created at or before (ISO 8601 date or date-time; a date covers its whole day, UTC).',
+    webhookId: "Only this webhook's deliveries (404 `webhookNotFound` when it is not in the workspace).",
+  },
+  /** A query parameter the route does not know is refused, not ignored. */
+  refusals: { 400: ['unknownField'], 404: ['webhookNotFound'] },
+} as const;
 
 /** The delivery log of the webhooks. */
 export const DELIVERY_OPERATIONS: OperationSpec[] = [
-  {
-    method: 'get',
+  pagedList({
+    ...deliveryLog,
     path: '/api/v1/webhooks/deliveries',
     operationId: 'listDeliveries',
     summary: 'List the deliveries of every webhook, newest first',
-    tag: 'Webhooks',
     query: listAllDeliveriesQuery,
-    queryDescriptions,
-    success: { status: 200, description: 'One page of deliveries.', schema: deliveryPageSchema },
-    refusals: { 400: QUERY_REFUSALS, 404: ['webhookNotFound'] },
-  },
-  {
-    method: 'get',
+  }),
+  pagedList({
+    ...deliveryLog,
     path: '/api/v1/webhooks/{id}/deliveries',
     operationId: 'listWebhookDeliveries',
     summary: 'List the deliveries of one webhook, newest first',
     description: "A deleted webhook's deliveries stay readable under its id.",
-    tag: 'Webhooks',
     pathParams: { id: uuidParam('webhook') },
     query: listDeliveriesQuery,
-    queryDescriptions,
-    success: { status: 200, description: 'One page of deliveries.', schema: deliveryPageSchema },
-    refusals: { 400: QUERY_REFUSALS, 404: ['webhookNotFound'] },
-  },
+  }),
   {
     method: 'get',
     path: '/api/v1/webhooks/{id}/deliveries/{deliveryId}',

@@ -64,6 +64,12 @@ export const memberViewSchema = z.object({
   createdAt: timestamp,
 });
 
+/** A new member; an unknown email got a one-time password, returned this once for the admin. */
+export const memberAddedSchema = z.object({
+  member: memberViewSchema,
+  temporaryPassword: z.string().optional(),
+});
+
 /** What the web app learns about the signed-in person: never a password hash. */
 export const sessionViewSchema = z.object({
   user: userViewSchema,
@@ -88,4 +94,5 @@ export type SessionRole = z.output<typeof sessionRoleSchema>;
 export type RoleRecordAccess = z.output<typeof roleRecordAccessSchema>;
 export type RoleView = z.output<typeof roleViewSchema>;
 export type MemberView = z.output<typeof memberViewSchema>;
+export type MemberAdded = z.output<typeof memberAddedSchema>;
 export type SessionView = z.output<typeof sessionViewSchema>;

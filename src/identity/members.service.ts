@@ -1,4 +1,4 @@
-import type { MemberView } from './identity-view';
+import type { MemberAdded, MemberView } from './identity-view';
 import type { IdentityHooks } from './identity-hooks';
 import type { DataSource, EntityManager } from 'typeorm';
 import { conflictError, notFoundError } from '../shared/app-error';
@@ -50,7 +50,7 @@ export async function addMember(
   dataSource: DataSource,
   workspaceId: string,
   input: { email: string; name?: string; roleId: string; password?: string },
-): Promise<{ member: MemberView; temporaryPassword?: string }> {
+): Promise<MemberAdded> {
   const email = normaliseEmail(input.email);
   let temporaryPassword: string | undefined;
   const existing = await dataSource.manager.findOneBy(User, { email });

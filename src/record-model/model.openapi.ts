@@ -1,5 +1,5 @@
 import type { ComponentSchemas } from '../http/openapi/components';
-import { body, uuidParam, type OperationSpec } from '../http/openapi/operation';
+import { body, DELETED, uuidParam, type OperationSpec } from '../http/openapi/operation';
 import type { Check, Json, Same } from '../http/view-schemas';
 import { createFieldBody, discoverBody, readTypeBody, typeBody, updateFieldBody } from './model.schemas';
 import type { visibleModel } from './model.service';
@@ -89,7 +89,7 @@ export const MODEL_OPERATIONS: OperationSpec[] = [
     description: `${adminOnly} Built-in types stay.`,
     tag: 'Record model',
     pathParams: { id: uuidParam('record type') },
-    success: { status: 204, description: 'Deleted.' },
+    success: DELETED,
     refusals: { 404: ['recordTypeNotFound'], 409: ['recordTypeBuiltin'] },
   },
   {
@@ -135,7 +135,7 @@ export const MODEL_OPERATIONS: OperationSpec[] = [
     description: `${adminOnly} A field that a formula uses stays.`,
     tag: 'Record model',
     pathParams: { id: uuidParam('field') },
-    success: { status: 204, description: 'Deleted.' },
+    success: DELETED,
     refusals: { 404: ['recordFieldNotFound'], 409: ['recordFieldInUse'] },
   },
 ];

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { ComponentSchemas } from '../http/openapi/components';
-import { body, uuidParam, type OperationSpec } from '../http/openapi/operation';
+import { body, DELETED, pagedList, uuidParam, type OperationSpec } from '../http/openapi/operation';
 import type { Check, Same } from '../http/view-schemas';
 import { BUILTIN_TYPES } from '../record-model/builtin-types';
 import { RECORD_FILTER_OPS, recordFilterSchema, recordQuerySchema } from './record-query';
@@ -49,8 +49,7 @@ const recordWriteExample = {
 
 /** Records of a type (`{type}` is a type id, name or built-in key). */
 export const RECORD_OPERATIONS: OperationSpec[] = [
-  {
-    method: 'get',
+  pagedList({
     path: '/api/v1/records/{type}',
     operationId: 'listRecords',
     summary: 'List records, newest first',
@@ -63,12 +62,13 @@ export const RECORD_OPERATIONS: OperationSpec[] = [
       filters: `A JSON array of \`{ fieldId, op, value }\` (op one of ${RECORD_FILTER_OPS.join(', ')}); on a link field eq/neq/in take record ids.`,
       status: '`trashed` lists the Trash.',
     },
-    success: { status: 200, description: 'One page of records.', schema: recordPageSchema },
+    items: 'records',
+    page: recordPageSchema,
     refusals: {
-      400: ['cursorInvalid', 'queryFiltersInvalid', ...FILTER_CODES, 'recordFieldRestricted'],
+      400: ['queryFiltersInvalid', ...FILTER_CODES, 'recordFieldRestricted'],
       404: ['recordTypeNotFound'],
     },
-  },
+  }),
   {
     method: 'post',
     path: '/api/v1/records/{type}',
@@ -139,7 +139,7 @@ export const RECORD_OPERATIONS: OperationSpec[] = [
     description: 'Only from the Trash. Emits record.deletedPermanently.',
     tag: 'Records',
     pathParams: recordParams,
-    success: { status: 204, description: 'Deleted.' },
+    success: DELETED,
     refusals: { 404: RECORD_LOCATION_CODES, 409: ['recordNotTrashed'] },
   },
 ];

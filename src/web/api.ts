@@ -9,6 +9,7 @@ import type {
 import type { ApiKeyView, CreatedApiKey, QuickConnection, Snippet } from '../api-keys/api-key-view';
 import type {
   ApiPermissions,
+  MemberAdded,
   MemberStatus,
   MemberView,
   ReadAccess,
@@ -20,12 +21,19 @@ import type {
   WorkspaceView,
 } from '../identity/identity-view';
 import type { ConnectedAccountCreated, ConnectedAccountView } from '../messaging/messaging-view';
+import type {
+  JsonSchema,
+  OpenApiDocument,
+  OpenApiOperation,
+  OpenApiParameter,
+  OpenApiResponse,
+} from '../http/openapi/openapi-types';
 import type { FieldKind } from '../record-model/field-kinds';
 import type { ModelDiscovery, ModelTypeRead } from '../record-model/model-view';
 import type { RecordFilterOp, RecordQuery } from '../records/record-query';
 import type { RecordPage, RecordView } from '../records/record-view';
 import type { RecordSource, RecordTrigger } from '../webhooks/record-source-schemas';
-import type { WebhookPage, WebhookView } from '../webhooks/webhook-view';
+import type { WebhookPage, WebhookSecrets, WebhookView } from '../webhooks/webhook-view';
 
 export type {
   DeliveryView,
@@ -38,6 +46,7 @@ export type {
   RecordTrigger,
   RecordView,
   WebhookPage,
+  WebhookSecrets,
   WebhookView,
 };
 
@@ -50,7 +59,7 @@ export type Role = RoleView;
 export type RoleChange = Partial<
   Pick<Role, 'name' | 'apiRead' | 'apiCreate' | 'apiEdit' | 'apiDelete'> & RoleRecordAccess
 >;
-export type { MemberStatus };
+export type { MemberAdded, MemberStatus };
 export type Member = MemberView;
 export type Session = SessionView;
 export type ApiKey = ApiKeyView;
@@ -97,7 +106,6 @@ export type WebhookWrite = {
   expectedSchemaRevision?: number;
   recordTrigger?: RecordTrigger | null;
 };
-export type WebhookSecrets = { secret: string | null; headers: Record<string, string> | null };
 export type WebhookListQuery = {
   search?: string;
   createdFrom?: string;
@@ -113,44 +121,8 @@ export type DeliveryAttempt = DeliveryAttemptView;
 export type DeliveryListQuery = { searchTerm?: string; limit?: number; cursor?: string };
 export type { DeliveryPage };
 
-// The OpenAPI 3.1 document of the REST API (GET /api/v1/openapi.json): the parts the API
-// reference page reads. Schemas are JSON Schema objects, read loosely.
-export type JsonSchema = { [key: string]: unknown };
-export type OpenApiParameter = {
-  name: string;
-  in: string;
-  required?: boolean;
-  description?: string;
-  schema?: JsonSchema;
-};
-export type OpenApiResponse = {
-  description?: string;
-  content?: Record<string, { schema?: JsonSchema; example?: unknown }>;
-  'x-custom-codes'?: string[];
-};
-export type OpenApiOperation = {
-  operationId?: string;
-  summary?: string;
-  description?: string;
-  tags?: string[];
-  security?: Record<string, string[]>[];
-  parameters?: OpenApiParameter[];
-  requestBody?: {
-    required?: boolean;
-    description?: string;
-    content?: Record<string, { schema?: JsonSchema; example?: unknown }>;
-  };
-  responses?: Record<string, OpenApiResponse>;
-};
-export type OpenApiDocument = {
-  openapi: string;
-  info: { title: string; version: string; description?: string };
-  servers?: { url: string; description?: string }[];
-  tags?: { name: string; description?: string }[];
-  security?: Record<string, string[]>[];
-  paths: Record<string, Record<string, OpenApiOperation>>;
-  components?: { schemas?: Record<string, JsonSchema>; securitySchemes?: Record<string, JsonSchema> };
-};
+// The OpenAPI 3.1 document of the REST API (GET /api/v1/openapi.json): src/http/openapi/openapi-types.ts.
+export type { JsonSchema, OpenApiDocument, OpenApiOperation, OpenApiParameter, OpenApiResponse };
 
 type ErrorBody = {
   error?: {
@@ -246,7 +218,7 @@ export const api = {
 
   members: () => request<{ data: Member[] }>('GET', '/app/api/members'),
   addMember: (input: { email: string; name?: string; roleId: string }) =>
-    request<{ member: Member; temporaryPassword?: string }>('POST', '/app/api/members', input),
+    request<MemberAdded>('POST', '/app/api/members', input),
   updateMember: (userId: string, input: { roleId?: string; status?: MemberStatus }) =>
     request<Member>('PATCH', `/app/api/members/${encodeURIComponent(userId)}`, input),
   removeMember: (userId: string) => request<void>('DELETE', `/app/api/members/${encodeURIComponent(userId)}`),
@@ -256,10 +228,8 @@ export const api = {
   updateRole: (id: string, input: RoleChange) =>
     request<Role>('PATCH', `/app/api/roles/${encodeURIComponent(id)}`, input),
 
-  discoverModel: () =>
-    request<{ schemaRevision: number; types: RecordTypeSummary[] }>('POST', '/app/api/model/discover', {}),
-  readType: (type: string) =>
-    request<{ schemaRevision: number; type: RecordType }>('POST', '/app/api/model/read', { type }),
+  discoverModel: () => request<ModelDiscovery>('POST', '/app/api/model/discover', {}),
+  readType: (type: string) => request<ModelTypeRead>('POST', '/app/api/model/read', { type }),
   records: (type: string, query: RecordListQuery = {}) =>
     request<RecordPage>('GET', `${recordsPath(type)}${queryString(query)}`),
   record: (type: string, id: string) => request<RecordView>('GET', recordsPath(type, id)),

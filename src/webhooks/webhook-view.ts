@@ -35,5 +35,15 @@ export const webhookViewSchema = z
   .meta({ description: 'A webhook: never its secret or header values.' });
 export type WebhookView = z.output<typeof webhookViewSchema>;
 
+/**
+ * A webhook's saved secret and custom header values, opened: the webhook dialog's
+ * `GET /app/api/webhooks/{id}/secrets` (Admin or Edit only); never part of the REST API.
+ */
+export const webhookSecretsSchema = z.object({
+  secret: z.string().nullable(),
+  headers: z.record(z.string(), z.string()).nullable(),
+});
+export type WebhookSecrets = z.output<typeof webhookSecretsSchema>;
+
 export const webhookPageSchema = page(webhookViewSchema);
 export type WebhookPage = z.output<typeof webhookPageSchema>;

@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import type { ComponentSchemas } from '../http/openapi/components';
-import { body, uuidParam, type OperationSpec } from '../http/openapi/operation';
+import { body, DELETED, pagedList, uuidParam, type OperationSpec } from '../http/openapi/operation';
 import type { Check, Same } from '../http/view-schemas';
 import { FILTER_CODES } from '../records/records.openapi';
 import { WEBHOOK_EVENTS } from '../shared/event-catalog';
@@ -62,17 +62,16 @@ export const createWebhookExample = {
 
 /** Webhooks (their delivery log: deliveries.openapi.ts). */
 export const WEBHOOK_OPERATIONS: OperationSpec[] = [
-  {
-    method: 'get',
+  pagedList({
     path: '/api/v1/webhooks',
     operationId: 'listWebhooks',
     summary: 'List webhooks, newest first',
     description: 'Search matches the URL; filters on creation and update dates.',
     tag: 'Webhooks',
     query: listWebhooksQuery,
-    success: { status: 200, description: 'One page of webhooks.', schema: webhookPageSchema },
-    refusals: { 400: ['cursorInvalid'] },
-  },
+    items: 'webhooks',
+    page: webhookPageSchema,
+  }),
   {
     method: 'post',
     path: '/api/v1/webhooks',
@@ -124,7 +123,7 @@ export const WEBHOOK_OPERATIONS: OperationSpec[] = [
     description: 'Needs Delete on API & Webhooks.',
     tag: 'Webhooks',
     pathParams: { id: uuidParam('webhook') },
-    success: { status: 204, description: 'Deleted.' },
+    success: DELETED,
     refusals: { 404: ['webhookNotFound'] },
   },
 ];

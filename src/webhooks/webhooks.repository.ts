@@ -1,14 +1,11 @@
 import type { EntityManager } from 'typeorm';
 import type { SecretBox } from '../security/secret-box';
 import { Webhook } from './webhook.entity';
+import type { WebhookSecrets } from './webhook-view';
 
 export type { Webhook } from './webhook.entity';
 
-/** A webhook's secret and custom header values, opened. */
-export interface WebhookSecrets {
-  secret: string | null;
-  headers: Record<string, string> | null;
-}
+export type { WebhookSecrets };
 
 /** The fields a new webhook row starts with; secrets and headers are set through the repository. */
 export type NewWebhook = Partial<

@@ -1,7 +1,8 @@
 import { isDeepStrictEqual } from 'node:util';
 import { z } from 'zod';
+import type { JsonSchema } from './openapi-types';
 
-export type JsonSchema = { [keyword: string]: unknown };
+export type { JsonSchema };
 export type Io = 'input' | 'output';
 
 const COMPONENTS = '#/components/schemas/';

@@ -1,5 +1,5 @@
 import { BUSY_MESSAGE } from '../../errors/busy';
-import { SchemaComponents, type JsonSchema } from './components';
+import { SchemaComponents } from './components';
 import {
   AUTHENTICATION_CODES,
   BODY_CODES,
@@ -8,36 +8,18 @@ import {
   QUERY_PARAM_DESCRIPTIONS,
   type OperationSpec,
   type ResponseSpec,
-  type Tag,
 } from './operation';
+import type {
+  JsonSchema,
+  OpenApiDocument,
+  OpenApiOperation,
+  OpenApiParameter,
+  OpenApiResponse,
+} from './openapi-types';
 import { COMPONENT_SCHEMAS, OPERATIONS } from './paths';
 import { refusalSchema } from '../view-schemas';
 
-/** The parts of an OpenAPI 3.1 document this service writes. */
-export interface OpenApiDocument {
-  openapi: string;
-  info: { title: string; version: string; description: string };
-  servers: { url: string; description?: string }[];
-  tags: { name: Tag; description: string }[];
-  security: Record<string, string[]>[];
-  paths: Record<string, Record<string, OpenApiOperation>>;
-  components: {
-    schemas: Record<string, JsonSchema>;
-    securitySchemes: Record<string, JsonSchema>;
-    headers: Record<string, JsonSchema>;
-  };
-}
-
-export interface OpenApiOperation {
-  operationId: string;
-  summary: string;
-  description?: string;
-  tags: string[];
-  security?: Record<string, string[]>[];
-  parameters?: JsonSchema[];
-  requestBody?: JsonSchema;
-  responses: Record<string, JsonSchema>;
-}
+export type { OpenApiDocument, OpenApiOperation };
 
 const TAGS: OpenApiDocument['tags'] = [
   { name: 'Identity', description: 'Who an API key acts as.' },
@@ -124,7 +106,10 @@ function operation(spec: OperationSpec, components: SchemaComponents): OpenApiOp
   return result;
 }
 
-function requestBody(body: NonNullable<OperationSpec['body']>, components: SchemaComponents): JsonSchema {
+function requestBody(
+  body: NonNullable<OperationSpec['body']>,
+  components: SchemaComponents,
+): OpenApiOperation['requestBody'] {
   return {
     // The routes read a missing body as {}: it is required only when {} is refused.
     required: !body.schema.safeParse({}).success,
@@ -132,7 +117,10 @@ function requestBody(body: NonNullable<OperationSpec['body']>, components: Schem
   };
 }
 
-function response(spec: ResponseSpec & { customCodes?: readonly string[] }, components: SchemaComponents) {
+function response(
+  spec: ResponseSpec & { customCodes?: readonly string[] },
+  components: SchemaComponents,
+): OpenApiResponse {
   return {
     description: spec.description,
     headers: spec.retryAfter
@@ -187,7 +175,7 @@ function restRefusals(
 /** A keyed REST write: it takes an idempotency key (src/http/idempotency.ts). */
 const isWrite = (spec: OperationSpec) => !spec.public && spec.method !== 'get' && !spec.path.endsWith('/mcp');
 
-const idempotencyKeyHeader = {
+const idempotencyKeyHeader: OpenApiParameter = {
   name: 'Idempotency-Key',
   in: 'header',
   required: false,
@@ -196,7 +184,7 @@ const idempotencyKeyHeader = {
   schema: { type: 'string', maxLength: 255 },
 };
 
-function pathParameters(spec: OperationSpec, components: SchemaComponents): JsonSchema[] {
+function pathParameters(spec: OperationSpec, components: SchemaComponents): OpenApiParameter[] {
   return Object.entries(spec.pathParams ?? {}).map(([name, { description, schema }]) => ({
     name,
     in: 'path',
@@ -211,7 +199,7 @@ function pathParameters(spec: OperationSpec, components: SchemaComponents): Json
  * a string but is parsed into structure (`filters`, a JSON array) is described by its parsed
  * form as `application/json` content.
  */
-function queryParameters(spec: OperationSpec, components: SchemaComponents): JsonSchema[] {
+function queryParameters(spec: OperationSpec, components: SchemaComponents): OpenApiParameter[] {
   if (!spec.query) return [];
   const input = components.inline(spec.query, 'input') as ObjectSchema;
   const output = components.inline(spec.query, 'output') as ObjectSchema;

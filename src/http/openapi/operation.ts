@@ -47,6 +47,26 @@ export const body = <Schema extends z.ZodType>(schema: Schema, example: z.input<
   example,
 });
 
+/** A newest-first list read page by page (architecture.md, "paging"), described by what it lists. */
+export type PagedListSpec = Omit<OperationSpec, 'method' | 'success'> & {
+  /** What one page holds, in the plural: `records`. */
+  items: string;
+  page: z.ZodType;
+};
+
+/** A paged list is a GET that answers one page and refuses a cursor it did not issue. */
+export function pagedList({ items, page, refusals, ...spec }: PagedListSpec): OperationSpec {
+  return {
+    ...spec,
+    method: 'get',
+    success: { status: 200, description: `One page of ${items}.`, schema: page },
+    refusals: { ...refusals, 400: ['cursorInvalid', ...(refusals?.[400] ?? [])] },
+  };
+}
+
+/** What a delete answers: nothing. */
+export const DELETED: OperationSpec['success'] = { status: 204, description: 'Deleted.' };
+
 // ---- customCodes shared by many operations (docs/api.md, "Errors") ------------------------
 
 export const AUTHENTICATION_CODES = ['apiKeyMissing', 'apiKeyInvalid', 'apiKeyExpired'] as const;
