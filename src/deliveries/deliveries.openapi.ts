@@ -1,7 +1,7 @@
 import type { ComponentSchemas } from '../http/openapi/components';
 import { pagedList, uuidParam, type OperationSpec } from '../http/openapi/operation';
 import type { Check, Same } from '../http/view-schemas';
-import { listAllDeliveriesQuery, listDeliveriesQuery } from './deliveries.routes';
+import { listAllDeliveriesQuery, listDeliveriesQuery } from './delivery-query';
 import type { EncodedPage } from '../http/paging';
 import type { DeliveriesService } from './deliveries.service';
 import {

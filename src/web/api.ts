@@ -6,6 +6,7 @@ import type {
   DeliveryView,
   EventDetails,
 } from '../deliveries/delivery-view';
+import type { DeliveryListQuery } from '../deliveries/delivery-query';
 import type { ApiKeyView, CreatedApiKey, QuickConnection, Snippet } from '../api-keys/api-key-view';
 import type {
   ApiPermissions,
@@ -118,7 +119,7 @@ export type WebhookListQuery = {
 export type DeliveryStatus = DeliveryView['status'];
 export type DeliveryElement = NonNullable<DeliveryView['element']>;
 export type DeliveryAttempt = DeliveryAttemptView;
-export type DeliveryListQuery = { searchTerm?: string; limit?: number; cursor?: string };
+export type { DeliveryListQuery };
 export type { DeliveryPage };
 
 // The OpenAPI 3.1 document of the REST API (GET /api/v1/openapi.json): src/http/openapi/openapi-types.ts.

@@ -1,11 +1,19 @@
 // Webhooks in the web app: the dialog's draft of a webhook, the write it leads to (only what
-// changed, spec.md "Webhook" and its rule sections), the headers field, and the client-side
+// changed, spec.md "Webhook" and its rule sections), the headers field, and the
 // filters of the lists. No React here: the pages and dialogs use these.
 import { MESSAGING_EVENTS, RECORD_EVENTS, WEBHOOK_EVENTS, isRetiredEvent } from '../shared/event-catalog';
 import { WEBHOOK_DESCRIPTION_MAX, WEBHOOK_SECRET_MAX } from '../shared/limits';
 import { maySteerWebhook } from '../shared/ownership-rule';
 import { parseHeaderLines } from '../shared/webhook-headers';
-import type { DeliveryStatus, DeliveryView, Session, WebhookSecrets, WebhookView, WebhookWrite } from './api';
+import type {
+  DeliveryListQuery,
+  DeliveryStatus,
+  DeliveryView,
+  Session,
+  WebhookSecrets,
+  WebhookView,
+  WebhookWrite,
+} from './api';
 
 export { isRetiredEvent, parseHeaderLines };
 
@@ -207,11 +215,6 @@ export function updateOf(
   return Object.keys(write).length ? write : undefined;
 }
 
-/** The Deliveries page filtered by a webhook's URL (its row menu's "Show deliveries"). */
-export function deliveriesPathOf(url: string): string {
-  return `/deliveries?${new URLSearchParams({ url }).toString()}`;
-}
-
 // ---- Dates -----------------------------------------------------------------------------------
 
 /**
@@ -233,48 +236,63 @@ export function localDay(time: string | Date): string {
 
 // ---- Deliveries --------------------------------------------------------------------------------
 
-/** The server's limit on `searchTerm` (a longer URL filter narrows the loaded rows only). */
-const SEARCH_TERM_MAX = 200;
-
+/** The Deliveries page's filters, as kept in its address (`/deliveries?status=failed&...`). */
 export type DeliveryFilters = {
-  /** Matches the event and the URL (the server's `searchTerm`). */
+  /** Part of the event name or the URL (the server's `searchTerm`). */
   search: string;
+  /** One status, or '' for all. */
+  status: DeliveryStatus | '';
   /** One event name, or '' for all. */
   event: string;
-  /** Part of the URL. */
+  /** The URL the deliveries went to, exactly. */
   url: string;
+  /** `YYYY-MM-DD` days in the browser's time zone, or ''. */
   createdFrom: string;
   createdTo: string;
 };
 
-/**
- * The server filters deliveries by `searchTerm` only (event or URL): send the search box, else
- * the URL filter, else the event filter, so fewer pages hold what the person asked for. The
- * loaded rows are then filtered exactly by `matchesDelivery`.
- */
-export function deliverySearchTerm(filters: DeliveryFilters): string {
-  const candidates = [filters.search.trim(), filters.url.trim(), filters.event];
-  return candidates.find((term) => term !== '' && term.length <= SEARCH_TERM_MAX) ?? '';
+const FILTER_NAMES = ['search', 'status', 'event', 'url', 'createdFrom', 'createdTo'] as const;
+
+export function deliveryFiltersOf(search: string): DeliveryFilters {
+  const params = new URLSearchParams(search);
+  const text = (name: (typeof FILTER_NAMES)[number]) => params.get(name) ?? '';
+  const status = text('status');
+  return {
+    search: text('search'),
+    status: status in STATUS_LABELS ? (status as DeliveryStatus) : '',
+    event: text('event'),
+    url: text('url'),
+    createdFrom: text('createdFrom'),
+    createdTo: text('createdTo'),
+  };
 }
 
-export function matchesDelivery(delivery: DeliveryView, filters: DeliveryFilters): boolean {
-  const search = filters.search.trim().toLowerCase();
-  if (
-    search &&
-    !delivery.event.toLowerCase().includes(search) &&
-    !delivery.url.toLowerCase().includes(search)
-  ) {
-    return false;
-  }
-  if (filters.event && delivery.event !== filters.event) return false;
-  const url = filters.url.trim().toLowerCase();
-  if (url && !delivery.url.toLowerCase().includes(url)) return false;
-  const from = dayBound(filters.createdFrom, false);
-  if (from && delivery.createdAt < from) return false;
-  const to = dayBound(filters.createdTo, true);
-  if (to && delivery.createdAt > to) return false;
-  return true;
+/** The Deliveries page's address for these filters (empty ones left out). */
+export function deliveriesPath(filters: Partial<DeliveryFilters>): string {
+  const params = new URLSearchParams();
+  for (const name of FILTER_NAMES) if (filters[name]) params.set(name, filters[name]);
+  const query = params.toString();
+  return query ? `/deliveries?${query}` : '/deliveries';
 }
+
+/** The Deliveries page filtered to one webhook's exact URL (its row menu's "Show deliveries"). */
+export const deliveriesPathOf = (url: string): string => deliveriesPath({ url });
+
+/** The server's query for these filters: every filter is applied by the database. */
+export function deliveryListQuery(filters: DeliveryFilters): DeliveryListQuery {
+  const trimmed = (value: string) => value.trim() || undefined;
+  return {
+    searchTerm: trimmed(filters.search),
+    status: filters.status || undefined,
+    event: filters.event || undefined,
+    url: trimmed(filters.url),
+    createdFrom: dayBound(filters.createdFrom, false),
+    createdTo: dayBound(filters.createdTo, true),
+  };
+}
+
+export const hasDeliveryFilters = (filters: DeliveryFilters): boolean =>
+  FILTER_NAMES.some((name) => filters[name].trim() !== '');
 
 /** True while a delivery can still change (the lists and Event Details read it again). */
 export const isUnfinished = (status: DeliveryStatus) => status === 'pending' || status === 'sending';

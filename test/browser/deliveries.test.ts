@@ -125,17 +125,35 @@ describe('web app: deliveries in a browser', () => {
     await screenshot(page, '22-deliveries-filtered');
   });
 
-  it('filters by event, URL and creation date in the browser, and searches event and URL', async () => {
+  it('filters by status, event, exact URL and creation date on the server, and searches event and URL', async () => {
     await page.getByTestId('deliveries-clear-filters').click();
     await eventually(async () => (await rows().count()) === 2, 'every delivery is listed');
-    // The retired event carries its (legacy) marker, and a missing status code reads as a dash.
+    // The retired event carries its (legacy) marker; with no response the Status Code cell is empty
+    // (spec.md: the dash is for Event Details, the list column stays empty).
     const legacy = page.locator('[data-testid=delivery-row]', { hasText: 'deal.created' });
     await expect(legacy.getByTestId('delivery-cell-event').textContent()).resolves.toBe(
       'deal.created (legacy)',
     );
-    await expect(legacy.getByTestId('delivery-cell-status-code').textContent()).resolves.toBe('—');
+    await expect(legacy.getByTestId('delivery-cell-status-code').textContent()).resolves.toBe('');
     await expect(legacy.getByTestId('delivery-status').textContent()).resolves.toBe('Failed');
     await screenshot(page, '23-deliveries-all');
+
+    await page.getByTestId('deliveries-status').selectOption('failed');
+    await eventually(
+      async () =>
+        (await rows().count()) === 1 && (await rows().first().getAttribute('data-status')) === 'failed',
+      'only the Failed delivery is listed',
+    );
+    // The filters live in the page's address: a reload shows the same rows.
+    expect(new URL(page.url()).searchParams.get('status')).toBe('failed');
+    await page.reload();
+    await eventually(
+      async () =>
+        (await rows().count()) === 1 && (await rows().first().getAttribute('data-status')) === 'failed',
+      'the reloaded page keeps the status filter',
+    );
+    await expect(page.getByTestId('deliveries-status').inputValue()).resolves.toBe('failed');
+    await page.getByTestId('deliveries-status').selectOption('');
 
     await page.getByTestId('deliveries-event').selectOption('record.updated');
     await page.getByTestId('deliveries-empty').waitFor();
@@ -166,6 +184,9 @@ describe('web app: deliveries in a browser', () => {
     await eventually(async () => (await rows().count()) >= 1, 'today’s deliveries are listed');
 
     await page.getByTestId('deliveries-clear-filters').click();
+    // The URL filter is exact: the receiver's address without the path matches nothing.
+    await page.getByTestId('deliveries-url').fill(receiver.url);
+    await page.getByTestId('deliveries-empty').waitFor();
     await page.getByTestId('deliveries-url').fill(hookUrl);
     await eventually(async () => (await rows().count()) === 1, 'the URL filter applies again');
   });
@@ -285,11 +306,22 @@ describe('web app: deliveries in a browser', () => {
 
     // The legacy delivery failed for good: no next attempt is shown.
     await page.getByTestId('deliveries-url').fill('https://legacy.example.com/old');
-    await eventually(async () => (await rows().count()) === 1, 'the final failure is listed');
+    await eventually(
+      async () =>
+        (await rows().count()) === 1 &&
+        (await rows().first().getByTestId('delivery-open').textContent()) ===
+          'https://legacy.example.com/old',
+      'the final failure is listed',
+    );
     await expect(rows().first().getByTestId('delivery-next-attempt').count()).resolves.toBe(0);
 
     await page.getByTestId('deliveries-url').fill(retryingUrl);
-    await eventually(async () => (await rows().count()) === 1, 'the retrying delivery is listed again');
+    await eventually(
+      async () =>
+        (await rows().count()) === 1 &&
+        (await rows().first().getByTestId('delivery-open').textContent()) === retryingUrl,
+      'the retrying delivery is listed again',
+    );
     await rows().first().getByTestId('delivery-open').click();
     await details().getByTestId('delivery-attempt-history').waitFor();
     await details().getByTestId('delivery-next-attempt').waitFor();
@@ -301,5 +333,34 @@ describe('web app: deliveries in a browser', () => {
     await expect(attempts.first().locator('time').textContent()).resolves.toMatch(/\d{2}:\d{2}:\d{2}/);
     await screenshot(page, '28-retrying-details');
     await details().getByTestId('delivery-close').click();
+  });
+
+  it('finds with a server filter a delivery that is not among the loaded pages, and says more match', async () => {
+    const workspace = await appFetch(page, 'GET', '/app/api/session');
+    const webhooks = await appFetch(page, 'GET', '/app/api/webhooks');
+    // 60 newer Delivered rows push every other delivery off the first page of 50.
+    await app.dataSource.query(
+      `INSERT INTO deliveries (workspace_id, webhook_id, event_id, event, url, trigger, status, status_code,
+         response_message, attempts, workflow_started_at)
+       SELECT $1, $2, gen_random_uuid(), 'record.created', 'https://bulk.example.com/hook', 'event',
+         'delivered', 200, 'OK', 1, now()
+       FROM generate_series(1, 60)`,
+      [workspace.workspace.id, webhooks.data[0].id],
+    );
+    await page.goto(`${app.baseUrl}/deliveries`);
+    await eventually(async () => (await rows().count()) === 50, 'the first page is listed');
+    await expect(page.locator('[data-testid=delivery-row][data-status=failed]').count()).resolves.toBe(0);
+    await expect(page.getByTestId('deliveries-count').textContent()).resolves.toBe(
+      '50 deliveries shown, more older ones match.',
+    );
+
+    await page.getByTestId('deliveries-status').selectOption('failed');
+    await eventually(
+      async () =>
+        (await rows().count()) === 2 &&
+        (await page.locator('[data-testid=delivery-row][data-status=failed]').count()) === 2,
+      'the Failed deliveries beyond the first page are found by the server',
+    );
+    await expect(page.getByTestId('deliveries-count').textContent()).resolves.toBe('2 deliveries shown.');
   });
 });

@@ -3,7 +3,7 @@ import { decodePaging, encodePage } from '../../http/paging';
 import { webhookFields } from '../../webhooks/webhooks.schemas';
 import type { DeliveriesService } from '../../deliveries/deliveries.service';
 import type { WebhooksService } from '../../webhooks/webhooks.service';
-import { listDeliveriesQuery } from '../../deliveries/deliveries.routes';
+import { listDeliveriesQuery } from '../../deliveries/delivery-query';
 import { defineTool, idempotencyKeyField, jsonResult, type McpTool } from '../mcp-tool';
 
 const ACTIONS = ['create', 'list', 'get', 'update', 'delete', 'list_deliveries', 'resend_delivery'] as const;

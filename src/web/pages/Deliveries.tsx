@@ -1,10 +1,10 @@
 // Deliveries (roles with Read access All on API & Webhooks): the delivery log of every webhook,
 // newest first, with the spec's columns (URL, Event, Element, Status, Status Code, Created at).
-// Search matches the event and the URL (the server's `searchTerm`); the event, URL and creation
-// date filters narrow the loaded pages in the browser (the server filters by `searchTerm` only).
+// Search matches the event and the URL; the status, event, exact URL and creation date filters are
+// applied by the server, and kept in the page's address so a link or a reload shows the same rows.
 // Opening a row shows Event Details (spec.md, "Web app actions for webhooks and keys").
 import { useEffect, useMemo, useState } from 'react';
-import { api, errorMessage, type DeliveryView, type RecordTypeSummary } from '../api';
+import { api, errorMessage, type DeliveryListQuery, type DeliveryView, type RecordTypeSummary } from '../api';
 import { DateRange } from '../components/DateRange';
 import { DeliveryStatusBadge, ElementName } from '../components/DeliveryParts';
 import { ErrorMessage } from '../components/Dialog';
@@ -24,12 +24,16 @@ import { useRouter } from '../router';
 import { useSession } from '../session';
 import { useDebounced } from '../useDebounced';
 import { useSubmit } from '../useSubmit';
+import { RETIRED_EVENTS } from '../../shared/event-catalog';
 import {
   SELECTABLE_EVENTS,
-  deliverySearchTerm,
+  STATUS_LABELS,
+  deliveriesPath,
+  deliveryFiltersOf,
+  deliveryListQuery,
   eventLabel,
+  hasDeliveryFilters,
   isUnfinished,
-  matchesDelivery,
   mergeDeliveries,
   type DeliveryFilters,
 } from '../webhooks';
@@ -43,15 +47,12 @@ type Listing = { key: string; deliveries: DeliveryView[]; nextCursor: string | n
 
 export function DeliveriesPage() {
   const session = useSession();
-  const { search: location } = useRouter();
-  const urlParam = new URLSearchParams(location).get('url') ?? '';
+  const { search: location, navigate } = useRouter();
   const canResend = session.permissions.apiCreate && session.member.status === 'active';
 
-  const [search, setSearch] = useState('');
-  const [event, setEvent] = useState('');
-  const [url, setUrl] = useState(urlParam);
-  const [createdFrom, setCreatedFrom] = useState('');
-  const [createdTo, setCreatedTo] = useState('');
+  const filters = deliveryFiltersOf(location);
+  const setFilters = (change: Partial<DeliveryFilters>) =>
+    navigate(deliveriesPath({ ...filters, ...change }), { replace: true });
   const [listing, setListing] = useState<Listing>();
   const [error, setError] = useState<string>();
   const [types, setTypes] = useState<RecordTypeSummary[]>([]);
@@ -59,12 +60,10 @@ export function DeliveriesPage() {
   const [reloads, setReloads] = useState(0);
   const more = useSubmit();
 
-  // "Show deliveries" of another webhook while this page is open: the new URL filter.
-  useEffect(() => setUrl(urlParam), [urlParam]);
-
-  const filters: DeliveryFilters = { search, event, url, createdFrom, createdTo };
-  const searchTerm = useDebounced(deliverySearchTerm(filters), SEARCH_DELAY_MS);
-  const current = listing?.key === searchTerm ? listing : undefined;
+  // Typing in the search box asks the server once it pauses; the other filters apply at once.
+  const search = useDebounced(filters.search, SEARCH_DELAY_MS);
+  const key = JSON.stringify(deliveryListQuery({ ...filters, search }));
+  const current = listing?.key === key ? listing : undefined;
   const shown = current ?? listing;
 
   // Type names for the Element column.
@@ -83,22 +82,22 @@ export function DeliveriesPage() {
   useEffect(() => {
     let live = true;
     api
-      .deliveries({ searchTerm: searchTerm || undefined, limit: PAGE_SIZE })
+      .deliveries({ ...(JSON.parse(key) as DeliveryListQuery), limit: PAGE_SIZE })
       .then((page) => {
         if (!live) return;
         setError(undefined);
         setListing((before) =>
-          before?.key === searchTerm && before.deliveries.length > PAGE_SIZE
+          before?.key === key && before.deliveries.length > PAGE_SIZE
             ? // More pages are loaded: keep them, with the first page's rows brought up to date.
               { ...before, deliveries: mergeDeliveries(page.data, before.deliveries) }
-            : { key: searchTerm, deliveries: page.data, nextCursor: page.nextCursor },
+            : { key, deliveries: page.data, nextCursor: page.nextCursor },
         );
       })
       .catch((failure: unknown) => live && setError(errorMessage(failure)));
     return () => {
       live = false;
     };
-  }, [searchTerm, reloads]);
+  }, [key, reloads]);
 
   const underWay = Boolean(current?.deliveries.some((delivery) => isUnfinished(delivery.status)));
   useEffect(() => {
@@ -111,9 +110,13 @@ export function DeliveriesPage() {
     const cursor = current?.nextCursor;
     if (!cursor) return;
     void more.run(async () => {
-      const page = await api.deliveries({ searchTerm: searchTerm || undefined, limit: PAGE_SIZE, cursor });
+      const page = await api.deliveries({
+        ...(JSON.parse(key) as DeliveryListQuery),
+        limit: PAGE_SIZE,
+        cursor,
+      });
       setListing((before) =>
-        before?.key === searchTerm
+        before?.key === key
           ? {
               ...before,
               deliveries: mergeDeliveries(page.data, before.deliveries),
@@ -130,13 +133,8 @@ export function DeliveriesPage() {
   }, [types]);
 
   const loaded = shown?.deliveries ?? [];
-  const visible = loaded.filter((delivery) => matchesDelivery(delivery, filters));
-  const filtered = Boolean(search.trim() || event || url.trim() || createdFrom || createdTo);
-  // Retired names appear only in old deliveries: offer the ones loaded, after the catalog.
-  const eventOptions = [
-    ...SELECTABLE_EVENTS,
-    ...new Set(loaded.map((delivery) => delivery.event).filter((name) => !SELECTABLE_EVENTS.includes(name))),
-  ];
+  const filtered = hasDeliveryFilters(filters);
+  const urlOptions = [...new Set(loaded.map((delivery) => delivery.url))];
 
   const onChanged = (delivery: DeliveryView) =>
     setListing((before) =>
@@ -167,52 +165,74 @@ export function DeliveriesPage() {
       <div className="toolbar filters">
         <SearchField
           label="Search event and URL"
-          value={search}
-          onChange={setSearch}
+          value={filters.search}
+          onChange={(search) => setFilters({ search })}
           testId="deliveries-search"
         />
         <label className="toolbar-field">
-          <span className="visually-hidden">Event</span>
+          <span className="visually-hidden">Status</span>
           <select
-            value={event}
-            onChange={(change) => setEvent(change.target.value)}
-            data-testid="deliveries-event"
+            value={filters.status}
+            onChange={(change) => setFilters({ status: change.target.value as DeliveryFilters['status'] })}
+            data-testid="deliveries-status"
           >
-            <option value="">All events</option>
-            {eventOptions.map((name) => (
-              <option key={name} value={name}>
-                {eventLabel(name)}
+            <option value="">All statuses</option>
+            {Object.entries(STATUS_LABELS).map(([status, label]) => (
+              <option key={status} value={status}>
+                {label}
               </option>
             ))}
           </select>
         </label>
         <label className="toolbar-field">
-          <span className="visually-hidden">URL</span>
+          <span className="visually-hidden">Event</span>
+          <select
+            value={filters.event}
+            onChange={(change) => setFilters({ event: change.target.value })}
+            data-testid="deliveries-event"
+          >
+            <option value="">All events</option>
+            {SELECTABLE_EVENTS.map((name) => (
+              <option key={name} value={name}>
+                {eventLabel(name)}
+              </option>
+            ))}
+            <optgroup label="Retired (old deliveries only)">
+              {RETIRED_EVENTS.map((name) => (
+                <option key={name} value={name}>
+                  {eventLabel(name)}
+                </option>
+              ))}
+            </optgroup>
+          </select>
+        </label>
+        <label className="toolbar-field">
+          <span className="visually-hidden">URL (exact)</span>
           <input
             type="text"
-            placeholder="URL"
-            value={url}
-            onChange={(change) => setUrl(change.target.value)}
+            placeholder="Exact URL"
+            list="deliveries-url-options"
+            value={filters.url}
+            onChange={(change) => setFilters({ url: change.target.value })}
             data-testid="deliveries-url"
           />
+          <datalist id="deliveries-url-options">
+            {urlOptions.map((url) => (
+              <option key={url} value={url} />
+            ))}
+          </datalist>
         </label>
         <DateRange
           label="Created"
-          from={createdFrom}
-          to={createdTo}
-          onFrom={setCreatedFrom}
-          onTo={setCreatedTo}
+          from={filters.createdFrom}
+          to={filters.createdTo}
+          onFrom={(createdFrom) => setFilters({ createdFrom })}
+          onTo={(createdTo) => setFilters({ createdTo })}
           testId="deliveries-created"
         />
         <ClearFilters
           filtered={filtered}
-          onClear={() => {
-            setSearch('');
-            setEvent('');
-            setUrl('');
-            setCreatedFrom('');
-            setCreatedTo('');
-          }}
+          onClear={() => navigate(deliveriesPath({}), { replace: true })}
           testId="deliveries-clear-filters"
         />
       </div>
@@ -221,22 +241,9 @@ export function DeliveriesPage() {
 
       {!shown ? (
         <Loading failed={Boolean(error)} testId="deliveries-loading" />
-      ) : visible.length === 0 ? (
+      ) : loaded.length === 0 ? (
         <div className="empty" data-testid="deliveries-empty">
-          {filtered ? 'No loaded delivery matches the search and filters.' : 'No deliveries yet.'}
-          {current?.nextCursor ? (
-            <>
-              {' '}
-              <button
-                type="button"
-                className="link-button"
-                onClick={loadMore}
-                data-testid="deliveries-load-more"
-              >
-                Load older deliveries
-              </button>
-            </>
-          ) : null}
+          {filtered ? 'No delivery matches the search and filters.' : 'No deliveries yet.'}
         </div>
       ) : (
         <>
@@ -246,7 +253,7 @@ export function DeliveriesPage() {
             testId="deliveries-table"
             columns={['URL', 'Event', 'Element', 'Status', 'Status Code', 'Created at']}
           >
-            {visible.map((delivery) => (
+            {loaded.map((delivery) => (
               <OpenRow
                 key={delivery.id}
                 onOpen={() => setOpen(delivery)}
@@ -267,7 +274,8 @@ export function DeliveriesPage() {
                 <td>
                   <DeliveryStatusBadge delivery={delivery} />
                 </td>
-                <td data-testid="delivery-cell-status-code">{delivery.statusCode ?? '—'}</td>
+                {/* spec.md: no response → a dash in Event Details, an empty cell in the list. */}
+                <td data-testid="delivery-cell-status-code">{delivery.statusCode ?? ''}</td>
                 <td>
                   <DateTime value={delivery.createdAt} testId="delivery-created-at" seconds />
                 </td>
@@ -275,11 +283,10 @@ export function DeliveriesPage() {
             ))}
           </ListTable>
           <div className="load-more">
-            {visible.length < loaded.length ? (
-              <span className="muted" data-testid="deliveries-filtered-count">
-                {visible.length} of {loaded.length} loaded deliveries match.
-              </span>
-            ) : null}
+            <span className="muted" data-testid="deliveries-count">
+              {loaded.length} {loaded.length === 1 ? 'delivery' : 'deliveries'} shown
+              {current?.nextCursor ? ', more older ones match' : ''}.
+            </span>
             {current?.nextCursor ? (
               <LoadMoreButton busy={more.busy} onClick={loadMore} testId="deliveries-load-more" />
             ) : null}
