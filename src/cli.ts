@@ -6,6 +6,7 @@ import type { DataSource } from 'typeorm';
 import { ConfigError, loadConfig } from './config';
 import { withDatabase } from './db/with-database';
 import { AppError } from './shared/app-error';
+import { passwordProblem } from './shared/password.rules';
 import { createWorkspaceWithAdmin } from './identity/bootstrap';
 import { identityHooks } from './services';
 import { addMember } from './identity/members.service';
@@ -59,8 +60,8 @@ async function createWorkspaceCommand(args: string[]): Promise<void> {
     },
   });
   const password = values['admin-password'];
-  if (password !== undefined && password.length < 8)
-    throw new UsageError('--admin-password needs at least 8 characters.');
+  const problem = password === undefined ? undefined : passwordProblem(password);
+  if (problem) throw new UsageError(`--admin-password: ${problem.message}`);
   const created = await withDatabase((dataSource) =>
     createWorkspaceWithAdmin(
       dataSource,
