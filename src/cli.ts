@@ -49,6 +49,12 @@ function required(values: Record<string, unknown>, name: string): string {
 
 class UsageError extends Error {}
 
+/** A password given on the command line follows the web sign-up rule. */
+function checkPassword(option: string, password: string | undefined): void {
+  const problem = password === undefined ? undefined : passwordProblem(password);
+  if (problem) throw new UsageError(`${option}: ${problem.message}`);
+}
+
 async function createWorkspaceCommand(args: string[]): Promise<void> {
   const { values } = parseArgs({
     args,
@@ -60,8 +66,7 @@ async function createWorkspaceCommand(args: string[]): Promise<void> {
     },
   });
   const password = values['admin-password'];
-  const problem = password === undefined ? undefined : passwordProblem(password);
-  if (problem) throw new UsageError(`--admin-password: ${problem.message}`);
+  checkPassword('--admin-password', password);
   const created = await withDatabase((dataSource) =>
     createWorkspaceWithAdmin(
       dataSource,
@@ -92,6 +97,7 @@ async function addMemberCommand(args: string[]): Promise<void> {
     },
   });
   const workspaceRef = required(values, 'workspace');
+  checkPassword('--password', values.password);
   const result = await withDatabase(async (dataSource) => {
     const workspace = await findWorkspace(dataSource, workspaceRef);
     const role = await dataSource.manager
