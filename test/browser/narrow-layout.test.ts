@@ -19,6 +19,13 @@ const LONG_KEY_NAME = `Reporting-${'k'.repeat(120)}`;
 const horizontalOverflow = (page: Page) =>
   page.evaluate('document.scrollingElement.scrollWidth - window.innerWidth') as Promise<number>;
 
+/** A dialog fits: inside the screen, and nothing in it sticks out sideways. */
+async function expectDialogFits(dialog: Locator): Promise<void> {
+  await expectWithinScreen(dialog);
+  const overflow = await dialog.evaluate((element) => element.scrollWidth - element.clientWidth);
+  expect(overflow).toBeLessThanOrEqual(0);
+}
+
 async function expectWithinScreen(locator: Locator): Promise<void> {
   const box = await locator.boundingBox();
   expect(box).not.toBeNull();
@@ -49,6 +56,9 @@ describe('web app: a 390 px wide screen', () => {
     ['API keys', '/settings/api-keys', 'api-key-card'],
     ['Account', '/settings/account', 'account-page'],
     ['Records', '/records', 'records-page'],
+    ['Members', '/settings/members', 'member-row'],
+    ['Roles', '/settings/roles', 'roles-page'],
+    ['API reference', '/api-reference', 'api-operation'],
   ] as const;
 
   it.each(pages)('%s does not scroll sideways', async (name, path, ready) => {
@@ -92,7 +102,7 @@ describe('web app: a 390 px wide screen', () => {
     const webhookDialog = page.getByTestId('webhook-dialog');
     await webhookDialog.waitFor();
     await screenshot(page, 'narrow-webhook-dialog', { fullPage: false });
-    await expectWithinScreen(webhookDialog);
+    await expectDialogFits(webhookDialog);
     expect(await horizontalOverflow(page)).toBeLessThanOrEqual(0);
     await webhookDialog.getByTestId('dialog-close').click();
 
@@ -101,7 +111,7 @@ describe('web app: a 390 px wide screen', () => {
     const details = page.getByTestId('event-details');
     await details.waitFor();
     await screenshot(page, 'narrow-event-details', { fullPage: false });
-    await expectWithinScreen(details);
+    await expectDialogFits(details);
     await expectWithinScreen(details.getByText(LONG_URL).first());
     expect(await horizontalOverflow(page)).toBeLessThanOrEqual(0);
     await details.getByTestId('dialog-close').click();
@@ -111,7 +121,7 @@ describe('web app: a 390 px wide screen', () => {
     await expectWithinScreen(page.locator('.menu'));
     await page.getByTestId('add-standard-key').click();
     const keyDialog = page.getByTestId('standard-key-dialog');
-    await expectWithinScreen(keyDialog);
+    await expectDialogFits(keyDialog);
     await expectWithinScreen(keyDialog.getByTestId('key-create-submit'));
     expect(await horizontalOverflow(page)).toBeLessThanOrEqual(0);
   });
