@@ -6,6 +6,7 @@ import type { DataSource } from 'typeorm';
 import { ConfigError, loadConfig } from './config';
 import { withDatabase } from './db/with-database';
 import { AppError } from './shared/app-error';
+import { passwordProblem } from './shared/password.rules';
 import { createWorkspaceWithAdmin } from './identity/bootstrap';
 import { identityHooks } from './services';
 import { addMember } from './identity/members.service';
@@ -48,6 +49,12 @@ function required(values: Record<string, unknown>, name: string): string {
 
 class UsageError extends Error {}
 
+/** A password given on the command line follows the web sign-up rule. */
+function checkPassword(option: string, password: string | undefined): void {
+  const problem = password === undefined ? undefined : passwordProblem(password);
+  if (problem) throw new UsageError(`${option}: ${problem.message}`);
+}
+
 async function createWorkspaceCommand(args: string[]): Promise<void> {
   const { values } = parseArgs({
     args,
@@ -59,8 +66,7 @@ async function createWorkspaceCommand(args: string[]): Promise<void> {
     },
   });
   const password = values['admin-password'];
-  if (password !== undefined && password.length < 8)
-    throw new UsageError('--admin-password needs at least 8 characters.');
+  checkPassword('--admin-password', password);
   const created = await withDatabase((dataSource) =>
     createWorkspaceWithAdmin(
       dataSource,
@@ -91,6 +97,7 @@ async function addMemberCommand(args: string[]): Promise<void> {
     },
   });
   const workspaceRef = required(values, 'workspace');
+  checkPassword('--password', values.password);
   const result = await withDatabase(async (dataSource) => {
     const workspace = await findWorkspace(dataSource, workspaceRef);
     const role = await dataSource.manager

@@ -14,6 +14,15 @@ describe('loadConfig', () => {
     expect(sut.DATA_DIR).toBe(resolve(projectRoot(), '.data'));
   });
 
+  it('holds ADMIN_PASSWORD to the web password rule (src/shared/password.rules.ts)', () => {
+    expect(() => loadConfig({ ADMIN_PASSWORD: 'short' })).toThrow(
+      new ConfigError('Invalid configuration: ADMIN_PASSWORD use at least 8 characters.'),
+    );
+    expect(loadConfig({ ADMIN_PASSWORD: 'long enough' }).ADMIN_PASSWORD).toBe('long enough');
+    // Secrets are not echoed into the error (and so into logs).
+    expect(() => loadConfig({ ENCRYPTION_KEY: 'my-secret-key' })).toThrow(/^((?!my-secret-key).)*$/);
+  });
+
   it('treats empty variables as unset', () => {
     expect(loadConfig({ DATABASE_URL: '', TEMPORAL_ADDRESS: '' }).DATABASE_URL).toBeUndefined();
   });

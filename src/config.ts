@@ -2,6 +2,7 @@ import { resolve } from 'node:path';
 import ipaddr from 'ipaddr.js';
 import { z } from 'zod';
 import { projectRoot } from './project-root';
+import { passwordProblem } from './shared/password.rules';
 
 const port = z.coerce.number().int().min(1).max(65535);
 const optionalString = z
@@ -39,7 +40,14 @@ export const configSchema = z.object({
       .optional(),
   ),
   ADMIN_EMAIL: optionalString.pipe(z.email().optional()),
-  ADMIN_PASSWORD: optionalString.pipe(z.string().min(8, 'must be at least 8 characters').optional()),
+  ADMIN_PASSWORD: optionalString.pipe(
+    z
+      .string()
+      .refine((password) => !passwordProblem(password), {
+        error: (issue) => passwordProblem(String(issue.input))?.message,
+      })
+      .optional(),
+  ),
   REQUEST_BODY_LIMIT_KB: z.coerce.number().int().min(16).max(10_240).default(512),
   /**
    * Private and loopback ranges deliveries may reach (docs/deliveries.md): comma-separated CIDRs,
@@ -68,13 +76,19 @@ export class ConfigError extends Error {
   override name = 'ConfigError';
 }
 
+/** Never echoed in a configuration error: they end up in logs. */
+const SECRET_VARIABLES = new Set(['ADMIN_PASSWORD', 'ENCRYPTION_KEY']);
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const parsed = configSchema.safeParse(env);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
     const variable = String(issue.path[0] ?? 'environment');
     const received = env[variable];
-    const shown = received === undefined ? '' : ` (got ${JSON.stringify(received.slice(0, 80))})`;
+    const shown =
+      received === undefined || SECRET_VARIABLES.has(variable)
+        ? ''
+        : ` (got ${JSON.stringify(received.slice(0, 80))})`;
     throw new ConfigError(`Invalid configuration: ${variable} ${lowerFirst(issue.message)}${shown}`);
   }
   const config = parsed.data;

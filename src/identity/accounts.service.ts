@@ -1,6 +1,7 @@
 import type { DataSource, EntityManager } from 'typeorm';
-import { authenticationError, conflictError } from '../shared/app-error';
+import { AppError, authenticationError, conflictError } from '../shared/app-error';
 import { hashPassword, verifyPassword } from './passwords';
+import { endOtherSessions } from './sessions.service';
 import { User } from './user.entity';
 import type { Workspace } from './workspace.entity';
 import type { IdentityHooks } from './identity-hooks';
@@ -49,4 +50,33 @@ export async function signIn(
     throw authenticationError('The email or password is wrong.', 'invalidCredentials');
   }
   return user;
+}
+
+/**
+ * Replaces the user's password once the current one is proven, and signs out every other session
+ * of the user (a browser left signed in elsewhere, or one an attacker holds), keeping the one
+ * that asked. API keys are separate credentials and keep working (spec.md, API key lifecycle).
+ * A wrong current password changes nothing: 403 `currentPasswordWrong`, not 401, which would
+ * mean "this session ended".
+ */
+export async function changePassword(
+  dataSource: DataSource,
+  input: { userId: string; currentPassword: string; newPassword: string; sessionToken: string },
+): Promise<void> {
+  const user = await dataSource.manager.findOneByOrFail(User, { id: input.userId });
+  if (!(await verifyPassword(input.currentPassword, user.passwordHash))) {
+    throw new AppError('authorization', [
+      {
+        code: 'authorization',
+        path: ['currentPassword'],
+        message: 'The current password is wrong.',
+        customCode: 'currentPasswordWrong',
+      },
+    ]);
+  }
+  const passwordHash = await hashPassword(input.newPassword);
+  await dataSource.transaction(async (manager) => {
+    await manager.update(User, { id: user.id }, { passwordHash });
+    await endOtherSessions(manager, user.id, input.sessionToken);
+  });
 }

@@ -5,16 +5,25 @@ import { authorizationError, notFoundError } from '../shared/app-error';
 import { actorOf } from './actor';
 import { clearSessionCookie, requireSession, setSessionCookie } from './session-auth';
 import { parse } from '../http/validate';
-import { signIn, signUp } from './accounts.service';
+import { changePassword, signIn, signUp } from './accounts.service';
 import type { IdentityHooks } from './identity-hooks';
 import { loadActor } from './actor';
-import { signInBody, signUpBody, switchWorkspaceBody } from './identity.schemas';
+import {
+  changePasswordBody,
+  createWorkspaceBody,
+  signInBody,
+  signUpBody,
+  switchWorkspaceBody,
+} from './identity.schemas';
 import { createSession, deleteSession, setSessionWorkspace } from './sessions.service';
 import { sessionView } from './session-view-of';
 import { Workspace } from './workspace.entity';
-import { workspacesOf } from './workspaces.service';
+import { addWorkspaceForUser, workspacesOf } from './workspaces.service';
 
-/** `/app/api/auth/*`, `/app/api/session*`, `/app/api/onboarding/*` (docs/app-api.md). */
+/**
+ * `/app/api/auth/*`, `/app/api/session*`, `/app/api/workspaces`, `/app/api/onboarding/*`
+ * (docs/app-api.md).
+ */
 export function identityRoutes(deps: {
   dataSource: DataSource;
   config: Config;
@@ -65,6 +74,27 @@ export function identityRoutes(deps: {
     const view = await answerSession(actor.user.id, workspaceId);
     await setSessionWorkspace(dataSource, ctx.state.sessionToken!, workspaceId);
     ctx.body = view;
+  });
+
+  router.post('/auth/password', signedIn, async (ctx) => {
+    const { currentPassword, newPassword } = parse(changePasswordBody, ctx.request.body);
+    await changePassword(dataSource, {
+      userId: actorOf(ctx).user.id,
+      currentPassword,
+      newPassword,
+      sessionToken: ctx.state.sessionToken!,
+    });
+    ctx.status = 204;
+  });
+
+  // Any signed-in user may start a workspace of their own, whatever their role in this one.
+  router.post('/workspaces', signedIn, async (ctx) => {
+    const { name } = parse(createWorkspaceBody, ctx.request.body);
+    const userId = actorOf(ctx).user.id;
+    const workspace = await addWorkspaceForUser(dataSource, { userId, name }, deps.hooks);
+    await setSessionWorkspace(dataSource, ctx.state.sessionToken!, workspace.id);
+    ctx.status = 201;
+    ctx.body = await answerSession(userId, workspace.id);
   });
 
   router.post('/onboarding/complete', signedIn, async (ctx) => {

@@ -1,23 +1,41 @@
 import { z } from 'zod';
 import { MEMBER_STATUSES } from './member.entity';
-import { PASSWORD_MIN_LENGTH } from './passwords';
+import { PASSWORD_MAX_LENGTH, passwordProblem } from '../shared/password.rules';
 
 const email = z.email({ error: 'Enter a valid email address.' }).max(320);
 const name = z.string().trim().min(1, 'Required.').max(255);
 
+/** A password being chosen (sign-up, change password): the one rule in src/shared/password.rules.ts. */
+const newPassword = z.string().superRefine((password, ctx) => {
+  const problem = passwordProblem(password);
+  if (problem)
+    ctx.addIssue({ code: 'custom', message: problem.message, params: { customCode: problem.customCode } });
+});
+
 export const signUpBody = z.object({
   name,
   email,
-  password: z.string().min(PASSWORD_MIN_LENGTH, `Use at least ${PASSWORD_MIN_LENGTH} characters.`).max(200),
+  password: newPassword,
   workspaceName: name,
 });
 export type SignUpBody = z.infer<typeof signUpBody>;
 
 export const signInBody = z.object({
   email: z.string().min(1).max(320),
-  password: z.string().min(1).max(200),
+  password: z.string().min(1).max(PASSWORD_MAX_LENGTH),
 });
 export type SignInBody = z.infer<typeof signInBody>;
+
+/** The current password proves it is the person, not only their browser (docs/app-api.md). */
+export const changePasswordBody = z.object({
+  currentPassword: z.string().min(1, 'Required.').max(PASSWORD_MAX_LENGTH),
+  newPassword,
+});
+export type ChangePasswordBody = z.infer<typeof changePasswordBody>;
+
+/** Another workspace of the signed-in user, named as sign-up names the first one. */
+export const createWorkspaceBody = z.object({ name });
+export type CreateWorkspaceBody = z.infer<typeof createWorkspaceBody>;
 
 export const switchWorkspaceBody = z.object({ workspaceId: z.uuid() });
 

@@ -8,8 +8,6 @@ const scrypt = promisify(scryptCallback) as (
 ) => Promise<Buffer>;
 const KEY_LENGTH = 64;
 
-export const PASSWORD_MIN_LENGTH = 8;
-
 /** `scrypt$<salt hex>$<hash hex>` (architecture.md: web sign-in with scrypt). */
 export async function hashPassword(password: string): Promise<string> {
   const salt = randomBytes(16);

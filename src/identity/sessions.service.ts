@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
-import type { DataSource } from 'typeorm';
-import { LessThan } from 'typeorm';
+import type { DataSource, EntityManager } from 'typeorm';
+import { LessThan, Not } from 'typeorm';
 import { Session } from './session.entity';
 
 /** Sessions last 30 days from sign-in. */
@@ -42,4 +42,13 @@ export async function setSessionWorkspace(
 
 export async function deleteSession(dataSource: DataSource, token: string): Promise<void> {
   await dataSource.manager.delete(Session, { tokenHash: hashToken(token) });
+}
+
+/** Signs the user out everywhere but the session of `keepToken` (after a password change). */
+export async function endOtherSessions(
+  manager: EntityManager,
+  userId: string,
+  keepToken: string,
+): Promise<void> {
+  await manager.delete(Session, { userId, tokenHash: Not(hashToken(keepToken)) });
 }

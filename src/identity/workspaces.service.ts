@@ -1,4 +1,4 @@
-import type { EntityManager } from 'typeorm';
+import type { DataSource, EntityManager } from 'typeorm';
 import { BUILTIN_ROLE_DEFINITIONS } from './builtin-roles';
 import type { IdentityHooks } from './identity-hooks';
 import { Member } from './member.entity';
@@ -34,6 +34,21 @@ export async function createWorkspace(
   );
   for (const workspaceCreated of hooks.workspaceCreatedHooks) await workspaceCreated(manager, workspace.id);
   return workspace;
+}
+
+/**
+ * Another workspace for a signed-in user, made by the same code as sign-up's first one
+ * (`createWorkspace` with its defaults: no plan yet, onboarding pending, the built-in roles, every
+ * workspaceCreatedHook), with the user as its Admin.
+ */
+export async function addWorkspaceForUser(
+  dataSource: DataSource,
+  input: { userId: string; name: string },
+  hooks: Pick<IdentityHooks, 'workspaceCreatedHooks'>,
+): Promise<Workspace> {
+  return dataSource.transaction((manager) =>
+    createWorkspace(manager, { name: input.name, adminUserId: input.userId }, hooks),
+  );
 }
 
 /** The workspaces a user belongs to, oldest membership first. */

@@ -4,6 +4,7 @@ import type { ReactNode } from 'react';
 import type { Permissions, Session } from './api';
 import { Layout } from './components/Layout';
 import { SignInPage, SignUpPage } from './pages/Auth';
+import { AccountPage } from './pages/Account';
 import { ApiKeysPage } from './pages/ApiKeys';
 import { ApiReferencePage } from './pages/ApiReference';
 import { ConnectedAccountsPage } from './pages/ConnectedAccounts';
@@ -31,6 +32,7 @@ const PAGES: Record<string, Page> = {
   '/webhooks': { render: () => <WebhooksPage />, allowed: can('apiRead') },
   '/deliveries': { render: () => <DeliveriesPage />, allowed: can('apiRead') },
   '/api-reference': { render: () => <ApiReferencePage /> },
+  '/settings/account': { render: () => <AccountPage /> },
   '/settings/api-keys': { render: () => <ApiKeysPage />, allowed: can('apiRead') },
   '/settings/members': { render: () => <MembersPage />, allowed: can('manageWorkspace') },
   '/settings/roles': { render: () => <RolesPage />, allowed: can('manageWorkspace') },

@@ -208,6 +208,9 @@ export const api = {
   switchWorkspace: (workspaceId: string) =>
     request<Session>('POST', '/app/api/session/workspace', { workspaceId }),
   completeOnboarding: () => request<void>('POST', '/app/api/onboarding/complete'),
+  changePassword: (input: { currentPassword: string; newPassword: string }) =>
+    request<void>('POST', '/app/api/auth/password', input),
+  createWorkspace: (input: { name: string }) => request<Session>('POST', '/app/api/workspaces', input),
 
   quickConnections: () => request<{ data: QuickConnection[] }>('GET', '/app/api/quick-connections'),
   apiKeys: () => request<{ data: ApiKey[] }>('GET', '/app/api/api-keys'),

@@ -432,6 +432,44 @@ describe('web app: API keys, members and roles in a browser', () => {
     await page.waitForURL(`${app.baseUrl}/settings/api-keys`);
     await card(page, 'Cursor').waitFor();
   });
+
+  it('the standard key dialog drops a refusal once its field is fixed, and a reopened dialog starts clean', async () => {
+    const openDialog = async () => {
+      await page.getByTestId('add-api-key').click();
+      await page.getByTestId('add-standard-key').click();
+      return page.getByTestId('standard-key-dialog');
+    };
+    const refusal = (dialog: ReturnType<Page['getByTestId']>) => dialog.getByTestId('error-message');
+
+    // A name of spaces passes the browser's `required`, and is refused as empty.
+    let dialog = await openDialog();
+    await dialog.getByTestId('key-name').fill('   ');
+    await dialog.getByTestId('key-create-submit').click();
+    await expect(refusal(dialog).textContent()).resolves.toMatch(/Name must be 1 to 255 characters/);
+    await dialog.getByTestId('key-name').fill('Fixed name');
+    await refusal(dialog).waitFor({ state: 'detached' });
+
+    // An expiry out of range (the browser's own range check turned off, as an older browser lacks it).
+    await dialog.locator('form').evaluate((form) => ((form as { noValidate: boolean }).noValidate = true));
+    await dialog.getByTestId('key-expiry-on-date').check();
+    await dialog.getByTestId('key-expiry-date').fill(await browserToday(page, 400));
+    await dialog.getByTestId('key-create-submit').click();
+    await expect(refusal(dialog).textContent()).resolves.toMatch(/Choose an expiry date from/);
+    await dialog.getByTestId('key-expiry-never').check();
+    await refusal(dialog).waitFor({ state: 'detached' });
+
+    // Refused again, then closed: the dialog opened next shows no old refusal.
+    await dialog.getByTestId('key-name').fill(' ');
+    await dialog.getByTestId('key-create-submit').click();
+    await refusal(dialog).waitFor();
+    await dialog.getByTestId('dialog-close').click();
+    await dialog.waitFor({ state: 'detached' });
+    dialog = await openDialog();
+    await expect(dialog.getByTestId('key-name').inputValue()).resolves.toBe('');
+    await expect(refusal(dialog).count()).resolves.toBe(0);
+    await dialog.getByTestId('dialog-close').click();
+    await expect(card(page, 'Fixed name').count()).resolves.toBe(0);
+  });
 });
 
 type Probe = { waitFor: (options: { state: 'visible' }) => Promise<void> };

@@ -40,6 +40,26 @@ describe('self-hosting CLI', () => {
     expect(roles.find((role) => role.id === member.roleId)?.isAdmin).toBe(true);
   });
 
+  it('holds given passwords to the sign-up rule, and creates nothing when one is too short', async () => {
+    for (const args of [
+      [
+        'create-workspace',
+        '--name',
+        'Weak',
+        '--admin-email',
+        'weak@example.com',
+        '--admin-password',
+        'short',
+      ],
+      ['add-member', '--workspace', 'Weak', '--email', 'weak@example.com', '--password', 'short'],
+    ]) {
+      const result = cli(...args);
+      expect(result.status).not.toBe(0);
+      expect(result.stderr).toContain('Use at least 8 characters.');
+    }
+    expect(await db.dataSource.manager.existsBy(User, { email: 'weak@example.com' })).toBe(false);
+  });
+
   it('add-member adds a member with the named role and the given password', async () => {
     const result = cli(
       'add-member',

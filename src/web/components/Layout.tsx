@@ -1,5 +1,6 @@
-// The signed-in frame: header (workspace switcher, user, sign out) and the navigation.
-import type { ReactNode } from 'react';
+// The signed-in frame: header (workspace switcher, user, sign out) and the navigation. On a narrow
+// screen the navigation folds away behind the Menu button (styles.css, "Narrow screens").
+import { useState, type ReactNode } from 'react';
 import { api } from '../api';
 import { Link, useRouter } from '../router';
 import { useSession, useSessionContext } from '../session';
@@ -11,6 +12,7 @@ export function Layout({ children }: { children: ReactNode }) {
   const { navigate } = useRouter();
   const { error, run } = useSubmit();
   const { permissions } = session;
+  const [menuOpen, setMenuOpen] = useState(false);
 
   const switchWorkspace = (workspaceId: string) =>
     run(async () => {
@@ -21,6 +23,16 @@ export function Layout({ children }: { children: ReactNode }) {
   return (
     <div className="shell">
       <header className="topbar">
+        <button
+          type="button"
+          className="button button-small menu-button"
+          aria-controls="main-nav"
+          aria-expanded={menuOpen}
+          onClick={() => setMenuOpen((open) => !open)}
+          data-testid="nav-toggle"
+        >
+          Menu
+        </button>
         <Link to="/" className="brand">
           CRM
         </Link>
@@ -44,9 +56,14 @@ export function Layout({ children }: { children: ReactNode }) {
           </span>
         ) : null}
         <div className="topbar-user">
-          <span className="user-name" data-testid="current-user" title={session.user.email}>
+          <Link
+            to="/settings/account"
+            className="user-name"
+            data-testid="current-user"
+            title={`${session.user.email}: account settings`}
+          >
             {session.user.name || session.user.email}
-          </span>
+          </Link>
           <button
             type="button"
             className="button button-small"
@@ -58,7 +75,14 @@ export function Layout({ children }: { children: ReactNode }) {
         </div>
       </header>
       <div className="body">
-        <nav className="sidebar" aria-label="Main" data-testid="nav">
+        {/* A click on a link (bubbling up) folds the narrow-screen menu away again. */}
+        <nav
+          id="main-nav"
+          className={menuOpen ? 'sidebar sidebar-open' : 'sidebar'}
+          aria-label="Main"
+          data-testid="nav"
+          onClick={() => setMenuOpen(false)}
+        >
           <Link to="/" data-testid="nav-dashboard">
             Dashboard
           </Link>
@@ -78,9 +102,10 @@ export function Layout({ children }: { children: ReactNode }) {
           <Link to="/api-reference" data-testid="nav-api-reference">
             API reference
           </Link>
-          {permissions.apiRead || permissions.manageWorkspace ? (
-            <div className="nav-section">Settings</div>
-          ) : null}
+          <div className="nav-section">Settings</div>
+          <Link to="/settings/account" data-testid="nav-account">
+            Account
+          </Link>
           {permissions.apiRead ? (
             <Link to="/settings/api-keys" data-testid="nav-api-keys">
               API keys

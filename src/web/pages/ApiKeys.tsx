@@ -179,6 +179,16 @@ function StandardKeyDialog({
   const [date, setDate] = useState(() => addDays(zonedDate(new Date(), timeZone), EXPIRY_DEFAULT_DAYS));
   const { busy, error, setError, run } = useSubmit();
   const { min, max } = expiryDateRange(new Date(), timeZone);
+  // A refusal speaks of the values that were sent: once one of them changes, it no longer applies.
+  const edited =
+    <T,>(set: (value: T) => void) =>
+    (value: T) => {
+      setError(undefined);
+      set(value);
+    };
+  const editName = edited(setName);
+  const editExpiry = edited(setExpiry);
+  const editDate = edited(setDate);
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -209,7 +219,7 @@ function StandardKeyDialog({
             required
             maxLength={API_KEY_NAME_MAX}
             value={name}
-            onChange={(event) => setName(event.target.value)}
+            onChange={(event) => editName(event.target.value)}
             placeholder="e.g. Reporting script"
             data-testid="key-name"
           />
@@ -221,7 +231,7 @@ function StandardKeyDialog({
               type="radio"
               name="expiry"
               checked={expiry === 'never'}
-              onChange={() => setExpiry('never')}
+              onChange={() => editExpiry('never')}
               data-testid="key-expiry-never"
             />
             Never
@@ -231,7 +241,7 @@ function StandardKeyDialog({
               type="radio"
               name="expiry"
               checked={expiry === 'date'}
-              onChange={() => setExpiry('date')}
+              onChange={() => editExpiry('date')}
               data-testid="key-expiry-on-date"
             />
             On a date
@@ -245,7 +255,7 @@ function StandardKeyDialog({
                 min={min}
                 max={max}
                 value={date}
-                onChange={(event) => setDate(event.target.value)}
+                onChange={(event) => editDate(event.target.value)}
                 data-testid="key-expiry-date"
               />
               <span className="hint" data-testid="key-expiry-rule">

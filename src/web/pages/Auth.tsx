@@ -1,5 +1,6 @@
 // Sign up (a new user and a new workspace where the user is Admin) and sign in.
 import type { FormEvent, InputHTMLAttributes, ReactNode } from 'react';
+import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '../../shared/password.rules';
 import { api } from '../api';
 import { ErrorMessage, SubmitButton } from '../components/Dialog';
 import { useFormFields } from '../components/useFormFields';
@@ -77,9 +78,10 @@ export function SignUpPage() {
         />
         <AuthField
           label="Password"
-          hint="At least 8 characters."
+          hint={`At least ${PASSWORD_MIN_LENGTH} characters.`}
           type="password"
-          minLength={8}
+          minLength={PASSWORD_MIN_LENGTH}
+          maxLength={PASSWORD_MAX_LENGTH}
           autoComplete="new-password"
           testId="sign-up-password"
           {...field('password')}

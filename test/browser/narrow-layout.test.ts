@@ -1,0 +1,137 @@
+import type { Locator, Page } from 'playwright-core';
+import { appFetch, screenshot, signUpInBrowser, useBrowserSession } from '../helpers/browser';
+import type { TestApp } from '../helpers/test-app';
+
+/**
+ * The web app on a phone (390 × 844, the narrowest screen it supports): no page scrolls sideways
+ * at the document level, the navigation folds behind a Menu button and still reaches every page,
+ * dialogs fit the screen and long URLs break mid-word instead of widening the page. Tables may
+ * scroll inside their own container. BROWSER_SHOTS=/some/dir saves a screenshot of each page.
+ */
+
+const PHONE = { width: 390, height: 844 };
+const admin = { name: 'Ada Admin', email: 'ada@example.com', password: 'correct horse battery' };
+/** One unbroken word of ~230 characters: only a mid-word break keeps it inside 390 px. */
+const LONG_URL = `https://hooks.example.com/${'averyveryverylongpathsegment'.repeat(6)}?token=${'x'.repeat(40)}`;
+const LONG_KEY_NAME = `Reporting-${'k'.repeat(120)}`;
+
+/** How far the document scrolls sideways (0 when it fits the window). */
+const horizontalOverflow = (page: Page) =>
+  page.evaluate('document.scrollingElement.scrollWidth - window.innerWidth') as Promise<number>;
+
+/** A dialog fits: inside the screen, and nothing in it sticks out sideways. */
+async function expectDialogFits(dialog: Locator): Promise<void> {
+  await expectWithinScreen(dialog);
+  const overflow = await dialog.evaluate((element) => element.scrollWidth - element.clientWidth);
+  expect(overflow).toBeLessThanOrEqual(0);
+}
+
+async function expectWithinScreen(locator: Locator): Promise<void> {
+  const box = await locator.boundingBox();
+  expect(box).not.toBeNull();
+  expect(box!.x).toBeGreaterThanOrEqual(0);
+  expect(box!.x + box!.width).toBeLessThanOrEqual(PHONE.width);
+}
+
+describe('web app: a 390 px wide screen', () => {
+  const session = useBrowserSession({ context: { viewport: PHONE, locale: 'en-US' } });
+  let app: TestApp;
+  let page: Page;
+
+  beforeAll(async () => {
+    ({ app, page } = session);
+    await signUpInBrowser(page, app.baseUrl, { ...admin, workspace: 'Analytical Engines' });
+    // Content that tends to widen a page: a long URL (webhook, deliveries) and a long key name.
+    await appFetch(page, 'POST', '/app/api/webhooks', { url: LONG_URL, events: ['record.created'] });
+    const model = await appFetch(page, 'POST', '/app/api/model/read', { type: 'deal' });
+    const name = model.type.fields.find((field: { name: string }) => field.name === 'Name').id as string;
+    await appFetch(page, 'POST', '/app/api/records/deal', { values: { [name]: 'Compiler deal' } });
+    await appFetch(page, 'POST', '/app/api/api-keys', { name: LONG_KEY_NAME });
+  });
+
+  const pages = [
+    ['Dashboard', '/', 'dashboard'],
+    ['Webhooks', '/webhooks', 'webhook-row'],
+    ['Deliveries', '/deliveries', 'delivery-row'],
+    ['API keys', '/settings/api-keys', 'api-key-card'],
+    ['Account', '/settings/account', 'account-page'],
+    ['Records', '/records', 'records-page'],
+    ['Members', '/settings/members', 'member-row'],
+    ['Roles', '/settings/roles', 'roles-page'],
+    ['API reference', '/api-reference', 'api-operation'],
+  ] as const;
+
+  it.each(pages)('%s does not scroll sideways', async (name, path, ready) => {
+    await page.goto(`${app.baseUrl}${path}`);
+    await page.getByTestId(ready).first().waitFor();
+    await screenshot(page, `narrow-${name.toLowerCase().replace(/ /g, '-')}`);
+    expect(await horizontalOverflow(page)).toBeLessThanOrEqual(0);
+  });
+
+  it('folds the navigation behind the Menu button, which reaches every page and folds it again', async () => {
+    await page.goto(`${app.baseUrl}/`);
+    await page.getByTestId('dashboard').waitFor();
+    const toggle = page.getByTestId('nav-toggle');
+    await expect(toggle.isVisible()).resolves.toBe(true);
+    await expect(page.getByTestId('nav-webhooks').isVisible()).resolves.toBe(false);
+    await expect(toggle.getAttribute('aria-expanded')).resolves.toBe('false');
+
+    for (const [link, ready] of [
+      ['nav-webhooks', 'webhook-row'],
+      ['nav-deliveries', 'delivery-row'],
+      ['nav-api-keys', 'api-key-card'],
+      ['nav-account', 'account-page'],
+    ] as const) {
+      await toggle.click();
+      await expect(toggle.getAttribute('aria-expanded')).resolves.toBe('true');
+      await expectWithinScreen(page.getByTestId(link));
+      await page.getByTestId(link).click();
+      await page.getByTestId(ready).first().waitFor();
+      await expect(page.getByTestId(link).isVisible()).resolves.toBe(false);
+    }
+    // The header's own controls fit too.
+    for (const control of ['workspace-switcher', 'current-user', 'sign-out', 'nav-toggle']) {
+      await expectWithinScreen(page.getByTestId(control));
+    }
+  });
+
+  it('dialogs fit the screen, and a long URL breaks mid-word inside them', async () => {
+    await page.goto(`${app.baseUrl}/webhooks`);
+    await page.getByTestId('webhook-row').first().waitFor();
+    await page.getByTestId('webhook-add').click();
+    const webhookDialog = page.getByTestId('webhook-dialog');
+    await webhookDialog.waitFor();
+    await screenshot(page, 'narrow-webhook-dialog', { fullPage: false });
+    await expectDialogFits(webhookDialog);
+    expect(await horizontalOverflow(page)).toBeLessThanOrEqual(0);
+    await webhookDialog.getByTestId('dialog-close').click();
+
+    await page.goto(`${app.baseUrl}/deliveries`);
+    await page.getByTestId('delivery-row').first().click();
+    const details = page.getByTestId('event-details');
+    await details.waitFor();
+    await screenshot(page, 'narrow-event-details', { fullPage: false });
+    await expectDialogFits(details);
+    await expectWithinScreen(details.getByText(LONG_URL).first());
+    expect(await horizontalOverflow(page)).toBeLessThanOrEqual(0);
+    await details.getByTestId('dialog-close').click();
+
+    await page.goto(`${app.baseUrl}/settings/api-keys`);
+    await page.getByTestId('add-api-key').click();
+    await expectWithinScreen(page.locator('.menu'));
+    await page.getByTestId('add-standard-key').click();
+    const keyDialog = page.getByTestId('standard-key-dialog');
+    await expectDialogFits(keyDialog);
+    await expectWithinScreen(keyDialog.getByTestId('key-create-submit'));
+    expect(await horizontalOverflow(page)).toBeLessThanOrEqual(0);
+  });
+
+  it('breaks the long URL in the webhooks list mid-word: its cell stays narrower than the screen', async () => {
+    await page.goto(`${app.baseUrl}/webhooks`);
+    const url = page.getByTestId('webhook-row').first().getByText(LONG_URL);
+    const box = await url.boundingBox();
+    expect(box!.width).toBeLessThan(PHONE.width);
+    // Wrapped onto several lines, not cut off.
+    expect(box!.height).toBeGreaterThan(40);
+  });
+});
