@@ -3,6 +3,7 @@ import { deliveryWorkflowId } from '../workflows/delivery.workflow';
 import { DeliveriesService } from './deliveries/deliveries.service';
 import type { Delivery } from './deliveries/delivery.entity';
 import { Dispatcher } from './deliveries/dispatcher';
+import { TestEventsService } from './deliveries/test-events.service';
 import { TemporalDeliveryStarter } from './deliveries/workflow-starter';
 import { ApiKeyAuthenticator } from './api-keys/api-key-auth';
 import { ApiKeysService } from './api-keys/api-keys.service';
@@ -56,6 +57,7 @@ export function createServices(deps: {
     ),
     dispatcher,
     deliveries: new DeliveriesService(dataSource, starter, temporalUrl, logger),
+    testEvents: new TestEventsService(dataSource, starter, temporalUrl, logger),
     modelChanges: new ModelChangesService(dataSource, recalculateFormulas),
     webhooks: new WebhooksService(dataSource, box),
     messaging: new MessagingService(dataSource, box, config, () => dispatcher.kick()),

@@ -5,13 +5,18 @@ import { parse, parseId } from '../http/validate';
 import { webhookNotFound } from '../webhooks/webhooks.service';
 import { deliveryNotFound, type DeliveriesService } from './deliveries.service';
 import { listAllDeliveriesQuery, listDeliveriesQuery } from './delivery-query';
+import { sendTestEventBody } from './test-event-request';
+import type { TestEventsService } from './test-events.service';
 
 /**
  * The delivery log: `/webhooks/deliveries` (every webhook), `/webhooks/{id}/deliveries`, Event
  * Details, and resend. Mounted before the webhook routes so "deliveries" is never read as an id.
  */
-export function deliveriesRoutes(deps: { deliveries: DeliveriesService }): Router {
-  const { deliveries } = deps;
+export function deliveriesRoutes(deps: {
+  deliveries: DeliveriesService;
+  testEvents: TestEventsService;
+}): Router {
+  const { deliveries, testEvents } = deps;
   const router = new Router();
 
   router.get('/webhooks/deliveries', async (ctx) => {
@@ -47,6 +52,13 @@ export function deliveriesRoutes(deps: { deliveries: DeliveriesService }): Route
       webhookId,
       parseId(ctx.params.deliveryId, deliveryNotFound),
     );
+  });
+
+  router.post('/webhooks/:id/test', async (ctx) => {
+    const webhookId = parseId(ctx.params.id, webhookNotFound);
+    const { event } = parse(sendTestEventBody, ctx.request.body ?? {});
+    ctx.status = 201;
+    ctx.body = await testEvents.send(actorOf(ctx), webhookId, event);
   });
 
   return router;

@@ -24,7 +24,10 @@ export const deliveryViewSchema = z
     eventId: id.meta({ description: "The event's id, unchanged across retries and resends." }),
     attempts: z.int().min(0),
     nextAttemptAt: timestamp.nullable(),
-    trigger: z.enum(['event', 'resend']),
+    trigger: z.enum(['event', 'resend', 'test']).meta({
+      description:
+        '`event`: sent because the event happened; `resend`: resent by hand; `test`: a sample event sent by "Send test event" (its envelope carries `data.test: true`).',
+    }),
     resendOf: id.nullable(),
     temporalUrl: z
       .string()

@@ -32,7 +32,8 @@ export class Delivery {
   element: DeliveryElement | null;
 
   @Column({ type: 'text' })
-  trigger: 'event' | 'resend';
+  /** `test`: a sample event sent by hand ("Send test event"). */
+  trigger: 'event' | 'resend' | 'test';
 
   @Column({ name: 'resend_of', type: 'uuid', nullable: true })
   resendOf: string | null;

@@ -46,7 +46,17 @@ export function createApp(deps: AppDeps, services: Services = createServices(dep
     bodyLimitKb: config.REQUEST_BODY_LIMIT_KB,
     trustProxy: config.TRUST_PROXY,
   });
-  const { authenticator, apiKeys, records, trash, modelChanges, webhooks, deliveries, messaging } = services;
+  const {
+    authenticator,
+    apiKeys,
+    records,
+    trash,
+    modelChanges,
+    webhooks,
+    deliveries,
+    testEvents,
+    messaging,
+  } = services;
 
   mount(app, healthRoutes(deps));
 
@@ -71,7 +81,7 @@ export function createApp(deps: AppDeps, services: Services = createServices(dep
   signedIn.use(workspaceAdminRoutes({ dataSource, hooks: identityHooks }).routes());
   signedIn.use(recordsRoutes({ records, trash }).routes());
   signedIn.use(modelRoutes({ dataSource, modelChanges }).routes());
-  signedIn.use(deliveriesRoutes({ deliveries }).routes());
+  signedIn.use(deliveriesRoutes({ deliveries, testEvents }).routes());
   signedIn.use(connectedAccountsRoutes({ messaging }).routes());
   signedIn.use(webhooksRoutes({ webhooks, web: true }).routes());
   mount(app, signedIn);
@@ -99,7 +109,7 @@ export function createApp(deps: AppDeps, services: Services = createServices(dep
   rest.use(meRoutes().routes());
   rest.use(recordsRoutes({ records, trash }).routes());
   rest.use(modelRoutes({ dataSource, modelChanges }).routes());
-  rest.use(deliveriesRoutes({ deliveries }).routes());
+  rest.use(deliveriesRoutes({ deliveries, testEvents }).routes());
   rest.use(webhooksRoutes({ webhooks, web: false }).routes());
   mount(app, rest);
 

@@ -14,7 +14,8 @@ export class StoredEvent {
   workspaceId: string;
 
   @Column({ type: 'text' })
-  kind: 'messaging' | 'legacy';
+  /** `test`: the sample event of a "Send test event", stored for its one delivery. */
+  kind: 'messaging' | 'legacy' | 'test';
 
   @Column({ type: 'text' })
   event: string;

@@ -7,6 +7,8 @@ import type {
   EventDetails,
 } from '../deliveries/delivery-view';
 import type { DeliveryListQuery } from '../deliveries/delivery-query';
+import type { SendTestEventBody } from '../deliveries/test-event-request';
+export type { SendTestEventBody };
 import type { ApiKeyView, CreatedApiKey, QuickConnection, Snippet } from '../api-keys/api-key-view';
 import type {
   ApiPermissions,
@@ -262,6 +264,8 @@ export const api = {
       'POST',
       `${webhookPath(webhookId)}/deliveries/${encodeURIComponent(deliveryId)}/resend`,
     ),
+  sendTestEvent: (webhookId: string, body: SendTestEventBody) =>
+    request<DeliveryView>('POST', `${webhookPath(webhookId)}/test`, body),
 
   connectedAccounts: () => request<{ data: ConnectedAccount[] }>('GET', '/app/api/connected-accounts'),
   connectAccount: (input: ConnectAccountInput) =>

@@ -363,4 +363,34 @@ describe('web app: deliveries in a browser', () => {
     );
     await expect(page.getByTestId('deliveries-count').textContent()).resolves.toBe('2 deliveries shown.');
   });
+
+  it('sends a test event from the row menu: signed, marked data.test, listed with a Test tag', async () => {
+    await page.getByTestId('nav-webhooks').click();
+    const row = page.locator(`[data-testid=webhook-row][data-url="${hookUrl}"]`);
+    await row.getByTestId('webhook-menu').click();
+    await page.getByTestId('webhook-send-test').click();
+    const dialog = page.getByTestId('send-test-event');
+    await expect(dialog.getByTestId('test-event-name').inputValue()).resolves.toBe('record.created');
+    const before = receiver.received.length;
+    await dialog.getByTestId('test-event-send').click();
+    await dialog.getByTestId('test-event-sent').waitFor();
+    const testId = await dialog.getByTestId('test-event-sent').getAttribute('data-delivery-id');
+    await screenshot(page, '29-test-event-sent');
+
+    await eventually(
+      async () => receiver.received.length === before + 1,
+      'the receiver got the test event',
+      DELIVERY_TIMEOUT_MS,
+    );
+    const test = receiver.received[before]!;
+    expect(test.headers['x-service-delivery-id']).toBe(testId);
+    expect(test.json).toMatchObject({ event: 'record.created', data: { test: true } });
+
+    await dialog.getByTestId('test-event-show-deliveries').click();
+    await page.getByTestId('deliveries-page').waitFor();
+    const listed = page.locator(`[data-testid=delivery-row][data-delivery-id="${testId}"]`);
+    await listed.waitFor();
+    await expect(listed.getAttribute('data-trigger')).resolves.toBe('test');
+    await expect(listed.getByTestId('delivery-test-tag').textContent()).resolves.toBe('Test');
+  });
 });

@@ -7,6 +7,7 @@ import { IdempotencyKeys1764201600000 } from './1764201600000-idempotency-keys';
 import { Messaging1764288000000 } from './1764288000000-messaging';
 import { IdempotencyScope1764374400000 } from './1764374400000-idempotency-scope';
 import { AttemptSends1764460800000 } from './1764460800000-attempt-sends';
+import { TestEvents1764547200000 } from './1764547200000-test-events';
 
 /** Every migration, oldest first. Listed explicitly so the same list runs from src and dist. */
 export const migrations = [
@@ -19,4 +20,5 @@ export const migrations = [
   Messaging1764288000000,
   IdempotencyScope1764374400000,
   AttemptSends1764460800000,
+  TestEvents1764547200000,
 ];

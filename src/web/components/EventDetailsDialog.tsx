@@ -173,6 +173,8 @@ export function EventDetailsDialog({ delivery: opened, typeName, canResend, onCl
             <>
               Resend of <code>{shown.resendOf}</code>
             </>
+          ) : shown.trigger === 'test' ? (
+            'Test event (sample data, sent by hand)'
           ) : (
             'Event'
           )}

@@ -267,6 +267,11 @@ export function DeliveriesPage() {
                   <code>{delivery.event}</code>
                   {delivery.legacy ? <span className="legacy-marker"> (legacy)</span> : null}
                   {delivery.trigger === 'resend' ? <span className="tag">Resend</span> : null}
+                  {delivery.trigger === 'test' ? (
+                    <span className="tag" data-testid="delivery-test-tag">
+                      Test
+                    </span>
+                  ) : null}
                 </td>
                 <td data-testid="delivery-cell-element">
                   <ElementName delivery={delivery} typeName={typeName} />

@@ -18,6 +18,7 @@ import {
 } from '../components/ListParts';
 import { PageHeader } from '../components/PageHeader';
 import { RowMenu } from '../components/RowMenu';
+import { SendTestEventDialog } from '../components/SendTestEventDialog';
 import { WebhookDialog, type WebhookRights } from '../components/WebhookDialog';
 import { DateTime } from '../format';
 import { useRouter } from '../router';
@@ -33,7 +34,8 @@ const EVENTS_SHOWN = 3;
 type Filters = { createdFrom: string; createdTo: string; updatedFrom: string; updatedTo: string };
 const NO_FILTERS: Filters = { createdFrom: '', createdTo: '', updatedFrom: '', updatedTo: '' };
 
-type Open = { kind: 'add' } | { kind: 'webhook'; webhook: WebhookView };
+type Open =
+  { kind: 'add' } | { kind: 'webhook'; webhook: WebhookView } | { kind: 'test'; webhook: WebhookView };
 
 /** The list query of the search box and the date filters (local calendar days). */
 function listQuery(search: string, filters: Filters): WebhookListQuery {
@@ -223,6 +225,16 @@ export function WebhooksPage() {
                         onSelect: () => setOpen({ kind: 'webhook', webhook }),
                         testId: 'webhook-menu-open',
                       },
+                      ...(rights.create
+                        ? [
+                            {
+                              label: 'Send test event',
+                              hint: 'A sample event, signed and logged as a test.',
+                              onSelect: () => setOpen({ kind: 'test', webhook }),
+                              testId: 'webhook-send-test',
+                            },
+                          ]
+                        : []),
                     ]}
                   />
                 </td>
@@ -233,7 +245,13 @@ export function WebhooksPage() {
         </>
       )}
 
-      {open ? (
+      {open?.kind === 'test' ? (
+        <SendTestEventDialog
+          webhook={open.webhook}
+          onClose={() => setOpen(undefined)}
+          onShowDeliveries={showDeliveries}
+        />
+      ) : open ? (
         <WebhookDialog
           key={open.kind === 'add' ? 'add' : open.webhook.id}
           webhook={open.kind === 'add' ? undefined : open.webhook}
