@@ -5,6 +5,7 @@ import { listAllDeliveriesQuery, listDeliveriesQuery } from './delivery-query';
 import type { EncodedPage } from '../http/paging';
 import type { DeliveriesService } from './deliveries.service';
 import { sendTestEventBody } from './test-event-request';
+import { messagingEventEnvelopeSchema, recordEventEnvelopeSchema } from './envelope-view';
 import {
   deliveryPageSchema,
   deliveryViewSchema,
@@ -106,6 +107,8 @@ export const DELIVERY_OPERATIONS: OperationSpec[] = [
 export const DELIVERY_COMPONENTS: ComponentSchemas = {
   requests: { SendTestEventBody: sendTestEventBody },
   responses: {
+    RecordEventEnvelope: recordEventEnvelopeSchema,
+    MessagingEventEnvelope: messagingEventEnvelopeSchema,
     Delivery: deliveryViewSchema,
     DeliveryPage: deliveryPageSchema,
     EventDetails: eventDetailsSchema,

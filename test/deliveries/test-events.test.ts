@@ -1,4 +1,5 @@
 import { Delivery } from '../../src/deliveries/delivery.entity';
+import { recordEventEnvelopeSchema } from '../../src/deliveries/envelope-view';
 import { StoredEvent } from '../../src/messaging/stored-event.entity';
 import { deliveryFixture, type DeliveryFixture } from '../helpers/delivery-fixture';
 import { eventually } from '../helpers/eventually';
@@ -49,6 +50,8 @@ describe('send a test event', () => {
 
     const post = await receivedOn('/record');
     expect(post.signatureValid).toBe(true);
+    // The body is what the OpenAPI `webhooks` section documents.
+    expect(recordEventEnvelopeSchema.safeParse(post.json).error).toBeUndefined();
     expect(post.headers['x-service-delivery-id']).toBe(answer.body.id);
     expect(post.json).toMatchObject({
       event: 'record.updated',

@@ -16,7 +16,7 @@ import type {
   OpenApiParameter,
   OpenApiResponse,
 } from './openapi-types';
-import { COMPONENT_SCHEMAS, OPERATIONS } from './paths';
+import { COMPONENT_SCHEMAS, EVENT_WEBHOOKS, OPERATIONS } from './paths';
 import { refusalSchema } from '../view-schemas';
 
 export type { OpenApiDocument, OpenApiOperation };
@@ -26,6 +26,11 @@ const TAGS: OpenApiDocument['tags'] = [
   { name: 'Record model', description: 'Record types and fields with stable ids; changes are for Admins.' },
   { name: 'Records', description: 'CRM records; every write emits record events to webhooks.' },
   { name: 'Webhooks', description: 'Signed JSON POSTs of CRM events, retried automatically.' },
+  {
+    name: 'Events',
+    description:
+      'What the service POSTs to a webhook URL, one entry per event (the `webhooks` section): the envelope, its headers, and what the answer means.',
+  },
   { name: 'Messaging', description: 'Inbound activity of messaging providers (signed by the provider).' },
   { name: 'MCP', description: 'The Model Context Protocol endpoint for AI clients.' },
   { name: 'Meta', description: 'This document.' },
@@ -60,6 +65,7 @@ export function buildOpenApiDocument(): OpenApiDocument {
     tags: TAGS,
     security: [{ apiKey: [] }],
     paths,
+    webhooks: eventWebhooks(components),
     components: {
       schemas: components.schemas,
       securitySchemes: {
@@ -79,6 +85,67 @@ export function buildOpenApiDocument(): OpenApiDocument {
       },
     },
   };
+}
+
+/**
+ * The OpenAPI 3.1 `webhooks` section: the POST a receiver gets for each event (docs/deliveries.md,
+ * "What a receiver gets"). Any 2xx delivers; a timeout, no response, 5xx, 408, 425 and 429 are
+ * retried; other 4xx are not.
+ */
+function eventWebhooks(components: SchemaComponents): NonNullable<OpenApiDocument['webhooks']> {
+  const header = (name: string, description: string, required: boolean): OpenApiParameter => ({
+    name,
+    in: 'header',
+    required,
+    description,
+    schema: { type: 'string' },
+  });
+  const headers = [
+    header(
+      'X-Webhook-Signature',
+      'Present when the webhook has a secret: the lowercase hex HMAC-SHA256 of the raw body as sent, keyed with the secret, no prefix. Compare in constant time.',
+      false,
+    ),
+    header(
+      'X-Service-Delivery-Id',
+      'The delivery id (a resend is a new delivery of the same event id).',
+      true,
+    ),
+    header('User-Agent', 'The service, e.g. `crm-webhooks/1.0 (+webhooks)`.', true),
+  ];
+  const entries: NonNullable<OpenApiDocument['webhooks']> = {};
+  for (const spec of EVENT_WEBHOOKS) {
+    entries[spec.event] = {
+      post: {
+        operationId: `${spec.event.replace(/[._](\w)/g, (_match, letter: string) => letter.toUpperCase())}Event`,
+        summary: spec.event,
+        description: `${spec.summary} Without a body template the body is this envelope; with one, the rendered template.`,
+        tags: ['Events'],
+        security: [],
+        parameters: headers,
+        requestBody: {
+          required: true,
+          content: {
+            'application/json': { schema: components.ref(spec.envelope, 'output'), example: spec.example },
+          },
+        },
+        responses: {
+          '2XX': {
+            description: 'Delivered: any 2xx ends the delivery as Delivered. Answer within 5 seconds.',
+          },
+          '4XX': {
+            description:
+              'Failed, not retried (400, 401, 403, 404, 422…), except 408, 425 and 429, which are retried.',
+          },
+          '5XX': {
+            description:
+              'Failed and retried, as are timeouts and network errors: up to 10 attempts, the first retry after 10 s, doubling, capped at one hour.',
+          },
+        },
+      },
+    };
+  }
+  return entries;
 }
 
 function operation(spec: OperationSpec, components: SchemaComponents): OpenApiOperation {

@@ -48,6 +48,8 @@ export interface OpenApiDocument {
   tags: { name: Tag; description: string }[];
   security: Record<string, string[]>[];
   paths: Record<string, Record<string, OpenApiOperation>>;
+  /** What the service POSTs to webhook URLs, by event name. */
+  webhooks?: Record<string, Record<string, OpenApiOperation>>;
   components: {
     schemas: Record<string, JsonSchema>;
     securitySchemes: Record<string, JsonSchema>;

@@ -9,7 +9,8 @@ import { z } from 'zod';
 
 export type HttpMethod = 'get' | 'post' | 'patch' | 'delete';
 export type RefusalStatus = 400 | 403 | 404 | 409;
-export type Tag = 'Meta' | 'Identity' | 'Record model' | 'Records' | 'Webhooks' | 'Messaging' | 'MCP';
+export type Tag =
+  'Meta' | 'Identity' | 'Record model' | 'Records' | 'Webhooks' | 'Events' | 'Messaging' | 'MCP';
 
 export interface ResponseSpec {
   description: string;

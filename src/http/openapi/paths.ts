@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { DELIVERY_COMPONENTS, DELIVERY_OPERATIONS } from '../../deliveries/deliveries.openapi';
+import { EVENT_WEBHOOKS } from '../../deliveries/event-webhooks.openapi';
 import { ME_COMPONENTS, ME_OPERATIONS } from '../../api-keys/me.openapi';
 import { MCP_COMPONENTS, MCP_OPERATIONS } from '../../mcp/mcp.openapi';
 import { MESSAGING_COMPONENTS, MESSAGING_OPERATIONS } from '../../messaging/messaging.openapi';
@@ -53,3 +54,6 @@ export const COMPONENT_SCHEMAS: readonly ComponentSchemas[] = [
   MCP_COMPONENTS,
   { responses: { Refusal: refusalSchema, OpenApiDocument: openApiDocumentSchema } },
 ];
+
+/** The `webhooks` section: what a receiver gets, per event. */
+export { EVENT_WEBHOOKS };
