@@ -195,10 +195,42 @@ function response(
       : requestIdHeader,
     ...(spec.customCodes?.length ? { 'x-custom-codes': [...spec.customCodes] } : {}),
     ...(spec.schema
-      ? { content: { 'application/json': { schema: components.ref(spec.schema, 'output') } } }
+      ? {
+          content: {
+            'application/json': {
+              schema: components.ref(spec.schema, 'output'),
+              ...refusalExamples(spec),
+            },
+          },
+        }
       : {}),
   };
 }
+
+/** One example body per customCode a refusal can carry (the message is for people only). */
+function refusalExamples(spec: ResponseSpec & { customCodes?: readonly string[] }) {
+  if (spec.schema !== refusalSchema) return {};
+  const kind = spec.retryAfter ? 'rate_limit' : undefined;
+  const examples: Record<string, { summary: string; value: unknown }> = {};
+  const codes = spec.customCodes?.length ? spec.customCodes : [undefined];
+  for (const customCode of codes) {
+    const refusedKind = kind ?? kindOf(spec.description);
+    const issue = {
+      code: refusedKind === 'validation' ? 'invalid' : refusedKind,
+      path: refusedKind === 'validation' ? ['field'] : [],
+      message: customCode ? `Why the call was refused (${customCode}); do not branch on it.` : BUSY_MESSAGE,
+      ...(customCode ? { customCode } : {}),
+    };
+    examples[customCode ?? refusedKind] = {
+      summary: customCode ?? refusedKind,
+      value: { error: { kind: refusedKind, issues: [issue] } },
+    };
+  }
+  return { examples };
+}
+
+/** The kind a refusal description starts with (restRefusals writes `<kind>. customCodes: …`). */
+const kindOf = (description: string) => description.split(/[.:]/, 1)[0]!.trim();
 
 /** What a keyed REST call can refuse: its own customCodes plus those every such call shares. */
 function restRefusals(
