@@ -22,7 +22,9 @@ const RECORD_IDS_FROM_MODEL =
   'Use the stable ids from get_record_model (call it with the type name, e.g. "Contact"): typeId is the type id, ' +
   'fieldId and changedFieldIds are field ids; names are not accepted here.';
 
+/** Every webhook field (a new one is listed at once; the tools/list test asks for its description). */
 export const webhookInputs = {
+  ...webhookFields,
   url: webhookFields.url.describe(
     'The receiver URL, http:// or https:// (no user name or password). Without a scheme https:// is added. ' +
       'With custom headers it must be https://, or http:// on localhost, 127.0.0.1 or ::1.',
