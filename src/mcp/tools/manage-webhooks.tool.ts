@@ -22,7 +22,7 @@ export function webhookTools(deps: {
 
 function manageWebhooksTool(actions: WebhookAction[]): McpTool {
   const byName = new Map(actions.map((action) => [action.action, action]));
-  // The union already refused any other action.
+  // The union has already refused any other action.
   const actionOf = (args: unknown) => byName.get((args as { action: string }).action)!;
   const variants = actions.map((action) =>
     action.input.extend({
@@ -51,8 +51,8 @@ function manageWebhooksTool(actions: WebhookAction[]): McpTool {
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
     writes: (args) => actionOf(args).writes,
     run: async (args, actor) => {
-      const { action, ...rest } = args as { action: string };
-      return jsonResult(await byName.get(action)!.run(rest, actor));
+      const { action: _action, ...inputs } = args as { action: string };
+      return jsonResult(await actionOf(args).run(inputs, actor));
     },
   });
 }
