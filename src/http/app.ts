@@ -12,8 +12,7 @@ import { workspaceAdminRoutes } from '../identity/workspace-admin.routes';
 import type { Logger } from '../logger';
 import { mcpRoutes } from '../mcp/mcp.routes';
 import { connectedAccountsRoutes, messagingInboundRoutes } from '../messaging/messaging.routes';
-import { manageWebhooksTool } from '../mcp/tools/manage-webhooks.tool';
-import { recordTools } from '../mcp/tools/records.tools';
+import { mcpTools } from '../mcp/mcp-tools';
 import { modelRoutes } from '../record-model/model.routes';
 import { recordsRoutes } from '../records/records.routes';
 import { projectRoot } from '../project-root';
@@ -92,7 +91,7 @@ export function createApp(deps: AppDeps, services: Services = createServices(dep
     mcpRoutes({
       authenticator,
       dataSource,
-      tools: [...recordTools({ dataSource, records }), manageWebhooksTool({ webhooks, deliveries })],
+      tools: mcpTools({ dataSource, records, webhooks, deliveries }),
     }),
   );
 

@@ -6,12 +6,12 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { createHash } from 'node:crypto';
 import type { DataSource } from 'typeorm';
-import { z } from 'zod';
 import type { ApiKeyActor } from '../api-keys/api-key-auth';
 import { AppError } from '../shared/app-error';
 import { busyErrorFrom } from '../errors/busy';
 import { idempotent } from '../http/idempotent-write';
 import type { Logger } from '../logger';
+import { inputJsonSchema, outputJsonSchema } from './json-schemas';
 import { failureResult, jsonResult, unexpectedFailure, validationFailure, type McpTool } from './mcp-tool';
 
 export const MCP_SERVER_INFO = { name: 'crm-webhooks', version: '1.0.0' };
@@ -43,7 +43,8 @@ export function createMcpServer(actor: ApiKeyActor, tools: McpTool[], deps: McpR
       name: tool.name,
       title: tool.title,
       description: tool.description,
-      inputSchema: z.toJSONSchema(tool.input, { io: 'input' }) as { type: 'object' },
+      inputSchema: inputJsonSchema(tool.input) as { type: 'object' },
+      ...(tool.output ? { outputSchema: outputJsonSchema(tool.output) as { type: 'object' } } : {}),
       annotations: tool.annotations,
     })),
   }));

@@ -6,12 +6,17 @@ import { issuesFromZod } from '../errors/zod-issues';
 import { IDEMPOTENCY_KEY_MAX } from '../http/idempotency';
 import { untrusted } from './markdown';
 
-/** One MCP tool: its zod input schema is both the advertised JSON Schema and the validation. */
-export interface McpTool<Input extends z.ZodObject = z.ZodObject> {
+/**
+ * One MCP tool: its zod input schema is both the advertised JSON Schema and the validation; its
+ * output schema, when it answers `structuredContent`, is the view schema that value is made from.
+ */
+export interface McpTool<Input extends z.ZodType = z.ZodType> {
   name: string;
   title: string;
   description: string;
   input: Input;
+  /** Advertised as `outputSchema`: every successful call's `structuredContent` matches it. */
+  output?: z.ZodType;
   annotations: ToolAnnotations;
   /**
    * Whether this call writes, so that its `idempotencyKey` applies (default: not read-only).
@@ -32,7 +37,7 @@ export const idempotencyKeyField = z
       'answers the first answer again instead of writing twice.',
   );
 
-export const defineTool = <Input extends z.ZodObject>(tool: McpTool<Input>): McpTool =>
+export const defineTool = <Input extends z.ZodType>(tool: McpTool<Input>): McpTool =>
   tool as unknown as McpTool;
 
 /** `_meta` key that marks a result as holding untrusted, user-written CRM content. */
@@ -75,6 +80,16 @@ export const unexpectedFailure = (requestId: string): AppError =>
     false,
   );
 
+/** Invalid tool input; an unknown input is named by its own path (zod reports them at the parent). */
 export function validationFailure(error: z.ZodError): CallToolResult {
-  return failureResult(new AppError('validation', issuesFromZod(error)));
+  const issues = issuesFromZod(error).flatMap((issue, index) => {
+    const zodIssue = error.issues[index]!;
+    if (zodIssue.code !== 'unrecognized_keys') return [issue];
+    return zodIssue.keys.map((key) => ({
+      ...issue,
+      path: [...issue.path, key],
+      message: `${key} is not an input here${issue.path.length ? '' : ' (see the tool or action input schema)'}.`,
+    }));
+  });
+  return failureResult(new AppError('validation', issues));
 }

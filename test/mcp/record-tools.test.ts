@@ -120,6 +120,20 @@ describe('MCP record tools', () => {
     expect(updated.content[0]!.text).toContain('version 2');
     const found = await call('search_records', { type: 'deal', search: 'previous instructions' });
     expect(found.content[0]!.text).toContain(recordId);
+
+    // Field names work where field ids do (issue 13): values, and filters.
+    const byName = await call('update_record', { type: 'Deals', recordId, values: { ' amount ': 950 } });
+    expect(byName.content[0]!.text).toContain('version 3');
+    const filtered = await call('search_records', {
+      type: 'deal',
+      filters: [{ fieldId: 'Amount', op: 'gt', value: 940 }],
+    });
+    expect(filtered.content[0]!.text).toContain(recordId);
+    const none = await call('search_records', {
+      type: 'deal',
+      filters: [{ fieldId: 'Amount', op: 'gt', value: 960 }],
+    });
+    expect(none.content[0]!.text).not.toContain(recordId);
   });
 
   it('refuses with the spec kind and issues in _meta.failure, validation included', async () => {

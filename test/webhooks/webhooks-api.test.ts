@@ -211,6 +211,7 @@ describe('webhooks API', () => {
       'delete',
       'list_deliveries',
       'resend_delivery',
+      'get_delivery',
     ]);
     const created = (
       await mcp.call('manage_webhooks', {

@@ -1,10 +1,12 @@
 import type { DataSource } from 'typeorm';
 import { decodePaging, encodePage } from '../../http/paging';
 import { z } from 'zod';
-import { loadModel, findReadableType, visibleModel } from '../../record-model/model.service';
+import { loadModel, findReadableType, visibleModel, type TypeModel } from '../../record-model/model.service';
 import { recordAccessOf } from '../../record-model/record-access';
-import { recordFilterSchema } from '../../records/record-query';
-import { recordWriteBody } from '../../records/records.schemas';
+import { QUERY_FILTERS_MAX, recordFilterSchema } from '../../records/record-query';
+import { listRecordsQuery, recordWriteBody, type RecordWriteBody } from '../../records/records.schemas';
+import { modelTypeReadSchema } from '../../record-model/model-view';
+import { resolveFieldKeys, resolveFilterFields } from '../field-refs';
 import type { RecordsService } from '../../records/records.service';
 import { escapeMarkdown, untrusted } from '../markdown';
 import { defineTool, idempotencyKeyField, UNTRUSTED_META_KEY, type McpTool } from '../mcp-tool';
@@ -18,13 +20,49 @@ const typeRef = z
   .min(1)
   .max(100)
   .describe('Record type: its id (from get_record_model), name, or built-in key such as "deal".');
-const recordId = z.uuid().describe('The record id.');
+const recordId = z.uuid().describe('The record id (from search_records or create_record).');
+
+const FIELD_BY_ID_OR_NAME =
+  'A field is named by its id from get_record_model or by its name (case-insensitive, e.g. "Name"); an unknown ' +
+  'or ambiguous name is refused with the names there are.';
+
+/** The record write inputs (the REST body schema), described; values and links take field ids or names. */
+const recordWriteInput = recordWriteBody.extend({
+  values: recordWriteBody.shape.values.describe(
+    'Field to value: text, number, date YYYY-MM-DD, boolean, a select option, or { documentJson } for formatted ' +
+      `text; null clears a field (update). ${FIELD_BY_ID_OR_NAME}`,
+  ),
+  links: recordWriteBody.shape.links.describe(
+    `Link field to the ids of the records it links to (replaces that field's links). ${FIELD_BY_ID_OR_NAME}`,
+  ),
+  assignments: recordWriteBody.shape.assignments.describe(
+    'User ids of the assignees (replaces the whole list).',
+  ),
+  identities: recordWriteBody.shape.identities.describe(
+    'Email addresses, phone numbers and social handles of the record: [{ kind: email|phone|social, value }] ' +
+      '(replaces the whole list).',
+  ),
+  idempotencyKey: idempotencyKeyField,
+});
+
+/** What get_record_model answers in `structuredContent` (the REST model/read type, for each type). */
+const recordModelSchema = z.object({
+  schemaRevision: modelTypeReadSchema.shape.schemaRevision,
+  types: z.array(modelTypeReadSchema.shape.type),
+});
 
 /** Record content is written by people: every result says so, in `_meta` and in a visible fence. */
 const untrustedResult = (markdown: string, structuredContent?: Record<string, unknown>): CallToolResult => ({
   content: [{ type: 'text', text: untrusted(markdown) }],
   ...(structuredContent ? { structuredContent } : {}),
   _meta: { [UNTRUSTED_META_KEY]: true },
+});
+
+/** A record write with its field names turned into field ids. */
+const withFieldIds = <Input extends RecordWriteBody>(type: TypeModel, input: Input): Input => ({
+  ...input,
+  values: resolveFieldKeys(type, 'values', input.values),
+  links: resolveFieldKeys(type, 'links', input.links),
 });
 
 const mcpCause = (actor: ApiKeyActor) => ({ kind: 'mcp' as const, apiKeyId: actor.apiKeyId });
@@ -45,7 +83,12 @@ export function recordTools(deps: { dataSource: DataSource; records: RecordsServ
       description:
         'Returns the record types you can read with their fields, stable type and field ids, field kinds, and the ' +
         'current schema revision (needed as expectedSchemaRevision for record subscriptions in manage_webhooks).',
-      input: z.strictObject({ type: typeRef.optional() }),
+      input: z.strictObject({
+        type: typeRef
+          .optional()
+          .describe('Only this record type: its id, name (e.g. "Contact") or built-in key.'),
+      }),
+      output: recordModelSchema,
       annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
       run: async ({ type }, actor) => {
         const loaded = await loadModel(dataSource.manager, actor.workspace.id);
@@ -68,7 +111,11 @@ export function recordTools(deps: { dataSource: DataSource; records: RecordsServ
             ].join('\n'),
           ),
         ].join('\n');
-        return untrustedResult(markdown, { schemaRevision: model.schemaRevision, types: shown });
+        const structured: z.output<typeof recordModelSchema> = {
+          schemaRevision: model.schemaRevision,
+          types: shown,
+        };
+        return untrustedResult(markdown, structured);
       },
     }),
 
@@ -76,15 +123,25 @@ export function recordTools(deps: { dataSource: DataSource; records: RecordsServ
       name: 'search_records',
       title: 'Search records',
       description:
-        'Lists records of one type, newest first, optionally matching a search text and field filters ' +
-        '({ fieldId, op: eq|neq|contains|gt|lt|isEmpty|isNotEmpty|in, value }). Returns Markdown.',
+        'Lists records of one type, newest first, optionally matching a search text and field filters. Returns ' +
+        'Markdown with each record id.',
       input: z.strictObject({
         type: typeRef,
-        search: z.string().max(200).optional(),
-        filters: z.array(recordFilterSchema).max(20).optional(),
+        search: listRecordsQuery.shape.search.describe(
+          'Text in any text, email, URL, select or formatted text value.',
+        ),
+        filters: z
+          .array(recordFilterSchema)
+          .max(QUERY_FILTERS_MAX)
+          .optional()
+          .describe(
+            `All must match: [{ fieldId, op: eq|neq|contains|gt|lt|isEmpty|isNotEmpty|in, value? }]. ${FIELD_BY_ID_OR_NAME}`,
+          ),
         trashed: z.boolean().optional().describe('List the Trash instead of active records.'),
-        limit: z.number().int().min(1).max(50).optional(),
-        cursor: z.string().max(200).optional(),
+        limit: listRecordsQuery.shape.limit.describe('Page size, 1 to 200 (default 50).'),
+        cursor: listRecordsQuery.shape.cursor.describe(
+          'The cursor the previous page named, for the next page.',
+        ),
       }),
       annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
       run: async (args, actor) => {
@@ -95,9 +152,9 @@ export function recordTools(deps: { dataSource: DataSource; records: RecordsServ
             type.id,
             decodePaging({
               search: args.search,
-              filters: args.filters,
+              filters: resolveFilterFields(type, args.filters),
               status: args.trashed ? ('trashed' as const) : ('active' as const),
-              limit: args.limit ?? 20,
+              limit: args.limit,
               cursor: args.cursor,
             }),
           ),
@@ -118,7 +175,7 @@ export function recordTools(deps: { dataSource: DataSource; records: RecordsServ
       name: 'read_record',
       title: 'Read a record',
       description:
-        'Reads one record with every field (by stable field id), its links, assignees and identities, as Markdown.',
+        'Reads one record with every field (name and stable field id), its links, assignees and identities, as Markdown.',
       input: z.strictObject({ type: typeRef, recordId }),
       annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
       run: async (args, actor) => {
@@ -133,9 +190,9 @@ export function recordTools(deps: { dataSource: DataSource; records: RecordsServ
       name: 'create_record',
       title: 'Create a record',
       description:
-        'Creates a record. `values` maps field ids to values (text, number, date YYYY-MM-DD, boolean, a select option, ' +
-        'or { documentJson } for formatted text); `links` maps link field ids to record ids.',
-      input: recordWriteBody.extend({ type: typeRef, idempotencyKey: idempotencyKeyField }),
+        'Creates a record of a type. `values` maps fields (by name or id) to values; `links` maps link fields to ' +
+        'record ids. Returns the record as Markdown with its id.',
+      input: recordWriteInput.extend({ type: typeRef }),
       annotations: {
         readOnlyHint: false,
         destructiveHint: false,
@@ -144,9 +201,8 @@ export function recordTools(deps: { dataSource: DataSource; records: RecordsServ
       },
       run: async ({ type: reference, ...input }, actor) => {
         const type = await typeOf(actor, reference);
-        return untrustedResult(
-          recordToMarkdown(await records.create(actor, mcpCause(actor), type.id, input), type),
-        );
+        const created = await records.create(actor, mcpCause(actor), type.id, withFieldIds(type, input));
+        return untrustedResult(recordToMarkdown(created, type));
       },
     }),
 
@@ -154,9 +210,9 @@ export function recordTools(deps: { dataSource: DataSource; records: RecordsServ
       name: 'update_record',
       title: 'Update a record',
       description:
-        'Changes only the parts sent: values (null clears a field), links per link field, assignments, identities. ' +
-        'A change that changes nothing is not recorded.',
-      input: recordWriteBody.extend({ type: typeRef, recordId, idempotencyKey: idempotencyKeyField }),
+        'Changes only the parts sent: values (null clears a field) and links per field (by name or id), ' +
+        'assignments, identities. A change that changes nothing is not recorded.',
+      input: recordWriteInput.extend({ type: typeRef, recordId }),
       annotations: {
         readOnlyHint: false,
         destructiveHint: false,
@@ -165,7 +221,12 @@ export function recordTools(deps: { dataSource: DataSource; records: RecordsServ
       },
       run: async ({ type: reference, recordId: id, ...input }, actor) => {
         const type = await typeOf(actor, reference);
-        const view = await records.update(actor, mcpCause(actor), { typeRef: type.id, recordId: id }, input);
+        const view = await records.update(
+          actor,
+          mcpCause(actor),
+          { typeRef: type.id, recordId: id },
+          withFieldIds(type, input),
+        );
         return untrustedResult(recordToMarkdown(view, type));
       },
     }),

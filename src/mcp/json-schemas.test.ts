@@ -1,0 +1,65 @@
+import { z } from 'zod';
+import { inputJsonSchema, outputJsonSchema } from './json-schemas';
+
+describe('inputJsonSchema', () => {
+  const byAction = z.discriminatedUnion('action', [
+    z.strictObject({
+      action: z.literal('get').describe('Reads one.'),
+      id: z.uuid().describe('The thing.'),
+    }),
+    z.strictObject({
+      action: z.literal('list').describe('Lists them.'),
+      limit: z.int().max(10).optional().describe('Page size.'),
+      id: z.uuid().optional().describe('Only under this parent.'),
+    }),
+    z.strictObject({ action: z.literal('count').describe('Counts.'), id: z.string().describe('A name.') }),
+  ]);
+
+  it('advertises a discriminated union as one flat object, without a root oneOf', () => {
+    const schema = inputJsonSchema(byAction);
+    expect(schema).not.toHaveProperty('oneOf');
+    expect(schema).toMatchObject({ type: 'object', required: ['action'], additionalProperties: false });
+    expect(schema.properties!.action).toMatchObject({ type: 'string', enum: ['get', 'list', 'count'] });
+    expect(schema.properties!.action!.description).toBe(
+      [
+        'What to do; each action takes only its own inputs:',
+        '- get: Reads one. Inputs: id (required).',
+        '- list: Lists them. Inputs: limit, id.',
+        '- count: Counts. Inputs: id (required).',
+      ].join('\n'),
+    );
+  });
+
+  it('says where each input applies, keeps distinct shapes apart, and merges equal ones', () => {
+    const { limit, id } = inputJsonSchema(byAction).properties!;
+    expect(limit).toMatchObject({ type: 'integer', maximum: 10 });
+    expect(limit!.description).toBe('Page size. Actions: list.');
+    expect(id!.anyOf).toEqual([
+      expect.objectContaining({ type: 'string', format: 'uuid' }),
+      { type: 'string' },
+    ]);
+    expect(id!.description).toBe(
+      'get: The thing. list: Only under this parent. count: A name. Actions: get, list, count. Required for get, count.',
+    );
+  });
+
+  it('leaves a plain object as zod writes it', () => {
+    const plain = z.strictObject({ q: z.string().describe('Query.') });
+    expect(inputJsonSchema(plain)).toEqual(z.toJSONSchema(plain, { io: 'input' }));
+  });
+});
+
+describe('outputJsonSchema', () => {
+  it('is draft 7 with an object root, also for a union of results', () => {
+    const union = z.union([z.object({ a: z.string() }), z.object({ b: z.int() })]);
+    expect(outputJsonSchema(union)).toMatchObject({
+      $schema: 'http://json-schema.org/draft-07/schema#',
+      type: 'object',
+      anyOf: [
+        { type: 'object', required: ['a'], additionalProperties: false },
+        { type: 'object', required: ['b'], additionalProperties: false },
+      ],
+    });
+    expect(outputJsonSchema(z.object({ a: z.string() }))).toMatchObject({ type: 'object' });
+  });
+});

@@ -1,0 +1,89 @@
+import { z } from 'zod';
+
+/** A JSON Schema as `z.toJSONSchema` makes it. */
+export type JsonSchema = Record<string, unknown> & {
+  type?: unknown;
+  properties?: Record<string, JsonSchema>;
+};
+
+/**
+ * A tool's advertised `inputSchema`, from the zod schema that also validates its calls. A
+ * discriminated union on `action` (manage_webhooks) is advertised as ONE flat object: the Claude,
+ * OpenAI, Bedrock and Vertex tool APIs refuse `oneOf`/`anyOf`/`allOf` at the root of a tool's input
+ * schema, and clients then drop the tool (or the whole session). Each flattened property says which
+ * actions take it and for which it is required; the zod union still refuses any other shape.
+ */
+export function inputJsonSchema(schema: z.ZodType): JsonSchema {
+  const json = z.toJSONSchema(schema, { io: 'input' }) as JsonSchema;
+  return Array.isArray(json.oneOf) ? flattenActions(json, json.oneOf as JsonSchema[]) : json;
+}
+
+/**
+ * A tool's `outputSchema`. Draft 7, because the official SDK client validates `structuredContent`
+ * with Ajv's draft-07 validator (as the SDK's own McpServer advertises); the MCP schema requires
+ * `type: "object"` at the root, also for a union of object results.
+ */
+export function outputJsonSchema(schema: z.ZodType): JsonSchema {
+  const json = z.toJSONSchema(schema, { io: 'output', target: 'draft-7' }) as JsonSchema;
+  return json.type === undefined ? { type: 'object', ...json } : json;
+}
+
+function flattenActions(root: JsonSchema, variants: JsonSchema[]): JsonSchema {
+  const byProperty = new Map<string, { action: string; schema: JsonSchema; required: boolean }[]>();
+  const actionLines: string[] = [];
+  for (const variant of variants) {
+    const { action: actionSchema, ...properties } = variant.properties ?? {};
+    const action = String(actionSchema?.const);
+    const required = new Set((variant.required as string[] | undefined) ?? []);
+    const inputs = Object.keys(properties).map((name) => (required.has(name) ? `${name} (required)` : name));
+    actionLines.push(
+      `- ${action}: ${String(actionSchema?.description ?? '')} Inputs: ${inputs.join(', ') || 'none'}.`,
+    );
+    for (const [name, schema] of Object.entries(properties)) {
+      const uses = byProperty.get(name) ?? [];
+      uses.push({ action, schema, required: required.has(name) });
+      byProperty.set(name, uses);
+    }
+  }
+  const properties: Record<string, JsonSchema> = {
+    action: {
+      type: 'string',
+      enum: variants.map((variant) => variant.properties?.action?.const),
+      description: ['What to do; each action takes only its own inputs:', ...actionLines].join('\n'),
+    },
+  };
+  for (const [name, uses] of byProperty) properties[name] = mergedProperty(uses);
+  const { $schema } = root;
+  return {
+    ...($schema ? { $schema } : {}),
+    type: 'object',
+    properties,
+    required: ['action'],
+    additionalProperties: false,
+  };
+}
+
+/** One flattened property: its schema (or the distinct schemas of the actions) and where it applies. */
+function mergedProperty(uses: { action: string; schema: JsonSchema; required: boolean }[]): JsonSchema {
+  const shapes = new Map<string, JsonSchema>();
+  const descriptions = new Map<string, string[]>();
+  for (const { action, schema } of uses) {
+    const { description, ...shape } = schema;
+    shapes.set(JSON.stringify(shape), shape);
+    if (typeof description === 'string') {
+      descriptions.set(description, [...(descriptions.get(description) ?? []), action]);
+    }
+  }
+  const actions = uses.map((use) => use.action);
+  const requiredFor = uses.filter((use) => use.required).map((use) => use.action);
+  const described =
+    descriptions.size === 1
+      ? [...descriptions.keys()][0]!
+      : [...descriptions].map(([text, by]) => `${by.join(', ')}: ${text}`).join(' ');
+  const applies = `Actions: ${actions.join(', ')}.${requiredFor.length ? ` Required for ${requiredFor.join(', ')}.` : ''}`;
+  const [single] = shapes.values();
+  return {
+    ...(shapes.size === 1 ? single : { anyOf: [...shapes.values()] }),
+    description: described ? `${described} ${applies}` : applies,
+  };
+}

@@ -1,0 +1,15 @@
+import type { DataSource } from 'typeorm';
+import type { DeliveriesService } from '../deliveries/deliveries.service';
+import type { RecordsService } from '../records/records.service';
+import type { WebhooksService } from '../webhooks/webhooks.service';
+import type { McpTool } from './mcp-tool';
+import { webhookTools } from './tools/manage-webhooks.tool';
+import { recordTools } from './tools/records.tools';
+
+/** Every tool of the MCP endpoint, in the order `tools/list` shows them. */
+export const mcpTools = (deps: {
+  dataSource: DataSource;
+  records: RecordsService;
+  webhooks: WebhooksService;
+  deliveries: DeliveriesService;
+}): McpTool[] => [...recordTools(deps), ...webhookTools(deps)];

@@ -1,0 +1,73 @@
+import { z } from 'zod';
+import type { DataSource } from 'typeorm';
+import type { ApiKeyActor } from '../../api-keys/api-key-auth';
+import { deliveryNotFound, type DeliveriesService } from '../../deliveries/deliveries.service';
+import { Delivery } from '../../deliveries/delivery.entity';
+import { deliveryPageSchema, deliveryViewSchema, eventDetailsSchema } from '../../deliveries/delivery-view';
+import { decodePaging, encodePage } from '../../http/paging';
+import { defineAction, type WebhookAction } from './webhook-action';
+import { deliveryId, listDeliveriesInput } from './webhook-inputs';
+
+/** The delivery log actions of manage_webhooks: list_deliveries, get_delivery, resend_delivery. */
+export function deliveryActions(deps: {
+  dataSource: DataSource;
+  deliveries: DeliveriesService;
+}): WebhookAction[] {
+  const { dataSource, deliveries } = deps;
+
+  /** A delivery id alone is enough (as for resend): its webhook is looked up in your workspace. */
+  const webhookOf = async (actor: ApiKeyActor, id: string): Promise<string> => {
+    const delivery = await dataSource.manager.findOne(Delivery, {
+      select: { webhookId: true },
+      where: { id, workspaceId: actor.workspace.id },
+    });
+    if (!delivery) throw deliveryNotFound();
+    return delivery.webhookId;
+  };
+
+  return [
+    defineAction({
+      action: 'list_deliveries',
+      summary: 'The delivery log, newest first, filtered by webhook, text, status, event, URL and dates.',
+      input: listDeliveriesInput,
+      output: deliveryPageSchema,
+      writes: false,
+      readOnlyTool: {
+        name: 'list_deliveries',
+        title: 'List deliveries',
+        description:
+          'Lists deliveries (one event sent to one webhook, with its status, status code and response message), ' +
+          'newest first. Filter by webhook id, searchTerm (URL or event name), status (e.g. failed), event name, ' +
+          'exact URL and creation dates. Read-only. Use get_delivery for the attempts of one delivery.',
+      },
+      run: async ({ id: webhookId, deliveryUrl: url, limit, ...filters }, actor) =>
+        encodePage(await deliveries.list(actor, decodePaging({ ...filters, webhookId, url, limit }))),
+    }),
+    defineAction({
+      action: 'resend_delivery',
+      summary:
+        'Sends a Delivered or Failed delivery again as a new delivery to the webhook as it is now (same event id).',
+      input: z.strictObject({ deliveryId }),
+      output: deliveryViewSchema,
+      writes: true,
+      run: async (args, actor) => deliveries.resendById(actor, args.deliveryId),
+    }),
+    defineAction({
+      action: 'get_delivery',
+      summary: 'One delivery with its attempt history (why it failed) and the event payload you may read.',
+      input: z.strictObject({ deliveryId }),
+      output: eventDetailsSchema,
+      writes: false,
+      readOnlyTool: {
+        name: 'get_delivery',
+        title: 'Get a delivery',
+        description:
+          'Event Details of one delivery by its id: status, every attempt (time, duration, status code, response ' +
+          'message or cause such as a timeout, outcome) and the event payload as you may read it now. Read-only. ' +
+          'A failed delivery can be resent with manage_webhooks action resend_delivery once the cause is fixed.',
+      },
+      run: async (args, actor) =>
+        deliveries.details(actor, await webhookOf(actor, args.deliveryId), args.deliveryId),
+    }),
+  ];
+}

@@ -1,0 +1,75 @@
+import { z } from 'zod';
+import { decodePaging, encodePage } from '../../http/paging';
+import { id } from '../../http/view-schemas';
+import { webhookPageSchema, webhookViewSchema } from '../../webhooks/webhook-view';
+import type { WebhooksService } from '../../webhooks/webhooks.service';
+import { defineAction, type WebhookAction } from './webhook-action';
+import { listWebhooksInput, webhookId, webhookInputs } from './webhook-inputs';
+
+/** What delete answers: the webhook that is gone (its past deliveries stay listed). */
+export const deletedWebhookSchema = z.object({ id, deleted: z.literal(true) });
+
+/** The webhook actions of manage_webhooks: list, get, create, update, delete. */
+export function webhookActions(webhooks: WebhooksService): WebhookAction[] {
+  return [
+    defineAction({
+      action: 'create',
+      summary:
+        'Creates a webhook. For record events send expectedSchemaRevision and ids from get_record_model.',
+      input: z.strictObject(webhookInputs).partial().required({ url: true, events: true }),
+      output: webhookViewSchema,
+      writes: true,
+      run: async (args, actor) => webhooks.create(actor, args, 'mcp'),
+    }),
+    defineAction({
+      action: 'list',
+      summary: 'The webhooks of your workspace, newest first.',
+      input: listWebhooksInput,
+      output: webhookPageSchema,
+      writes: false,
+      readOnlyTool: {
+        name: 'list_webhooks',
+        title: 'List webhooks',
+        description:
+          'Lists the webhooks of your workspace, newest first, optionally by URL text and creation or update dates. ' +
+          'Read-only. Pass nextCursor as cursor for the next page.',
+      },
+      run: async ({ limit, ...query }, actor) =>
+        encodePage(await webhooks.list(actor, decodePaging({ ...query, limit }))),
+    }),
+    defineAction({
+      action: 'get',
+      summary: 'One webhook.',
+      input: z.strictObject({ id: webhookId }),
+      output: webhookViewSchema,
+      writes: false,
+      readOnlyTool: {
+        name: 'get_webhook',
+        title: 'Get a webhook',
+        description:
+          'Reads one webhook: URL, events, record settings, hasSecret and headerNames (never the secret or header values). Read-only.',
+      },
+      run: async (args, actor) => webhooks.get(actor, args.id),
+    }),
+    defineAction({
+      action: 'update',
+      summary:
+        'Changes only the fields sent; null clears description, secret, headers, bodyTemplate and recordSources.',
+      input: z.strictObject(webhookInputs).partial().extend({ id: webhookId }),
+      output: webhookViewSchema,
+      writes: true,
+      run: async ({ id: target, ...fields }, actor) => webhooks.update(actor, target, fields, 'mcp'),
+    }),
+    defineAction({
+      action: 'delete',
+      summary: 'Deletes a webhook; this cannot be undone (its past deliveries stay listed).',
+      input: z.strictObject({ id: webhookId }),
+      output: deletedWebhookSchema,
+      writes: true,
+      run: async (args, actor) => {
+        await webhooks.delete(actor, args.id);
+        return { id: args.id, deleted: true as const };
+      },
+    }),
+  ];
+}
