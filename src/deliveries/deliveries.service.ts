@@ -91,8 +91,7 @@ export class DeliveriesService {
         durationMs: row.durationMs,
         url: row.url,
         statusCode: row.statusCode,
-        // Null while a send is out (as stored; the view's type says string).
-        responseMessage: row.responseMessage as string,
+        responseMessage: row.responseMessage,
         outcome: row.outcome,
       })),
     };

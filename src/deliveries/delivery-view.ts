@@ -57,7 +57,10 @@ export const deliveryAttemptSchema = z.object({
     .meta({ description: 'Null while the request is out or when its outcome is unknown.' }),
   url: z.string(),
   statusCode: z.int().nullable(),
-  responseMessage: z.string(),
+  responseMessage: z
+    .string()
+    .nullable()
+    .meta({ description: 'The reason phrase or the cause; null while the request is out.' }),
   outcome: z.enum(['sending', 'unknown', 'delivered', 'retry', 'failed']).meta({
     description:
       '`sending`: the request is out now. `unknown`: it was sent but the worker or the database was lost before its answer was recorded (the receiver may have got it). `retry`: failed, another attempt follows. `failed`: failed, no attempt follows.',
