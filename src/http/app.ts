@@ -91,7 +91,7 @@ export function createApp(deps: AppDeps, services: Services = createServices(dep
     mcpRoutes({
       authenticator,
       dataSource,
-      tools: mcpTools({ dataSource, records, webhooks, deliveries }),
+      tools: mcpTools({ dataSource, records, webhooks, deliveries, testEvents }),
     }),
   );
 

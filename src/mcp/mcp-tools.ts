@@ -1,4 +1,5 @@
 import type { DataSource } from 'typeorm';
+import type { TestEventsService } from '../deliveries/test-events.service';
 import type { DeliveriesService } from '../deliveries/deliveries.service';
 import type { RecordsService } from '../records/records.service';
 import type { WebhooksService } from '../webhooks/webhooks.service';
@@ -12,4 +13,5 @@ export const mcpTools = (deps: {
   records: RecordsService;
   webhooks: WebhooksService;
   deliveries: DeliveriesService;
+  testEvents: TestEventsService;
 }): McpTool[] => [...recordTools(deps), ...webhookTools(deps)];

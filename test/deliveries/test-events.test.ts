@@ -4,6 +4,7 @@ import { StoredEvent } from '../../src/messaging/stored-event.entity';
 import { deliveryFixture, type DeliveryFixture } from '../helpers/delivery-fixture';
 import { eventually } from '../helpers/eventually';
 import { Receiver } from '../helpers/receiver';
+import { connectMcp } from '../helpers/mcp';
 import { WebClient } from '../helpers/web-client';
 
 /** "Send test event" (docs/deliveries.md): a sample event through the same delivery path. */
@@ -157,5 +158,33 @@ describe('send a test event', () => {
       'insufficientPermissions',
     ]);
     expect(await counts()).toEqual(before);
+  });
+
+  it('is the send_test_event action of manage_webhooks over MCP, with the same refusals', async () => {
+    const webhook = await fx.webhook(`${receiver.url}/mcp`, { events: ['messaging.chat.updated'] });
+    const mcp = await connectMcp(fx.app.baseUrl, fx.key);
+    try {
+      const sent = await mcp.call('manage_webhooks', {
+        action: 'send_test_event',
+        id: webhook.id,
+        event: 'messaging.chat.updated',
+      });
+      expect(sent.isError).toBeFalsy();
+      expect(sent.structuredContent).toMatchObject({ trigger: 'test', event: 'messaging.chat.updated' });
+      await fx.finish(sent.structuredContent.id);
+      expect((await receivedOn('/mcp')).json).toMatchObject({ data: { test: true } });
+
+      const before = await counts();
+      const refused = await mcp.call('manage_webhooks', {
+        action: 'send_test_event',
+        id: webhook.id,
+        event: 'record.created',
+      });
+      expect(refused.isError).toBe(true);
+      expect(refused._meta!.failure.issues[0].customCode).toBe('webhookNotSubscribed');
+      expect(await counts()).toEqual(before);
+    } finally {
+      await mcp.client.close();
+    }
   });
 });

@@ -68,6 +68,7 @@ describe('MCP webhook tools', () => {
         'list_deliveries',
         'resend_delivery',
         'get_delivery',
+        'send_test_event',
       ]);
       expect(properties.action.description).toContain('- get_delivery:');
       expect(properties.action.description).toContain('Inputs: deliveryId (required), idempotencyKey.');

@@ -212,6 +212,7 @@ describe('webhooks API', () => {
       'list_deliveries',
       'resend_delivery',
       'get_delivery',
+      'send_test_event',
     ]);
     const created = (
       await mcp.call('manage_webhooks', {

@@ -4,16 +4,19 @@ import type { ApiKeyActor } from '../../api-keys/api-key-auth';
 import { deliveryNotFound, type DeliveriesService } from '../../deliveries/deliveries.service';
 import { Delivery } from '../../deliveries/delivery.entity';
 import { deliveryPageSchema, deliveryViewSchema, eventDetailsSchema } from '../../deliveries/delivery-view';
+import type { TestEventsService } from '../../deliveries/test-events.service';
+import { sendTestEventBody } from '../../deliveries/test-event-request';
 import { decodePaging, encodePage } from '../../http/paging';
 import { defineAction, type WebhookAction } from './webhook-action';
-import { deliveryId, listDeliveriesInput } from './webhook-inputs';
+import { deliveryId, listDeliveriesInput, webhookId } from './webhook-inputs';
 
-/** The delivery log actions of manage_webhooks: list_deliveries, get_delivery, resend_delivery. */
+/** The delivery actions of manage_webhooks: list_deliveries, get_delivery, resend_delivery, send_test_event. */
 export function deliveryActions(deps: {
   dataSource: DataSource;
   deliveries: DeliveriesService;
+  testEvents: TestEventsService;
 }): WebhookAction[] {
-  const { dataSource, deliveries } = deps;
+  const { dataSource, deliveries, testEvents } = deps;
 
   /** A delivery id alone is enough (as for resend): its webhook is looked up in your workspace. */
   const webhookOf = async (actor: ApiKeyActor, id: string): Promise<string> => {
@@ -68,6 +71,19 @@ export function deliveryActions(deps: {
       },
       run: async (args, actor) =>
         deliveries.details(actor, await webhookOf(actor, args.deliveryId), args.deliveryId),
+    }),
+    defineAction({
+      action: 'send_test_event',
+      summary:
+        "Sends a sample of one of the webhook's events (made-up values, data.test: true) through the normal delivery " +
+        '(signed, headers, template, retries); it is listed as a test delivery.',
+      input: z.strictObject({
+        id: webhookId,
+        event: sendTestEventBody.shape.event.describe("Which of the webhook's events to send a sample of."),
+      }),
+      output: deliveryViewSchema,
+      writes: true,
+      run: async (args, actor) => testEvents.send(actor, args.id, args.event),
     }),
   ];
 }

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { DataSource } from 'typeorm';
+import type { TestEventsService } from '../../deliveries/test-events.service';
 import type { DeliveriesService } from '../../deliveries/deliveries.service';
 import type { WebhooksService } from '../../webhooks/webhooks.service';
 import { defineTool, idempotencyKeyField, jsonResult, type McpTool } from '../mcp-tool';
@@ -15,6 +16,7 @@ export function webhookTools(deps: {
   dataSource: DataSource;
   webhooks: WebhooksService;
   deliveries: DeliveriesService;
+  testEvents: TestEventsService;
 }): McpTool[] {
   const actions = [...webhookActions(deps.webhooks), ...deliveryActions(deps)];
   return [manageWebhooksTool(actions), ...actions.flatMap(readOnlyToolOf)];
