@@ -61,6 +61,12 @@ export function headerLines(headers: Record<string, string> | null | undefined):
     .join('\n');
 }
 
+/** A strong signing secret: 32 random bytes as 64 lowercase hex characters (within the 1–256 rule). */
+export function generateSecret(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(32));
+  return Array.from(bytes, (byte) => byte.toString(16).padStart(2, '0')).join('');
+}
+
 /** The headers field of someone who may not see values: the names with masked values. */
 export function maskedHeaderLines(names: readonly string[]): string {
   return names.map((name) => `${name}: ${MASK}`).join('\n');

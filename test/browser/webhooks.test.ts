@@ -146,7 +146,15 @@ describe('web app: webhooks in a browser', () => {
 
   it('opens the row with the saved secret and header values, and saves only the changed description', async () => {
     await openRow(HOOK_URL);
+    // Saved values are masked until revealed: a password field and header names only.
+    await expect(dialog().getByTestId('webhook-secret').getAttribute('type')).resolves.toBe('password');
     await expect(dialog().getByTestId('webhook-secret').inputValue()).resolves.toBe(SECRET);
+    await expect(dialog().getByTestId('webhook-headers').inputValue()).resolves.toBe(
+      'X-Billing-Token: ********\nX-Tenant: ********',
+    );
+    await expect(dialog().textContent()).resolves.not.toContain('token-for-the-receiver');
+    await dialog().getByTestId('webhook-reveal').click();
+    await expect(dialog().getByTestId('webhook-secret').getAttribute('type')).resolves.toBe('text');
     await expect(dialog().getByTestId('webhook-headers').inputValue()).resolves.toBe(
       'X-Billing-Token: token-for-the-receiver\nX-Tenant: acme',
     );
@@ -168,6 +176,31 @@ describe('web app: webhooks in a browser', () => {
         'New and changed deals to billing',
       'the new description is listed',
     );
+  });
+
+  it('Generate fills a strong random secret, shown for copying; the receiver-side value matches what is saved', async () => {
+    await page.getByTestId('webhook-add').click();
+    await dialog().getByTestId('webhook-secret-generate').click();
+    const first = await dialog().getByTestId('webhook-secret').inputValue();
+    expect(first).toMatch(/^[0-9a-f]{64}$/);
+    await expect(dialog().getByTestId('webhook-secret').getAttribute('type')).resolves.toBe('text');
+    await dialog().getByTestId('webhook-secret-copy').waitFor();
+    await dialog().getByTestId('webhook-secret-generate').click();
+    const second = await dialog().getByTestId('webhook-secret').inputValue();
+    expect(second).toMatch(/^[0-9a-f]{64}$/);
+    expect(second).not.toBe(first);
+
+    await dialog().getByTestId('webhook-url').fill('https://generated.example.com/hook');
+    await event('messaging.chat.updated').check();
+    const created = nextWrite('POST');
+    await dialog().getByTestId('webhook-save').click();
+    expect((await created).postDataJSON()).toMatchObject({ secret: second });
+    await dialog().waitFor({ state: 'detached' });
+    const listed = await appFetch(page, 'GET', '/app/api/webhooks');
+    const saved = listed.data.find((w: { url: string }) => w.url === 'https://generated.example.com/hook');
+    const secrets = await appFetch(page, 'GET', `/app/api/webhooks/${saved.id}/secrets`);
+    expect(secrets.secret).toBe(second);
+    await appFetch(page, 'DELETE', `/app/api/webhooks/${saved.id}`);
   });
 
   it('refuses an emptied Secret and an emptied Body template once set, without sending anything', async () => {

@@ -207,7 +207,13 @@ export function WebhookDialog({ webhook, rights, onClose, onSaved, onDeleted, on
             <span className="hint">A disabled webhook receives nothing and keeps its settings.</span>
           </div>
 
-          <SendingFields webhook={webhook} draft={draft} readOnly={fixed} onChange={change} />
+          <SendingFields
+            webhook={webhook}
+            draft={draft}
+            savedValuesShown={Boolean(secrets)}
+            readOnly={fixed}
+            onChange={change}
+          />
 
           <RecordSettings
             webhook={webhook}

@@ -1,24 +1,32 @@
 // How the webhook dialog's webhook sends: its signing secret, custom headers and body template.
 // Read-only for an editor of someone else's record webhook too: only its owner or an Admin
 // changes how it sends.
-import type { ChangeEvent } from 'react';
+import { useState, type ChangeEvent } from 'react';
 import type { WebhookView } from '../api';
 import { BODY_TEMPLATE_MAX, WEBHOOK_SECRET_MAX } from '../../shared/limits';
-import { parseHeaderLines, type WebhookDraft } from '../webhooks';
+import { generateSecret, maskedHeaderLines, parseHeaderLines, type WebhookDraft } from '../webhooks';
+import { CopyButton } from './CopyButton';
 
 type SendingDraft = Pick<WebhookDraft, 'secret' | 'headers' | 'bodyTemplate'>;
 
 export function SendingFields({
   webhook,
   draft,
+  savedValuesShown,
   readOnly,
   onChange,
 }: {
   webhook: WebhookView | undefined;
   draft: WebhookDraft;
+  /** The draft holds the saved secret and header values (Admin, or Edit on API & Webhooks). */
+  savedValuesShown: boolean;
   readOnly: boolean;
   onChange: (patch: Partial<SendingDraft>) => void;
 }) {
+  // Saved values stay masked until asked for, like a password field; new ones are typed in clear.
+  const [revealed, setRevealed] = useState(!savedValuesShown);
+  const hasValues = draft.secret !== '' || draft.headers.trim() !== '';
+  const headerNames = Object.keys(parseHeaderLines(draft.headers) ?? {});
   // The attributes all three fields end with, spread last so the DOM keeps its attribute order.
   const edits = (key: keyof SendingDraft, testId: string, placeholder: string) => ({
     spellCheck: false,
@@ -29,19 +37,54 @@ export function SendingFields({
   });
   return (
     <>
+      {savedValuesShown && hasValues ? (
+        <div className="field-actions">
+          <button
+            type="button"
+            className="button button-small"
+            aria-pressed={revealed}
+            onClick={() => setRevealed((now) => !now)}
+            data-testid="webhook-reveal"
+          >
+            {revealed ? 'Hide values' : 'Reveal values'}
+          </button>
+          <span className="hint">The saved secret and header values are masked until revealed.</span>
+        </div>
+      ) : null}
+
       <label>
         Secret
-        <input
-          className="mono"
-          value={draft.secret}
-          readOnly={readOnly}
-          maxLength={WEBHOOK_SECRET_MAX}
-          autoComplete="off"
-          {...edits('secret', 'webhook-secret', readOnly ? 'No secret' : 'Optional: signs every delivery')}
-        />
+        <span className="input-row">
+          <input
+            className="mono"
+            type={revealed || !savedValuesShown ? 'text' : 'password'}
+            value={draft.secret}
+            readOnly={readOnly}
+            maxLength={WEBHOOK_SECRET_MAX}
+            autoComplete="off"
+            {...edits('secret', 'webhook-secret', readOnly ? 'No secret' : 'Optional: signs every delivery')}
+          />
+          {readOnly ? null : (
+            <button
+              type="button"
+              className="button button-small"
+              onClick={() => {
+                onChange({ secret: generateSecret() });
+                setRevealed(true);
+              }}
+              data-testid="webhook-secret-generate"
+            >
+              Generate
+            </button>
+          )}
+          {draft.secret && (revealed || !savedValuesShown) && !readOnly ? (
+            <CopyButton text={draft.secret} label="Copy" testId="webhook-secret-copy" />
+          ) : null}
+        </span>
         {readOnly ? null : (
           <span className="hint">
-            Signs every delivery: X-Webhook-Signature is the hex HMAC-SHA256 of the body.
+            Signs every delivery: X-Webhook-Signature is the hex HMAC-SHA256 of the body. Generate makes a
+            random 64-character secret; give the same value to your receiver.
             {webhook?.hasSecret ? ' It cannot be emptied here once set.' : ''}
           </span>
         )}
@@ -49,18 +92,32 @@ export function SendingFields({
 
       <label>
         Headers
-        <textarea
-          className="mono"
-          rows={3}
-          value={draft.headers}
-          readOnly={readOnly}
-          {...edits(
-            'headers',
-            'webhook-headers',
-            readOnly ? 'No custom headers' : 'X-Api-Token: value\nX-Tenant: acme',
-          )}
-        />
-        {readOnly ? null : (
+        {savedValuesShown && !revealed ? (
+          // Masked: the names only; revealing shows (and lets you edit) the values.
+          <textarea
+            className="mono"
+            rows={3}
+            value={maskedHeaderLines(headerNames)}
+            readOnly
+            placeholder="No custom headers"
+            data-testid="webhook-headers"
+          />
+        ) : (
+          <textarea
+            className="mono"
+            rows={3}
+            value={draft.headers}
+            readOnly={readOnly}
+            {...edits(
+              'headers',
+              'webhook-headers',
+              readOnly ? 'No custom headers' : 'X-Api-Token: value\nX-Tenant: acme',
+            )}
+          />
+        )}
+        {readOnly ? null : savedValuesShown && !revealed ? (
+          <span className="hint">Reveal values to see or change the header values.</span>
+        ) : (
           <span className="hint">
             One <code>Name: value</code> per line; a line without a colon is ignored, an empty field removes
             all headers. <HeaderCount text={draft.headers} />
