@@ -237,8 +237,11 @@ describe('web app: webhooks in a browser', () => {
       await message.waitFor();
       await expect(message.textContent()).resolves.toContain('"bodyTemplate": null');
       expect(writes).toEqual([]);
-      // The dialog stays open; nothing changed on the server.
-      await closeDialog();
+      // The dialog stays open; nothing changed on the server. Closing it asks to discard the edits.
+      await dialog().getByTestId('dialog-close').click();
+      await page.getByTestId('confirm-ok').click();
+      await page.getByTestId('confirm-dialog').waitFor({ state: 'detached' });
+      await dialog().waitFor({ state: 'detached' });
     } finally {
       page.off('request', onRequest);
     }
@@ -248,6 +251,41 @@ describe('web app: webhooks in a browser', () => {
       hasSecret: true,
       bodyTemplate: expect.any(String),
     });
+  });
+
+  it('asks before closing a dialog with unsaved changes; without changes it closes at once', async () => {
+    const writes: string[] = [];
+    const onRequest = (request: Request) => {
+      if (request.method() !== 'GET' && request.url().includes('/app/api/webhooks'))
+        writes.push(request.url());
+    };
+    page.on('request', onRequest);
+    try {
+      await openRow(HOOK_URL);
+      await page.keyboard.press('Escape');
+      await dialog().waitFor({ state: 'detached' });
+      await expect(page.getByTestId('confirm-dialog').count()).resolves.toBe(0);
+
+      await openRow(HOOK_URL);
+      const before = await dialog().getByTestId('webhook-description').inputValue();
+      await dialog().getByTestId('webhook-description').fill(`${before} (unsaved)`);
+      await page.keyboard.press('Escape');
+      await page.getByTestId('confirm-dialog').waitFor();
+      await expect(page.getByTestId('confirm-dialog').textContent()).resolves.toContain('not saved');
+      await page.getByTestId('confirm-cancel').click();
+      await expect(dialog().getByTestId('webhook-description').inputValue()).resolves.toBe(
+        `${before} (unsaved)`,
+      );
+
+      // Cancel asks too; Discard closes without saving.
+      await dialog().locator('.dialog-actions button', { hasText: 'Cancel' }).click();
+      await page.getByTestId('confirm-ok').click();
+      await dialog().waitFor({ state: 'detached' });
+      expect(writes).toEqual([]);
+      await expect(row(HOOK_URL).getByTestId('webhook-cell-description').textContent()).resolves.toBe(before);
+    } finally {
+      page.off('request', onRequest);
+    }
   });
 
   it('searches by URL and filters by creation date', async () => {

@@ -39,6 +39,7 @@ export function WebhookDialog({ webhook, rights, onClose, onSaved, onDeleted, on
   const { secrets, secretsError, initial, draft, setDraft } = useWebhookDraft(webhook, revealsSecrets);
   const model = useRecordModel();
   const [confirmDelete, setConfirmDelete] = useState(false);
+  const [confirmDiscard, setConfirmDiscard] = useState(false);
   const { busy, error, setError, run } = useSubmit();
 
   // The dialog focuses its first field when it opens; with Edit the fields come after the values.
@@ -54,6 +55,29 @@ export function WebhookDialog({ webhook, rights, onClose, onSaved, onDeleted, on
   const fixed = readOnly || !steerable;
   const schemaRevision = model && model.schemaRevision >= 0 ? model.schemaRevision : undefined;
   const title = isNew ? 'Add webhook' : readOnly ? 'Webhook' : 'Edit webhook';
+
+  // Unsaved edits: closing asks first, and leaving the page asks the browser's question.
+  const dirty = !readOnly && draftChanged(initial, draft);
+  useEffect(() => {
+    if (!dirty) return;
+    const onBeforeUnload = (event: BeforeUnloadEvent) => event.preventDefault();
+    window.addEventListener('beforeunload', onBeforeUnload);
+    return () => window.removeEventListener('beforeunload', onBeforeUnload);
+  }, [dirty]);
+  const requestClose = () => (dirty ? setConfirmDiscard(true) : onClose());
+
+  if (confirmDiscard) {
+    return (
+      <ConfirmDialog
+        title="Discard changes?"
+        message={<p>This webhook has changes that are not saved. Close it and lose them?</p>}
+        confirmLabel="Discard changes"
+        action={async () => undefined}
+        onDone={onClose}
+        onCancel={() => setConfirmDiscard(false)}
+      />
+    );
+  }
 
   if (confirmDelete && webhook) {
     return (
@@ -124,7 +148,7 @@ export function WebhookDialog({ webhook, rights, onClose, onSaved, onDeleted, on
               <button
                 type="button"
                 className="button"
-                onClick={() => onShowDeliveries(webhook)}
+                onClick={() => (dirty ? setConfirmDiscard(true) : onShowDeliveries(webhook))}
                 data-testid="webhook-dialog-deliveries"
               >
                 Show deliveries
@@ -133,7 +157,7 @@ export function WebhookDialog({ webhook, rights, onClose, onSaved, onDeleted, on
           </>
         ) : undefined
       }
-      onCancel={readOnly ? undefined : onClose}
+      onCancel={readOnly ? undefined : requestClose}
       label={readOnly ? 'Close' : isNew ? 'Add webhook' : 'Save'}
       busyLabel={isNew ? 'Adding…' : 'Saving…'}
       busy={busy}
@@ -143,7 +167,7 @@ export function WebhookDialog({ webhook, rights, onClose, onSaved, onDeleted, on
   );
 
   return (
-    <Dialog title={title} onClose={onClose} testId="webhook-dialog" wide>
+    <Dialog title={title} onClose={requestClose} testId="webhook-dialog" wide>
       {!draft ? (
         <Loading testId="webhook-loading" />
       ) : (
@@ -234,4 +258,9 @@ export function WebhookDialog({ webhook, rights, onClose, onSaved, onDeleted, on
       )}
     </Dialog>
   );
+}
+
+/** Whether the form differs from what it opened with. */
+function draftChanged(initial: WebhookDraft | undefined, draft: WebhookDraft | undefined): boolean {
+  return initial !== undefined && draft !== undefined && JSON.stringify(initial) !== JSON.stringify(draft);
 }
