@@ -1,6 +1,11 @@
 import { z } from 'zod';
 import { withCode } from '../errors/zod-issues';
-import { WEBHOOK_DESCRIPTION_MAX, WEBHOOK_SECRET_MAX } from '../shared/limits';
+import { BODY_TEMPLATE_MAX, WEBHOOK_DESCRIPTION_MAX, WEBHOOK_SECRET_MAX } from '../shared/limits';
+import {
+  WEBHOOK_HEADER_NAME_MAX,
+  WEBHOOK_HEADER_VALUE_MAX,
+  WEBHOOK_HEADERS_MAX_COUNT,
+} from '../shared/webhook-headers';
 import { pagingQuery } from '../http/paging-query';
 import { recordSourcesSchema, recordTriggerSchema } from './record-source-schemas';
 
@@ -34,8 +39,17 @@ export const webhookFields = {
   description: description.nullable(),
   events: z.array(z.string().max(100)).max(50),
   secret: secret.nullable(),
-  headers: z.record(z.string().max(1000), z.string().max(10_000)).nullable(),
-  bodyTemplate: z.string().max(100_000).nullable(),
+  // The shape bounds only cap the request; the rules (with their customCodes) are checked by the
+  // header and template rules, and the documents advertise those real limits.
+  headers: z
+    .record(z.string().max(1000), z.string().max(10_000))
+    .meta({
+      maxProperties: WEBHOOK_HEADERS_MAX_COUNT,
+      propertyNames: { maxLength: WEBHOOK_HEADER_NAME_MAX },
+      additionalProperties: { type: 'string', maxLength: WEBHOOK_HEADER_VALUE_MAX },
+    })
+    .nullable(),
+  bodyTemplate: z.string().max(100_000).meta({ maxLength: BODY_TEMPLATE_MAX }).nullable(),
   enabled: z.boolean(),
   expectedSchemaRevision: z.number().int().min(0),
   recordTrigger: recordTriggerSchema.nullable(),

@@ -47,31 +47,17 @@ export const webhookInputs = {
       `Signs every delivery (X-Webhook-Signature), 1 to ${WEBHOOK_SECRET_MAX} characters. Never returned: hasSecret ` +
       'says whether one is set. null removes it.',
   }),
-  headers: webhookFields.headers
-    .unwrap()
-    .meta({
-      maxProperties: WEBHOOK_HEADERS_MAX_COUNT,
-      propertyNames: { maxLength: WEBHOOK_HEADER_NAME_MAX },
-      additionalProperties: { type: 'string', maxLength: WEBHOOK_HEADER_VALUE_MAX },
-    })
-    .nullable()
-    .describe(
-      `Custom request headers, name to value: at most ${WEBHOOK_HEADERS_MAX_COUNT}, names are HTTP tokens up to ` +
-        `${WEBHOOK_HEADER_NAME_MAX} characters, values Latin-1 without line breaks up to ${WEBHOOK_HEADER_VALUE_MAX}, ` +
-        `${WEBHOOK_HEADERS_TOTAL_MAX} characters in all. Reserved names: ${RESERVED_HEADER_NAMES.join(', ')}. ` +
-        'Values are never returned (headerNames lists the names). On update, omitted keeps them; null clears them.',
-    ),
-  bodyTemplate: webhookFields.bodyTemplate
-    .unwrap()
-    .meta({
-      maxLength: BODY_TEMPLATE_MAX,
-    })
-    .nullable()
-    .describe(
-      `A JSON object document (up to ${BODY_TEMPLATE_MAX} characters) sent instead of the standard envelope. ` +
-        'Placeholders inside JSON strings: {{event}}, {{id}}, {{timestamp}}, {{companyId}}, {{actorId}}, and paths ' +
-        'under {{data}} such as {{data.record.ref.recordId}}. null removes it.',
-    ),
+  headers: webhookFields.headers.describe(
+    `Custom request headers, name to value: at most ${WEBHOOK_HEADERS_MAX_COUNT}, names are HTTP tokens up to ` +
+      `${WEBHOOK_HEADER_NAME_MAX} characters, values Latin-1 without line breaks up to ${WEBHOOK_HEADER_VALUE_MAX}, ` +
+      `${WEBHOOK_HEADERS_TOTAL_MAX} characters in all. Reserved names: ${RESERVED_HEADER_NAMES.join(', ')}. ` +
+      'Values are never returned (headerNames lists the names). On update, omitted keeps them; null clears them.',
+  ),
+  bodyTemplate: webhookFields.bodyTemplate.describe(
+    `A JSON object document (up to ${BODY_TEMPLATE_MAX} characters) sent instead of the standard envelope. ` +
+      'Placeholders inside JSON strings: {{event}}, {{id}}, {{timestamp}}, {{companyId}}, {{actorId}}, and paths ' +
+      'under {{data}} such as {{data.record.ref.recordId}}. null removes it.',
+  ),
   enabled: webhookFields.enabled.describe(
     'false: the webhook receives nothing and keeps its settings. Default true.',
   ),
