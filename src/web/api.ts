@@ -118,7 +118,21 @@ export type WebhookListQuery = {
 export type DeliveryStatus = DeliveryView['status'];
 export type DeliveryElement = NonNullable<DeliveryView['element']>;
 export type DeliveryAttempt = DeliveryAttemptView;
-export type DeliveryListQuery = { searchTerm?: string; limit?: number; cursor?: string };
+/** The delivery log's query (src/deliveries/deliveries.routes.ts): filters the server applies. */
+export type DeliveryListQuery = {
+  searchTerm?: string;
+  status?: DeliveryStatus;
+  /** An event name, exactly. */
+  event?: string;
+  /** The URL a delivery went to, exactly. */
+  url?: string;
+  webhookId?: string;
+  /** ISO 8601 times. */
+  createdFrom?: string;
+  createdTo?: string;
+  limit?: number;
+  cursor?: string;
+};
 export type { DeliveryPage };
 
 // The OpenAPI 3.1 document of the REST API (GET /api/v1/openapi.json): src/http/openapi/openapi-types.ts.

@@ -1,13 +1,28 @@
 // Webhooks in the web app: the dialog's draft of a webhook, the write it leads to (only what
-// changed, spec.md "Webhook" and its rule sections), the headers field, and the client-side
-// filters of the lists. No React here: the pages and dialogs use these.
-import { MESSAGING_EVENTS, RECORD_EVENTS, WEBHOOK_EVENTS, isRetiredEvent } from '../shared/event-catalog';
+// changed, spec.md "Webhook" and its rule sections), the headers field, and the Deliveries
+// page's filters (applied by the server) and labels. No React here: the pages and dialogs use these.
+import {
+  MESSAGING_EVENTS,
+  RECORD_EVENTS,
+  RETIRED_EVENTS,
+  WEBHOOK_EVENTS,
+  isRetiredEvent,
+} from '../shared/event-catalog';
 import { WEBHOOK_DESCRIPTION_MAX, WEBHOOK_SECRET_MAX } from '../shared/limits';
 import { maySteerWebhook } from '../shared/ownership-rule';
 import { parseHeaderLines } from '../shared/webhook-headers';
-import type { DeliveryStatus, DeliveryView, Session, WebhookSecrets, WebhookView, WebhookWrite } from './api';
+import type {
+  DeliveryListQuery,
+  DeliveryPage,
+  DeliveryStatus,
+  DeliveryView,
+  Session,
+  WebhookSecrets,
+  WebhookView,
+  WebhookWrite,
+} from './api';
 
-export { isRetiredEvent, parseHeaderLines };
+export { RETIRED_EVENTS, isRetiredEvent, parseHeaderLines };
 
 /** The dialog's event checkboxes, grouped as the spec lists them (16 events). */
 export const EVENT_GROUPS: readonly { label: string; events: readonly string[] }[] = [
@@ -207,11 +222,6 @@ export function updateOf(
   return Object.keys(write).length ? write : undefined;
 }
 
-/** The Deliveries page filtered by a webhook's URL (its row menu's "Show deliveries"). */
-export function deliveriesPathOf(url: string): string {
-  return `/deliveries?${new URLSearchParams({ url }).toString()}`;
-}
-
 // ---- Dates -----------------------------------------------------------------------------------
 
 /**
@@ -233,47 +243,89 @@ export function localDay(time: string | Date): string {
 
 // ---- Deliveries --------------------------------------------------------------------------------
 
-/** The server's limit on `searchTerm` (a longer URL filter narrows the loaded rows only). */
-const SEARCH_TERM_MAX = 200;
-
+/**
+ * The Deliveries page's filters, kept in the page's URL (`/deliveries?status=failed&…`) so a
+ * link or a reload shows the same log. Dates are local calendar days (`YYYY-MM-DD`).
+ */
 export type DeliveryFilters = {
-  /** Matches the event and the URL (the server's `searchTerm`). */
+  /** Part of the event or of the URL (the server's `searchTerm`). */
   search: string;
+  status: DeliveryStatus | '';
   /** One event name, or '' for all. */
   event: string;
-  /** Part of the URL. */
+  /** The URL a delivery went to, exactly. */
   url: string;
+  webhookId: string;
   createdFrom: string;
   createdTo: string;
 };
 
-/**
- * The server filters deliveries by `searchTerm` only (event or URL): send the search box, else
- * the URL filter, else the event filter, so fewer pages hold what the person asked for. The
- * loaded rows are then filtered exactly by `matchesDelivery`.
- */
-export function deliverySearchTerm(filters: DeliveryFilters): string {
-  const candidates = [filters.search.trim(), filters.url.trim(), filters.event];
-  return candidates.find((term) => term !== '' && term.length <= SEARCH_TERM_MAX) ?? '';
+export const NO_DELIVERY_FILTERS: DeliveryFilters = {
+  search: '',
+  status: '',
+  event: '',
+  url: '',
+  webhookId: '',
+  createdFrom: '',
+  createdTo: '',
+};
+
+const FILTER_NAMES = Object.keys(NO_DELIVERY_FILTERS) as (keyof DeliveryFilters)[];
+const isStatus = (value: string): value is DeliveryStatus => value in STATUS_LABELS;
+
+/** The filters a Deliveries page address holds (`location.search`); unknown values are dropped. */
+export function deliveryFiltersOf(search: string): DeliveryFilters {
+  const params = new URLSearchParams(search);
+  const read = (name: keyof DeliveryFilters) => params.get(name) ?? '';
+  const status = read('status');
+  return {
+    search: read('search'),
+    status: isStatus(status) ? status : '',
+    event: read('event'),
+    url: read('url'),
+    webhookId: read('webhookId'),
+    createdFrom: read('createdFrom'),
+    createdTo: read('createdTo'),
+  };
 }
 
-export function matchesDelivery(delivery: DeliveryView, filters: DeliveryFilters): boolean {
-  const search = filters.search.trim().toLowerCase();
-  if (
-    search &&
-    !delivery.event.toLowerCase().includes(search) &&
-    !delivery.url.toLowerCase().includes(search)
-  ) {
-    return false;
-  }
-  if (filters.event && delivery.event !== filters.event) return false;
-  const url = filters.url.trim().toLowerCase();
-  if (url && !delivery.url.toLowerCase().includes(url)) return false;
+/** The Deliveries page's address for these filters ("Show deliveries": `{ url }`, exact). */
+export function deliveriesPathOf(filters: Partial<DeliveryFilters>): string {
+  const params = new URLSearchParams();
+  for (const [name, value] of Object.entries(filters)) if (value) params.set(name, value);
+  const query = params.toString();
+  return query ? `/deliveries?${query}` : '/deliveries';
+}
+
+export const hasDeliveryFilters = (filters: DeliveryFilters) =>
+  FILTER_NAMES.some((name) => filters[name].trim() !== '');
+
+/** The server's query for the filters: all of them are applied by the database. */
+export function deliveryQueryOf(filters: DeliveryFilters): DeliveryListQuery {
+  const query: DeliveryListQuery = {};
+  const search = filters.search.trim();
+  if (search) query.searchTerm = search;
+  if (filters.status) query.status = filters.status;
+  if (filters.event) query.event = filters.event;
+  const url = filters.url.trim();
+  if (url) query.url = url;
+  if (filters.webhookId) query.webhookId = filters.webhookId;
   const from = dayBound(filters.createdFrom, false);
-  if (from && delivery.createdAt < from) return false;
+  if (from) query.createdFrom = from;
   const to = dayBound(filters.createdTo, true);
-  if (to && delivery.createdAt > to) return false;
-  return true;
+  if (to) query.createdTo = to;
+  return query;
+}
+
+/** How many deliveries a list holds: "1 delivery", "1,234 deliveries", "10,000+ deliveries". */
+export function deliveryCount(total: DeliveryPage['total']): string {
+  const count = `${total.count.toLocaleString('en-US')}${total.capped ? '+' : ''}`;
+  return total.count === 1 && !total.capped ? '1 delivery' : `${count} deliveries`;
+}
+
+/** A webhook as the delivery log names it: its description, else its short id. */
+export function webhookLabel(webhook: Pick<DeliveryView['webhook'], 'id' | 'description'>): string {
+  return webhook.description?.trim() || `Webhook ${webhook.id.slice(0, 8)}`;
 }
 
 /** True while a delivery can still change (the lists and Event Details read it again). */
@@ -285,29 +337,6 @@ export function mergeDeliveries(fresh: DeliveryView[], shown: DeliveryView[]): D
   return [...fresh, ...shown.filter((delivery) => !ids.has(delivery.id))].sort(
     (a, b) => b.createdAt.localeCompare(a.createdAt) || b.id.localeCompare(a.id),
   );
-}
-
-type PayloadField = {
-  display?: { kind?: string; position?: number };
-  before?: { state?: string; value?: unknown };
-  after?: { state?: string; value?: unknown };
-};
-
-/**
- * The record's name from an event payload (record events carry each field's before and after
- * value): the first text field that holds a value, as the server names records. Null without one.
- */
-export function payloadDisplayName(payload: Record<string, unknown>): string | null {
-  const record = payload.record as { fields?: PayloadField[] } | undefined;
-  const texts = (Array.isArray(record?.fields) ? record.fields : [])
-    .filter((field) => field.display?.kind === 'text')
-    .sort((a, b) => (a.display?.position ?? 0) - (b.display?.position ?? 0));
-  const first = texts[0];
-  if (!first) return null;
-  for (const state of [first.after, first.before]) {
-    if (state?.state === 'value' && typeof state.value === 'string' && state.value.trim()) return state.value;
-  }
-  return null;
 }
 
 /** True when a payload holds a value the viewer's role cannot read. */

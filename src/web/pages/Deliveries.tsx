@@ -1,12 +1,13 @@
 // Deliveries (roles with Read access All on API & Webhooks): the delivery log of every webhook,
 // newest first, with the spec's columns (URL, Event, Element, Status, Status Code, Created at).
-// Search matches the event and the URL (the server's `searchTerm`); the event, URL and creation
-// date filters narrow the loaded pages in the browser (the server filters by `searchTerm` only).
-// Opening a row shows Event Details (spec.md, "Web app actions for webhooks and keys").
+// Search (event and URL) and the filters (status, event, exact URL, webhook, creation dates) are
+// applied by the server and kept in the page's address, so a link or a reload shows the same log;
+// the count is the server's, over every page. Opening a row shows Event Details (spec.md, "Web app
+// actions for webhooks and keys").
 import { useEffect, useMemo, useState } from 'react';
-import { api, errorMessage, type DeliveryView, type RecordTypeSummary } from '../api';
+import { api, errorMessage, type DeliveryPage, type DeliveryView, type RecordTypeSummary } from '../api';
 import { DateRange } from '../components/DateRange';
-import { DeliveryStatusBadge, ElementName } from '../components/DeliveryParts';
+import { DeliveryStatusBadge, DeliveryWebhook, ElementName } from '../components/DeliveryParts';
 import { ErrorMessage } from '../components/Dialog';
 import {
   ClearFilters,
@@ -25,12 +26,18 @@ import { useSession } from '../session';
 import { useDebounced } from '../useDebounced';
 import { useSubmit } from '../useSubmit';
 import {
+  RETIRED_EVENTS,
   SELECTABLE_EVENTS,
-  deliverySearchTerm,
+  STATUS_LABELS,
+  deliveriesPathOf,
+  deliveryCount,
+  deliveryFiltersOf,
+  deliveryQueryOf,
   eventLabel,
+  hasDeliveryFilters,
   isUnfinished,
-  matchesDelivery,
   mergeDeliveries,
+  webhookLabel,
   type DeliveryFilters,
 } from '../webhooks';
 
@@ -38,67 +45,79 @@ const PAGE_SIZE = 50;
 const SEARCH_DELAY_MS = 250;
 /** While a shown delivery is Pending or Sending, the first page is read again this often. */
 const POLL_MS = 2000;
+/** The webhook filter offers the workspace's webhooks (the list's largest page). */
+const WEBHOOK_OPTIONS_LIMIT = 200;
 
-type Listing = { key: string; deliveries: DeliveryView[]; nextCursor: string | null };
+type Listing = {
+  /** The server query listed, as JSON. */
+  key: string;
+  deliveries: DeliveryView[];
+  nextCursor: string | null;
+  total: DeliveryPage['total'];
+};
+type WebhookOption = { id: string; label: string };
 
 export function DeliveriesPage() {
   const session = useSession();
-  const { search: location } = useRouter();
-  const urlParam = new URLSearchParams(location).get('url') ?? '';
+  const { search: location, navigate } = useRouter();
+  const filters = useMemo(() => deliveryFiltersOf(location), [location]);
   const canResend = session.permissions.apiCreate && session.member.status === 'active';
 
-  const [search, setSearch] = useState('');
-  const [event, setEvent] = useState('');
-  const [url, setUrl] = useState(urlParam);
-  const [createdFrom, setCreatedFrom] = useState('');
-  const [createdTo, setCreatedTo] = useState('');
   const [listing, setListing] = useState<Listing>();
   const [error, setError] = useState<string>();
   const [types, setTypes] = useState<RecordTypeSummary[]>([]);
+  const [webhooks, setWebhooks] = useState<WebhookOption[]>([]);
   const [open, setOpen] = useState<DeliveryView>();
   const [reloads, setReloads] = useState(0);
   const more = useSubmit();
 
-  // "Show deliveries" of another webhook while this page is open: the new URL filter.
-  useEffect(() => setUrl(urlParam), [urlParam]);
+  // The address holds the filters: a change replaces it (no history entry per keystroke).
+  const setFilters = (change: Partial<DeliveryFilters>) =>
+    navigate(deliveriesPathOf({ ...filters, ...change }), { replace: true });
 
-  const filters: DeliveryFilters = { search, event, url, createdFrom, createdTo };
-  const searchTerm = useDebounced(deliverySearchTerm(filters), SEARCH_DELAY_MS);
-  const current = listing?.key === searchTerm ? listing : undefined;
+  const key = useDebounced(JSON.stringify(deliveryQueryOf(filters)), SEARCH_DELAY_MS);
+  const current = listing?.key === key ? listing : undefined;
   const shown = current ?? listing;
 
-  // Type names for the Element column.
+  // Type names for the Element column, and the webhooks for the webhook filter.
   useEffect(() => {
     let live = true;
     api
       .discoverModel()
       .then((answer) => live && setTypes(answer.types))
       .catch(() => undefined);
+    api
+      .webhooks({ limit: WEBHOOK_OPTIONS_LIMIT })
+      .then(
+        (page) =>
+          live && setWebhooks(page.data.map((webhook) => ({ id: webhook.id, label: webhookLabel(webhook) }))),
+      )
+      .catch(() => undefined);
     return () => {
       live = false;
     };
   }, []);
 
-  // The first page for the search term (again after a resend, and while deliveries are under way).
+  // The first page of the query (again after a resend, and while deliveries are under way).
   useEffect(() => {
     let live = true;
     api
-      .deliveries({ searchTerm: searchTerm || undefined, limit: PAGE_SIZE })
+      .deliveries({ ...JSON.parse(key), limit: PAGE_SIZE })
       .then((page) => {
         if (!live) return;
         setError(undefined);
         setListing((before) =>
-          before?.key === searchTerm && before.deliveries.length > PAGE_SIZE
+          before?.key === key && before.deliveries.length > PAGE_SIZE
             ? // More pages are loaded: keep them, with the first page's rows brought up to date.
-              { ...before, deliveries: mergeDeliveries(page.data, before.deliveries) }
-            : { key: searchTerm, deliveries: page.data, nextCursor: page.nextCursor },
+              { ...before, deliveries: mergeDeliveries(page.data, before.deliveries), total: page.total }
+            : { key, deliveries: page.data, nextCursor: page.nextCursor, total: page.total },
         );
       })
       .catch((failure: unknown) => live && setError(errorMessage(failure)));
     return () => {
       live = false;
     };
-  }, [searchTerm, reloads]);
+  }, [key, reloads]);
 
   const underWay = Boolean(current?.deliveries.some((delivery) => isUnfinished(delivery.status)));
   useEffect(() => {
@@ -111,9 +130,9 @@ export function DeliveriesPage() {
     const cursor = current?.nextCursor;
     if (!cursor) return;
     void more.run(async () => {
-      const page = await api.deliveries({ searchTerm: searchTerm || undefined, limit: PAGE_SIZE, cursor });
+      const page = await api.deliveries({ ...JSON.parse(key), limit: PAGE_SIZE, cursor });
       setListing((before) =>
-        before?.key === searchTerm
+        before?.key === key
           ? {
               ...before,
               deliveries: mergeDeliveries(page.data, before.deliveries),
@@ -130,13 +149,14 @@ export function DeliveriesPage() {
   }, [types]);
 
   const loaded = shown?.deliveries ?? [];
-  const visible = loaded.filter((delivery) => matchesDelivery(delivery, filters));
-  const filtered = Boolean(search.trim() || event || url.trim() || createdFrom || createdTo);
-  // Retired names appear only in old deliveries: offer the ones loaded, after the catalog.
-  const eventOptions = [
-    ...SELECTABLE_EVENTS,
-    ...new Set(loaded.map((delivery) => delivery.event).filter((name) => !SELECTABLE_EVENTS.includes(name))),
-  ];
+  const filtered = hasDeliveryFilters(filters);
+  // The catalog, then the retired names (old deliveries only), and a name the address asks for.
+  const eventOptions = [...new Set([...SELECTABLE_EVENTS, ...RETIRED_EVENTS, filters.event])].filter(Boolean);
+  // A webhook asked for by the address but not listed (deleted since) is still offered.
+  const webhookOptions =
+    filters.webhookId && !webhooks.some((webhook) => webhook.id === filters.webhookId)
+      ? [...webhooks, { id: filters.webhookId, label: `Deleted webhook ${filters.webhookId.slice(0, 8)}` }]
+      : webhooks;
 
   const onChanged = (delivery: DeliveryView) =>
     setListing((before) =>
@@ -167,15 +187,30 @@ export function DeliveriesPage() {
       <div className="toolbar filters">
         <SearchField
           label="Search event and URL"
-          value={search}
-          onChange={setSearch}
+          value={filters.search}
+          onChange={(search) => setFilters({ search })}
           testId="deliveries-search"
         />
         <label className="toolbar-field">
+          <span className="visually-hidden">Status</span>
+          <select
+            value={filters.status}
+            onChange={(change) => setFilters({ status: change.target.value as DeliveryFilters['status'] })}
+            data-testid="deliveries-status"
+          >
+            <option value="">All statuses</option>
+            {Object.entries(STATUS_LABELS).map(([status, label]) => (
+              <option key={status} value={status}>
+                {label}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label className="toolbar-field">
           <span className="visually-hidden">Event</span>
           <select
-            value={event}
-            onChange={(change) => setEvent(change.target.value)}
+            value={filters.event}
+            onChange={(change) => setFilters({ event: change.target.value })}
             data-testid="deliveries-event"
           >
             <option value="">All events</option>
@@ -187,32 +222,43 @@ export function DeliveriesPage() {
           </select>
         </label>
         <label className="toolbar-field">
-          <span className="visually-hidden">URL</span>
+          <span className="visually-hidden">Webhook</span>
+          <select
+            value={filters.webhookId}
+            onChange={(change) => setFilters({ webhookId: change.target.value })}
+            data-testid="deliveries-webhook"
+          >
+            <option value="">All webhooks</option>
+            {webhookOptions.map((webhook) => (
+              <option key={webhook.id} value={webhook.id}>
+                {webhook.label}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label className="toolbar-field">
+          <span className="visually-hidden">Exact URL</span>
           <input
             type="text"
-            placeholder="URL"
-            value={url}
-            onChange={(change) => setUrl(change.target.value)}
+            placeholder="Exact URL"
+            title="Deliveries sent to exactly this URL (search matches part of a URL)"
+            value={filters.url}
+            maxLength={4096}
+            onChange={(change) => setFilters({ url: change.target.value })}
             data-testid="deliveries-url"
           />
         </label>
         <DateRange
           label="Created"
-          from={createdFrom}
-          to={createdTo}
-          onFrom={setCreatedFrom}
-          onTo={setCreatedTo}
+          from={filters.createdFrom}
+          to={filters.createdTo}
+          onFrom={(createdFrom) => setFilters({ createdFrom })}
+          onTo={(createdTo) => setFilters({ createdTo })}
           testId="deliveries-created"
         />
         <ClearFilters
           filtered={filtered}
-          onClear={() => {
-            setSearch('');
-            setEvent('');
-            setUrl('');
-            setCreatedFrom('');
-            setCreatedTo('');
-          }}
+          onClear={() => navigate(deliveriesPathOf({}), { replace: true })}
           testId="deliveries-clear-filters"
         />
       </div>
@@ -221,22 +267,9 @@ export function DeliveriesPage() {
 
       {!shown ? (
         <Loading failed={Boolean(error)} testId="deliveries-loading" />
-      ) : visible.length === 0 ? (
+      ) : loaded.length === 0 ? (
         <div className="empty" data-testid="deliveries-empty">
-          {filtered ? 'No loaded delivery matches the search and filters.' : 'No deliveries yet.'}
-          {current?.nextCursor ? (
-            <>
-              {' '}
-              <button
-                type="button"
-                className="link-button"
-                onClick={loadMore}
-                data-testid="deliveries-load-more"
-              >
-                Load older deliveries
-              </button>
-            </>
-          ) : null}
+          {filtered ? 'No delivery matches the search and filters.' : 'No deliveries yet.'}
         </div>
       ) : (
         <>
@@ -246,7 +279,7 @@ export function DeliveriesPage() {
             testId="deliveries-table"
             columns={['URL', 'Event', 'Element', 'Status', 'Status Code', 'Created at']}
           >
-            {visible.map((delivery) => (
+            {loaded.map((delivery) => (
               <OpenRow
                 key={delivery.id}
                 onOpen={() => setOpen(delivery)}
@@ -255,7 +288,9 @@ export function DeliveriesPage() {
                 data-status={delivery.status}
                 data-trigger={delivery.trigger}
               >
-                <UrlOpenCell url={delivery.url} onOpen={() => setOpen(delivery)} testId="delivery-open" />
+                <UrlOpenCell url={delivery.url} onOpen={() => setOpen(delivery)} testId="delivery-open">
+                  <DeliveryWebhook webhook={delivery.webhook} />
+                </UrlOpenCell>
                 <td data-testid="delivery-cell-event">
                   <code>{delivery.event}</code>
                   {delivery.legacy ? <span className="legacy-marker"> (legacy)</span> : null}
@@ -267,7 +302,8 @@ export function DeliveriesPage() {
                 <td>
                   <DeliveryStatusBadge delivery={delivery} />
                 </td>
-                <td data-testid="delivery-cell-status-code">{delivery.statusCode ?? '—'}</td>
+                {/* Empty when no response arrived (spec.md, "Delivery record": the list column stays empty). */}
+                <td data-testid="delivery-cell-status-code">{delivery.statusCode ?? ''}</td>
                 <td>
                   <DateTime value={delivery.createdAt} testId="delivery-created-at" seconds />
                 </td>
@@ -275,11 +311,11 @@ export function DeliveriesPage() {
             ))}
           </ListTable>
           <div className="load-more">
-            {visible.length < loaded.length ? (
-              <span className="muted" data-testid="deliveries-filtered-count">
-                {visible.length} of {loaded.length} loaded deliveries match.
-              </span>
-            ) : null}
+            <span className="muted" data-testid="deliveries-total">
+              {shown.nextCursor
+                ? `${loaded.length.toLocaleString('en-US')} of ${deliveryCount(shown.total)} shown`
+                : deliveryCount(shown.total)}
+            </span>
             {current?.nextCursor ? (
               <LoadMoreButton busy={more.busy} onClick={loadMore} testId="deliveries-load-more" />
             ) : null}
