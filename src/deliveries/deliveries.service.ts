@@ -1,4 +1,4 @@
-import type { DataSource } from 'typeorm';
+import type { DataSource, SelectQueryBuilder } from 'typeorm';
 import { authorizationError, conflictError, notFoundError } from '../shared/app-error';
 import { dateBound } from '../db/date-bound';
 import { keysetPage } from '../db/keyset-page';
@@ -14,8 +14,10 @@ import { WebhooksRepository } from '../webhooks/webhooks.repository';
 import { webhookNotFound } from '../webhooks/webhooks.service';
 import { loadDeliveryEvent, readablePayload } from './delivery-event';
 import { Delivery } from './delivery.entity';
+import { cappedCount } from './delivery-count';
+import { loadDeliveryLabels } from './delivery-labels';
 import { DeliveryAttemptsRepository } from './delivery-attempts.repository';
-import type { DeliveryAttemptView, DeliveryView, EventDetails } from './delivery-view';
+import type { DeliveryAttemptView, DeliveryView, EventDetails, DeliveryPage } from './delivery-view';
 import { deliveryView } from './delivery-view-of';
 
 /** Starts a resend's workflow (Temporal, in production). */
@@ -38,6 +40,9 @@ export interface DeliveryListQuery extends PageRequest {
   createdTo?: string;
 }
 
+/** A page of the delivery log, with how many deliveries its filters match. */
+export type DeliveryLogPage = Page<DeliveryView> & { total: DeliveryPage['total'] };
+
 /** The delivery log, Event Details and resend (spec.md, "Delivery record", resend rules). */
 export class DeliveriesService {
   constructor(
@@ -47,10 +52,21 @@ export class DeliveriesService {
     private readonly logger: Logger,
   ) {}
 
-  /** Newest first; `searchTerm` matches the URL and the event name. Deliveries outlive their webhook. */
-  async list(actor: Actor, query: DeliveryListQuery): Promise<Page<DeliveryView>> {
+  /**
+   * Newest first; `searchTerm` matches the URL and the event name. Deliveries outlive their
+   * webhook. `total` counts what the filters match, up to DELIVERY_COUNT_CAP.
+   */
+  async list(actor: Actor, query: DeliveryListQuery): Promise<DeliveryLogPage> {
     assertApiRight(actor, 'apiRead');
     if (query.webhookId) await this.webhook(actor, query.webhookId);
+    const builder = this.filtered(actor, query);
+    const total = await cappedCount(builder.clone());
+    const { rows, next } = await keysetPage(builder, 'd', query);
+    const labels = await this.labels(actor, rows);
+    return { data: rows.map((row) => deliveryView(row, this.temporalUiUrl(row), labels(row))), next, total };
+  }
+
+  private filtered(actor: Actor, query: DeliveryListQuery): SelectQueryBuilder<Delivery> {
     const builder = this.dataSource.manager
       .createQueryBuilder(Delivery, 'd')
       .where('d.workspace_id = :workspaceId', { workspaceId: actor.workspace.id });
@@ -66,8 +82,14 @@ export class DeliveriesService {
       builder.andWhere('d.created_at >= :createdFrom', { createdFrom: dateBound(query.createdFrom, false) });
     if (query.createdTo)
       builder.andWhere('d.created_at <= :createdTo', { createdTo: dateBound(query.createdTo, true) });
-    const { rows, next } = await keysetPage(builder, 'd', query);
-    return { data: rows.map((row) => deliveryView(row, this.temporalUiUrl(row))), next };
+    return builder;
+  }
+
+  /** Record names are read with the viewer's current access (as Event Details' payload). */
+  private async labels(actor: Actor, rows: readonly Delivery[]) {
+    const { manager } = this.dataSource;
+    const access = await loadRecordAccess(manager, actor.workspace.id, actor.role);
+    return loadDeliveryLabels(manager, actor.workspace.id, access, rows);
   }
 
   /**
@@ -81,8 +103,9 @@ export class DeliveriesService {
     const access = await loadRecordAccess(this.dataSource.manager, actor.workspace.id, actor.role);
     const payload = event ? readablePayload(event, access) : {};
     const attempts = await new DeliveryAttemptsRepository(this.dataSource.manager).history(delivery.id);
+    const labels = await loadDeliveryLabels(this.dataSource.manager, actor.workspace.id, access, [delivery]);
     return {
-      ...deliveryView(delivery, this.temporalUiUrl(delivery)),
+      ...deliveryView(delivery, this.temporalUiUrl(delivery), labels(delivery)),
       payload,
       attemptHistory: attempts.map((row): DeliveryAttemptView => ({
         attempt: row.attempt,
@@ -132,6 +155,8 @@ export class DeliveriesService {
         'webhookSourcesChanged',
       );
     }
+    // The resend names the same record and webhook as the original.
+    const labels = (await this.labels(actor, [original]))(original);
     const resent = await writeTransaction(
       this.dataSource,
       (manager) =>
@@ -149,7 +174,7 @@ export class DeliveriesService {
             status: 'pending',
           }),
         ),
-      (row) => deliveryView(row, this.temporalUiUrl(row)),
+      (row) => deliveryView(row, this.temporalUiUrl(row), labels),
     );
     try {
       await this.starter.startResend(resent, original.id);
@@ -158,7 +183,7 @@ export class DeliveriesService {
       // The new row is committed: the dispatch sweep starts its delivery workflow once Temporal answers.
       this.logger.warn({ err: error, deliveryId: resent.id }, 'could not start the resend workflow yet');
     }
-    return deliveryView(resent, this.temporalUiUrl(resent));
+    return deliveryView(resent, this.temporalUiUrl(resent), labels);
   }
 
   /** Resend by delivery id alone (MCP `resend_delivery`). */

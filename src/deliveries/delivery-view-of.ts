@@ -1,8 +1,13 @@
 import { isRetiredEvent } from '../shared/event-catalog';
 import type { Delivery } from './delivery.entity';
+import type { DeliveryLabels } from './delivery-labels';
 import type { DeliveryView } from './delivery-view';
 
-export function deliveryView(delivery: Delivery, temporalUrl: string | null): DeliveryView {
+export function deliveryView(
+  delivery: Delivery,
+  temporalUrl: string | null,
+  labels: DeliveryLabels,
+): DeliveryView {
   return {
     id: delivery.id,
     webhookId: delivery.webhookId,
@@ -10,6 +15,8 @@ export function deliveryView(delivery: Delivery, temporalUrl: string | null): De
     event: delivery.event,
     legacy: isRetiredEvent(delivery.event),
     element: delivery.element,
+    elementName: labels.elementName,
+    webhook: labels.webhook,
     status: delivery.status,
     statusCode: delivery.statusCode,
     responseMessage: delivery.responseMessage,

@@ -15,6 +15,19 @@ export const deliveryViewSchema = z
       .meta({
         description: 'The affected record (record events), or the provider entity (messaging events).',
       }),
+    elementName: z.string().nullable().meta({
+      description:
+        "The record's display name (its type's first text field) as you may read it now; null for messaging events, and when your role cannot read the record's type or that field, or the record was deleted permanently.",
+    }),
+    webhook: z
+      .object({
+        id,
+        description: z.string().nullable(),
+        deleted: z
+          .boolean()
+          .meta({ description: 'True when the webhook was deleted since (its deliveries stay).' }),
+      })
+      .meta({ description: 'The webhook this delivery belongs to, to name it by its description.' }),
     status: z.enum(['pending', 'sending', 'delivered', 'failed']),
     statusCode: z
       .int()
@@ -39,7 +52,21 @@ export const deliveryViewSchema = z
   .meta({ description: 'One delivery of one event to one webhook; retries update it, a resend adds one.' });
 export type DeliveryView = z.output<typeof deliveryViewSchema>;
 
-export const deliveryPageSchema = page(deliveryViewSchema);
+/** Deliveries a list counts at most: the count stays cheap however long the log grows. */
+export const DELIVERY_COUNT_CAP = 10_000;
+
+export const deliveryPageSchema = page(deliveryViewSchema).extend({
+  total: z
+    .object({
+      count: z.int().min(0).max(DELIVERY_COUNT_CAP),
+      capped: z.boolean().meta({
+        description: `True when more than ${DELIVERY_COUNT_CAP.toLocaleString('en-US')} deliveries match.`,
+      }),
+    })
+    .meta({
+      description: `How many deliveries match the filters (every page, not only this one), counted up to ${DELIVERY_COUNT_CAP.toLocaleString('en-US')}.`,
+    }),
+});
 export type DeliveryPage = z.output<typeof deliveryPageSchema>;
 
 /** One request of the retry schedule; a send interrupted by a crash is followed by another (issue 11). */

@@ -13,6 +13,7 @@ import { WebhooksRepository, type Webhook } from '../webhooks/webhooks.repositor
 import { webhookNotFound } from '../webhooks/webhooks.service';
 import type { DeliveryStarter } from './dispatcher';
 import { Delivery } from './delivery.entity';
+import type { DeliveryLabels } from './delivery-labels';
 import type { DeliveryView } from './delivery-view';
 import { deliveryView } from './delivery-view-of';
 import { testEventData, type SampleRecordType } from './test-event';
@@ -49,6 +50,11 @@ export class TestEventsService {
     const type = isRecordEvent(event) ? await this.sampleType(webhook) : undefined;
     const data = testEventData(event, ids, type);
     const element = type ? { typeId: type.id, recordId: ids.recordId } : { entityId: ids.entityId };
+    // A made-up record has no name to show.
+    const labels: DeliveryLabels = {
+      elementName: null,
+      webhook: { id: webhook.id, description: webhook.description, deleted: false },
+    };
 
     const delivery = await writeTransaction(
       this.dataSource,
@@ -82,7 +88,7 @@ export class TestEventsService {
           }),
         );
       },
-      (row) => deliveryView(row, this.temporalUiUrl(row)),
+      (row) => deliveryView(row, this.temporalUiUrl(row), labels),
     );
     try {
       await this.starter.startDelivery(delivery);
@@ -91,7 +97,7 @@ export class TestEventsService {
       // The row is committed: the dispatch sweep starts its workflow once Temporal answers.
       this.logger.warn({ err: error, deliveryId: delivery.id }, 'could not start the test delivery yet');
     }
-    return deliveryView(delivery, this.temporalUiUrl(delivery));
+    return deliveryView(delivery, this.temporalUiUrl(delivery), labels);
   }
 
   /**

@@ -24,9 +24,13 @@ export function decodePaging<Query extends { limit: number; cursor?: string }>(
   return cursor ? { ...rest, after: decodeCursor(cursor) } : rest;
 }
 
-/** A page as REST and MCP answer it: where the next page starts, as the opaque `nextCursor`. */
-export type EncodedPage<P extends Page<unknown>> = { data: P['data']; nextCursor: string | null };
+/**
+ * A page as REST and MCP answer it: where the next page starts, as the opaque `nextCursor`, and
+ * whatever else the list adds to its page (the delivery log's `total`).
+ */
+export type EncodedPage<P extends Page<unknown>> = Omit<P, 'next'> & { nextCursor: string | null };
 
-export function encodePage<Item>(page: Page<Item>): EncodedPage<Page<Item>> {
-  return { data: page.data, nextCursor: page.next && encodeCursor(page.next) };
+export function encodePage<P extends Page<unknown>>(page: P): EncodedPage<P> {
+  const { next, ...rest } = page;
+  return { ...rest, nextCursor: next && encodeCursor(next) };
 }

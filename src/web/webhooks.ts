@@ -1,12 +1,19 @@
 // Webhooks in the web app: the dialog's draft of a webhook, the write it leads to (only what
-// changed, spec.md "Webhook" and its rule sections), the headers field, and the
-// filters of the lists. No React here: the pages and dialogs use these.
-import { MESSAGING_EVENTS, RECORD_EVENTS, WEBHOOK_EVENTS, isRetiredEvent } from '../shared/event-catalog';
+// changed, spec.md "Webhook" and its rule sections), the headers field, and the Deliveries
+// page's filters (applied by the server) and labels. No React here: the pages and dialogs use these.
+import {
+  MESSAGING_EVENTS,
+  RECORD_EVENTS,
+  RETIRED_EVENTS,
+  WEBHOOK_EVENTS,
+  isRetiredEvent,
+} from '../shared/event-catalog';
 import { WEBHOOK_DESCRIPTION_MAX, WEBHOOK_SECRET_MAX } from '../shared/limits';
 import { maySteerWebhook } from '../shared/ownership-rule';
 import { parseHeaderLines } from '../shared/webhook-headers';
 import type {
   DeliveryListQuery,
+  DeliveryPage,
   DeliveryStatus,
   DeliveryView,
   Session,
@@ -15,7 +22,7 @@ import type {
   WebhookWrite,
 } from './api';
 
-export { isRetiredEvent, parseHeaderLines };
+export { RETIRED_EVENTS, isRetiredEvent, parseHeaderLines };
 
 /** The dialog's event checkboxes, grouped as the spec lists them (16 events). */
 export const EVENT_GROUPS: readonly { label: string; events: readonly string[] }[] = [
@@ -242,63 +249,90 @@ export function localDay(time: string | Date): string {
 
 // ---- Deliveries --------------------------------------------------------------------------------
 
-/** The Deliveries page's filters, as kept in its address (`/deliveries?status=failed&...`). */
+/**
+ * The Deliveries page's filters, kept in the page's URL (`/deliveries?status=failed&…`) so a
+ * link or a reload shows the same log. Dates are local calendar days (`YYYY-MM-DD`).
+ */
 export type DeliveryFilters = {
-  /** Part of the event name or the URL (the server's `searchTerm`). */
+  /** Part of the event or of the URL (the server's `searchTerm`). */
   search: string;
-  /** One status, or '' for all. */
   status: DeliveryStatus | '';
   /** One event name, or '' for all. */
   event: string;
-  /** The URL the deliveries went to, exactly. */
+  /** The URL a delivery went to, exactly. */
   url: string;
-  /** `YYYY-MM-DD` days in the browser's time zone, or ''. */
+  webhookId: string;
   createdFrom: string;
   createdTo: string;
 };
 
-const FILTER_NAMES = ['search', 'status', 'event', 'url', 'createdFrom', 'createdTo'] as const;
+export const NO_DELIVERY_FILTERS: DeliveryFilters = {
+  search: '',
+  status: '',
+  event: '',
+  url: '',
+  webhookId: '',
+  createdFrom: '',
+  createdTo: '',
+};
 
+const FILTER_NAMES = Object.keys(NO_DELIVERY_FILTERS) as (keyof DeliveryFilters)[];
+const isStatus = (value: string): value is DeliveryStatus => value in STATUS_LABELS;
+
+/** The filters a Deliveries page address holds (`location.search`); unknown values are dropped. */
 export function deliveryFiltersOf(search: string): DeliveryFilters {
   const params = new URLSearchParams(search);
-  const text = (name: (typeof FILTER_NAMES)[number]) => params.get(name) ?? '';
-  const status = text('status');
+  const read = (name: keyof DeliveryFilters) => params.get(name) ?? '';
+  const status = read('status');
   return {
-    search: text('search'),
-    status: status in STATUS_LABELS ? (status as DeliveryStatus) : '',
-    event: text('event'),
-    url: text('url'),
-    createdFrom: text('createdFrom'),
-    createdTo: text('createdTo'),
+    search: read('search'),
+    status: isStatus(status) ? status : '',
+    event: read('event'),
+    url: read('url'),
+    webhookId: read('webhookId'),
+    createdFrom: read('createdFrom'),
+    createdTo: read('createdTo'),
   };
 }
 
-/** The Deliveries page's address for these filters (empty ones left out). */
-export function deliveriesPath(filters: Partial<DeliveryFilters>): string {
+/** The Deliveries page's address for these filters ("Show deliveries": `{ url }`, exact). */
+export function deliveriesPathOf(filters: Partial<DeliveryFilters>): string {
   const params = new URLSearchParams();
-  for (const name of FILTER_NAMES) if (filters[name]) params.set(name, filters[name]);
+  for (const [name, value] of Object.entries(filters)) if (value) params.set(name, value);
   const query = params.toString();
   return query ? `/deliveries?${query}` : '/deliveries';
 }
 
-/** The Deliveries page filtered to one webhook's exact URL (its row menu's "Show deliveries"). */
-export const deliveriesPathOf = (url: string): string => deliveriesPath({ url });
+export const hasDeliveryFilters = (filters: DeliveryFilters) =>
+  FILTER_NAMES.some((name) => filters[name].trim() !== '');
 
-/** The server's query for these filters: every filter is applied by the database. */
-export function deliveryListQuery(filters: DeliveryFilters): DeliveryListQuery {
-  const trimmed = (value: string) => value.trim() || undefined;
-  return {
-    searchTerm: trimmed(filters.search),
-    status: filters.status || undefined,
-    event: filters.event || undefined,
-    url: trimmed(filters.url),
-    createdFrom: dayBound(filters.createdFrom, false),
-    createdTo: dayBound(filters.createdTo, true),
-  };
+/** The server's query for the filters: all of them are applied by the database. */
+export function deliveryQueryOf(filters: DeliveryFilters): DeliveryListQuery {
+  const query: DeliveryListQuery = {};
+  const search = filters.search.trim();
+  if (search) query.searchTerm = search;
+  if (filters.status) query.status = filters.status;
+  if (filters.event) query.event = filters.event;
+  const url = filters.url.trim();
+  if (url) query.url = url;
+  if (filters.webhookId) query.webhookId = filters.webhookId;
+  const from = dayBound(filters.createdFrom, false);
+  if (from) query.createdFrom = from;
+  const to = dayBound(filters.createdTo, true);
+  if (to) query.createdTo = to;
+  return query;
 }
 
-export const hasDeliveryFilters = (filters: DeliveryFilters): boolean =>
-  FILTER_NAMES.some((name) => filters[name].trim() !== '');
+/** How many deliveries a list holds: "1 delivery", "1,234 deliveries", "10,000+ deliveries". */
+export function deliveryCount(total: DeliveryPage['total']): string {
+  const count = `${total.count.toLocaleString('en-US')}${total.capped ? '+' : ''}`;
+  return total.count === 1 && !total.capped ? '1 delivery' : `${count} deliveries`;
+}
+
+/** A webhook as the delivery log names it: its description, else its short id. */
+export function webhookLabel(webhook: Pick<DeliveryView['webhook'], 'id' | 'description'>): string {
+  return webhook.description?.trim() || `Webhook ${webhook.id.slice(0, 8)}`;
+}
 
 /** True while a delivery can still change (the lists and Event Details read it again). */
 export const isUnfinished = (status: DeliveryStatus) => status === 'pending' || status === 'sending';
@@ -309,29 +343,6 @@ export function mergeDeliveries(fresh: DeliveryView[], shown: DeliveryView[]): D
   return [...fresh, ...shown.filter((delivery) => !ids.has(delivery.id))].sort(
     (a, b) => b.createdAt.localeCompare(a.createdAt) || b.id.localeCompare(a.id),
   );
-}
-
-type PayloadField = {
-  display?: { kind?: string; position?: number };
-  before?: { state?: string; value?: unknown };
-  after?: { state?: string; value?: unknown };
-};
-
-/**
- * The record's name from an event payload (record events carry each field's before and after
- * value): the first text field that holds a value, as the server names records. Null without one.
- */
-export function payloadDisplayName(payload: Record<string, unknown>): string | null {
-  const record = payload.record as { fields?: PayloadField[] } | undefined;
-  const texts = (Array.isArray(record?.fields) ? record.fields : [])
-    .filter((field) => field.display?.kind === 'text')
-    .sort((a, b) => (a.display?.position ?? 0) - (b.display?.position ?? 0));
-  const first = texts[0];
-  if (!first) return null;
-  for (const state of [first.after, first.before]) {
-    if (state?.state === 'value' && typeof state.value === 'string' && state.value.trim()) return state.value;
-  }
-  return null;
 }
 
 /** True when a payload holds a value the viewer's role cannot read. */

@@ -1,7 +1,7 @@
 // Pieces of the delivery log shared by the Deliveries page and Event Details.
 import type { DeliveryView } from '../api';
 import { DateTime } from '../format';
-import { STATUS_LABELS } from '../webhooks';
+import { STATUS_LABELS, webhookLabel } from '../webhooks';
 
 /**
  * The spec's status (Pending, Sending, Delivered, Failed) and, while retries remain, when the next
@@ -31,17 +31,18 @@ export function DeliveryStatusBadge({
   );
 }
 
-/** What a delivery is about: a record (its type's name and record id), or a messaging entity. */
+/**
+ * What a delivery is about: a record (its type's name, its display name as the server read it
+ * with your access, and its id), or a messaging entity.
+ */
 export function ElementName({
   delivery,
   typeName,
-  display,
 }: {
-  delivery: DeliveryView;
+  delivery: Pick<DeliveryView, 'element' | 'elementName'>;
   typeName: (typeId: string) => string | undefined;
-  display?: string | null;
 }) {
-  const { element } = delivery;
+  const { element, elementName } = delivery;
   if (!element) return <span className="value-missing">—</span>;
   if (!('recordId' in element)) {
     return (
@@ -57,10 +58,26 @@ export function ElementName({
   return (
     <span className="element" title={`Type ${typeId}`} data-record-id={recordId}>
       <span className="element-type">{typeName(typeId) ?? 'Record'}</span>{' '}
-      {display ? <strong data-testid="element-display">{display}</strong> : null}{' '}
+      {elementName ? <strong data-testid="element-display">{elementName}</strong> : null}{' '}
       <code className="muted" data-testid="element-record-id">
         {recordId}
       </code>
+    </span>
+  );
+}
+
+/** The webhook a delivery belongs to: its description, else its short id; a deleted one says so. */
+export function DeliveryWebhook({ webhook }: { webhook: DeliveryView['webhook'] }) {
+  return (
+    <span
+      className="delivery-webhook"
+      title={`Webhook ${webhook.id}`}
+      data-testid="delivery-webhook"
+      data-webhook-id={webhook.id}
+      data-deleted={webhook.deleted}
+    >
+      {webhookLabel(webhook)}
+      {webhook.deleted ? <span className="tag">Deleted webhook</span> : null}
     </span>
   );
 }

@@ -6,14 +6,9 @@ import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { api, errorMessage, type DeliveryView, type EventDetails } from '../api';
 import { DateTime } from '../format';
 import { useSubmit } from '../useSubmit';
-import {
-  eventLabel,
-  formatDuration,
-  hasRestrictedValues,
-  isUnfinished,
-  payloadDisplayName,
-} from '../webhooks';
-import { DeliveryStatusBadge, ElementName } from './DeliveryParts';
+import { eventLabel, formatDuration, hasRestrictedValues, isUnfinished } from '../webhooks';
+import { BreakableUrl } from './BreakableUrl';
+import { DeliveryStatusBadge, DeliveryWebhook, ElementName } from './DeliveryParts';
 import { Dialog, DialogActions, ErrorMessage } from './Dialog';
 import { ListTable, Loading } from './ListParts';
 
@@ -153,14 +148,15 @@ export function EventDetailsDialog({ delivery: opened, typeName, canResend, onCl
           <code>{eventLabel(shown.event, shown.legacy)}</code>
         </Fact>
         <Fact label="Element" testId="delivery-element">
-          <ElementName
-            delivery={shown}
-            typeName={typeName}
-            display={current ? payloadDisplayName(current.payload) : null}
-          />
+          <ElementName delivery={shown} typeName={typeName} />
+        </Fact>
+        <Fact label="Webhook">
+          <DeliveryWebhook webhook={shown.webhook} />
         </Fact>
         <Fact label="URL" testId="delivery-url">
-          <span className="break">{shown.url}</span>
+          <span className="break">
+            <BreakableUrl url={shown.url} />
+          </span>
         </Fact>
         <Fact label="Message" testId="delivery-message">
           {shown.responseMessage ?? <span className="value-missing">—</span>}

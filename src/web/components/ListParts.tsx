@@ -3,6 +3,7 @@
 // a cursor-paged list.
 import type { HTMLAttributes, ReactNode } from 'react';
 import type { PagedList } from '../usePagedList';
+import { BreakableUrl } from './BreakableUrl';
 
 /** The search box of a list's toolbar. */
 export function SearchField({
@@ -156,13 +157,27 @@ export function RowOpenButton({
   );
 }
 
-/** A row's first cell: a URL (which may break anywhere) that opens the row. */
-export function UrlOpenCell({ url, onOpen, testId }: { url: string; onOpen: () => void; testId: string }) {
+/**
+ * A row's first cell: a URL (wrapping between its parts) that opens the row, and what else names
+ * the row under it.
+ */
+export function UrlOpenCell({
+  url,
+  onOpen,
+  testId,
+  children,
+}: {
+  url: string;
+  onOpen: () => void;
+  testId: string;
+  children?: ReactNode;
+}) {
   return (
     <td className="cell-url">
       <RowOpenButton onOpen={onOpen} wrap testId={testId}>
-        {url}
+        <BreakableUrl url={url} />
       </RowOpenButton>
+      {children}
     </td>
   );
 }

@@ -1,12 +1,13 @@
 // Deliveries (roles with Read access All on API & Webhooks): the delivery log of every webhook,
 // newest first, with the spec's columns (URL, Event, Element, Status, Status Code, Created at).
-// Search matches the event and the URL; the status, event, exact URL and creation date filters are
-// applied by the server, and kept in the page's address so a link or a reload shows the same rows.
-// Opening a row shows Event Details (spec.md, "Web app actions for webhooks and keys").
+// Search (event and URL) and the filters (status, event, exact URL, webhook, creation dates) are
+// applied by the server and kept in the page's address, so a link or a reload shows the same log;
+// the count is the server's, over every page. Opening a row shows Event Details (spec.md, "Web app
+// actions for webhooks and keys").
 import { useEffect, useMemo, useState } from 'react';
-import { api, errorMessage, type DeliveryListQuery, type DeliveryView, type RecordTypeSummary } from '../api';
+import { api, errorMessage, type DeliveryPage, type DeliveryView, type RecordTypeSummary } from '../api';
 import { DateRange } from '../components/DateRange';
-import { DeliveryStatusBadge, ElementName } from '../components/DeliveryParts';
+import { DeliveryStatusBadge, DeliveryWebhook, ElementName } from '../components/DeliveryParts';
 import { ErrorMessage } from '../components/Dialog';
 import {
   ClearFilters,
@@ -24,17 +25,19 @@ import { useRouter } from '../router';
 import { useSession } from '../session';
 import { useDebounced } from '../useDebounced';
 import { useSubmit } from '../useSubmit';
-import { RETIRED_EVENTS } from '../../shared/event-catalog';
 import {
+  RETIRED_EVENTS,
   SELECTABLE_EVENTS,
   STATUS_LABELS,
-  deliveriesPath,
+  deliveriesPathOf,
+  deliveryCount,
   deliveryFiltersOf,
-  deliveryListQuery,
+  deliveryQueryOf,
   eventLabel,
   hasDeliveryFilters,
   isUnfinished,
   mergeDeliveries,
+  webhookLabel,
   type DeliveryFilters,
 } from '../webhooks';
 
@@ -42,55 +45,72 @@ const PAGE_SIZE = 50;
 const SEARCH_DELAY_MS = 250;
 /** While a shown delivery is Pending or Sending, the first page is read again this often. */
 const POLL_MS = 2000;
+/** The webhook filter offers the workspace's webhooks (the list's largest page). */
+const WEBHOOK_OPTIONS_LIMIT = 200;
 
-type Listing = { key: string; deliveries: DeliveryView[]; nextCursor: string | null };
+type Listing = {
+  /** The server query listed, as JSON. */
+  key: string;
+  deliveries: DeliveryView[];
+  nextCursor: string | null;
+  total: DeliveryPage['total'];
+};
+type WebhookOption = { id: string; label: string };
 
 export function DeliveriesPage() {
   const session = useSession();
   const { search: location, navigate } = useRouter();
+  const filters = useMemo(() => deliveryFiltersOf(location), [location]);
   const canResend = session.permissions.apiCreate && session.member.status === 'active';
 
-  const filters = deliveryFiltersOf(location);
-  const setFilters = (change: Partial<DeliveryFilters>) =>
-    navigate(deliveriesPath({ ...filters, ...change }), { replace: true });
   const [listing, setListing] = useState<Listing>();
   const [error, setError] = useState<string>();
   const [types, setTypes] = useState<RecordTypeSummary[]>([]);
+  const [webhooks, setWebhooks] = useState<WebhookOption[]>([]);
   const [open, setOpen] = useState<DeliveryView>();
   const [reloads, setReloads] = useState(0);
   const more = useSubmit();
 
-  // Typing in the search box asks the server once it pauses; the other filters apply at once.
-  const search = useDebounced(filters.search, SEARCH_DELAY_MS);
-  const key = JSON.stringify(deliveryListQuery({ ...filters, search }));
+  // The address holds the filters: a change replaces it (no history entry per keystroke).
+  const setFilters = (change: Partial<DeliveryFilters>) =>
+    navigate(deliveriesPathOf({ ...filters, ...change }), { replace: true });
+
+  const key = useDebounced(JSON.stringify(deliveryQueryOf(filters)), SEARCH_DELAY_MS);
   const current = listing?.key === key ? listing : undefined;
   const shown = current ?? listing;
 
-  // Type names for the Element column.
+  // Type names for the Element column, and the webhooks for the webhook filter.
   useEffect(() => {
     let live = true;
     api
       .discoverModel()
       .then((answer) => live && setTypes(answer.types))
       .catch(() => undefined);
+    api
+      .webhooks({ limit: WEBHOOK_OPTIONS_LIMIT })
+      .then(
+        (page) =>
+          live && setWebhooks(page.data.map((webhook) => ({ id: webhook.id, label: webhookLabel(webhook) }))),
+      )
+      .catch(() => undefined);
     return () => {
       live = false;
     };
   }, []);
 
-  // The first page for the search term (again after a resend, and while deliveries are under way).
+  // The first page of the query (again after a resend, and while deliveries are under way).
   useEffect(() => {
     let live = true;
     api
-      .deliveries({ ...(JSON.parse(key) as DeliveryListQuery), limit: PAGE_SIZE })
+      .deliveries({ ...JSON.parse(key), limit: PAGE_SIZE })
       .then((page) => {
         if (!live) return;
         setError(undefined);
         setListing((before) =>
           before?.key === key && before.deliveries.length > PAGE_SIZE
             ? // More pages are loaded: keep them, with the first page's rows brought up to date.
-              { ...before, deliveries: mergeDeliveries(page.data, before.deliveries) }
-            : { key, deliveries: page.data, nextCursor: page.nextCursor },
+              { ...before, deliveries: mergeDeliveries(page.data, before.deliveries), total: page.total }
+            : { key, deliveries: page.data, nextCursor: page.nextCursor, total: page.total },
         );
       })
       .catch((failure: unknown) => live && setError(errorMessage(failure)));
@@ -110,11 +130,7 @@ export function DeliveriesPage() {
     const cursor = current?.nextCursor;
     if (!cursor) return;
     void more.run(async () => {
-      const page = await api.deliveries({
-        ...(JSON.parse(key) as DeliveryListQuery),
-        limit: PAGE_SIZE,
-        cursor,
-      });
+      const page = await api.deliveries({ ...JSON.parse(key), limit: PAGE_SIZE, cursor });
       setListing((before) =>
         before?.key === key
           ? {
@@ -134,7 +150,13 @@ export function DeliveriesPage() {
 
   const loaded = shown?.deliveries ?? [];
   const filtered = hasDeliveryFilters(filters);
-  const urlOptions = [...new Set(loaded.map((delivery) => delivery.url))];
+  // The catalog, then the retired names (old deliveries only), and a name the address asks for.
+  const eventOptions = [...new Set([...SELECTABLE_EVENTS, ...RETIRED_EVENTS, filters.event])].filter(Boolean);
+  // A webhook asked for by the address but not listed (deleted since) is still offered.
+  const webhookOptions =
+    filters.webhookId && !webhooks.some((webhook) => webhook.id === filters.webhookId)
+      ? [...webhooks, { id: filters.webhookId, label: `Deleted webhook ${filters.webhookId.slice(0, 8)}` }]
+      : webhooks;
 
   const onChanged = (delivery: DeliveryView) =>
     setListing((before) =>
@@ -192,35 +214,39 @@ export function DeliveriesPage() {
             data-testid="deliveries-event"
           >
             <option value="">All events</option>
-            {SELECTABLE_EVENTS.map((name) => (
+            {eventOptions.map((name) => (
               <option key={name} value={name}>
                 {eventLabel(name)}
               </option>
             ))}
-            <optgroup label="Retired (old deliveries only)">
-              {RETIRED_EVENTS.map((name) => (
-                <option key={name} value={name}>
-                  {eventLabel(name)}
-                </option>
-              ))}
-            </optgroup>
           </select>
         </label>
         <label className="toolbar-field">
-          <span className="visually-hidden">URL (exact)</span>
+          <span className="visually-hidden">Webhook</span>
+          <select
+            value={filters.webhookId}
+            onChange={(change) => setFilters({ webhookId: change.target.value })}
+            data-testid="deliveries-webhook"
+          >
+            <option value="">All webhooks</option>
+            {webhookOptions.map((webhook) => (
+              <option key={webhook.id} value={webhook.id}>
+                {webhook.label}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label className="toolbar-field">
+          <span className="visually-hidden">Exact URL</span>
           <input
             type="text"
             placeholder="Exact URL"
-            list="deliveries-url-options"
+            title="Deliveries sent to exactly this URL (search matches part of a URL)"
             value={filters.url}
+            maxLength={4096}
             onChange={(change) => setFilters({ url: change.target.value })}
             data-testid="deliveries-url"
           />
-          <datalist id="deliveries-url-options">
-            {urlOptions.map((url) => (
-              <option key={url} value={url} />
-            ))}
-          </datalist>
         </label>
         <DateRange
           label="Created"
@@ -232,7 +258,7 @@ export function DeliveriesPage() {
         />
         <ClearFilters
           filtered={filtered}
-          onClear={() => navigate(deliveriesPath({}), { replace: true })}
+          onClear={() => navigate(deliveriesPathOf({}), { replace: true })}
           testId="deliveries-clear-filters"
         />
       </div>
@@ -262,7 +288,9 @@ export function DeliveriesPage() {
                 data-status={delivery.status}
                 data-trigger={delivery.trigger}
               >
-                <UrlOpenCell url={delivery.url} onOpen={() => setOpen(delivery)} testId="delivery-open" />
+                <UrlOpenCell url={delivery.url} onOpen={() => setOpen(delivery)} testId="delivery-open">
+                  <DeliveryWebhook webhook={delivery.webhook} />
+                </UrlOpenCell>
                 <td data-testid="delivery-cell-event">
                   <code>{delivery.event}</code>
                   {delivery.legacy ? <span className="legacy-marker"> (legacy)</span> : null}
@@ -279,7 +307,7 @@ export function DeliveriesPage() {
                 <td>
                   <DeliveryStatusBadge delivery={delivery} />
                 </td>
-                {/* spec.md: no response → a dash in Event Details, an empty cell in the list. */}
+                {/* Empty when no response arrived (spec.md, "Delivery record": the list column stays empty). */}
                 <td data-testid="delivery-cell-status-code">{delivery.statusCode ?? ''}</td>
                 <td>
                   <DateTime value={delivery.createdAt} testId="delivery-created-at" seconds />
@@ -288,9 +316,10 @@ export function DeliveriesPage() {
             ))}
           </ListTable>
           <div className="load-more">
-            <span className="muted" data-testid="deliveries-count">
-              {loaded.length} {loaded.length === 1 ? 'delivery' : 'deliveries'} shown
-              {current?.nextCursor ? ', more older ones match' : ''}.
+            <span className="muted" data-testid="deliveries-total">
+              {shown.nextCursor
+                ? `${loaded.length.toLocaleString('en-US')} of ${deliveryCount(shown.total)} shown`
+                : deliveryCount(shown.total)}
             </span>
             {current?.nextCursor ? (
               <LoadMoreButton busy={more.busy} onClick={loadMore} testId="deliveries-load-more" />

@@ -73,7 +73,7 @@ export function WebhooksPage() {
   const filtered = Boolean(debouncedSearch) || Object.values(filters).some(Boolean);
 
   const setFilter = (name: keyof Filters, value: string) => setFilters((now) => ({ ...now, [name]: value }));
-  const showDeliveries = (webhook: WebhookView) => navigate(deliveriesPathOf(webhook.url));
+  const showDeliveries = (webhook: WebhookView) => navigate(deliveriesPathOf({ url: webhook.url }));
 
   const onSaved = (webhook: WebhookView, created: boolean) => {
     setOpen(undefined);

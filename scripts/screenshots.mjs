@@ -1,0 +1,231 @@
+#!/usr/bin/env node
+// `npm run screenshots`: pictures of the Deliveries page, Event Details and the Dashboard, taken by
+// a real headless Chromium of the real app, so anyone can look without setting anything up.
+//
+// It starts the embedded stack exactly as `npm start` does (the built dist/src/main.js: PostgreSQL,
+// the Temporal dev server, API and worker) in a throwaway data folder on free ports, runs a small
+// webhook receiver on loopback, signs up a workspace in the browser, adds three webhooks (one that
+// answers 204, one 410, one 503), writes a few records so real deliveries are made (Delivered,
+// Failed, Failed and retrying), then saves the PNGs into screenshots/ (git-ignored; SCREENSHOTS_DIR
+// chooses another folder) and prints where. Everything it started is stopped at the end.
+import { spawn } from 'node:child_process';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:http';
+import { createServer as createNetServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const MAIN = join(root, 'dist', 'src', 'main.js');
+const WEB = join(root, 'dist', 'web', 'index.html');
+const OUT = resolve(process.env.SCREENSHOTS_DIR ?? join(root, 'screenshots'));
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const START_TIMEOUT_MS = 180_000;
+const DELIVERY_TIMEOUT_MS = 60_000;
+
+const log = (message) => process.stdout.write(`[screenshots] ${message}\n`);
+
+async function freePort() {
+  const server = createNetServer();
+  await new Promise((done) => server.listen(0, '127.0.0.1', done));
+  const { port } = server.address();
+  await new Promise((done) => server.close(done));
+  return port;
+}
+
+async function waitUntil(check, what, timeoutMs) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    if (await check()) return;
+    if (Date.now() > deadline) throw new Error(`timed out waiting until ${what}`);
+    await new Promise((done) => setTimeout(done, 250));
+  }
+}
+
+/** The receiver of the webhooks: its path says how it answers. */
+async function startReceiver() {
+  const statusOf = { '/ok': 204, '/gone': 410, '/busy': 503 };
+  const server = createServer((request, response) => {
+    request.resume();
+    request.on('end', () => {
+      response.statusCode = statusOf[request.url] ?? 404;
+      response.end();
+    });
+  });
+  await new Promise((done) => server.listen(0, '127.0.0.1', done));
+  return {
+    url: `http://127.0.0.1:${server.address().port}`,
+    close: () => new Promise((done) => server.close(done)),
+  };
+}
+
+/** The embedded stack in its own process group (stopped like Ctrl-C in a terminal). */
+async function startStack(dataDir) {
+  const port = await freePort();
+  const env = {
+    ...process.env,
+    LOG_LEVEL: 'warn',
+    DATA_DIR: dataDir,
+    PORT: String(port),
+    EMBEDDED_POSTGRES_PORT: String(await freePort()),
+    TEMPORAL_PORT: String(await freePort()),
+    TEMPORAL_UI_PORT: String(await freePort()),
+  };
+  let output = '';
+  const child = spawn(process.execPath, [MAIN], { env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+  child.stdout.on('data', (chunk) => (output += chunk));
+  child.stderr.on('data', (chunk) => (output += chunk));
+  const exited = new Promise((done) => child.once('exit', done));
+  const stop = async () => {
+    if (child.exitCode !== null) return;
+    process.kill(-child.pid, 'SIGINT');
+    await exited;
+  };
+  try {
+    await waitUntil(
+      () => {
+        if (child.exitCode !== null) throw new Error(`the stack exited early:\n${output}`);
+        return output.includes('Press Ctrl-C to stop.');
+      },
+      'the embedded stack is up',
+      START_TIMEOUT_MS,
+    );
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+  return { baseUrl: `http://127.0.0.1:${port}`, stop };
+}
+
+/** A call to the app's JSON routes from the page, with its session cookie (as the web app makes it). */
+async function appFetch(page, method, path, body) {
+  const answer = await page.evaluate(
+    async ({ method, path, body }) => {
+      const response = await fetch(path, {
+        method,
+        credentials: 'same-origin',
+        headers: body === undefined ? {} : { 'Content-Type': 'application/json' },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      return { status: response.status, text: await response.text() };
+    },
+    { method, path, body },
+  );
+  if (answer.status < 200 || answer.status > 299)
+    throw new Error(`${method} ${path}: ${answer.status} ${answer.text}`);
+  return answer.text ? JSON.parse(answer.text) : undefined;
+}
+
+async function seed(page, receiverUrl) {
+  const webhook = (url, description, events) =>
+    appFetch(page, 'POST', '/app/api/webhooks', { url, description, events });
+  await webhook(`${receiverUrl}/ok`, 'CRM sync', ['record.created', 'record.updated']);
+  await webhook(`${receiverUrl}/gone`, 'Billing bridge (retired endpoint)', ['record.created']);
+  await webhook(`${receiverUrl}/busy`, 'Partner portal', ['record.updated']);
+
+  const deal = (await appFetch(page, 'POST', '/app/api/model/read', { type: 'deal' })).type;
+  const field = (name) => deal.fields.find((candidate) => candidate.name === name).id;
+  const records = [];
+  for (const name of ['Acme renewal', 'Globex expansion', 'Initech pilot']) {
+    records.push(
+      await appFetch(page, 'POST', '/app/api/records/deal', { values: { [field('Name')]: name } }),
+    );
+  }
+  await appFetch(page, 'PATCH', `/app/api/records/deal/${records[0].id}`, {
+    values: { [field('Amount')]: 125000 },
+  });
+  // 3 created × 2 webhooks + 1 update × 2 webhooks.
+  const expected = 8;
+  await waitUntil(
+    async () => {
+      const { data } = await appFetch(page, 'GET', '/app/api/webhooks/deliveries?limit=50');
+      return (
+        data.length >= expected &&
+        data.every((delivery) => delivery.status !== 'pending' && delivery.status !== 'sending')
+      );
+    },
+    `${expected} deliveries have an outcome`,
+    DELIVERY_TIMEOUT_MS,
+  );
+}
+
+async function main() {
+  for (const [path, fix] of [
+    [MAIN, 'npm run build'],
+    [WEB, 'npm run build'],
+    [CHROMIUM, 'bash scripts/setup-chromium.sh (as root), or set CHROMIUM_PATH'],
+  ]) {
+    if (!existsSync(path)) throw new Error(`${path} is missing: run \`${fix}\`.`);
+  }
+  const cleanups = [];
+  const cleanup = async () => {
+    for (const step of cleanups.splice(0).reverse()) await step().catch((error) => log(`cleanup: ${error}`));
+  };
+  process.once('SIGINT', () => void cleanup().then(() => process.exit(130)));
+  try {
+    const dataDir = mkdtempSync(join(tmpdir(), 'crm-screenshots-'));
+    chmodSync(dataDir, 0o755); // PostgreSQL runs as the `postgres` user when we are root.
+    cleanups.push(async () => rmSync(dataDir, { recursive: true, force: true }));
+    log('starting the embedded stack (PostgreSQL, Temporal, API, worker)…');
+    const stack = await startStack(dataDir);
+    cleanups.push(stack.stop);
+    const receiver = await startReceiver();
+    cleanups.push(receiver.close);
+
+    const browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      headless: true,
+      args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-sync', '--disable-quic'],
+    });
+    cleanups.push(() => browser.close());
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 }, locale: 'en-US' });
+
+    log('signing up a workspace and making deliveries…');
+    await page.goto(`${stack.baseUrl}/sign-up`);
+    await page.getByTestId('sign-up-name').fill('Ada Admin');
+    await page.getByTestId('sign-up-email').fill('ada@example.com');
+    await page.getByTestId('sign-up-password').fill('correct horse battery');
+    await page.getByTestId('sign-up-workspace').fill('Analytical Engines');
+    await page.getByTestId('sign-up-submit').click();
+    await page.getByTestId('onboarding-skip').click();
+    await page.getByTestId('dashboard').waitFor();
+    await seed(page, receiver.url);
+
+    mkdirSync(OUT, { recursive: true });
+    const saved = [];
+    /** The whole page; a dialog is shot as the viewport shows it (the page behind it is dimmed). */
+    const shoot = async (name, fullPage = true) => {
+      const path = join(OUT, `${name}.png`);
+      await page.screenshot({ path, fullPage });
+      saved.push(path);
+    };
+
+    await page.goto(`${stack.baseUrl}/deliveries`);
+    await page.getByTestId('deliveries-total').waitFor();
+    await shoot('deliveries');
+
+    await page.goto(`${stack.baseUrl}/deliveries?status=failed`);
+    await page.getByTestId('deliveries-total').waitFor();
+    await shoot('deliveries-failed');
+    await page.getByTestId('delivery-row').first().getByTestId('delivery-open').click();
+    await page.getByTestId('event-details').getByTestId('delivery-payload').waitFor();
+    await shoot('event-details', false);
+
+    await page.goto(`${stack.baseUrl}/`);
+    await page.getByTestId('dashboard').waitFor();
+    await page.waitForLoadState('networkidle');
+    await shoot('dashboard');
+
+    log(`wrote ${saved.length} screenshots to ${OUT}:`);
+    for (const path of saved) process.stdout.write(`  ${path}\n`);
+  } finally {
+    await cleanup();
+  }
+}
+
+main().catch((error) => {
+  process.stderr.write(`[screenshots] failed: ${error.stack ?? error}\n`);
+  process.exit(1);
+});
