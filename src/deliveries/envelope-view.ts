@@ -1,28 +1,11 @@
 import { z } from 'zod';
-import { FIELD_KINDS } from '../record-model/field-kinds';
+import { relatedRecordSchema, valueStateSchema } from '../records/record-view';
 
 /**
  * The body of a standard delivery, as a receiver gets it (docs/events.md): the envelope and the
  * `data` of record and messaging events. Described once here for the OpenAPI `webhooks` section.
  */
-const valueState = z
-  .discriminatedUnion('state', [
-    z.object({
-      state: z.literal('value'),
-      kind: z.enum(FIELD_KINDS.filter((kind) => kind !== 'link') as [string, ...string[]]),
-      value: z.unknown(),
-    }),
-    z.object({ state: z.literal('missing') }),
-    z.object({ state: z.literal('restricted') }),
-    z.object({ state: z.literal('error'), message: z.string() }),
-  ])
-  .meta({
-    description:
-      'A value, or why there is none: `missing` (no value), `restricted` (the webhook owner may not read it), `error` (a formula that could not be computed). A missing or restricted value is not zero.',
-  });
-
 const recordRef = z.object({ typeId: z.string(), recordId: z.string() });
-const relatedRecord = z.object({ ref: recordRef, display: z.string().nullable() });
 const change = z.enum(['added', 'removed']);
 
 export const recordEventDataSchema = z.object({
@@ -41,8 +24,8 @@ export const recordEventDataSchema = z.object({
         z.object({
           fieldId: z.string(),
           display: z.object({ label: z.string(), kind: z.string(), position: z.int() }),
-          before: valueState,
-          after: valueState,
+          before: valueStateSchema,
+          after: valueStateSchema,
         }),
       )
       .optional()
@@ -53,7 +36,7 @@ export const recordEventDataSchema = z.object({
           fieldId: z.string(),
           display: z.object({ label: z.string() }),
           change,
-          record: relatedRecord,
+          record: relatedRecordSchema,
         }),
       )
       .optional(),
