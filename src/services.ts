@@ -4,6 +4,7 @@ import { DeliveriesService } from './deliveries/deliveries.service';
 import type { Delivery } from './deliveries/delivery.entity';
 import { Dispatcher } from './deliveries/dispatcher';
 import { TestEventsService } from './deliveries/test-events.service';
+import { loadWebhookHealth } from './deliveries/webhook-health.repository';
 import { TemporalDeliveryStarter } from './deliveries/workflow-starter';
 import { ApiKeyAuthenticator } from './api-keys/api-key-auth';
 import { ApiKeysService } from './api-keys/api-keys.service';
@@ -59,7 +60,7 @@ export function createServices(deps: {
     deliveries: new DeliveriesService(dataSource, starter, temporalUrl, logger),
     testEvents: new TestEventsService(dataSource, starter, temporalUrl, logger),
     modelChanges: new ModelChangesService(dataSource, recalculateFormulas),
-    webhooks: new WebhooksService(dataSource, box),
+    webhooks: new WebhooksService(dataSource, box, loadWebhookHealth),
     messaging: new MessagingService(dataSource, box, config, () => dispatcher.kick()),
     box,
   };

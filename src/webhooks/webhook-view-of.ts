@@ -1,12 +1,16 @@
 import { isRetiredEvent } from '../shared/event-catalog';
-import type { WebhookView } from './webhook-view';
+import type { WebhookHealth, WebhookView } from './webhook-view';
 import type { Webhook } from './webhook.entity';
 
 /**
  * The view of a stored webhook. `recordOwnerName` is the record owner's display name (null without
  * an owner): deliveries are redacted with this person's access.
  */
-export function webhookView(webhook: Webhook, recordOwnerName: string | null): WebhookView {
+export function webhookView(
+  webhook: Webhook,
+  recordOwnerName: string | null,
+  health: WebhookHealth,
+): WebhookView {
   return {
     id: webhook.id,
     url: webhook.url,
@@ -22,6 +26,7 @@ export function webhookView(webhook: Webhook, recordOwnerName: string | null): W
     recordOwnerUserId: webhook.recordOwnerUserId,
     recordOwnerName: webhook.recordOwnerUserId ? recordOwnerName : null,
     expectedSchemaRevision: webhook.schemaRevision,
+    health,
     createdAt: webhook.createdAt.toISOString(),
     updatedAt: webhook.updatedAt.toISOString(),
   };

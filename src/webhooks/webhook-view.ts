@@ -2,6 +2,30 @@ import { z } from 'zod';
 import { id, page, timestamp } from '../http/view-schemas';
 import { recordSourcesSchema, recordTriggerSchema } from './record-source-schemas';
 
+const windowHealthSchema = z.object({
+  delivered: z.int().min(0),
+  failed: z.int().min(0),
+  inFlight: z.int().min(0).meta({ description: 'Pending or Sending now.' }),
+  successRate: z
+    .number()
+    .min(0)
+    .max(1)
+    .nullable()
+    .meta({ description: 'delivered / (delivered + failed); null when none finished.' }),
+});
+
+/** Endpoint health at a glance: the last delivery and the outcomes of the last 24 hours and 7 days. */
+export const webhookHealthSchema = z
+  .object({
+    lastDelivery: z
+      .object({ status: z.enum(['pending', 'sending', 'delivered', 'failed']), at: timestamp })
+      .nullable(),
+    last24h: windowHealthSchema,
+    last7d: windowHealthSchema,
+  })
+  .meta({ description: 'Counted from the delivery log when the webhook is read.' });
+export type WebhookHealth = z.output<typeof webhookHealthSchema>;
+
 /** A webhook as REST, MCP and the web app return it: never its secret or header values. */
 export const webhookViewSchema = z
   .object({
@@ -29,6 +53,7 @@ export const webhookViewSchema = z
       .min(0)
       .nullable()
       .meta({ description: 'The schema revision the record settings were checked against.' }),
+    health: webhookHealthSchema,
     createdAt: timestamp,
     updatedAt: timestamp,
   })

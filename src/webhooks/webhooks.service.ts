@@ -21,11 +21,21 @@ import { WebhooksRepository, type Webhook } from './webhooks.repository';
 import type { CreateWebhookBody, UpdateWebhookBody } from './webhooks.schemas';
 import { listWebhookRows, type WebhookListOptions } from './webhooks.list';
 import type { Page } from '../http/paging';
-import type { WebhookView } from './webhook-view';
+import type { WebhookHealth, WebhookView } from './webhook-view';
 import { webhookView } from './webhook-view-of';
 
 /** Where a write came from: MCP record subscriptions must name the schema revision they read. */
 export type WebhookChannel = 'rest' | 'mcp' | 'web';
+
+/** Counts a page of webhooks' deliveries (given by the composition root: deliveries sit above webhooks). */
+export type WebhookHealthSource = (
+  manager: EntityManager,
+  workspaceId: string,
+  webhookIds: readonly string[],
+) => Promise<Map<string, WebhookHealth>>;
+
+const NO_WINDOW = { delivered: 0, failed: 0, inFlight: 0, successRate: null };
+const NO_HEALTH: WebhookHealth = { lastDelivery: null, last24h: NO_WINDOW, last7d: NO_WINDOW };
 
 export const webhookNotFound = () => notFoundError('Webhook not found.', 'webhookNotFound');
 
@@ -42,6 +52,8 @@ export class WebhooksService {
   constructor(
     private readonly dataSource: DataSource,
     box: SecretBox,
+    /** The delivery log's health of these webhooks (the deliveries feature counts it). */
+    private readonly healthOf: WebhookHealthSource,
   ) {
     this.webhooks = new WebhooksRepository(dataSource.manager, box);
   }
@@ -114,7 +126,14 @@ export class WebhooksService {
       ? await manager.find(User, { select: { id: true, name: true }, where: { id: In(ids) } })
       : [];
     const names = new Map(users.map((user) => [user.id, user.name]));
-    return rows.map((row) => webhookView(row, names.get(row.recordOwnerUserId ?? '') ?? null));
+    const health = await this.healthOf(
+      manager,
+      rows[0]?.workspaceId ?? '',
+      rows.map((row) => row.id),
+    );
+    return rows.map((row) =>
+      webhookView(row, names.get(row.recordOwnerUserId ?? '') ?? null, health.get(row.id) ?? NO_HEALTH),
+    );
   }
 
   private async view(manager: EntityManager, row: Webhook): Promise<WebhookView> {

@@ -129,7 +129,8 @@ describe('web app: webhooks in a browser', () => {
       'record.created',
       'record.updated',
     ]);
-    await expect(cells.getByTestId('webhook-cell-status').textContent()).resolves.toBe('Enabled');
+    await expect(cells.getByTestId('webhook-status').textContent()).resolves.toBe('Enabled');
+    await expect(cells.getByTestId('webhook-health-last').textContent()).resolves.toBe('No deliveries yet');
     await cells.getByTestId('webhook-created-at').waitFor();
     await cells.getByTestId('webhook-updated-at').waitFor();
     await expect(page.locator('.webhooks-table th').allTextContents()).resolves.toEqual([

@@ -19,6 +19,7 @@ import {
 import { PageHeader } from '../components/PageHeader';
 import { RowMenu } from '../components/RowMenu';
 import { SendTestEventDialog } from '../components/SendTestEventDialog';
+import { WebhookHealthSummary } from '../components/WebhookHealthSummary';
 import { WebhookDialog, type WebhookRights } from '../components/WebhookDialog';
 import { DateTime } from '../format';
 import { useRouter } from '../router';
@@ -199,9 +200,13 @@ export function WebhooksPage() {
                   <EventTags events={webhook.events} />
                 </td>
                 <td data-testid="webhook-cell-status">
-                  <span className={webhook.enabled ? 'status status-delivered' : 'status status-muted'}>
+                  <span
+                    className={webhook.enabled ? 'status status-delivered' : 'status status-muted'}
+                    data-testid="webhook-status"
+                  >
                     {webhook.enabled ? 'Enabled' : 'Disabled'}
                   </span>
+                  <WebhookHealthSummary health={webhook.health} />
                 </td>
                 <td>
                   <DateTime value={webhook.createdAt} testId="webhook-created-at" />

@@ -1,0 +1,31 @@
+// Endpoint health at a glance (webhook users know it from Svix and Stripe): per webhook, the last
+// delivery and the outcomes of the last 24 hours and 7 days. Pure: the server computes it from
+// counts, the web app shows it.
+
+/** Deliveries by outcome over one window. */
+export interface OutcomeCounts {
+  delivered: number;
+  failed: number;
+  /** Pending or Sending (a Failed delivery waiting for its next attempt counts as failed). */
+  inFlight: number;
+}
+
+export interface WindowHealth extends OutcomeCounts {
+  /** delivered / (delivered + failed), 0 to 1; null when nothing finished in the window. */
+  successRate: number | null;
+}
+
+export const successRate = ({ delivered, failed }: OutcomeCounts): number | null =>
+  delivered + failed === 0 ? null : delivered / (delivered + failed);
+
+export const windowHealth = (counts: OutcomeCounts): WindowHealth => ({
+  ...counts,
+  successRate: successRate(counts),
+});
+
+/** "98 %", "100 %", "—": a success rate as people read it (never rounded up to 100 % by mistake). */
+export function formatSuccessRate(rate: number | null): string {
+  if (rate === null) return '—';
+  const percent = Math.floor(rate * 1000) / 10;
+  return `${Number.isInteger(percent) ? percent.toFixed(0) : percent.toFixed(1)} %`;
+}
