@@ -68,8 +68,8 @@ describe('webhook health', () => {
     expect((await loadWebhookHealth(app.dataSource.manager, workspaceId, [])).size).toBe(0);
   });
 
-  it('is part of every webhook read over REST (get and list), and over MCP through the same service', async () => {
-    const read = async (path: string) =>
+  it('is part of every webhook read over REST (get and list)', async () => {
+    const read = async (path: string): Promise<any> =>
       (await fetch(`${app.baseUrl}/api/v1${path}`, { headers: { 'x-api-key': key } })).json();
     const one = await read(`/webhooks/${hook}`);
     expect(one.health).toMatchObject({
