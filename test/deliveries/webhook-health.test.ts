@@ -69,7 +69,7 @@ describe('webhook health', () => {
   });
 
   it('is part of every webhook read over REST (get and list), and over MCP through the same service', async () => {
-    const read = async (path: string) =>
+    const read = async (path: string): Promise<any> =>
       (await fetch(`${app.baseUrl}/api/v1${path}`, { headers: { 'x-api-key': key } })).json();
     const one = await read(`/webhooks/${hook}`);
     expect(one.health).toMatchObject({
