@@ -1,6 +1,7 @@
 #!/usr/bin/env node
-// `npm run screenshots`: pictures of the Deliveries page, Event Details and the Dashboard, taken by
-// a real headless Chromium of the real app, so anyone can look without setting anything up.
+// `npm run screenshots`: pictures of the Deliveries page, Event Details, the Dashboard's chart and a
+// webhook's Health dialog, taken by a real headless Chromium of the real app, so anyone can look
+// without setting anything up.
 //
 // It starts the embedded stack exactly as `npm start` does (the built dist/src/main.js: PostgreSQL,
 // the Temporal dev server, API and worker) in a throwaway data folder on free ports, runs a small
@@ -215,8 +216,15 @@ async function main() {
 
     await page.goto(`${stack.baseUrl}/`);
     await page.getByTestId('dashboard').waitFor();
+    await page.getByTestId('dashboard-deliveries').getByTestId('deliveries-chart').waitFor();
     await page.waitForLoadState('networkidle');
     await shoot('dashboard');
+
+    await page.goto(`${stack.baseUrl}/webhooks`);
+    await page.getByTestId('webhook-row').first().getByTestId('webhook-menu').click();
+    await page.getByTestId('webhook-show-health').click();
+    await page.getByTestId('webhook-health-dialog').getByTestId('deliveries-chart').waitFor();
+    await shoot('webhook-health', false);
 
     log(`wrote ${saved.length} screenshots to ${OUT}:`);
     for (const path of saved) process.stdout.write(`  ${path}\n`);

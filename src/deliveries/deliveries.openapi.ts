@@ -1,7 +1,8 @@
 import type { ComponentSchemas } from '../http/openapi/components';
 import { body, pagedList, uuidParam, type OperationSpec } from '../http/openapi/operation';
 import type { Check, Same } from '../http/view-schemas';
-import { listAllDeliveriesQuery, listDeliveriesQuery } from './delivery-query';
+import { deliveryStatsQuery, listAllDeliveriesQuery, listDeliveriesQuery } from './delivery-query';
+import { deliveryStatsSchema, type DeliveryStatsView } from './delivery-stats-view';
 import type { EncodedPage } from '../http/paging';
 import type { DeliveriesService } from './deliveries.service';
 import { sendTestEventBody } from './test-event-request';
@@ -40,6 +41,22 @@ export const DELIVERY_OPERATIONS: OperationSpec[] = [
     summary: 'List the deliveries of every webhook, newest first',
     query: listAllDeliveriesQuery,
   }),
+  {
+    method: 'get',
+    path: '/api/v1/webhooks/deliveries/stats',
+    operationId: 'getDeliveryStats',
+    summary: 'Count deliveries by outcome over time',
+    description:
+      'The chart of the delivery log: every hour of the last 24 hours (`range=24h`, the default), or every UTC day of the last 7 or 30 days, oldest first, with the empty buckets as zeros. The last bucket is the current hour or day. Each delivery counts once, in the bucket of its creation, with its status now (Delivered, Failed, or in flight: Pending or Sending). Counts only this workspace.',
+    tag: 'Webhooks',
+    query: deliveryStatsQuery,
+    queryDescriptions: {
+      range: '`24h` (hourly buckets, the default), `7d` or `30d` (daily buckets, UTC days).',
+      webhookId: deliveryLog.queryDescriptions.webhookId,
+    },
+    success: { status: 200, description: 'The buckets and their totals.', schema: deliveryStatsSchema },
+    refusals: deliveryLog.refusals,
+  },
   pagedList({
     ...deliveryLog,
     path: '/api/v1/webhooks/{id}/deliveries',
@@ -112,10 +129,12 @@ export const DELIVERY_COMPONENTS: ComponentSchemas = {
     Delivery: deliveryViewSchema,
     DeliveryPage: deliveryPageSchema,
     EventDetails: eventDetailsSchema,
+    DeliveryStats: deliveryStatsSchema,
   },
 };
 
 /** Held equal to what the deliveries service answers. */
 export type DeliveryViewChecks = [
   Check<Same<EncodedPage<Awaited<ReturnType<DeliveriesService['list']>>>, DeliveryPage>>,
+  Check<Same<Awaited<ReturnType<DeliveriesService['stats']>>, DeliveryStatsView>>,
 ];

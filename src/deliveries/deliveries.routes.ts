@@ -4,13 +4,14 @@ import { actorOf } from '../identity/actor';
 import { parse, parseId } from '../http/validate';
 import { webhookNotFound } from '../webhooks/webhooks.service';
 import { deliveryNotFound, type DeliveriesService } from './deliveries.service';
-import { listAllDeliveriesQuery, listDeliveriesQuery } from './delivery-query';
+import { deliveryStatsQuery, listAllDeliveriesQuery, listDeliveriesQuery } from './delivery-query';
 import { sendTestEventBody } from './test-event-request';
 import type { TestEventsService } from './test-events.service';
 
 /**
  * The delivery log: `/webhooks/deliveries` (every webhook), `/webhooks/{id}/deliveries`, Event
- * Details, and resend. Mounted before the webhook routes so "deliveries" is never read as an id.
+ * Details, resend, and the chart's counts. Mounted before the webhook routes so "deliveries" is
+ * never read as an id; `/webhooks/deliveries/stats` has one segment too few for any `{id}` route.
  */
 export function deliveriesRoutes(deps: {
   deliveries: DeliveriesService;
@@ -23,6 +24,10 @@ export function deliveriesRoutes(deps: {
     ctx.body = encodePage(
       await deliveries.list(actorOf(ctx), decodePaging(parse(listAllDeliveriesQuery, ctx.query))),
     );
+  });
+
+  router.get('/webhooks/deliveries/stats', async (ctx) => {
+    ctx.body = await deliveries.stats(actorOf(ctx), parse(deliveryStatsQuery, ctx.query));
   });
 
   router.get('/webhooks/:id/deliveries', async (ctx) => {

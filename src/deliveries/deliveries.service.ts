@@ -17,6 +17,9 @@ import { Delivery } from './delivery.entity';
 import { cappedCount } from './delivery-count';
 import { loadDeliveryLabels } from './delivery-labels';
 import { DeliveryAttemptsRepository } from './delivery-attempts.repository';
+import { loadDeliveryStats } from './delivery-stats.repository';
+import type { DeliveryStatsView } from './delivery-stats-view';
+import { statsWindow, type StatsRange } from '../shared/delivery-stats';
 import type { DeliveryAttemptView, DeliveryView, EventDetails, DeliveryPage } from './delivery-view';
 import { deliveryView } from './delivery-view-of';
 
@@ -64,6 +67,21 @@ export class DeliveriesService {
     const { rows, next } = await keysetPage(builder, 'd', query);
     const labels = await this.labels(actor, rows);
     return { data: rows.map((row) => deliveryView(row, this.temporalUiUrl(row), labels(row))), next, total };
+  }
+
+  /**
+   * Deliveries by outcome over the range, per hour or day, of the workspace or of one of its
+   * webhooks (a deleted one too, by its deliveries).
+   */
+  async stats(
+    actor: Actor,
+    query: { range: StatsRange; webhookId?: string },
+    now = new Date(),
+  ): Promise<DeliveryStatsView> {
+    assertApiRight(actor, 'apiRead');
+    if (query.webhookId) await this.webhook(actor, query.webhookId);
+    const window = statsWindow(query.range, now);
+    return loadDeliveryStats(this.dataSource.manager, actor.workspace.id, window, query.webhookId ?? null);
   }
 
   private filtered(actor: Actor, query: DeliveryListQuery): SelectQueryBuilder<Delivery> {

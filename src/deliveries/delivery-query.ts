@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { pagingQuery } from '../http/paging-query';
+import { STATS_RANGES } from '../shared/delivery-stats';
 import { deliveryViewSchema } from './delivery-view';
 
 const dateFilter = z.iso.datetime({ offset: true }).or(z.iso.date()).optional();
@@ -25,3 +26,13 @@ export const listAllDeliveriesQuery = listDeliveriesQuery.extend({ webhookId: z.
 
 /** The filters of the every-webhook log, as the web app sends them. */
 export type DeliveryListQuery = Partial<z.output<typeof listAllDeliveriesQuery>>;
+
+/** The chart of deliveries by outcome: a range and, optionally, one webhook. */
+export const deliveryStatsQuery = z
+  .object({
+    range: z.enum(STATS_RANGES).default('24h'),
+    webhookId: z.uuid().optional(),
+  })
+  .strict();
+
+export type DeliveryStatsQuery = z.input<typeof deliveryStatsQuery>;

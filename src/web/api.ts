@@ -6,7 +6,8 @@ import type {
   DeliveryView,
   EventDetails,
 } from '../deliveries/delivery-view';
-import type { DeliveryListQuery } from '../deliveries/delivery-query';
+import type { DeliveryListQuery, DeliveryStatsQuery } from '../deliveries/delivery-query';
+import type { DeliveryStatsView } from '../deliveries/delivery-stats-view';
 import type { SendTestEventBody } from '../deliveries/test-event-request';
 export type { SendTestEventBody };
 import type { ApiKeyView, CreatedApiKey, QuickConnection, Snippet } from '../api-keys/api-key-view';
@@ -123,6 +124,7 @@ export type DeliveryElement = NonNullable<DeliveryView['element']>;
 export type DeliveryAttempt = DeliveryAttemptView;
 export type { DeliveryListQuery };
 export type { DeliveryPage };
+export type { DeliveryStatsQuery, DeliveryStatsView };
 
 // The OpenAPI 3.1 document of the REST API (GET /api/v1/openapi.json): src/http/openapi/openapi-types.ts.
 export type { JsonSchema, OpenApiDocument, OpenApiOperation, OpenApiParameter, OpenApiResponse };
@@ -257,6 +259,9 @@ export const api = {
   webhookSecrets: (id: string) => request<WebhookSecrets>('GET', `${webhookPath(id)}/secrets`),
   deliveries: (query: DeliveryListQuery = {}) =>
     request<DeliveryPage>('GET', `/app/api/webhooks/deliveries${queryString(query)}`),
+  /** Deliveries by outcome per hour or day (docs/deliveries.md, "Health and the chart of outcomes"). */
+  deliveryStats: (query: DeliveryStatsQuery = {}) =>
+    request<DeliveryStatsView>('GET', `/app/api/webhooks/deliveries/stats${queryString(query)}`),
   delivery: (webhookId: string, deliveryId: string) =>
     request<EventDetails>('GET', `${webhookPath(webhookId)}/deliveries/${encodeURIComponent(deliveryId)}`),
   resendDelivery: (webhookId: string, deliveryId: string) =>

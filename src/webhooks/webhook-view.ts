@@ -2,7 +2,8 @@ import { z } from 'zod';
 import { id, page, timestamp } from '../http/view-schemas';
 import { recordSourcesSchema, recordTriggerSchema } from './record-source-schemas';
 
-const windowHealthSchema = z.object({
+/** Deliveries by outcome over a window (also a chart's totals). */
+export const windowHealthSchema = z.object({
   delivered: z.int().min(0),
   failed: z.int().min(0),
   inFlight: z.int().min(0).meta({ description: 'Pending or Sending now.' }),

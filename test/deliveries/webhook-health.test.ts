@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { loadWebhookHealth } from '../../src/deliveries/webhook-health.repository';
+import { connectMcp } from '../helpers/mcp';
 import { startTestApp, type TestApp } from '../helpers/test-app';
 import { WebClient } from '../helpers/web-client';
 
@@ -68,7 +69,7 @@ describe('webhook health', () => {
     expect((await loadWebhookHealth(app.dataSource.manager, workspaceId, [])).size).toBe(0);
   });
 
-  it('is part of every webhook read over REST (get and list)', async () => {
+  it('is part of every webhook read over REST (get and list), and over MCP through the same service', async () => {
     const read = async (path: string): Promise<any> =>
       (await fetch(`${app.baseUrl}/api/v1${path}`, { headers: { 'x-api-key': key } })).json();
     const one = await read(`/webhooks/${hook}`);
@@ -83,5 +84,24 @@ describe('webhook health', () => {
     );
     expect(byId.get(hook)).toEqual(one.health);
     expect(byId.get(quiet)).toMatchObject({ lastDelivery: null, last24h: { successRate: null } });
+
+    const mcp = await connectMcp(app.baseUrl, key);
+    try {
+      // Listing the tools first makes the SDK check each answer against its tool's outputSchema.
+      await mcp.client.listTools();
+      const got = await mcp.call('manage_webhooks', { action: 'get', id: hook });
+      expect(got.isError).toBeFalsy();
+      expect(got.structuredContent.health).toEqual(one.health);
+      const listed = await mcp.call('list_webhooks', {});
+      const mcpById = new Map(
+        listed.structuredContent.data.map((webhook: { id: string; health: unknown }) => [
+          webhook.id,
+          webhook.health,
+        ]),
+      );
+      expect(mcpById.get(hook)).toEqual(one.health);
+    } finally {
+      await mcp.client.close();
+    }
   });
 });

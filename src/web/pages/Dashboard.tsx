@@ -1,4 +1,6 @@
-// The landing page of a signed-in person: where they are, with which role, and where to go.
+// The landing page of a signed-in person: where they are, with which role, and where to go; with
+// Read access All on API & Webhooks, the chart of the workspace's webhook deliveries by outcome.
+import { DeliveryStatsPanel } from '../components/DeliveryStatsPanel';
 import { Link } from '../router';
 import { useSession } from '../session';
 
@@ -35,6 +37,9 @@ export function DashboardPage() {
         <div className="panel notice">
           Finish setting up your workspace: <Link to="/onboarding">connect your tools</Link>.
         </div>
+      ) : null}
+      {permissions.apiRead ? (
+        <DeliveryStatsPanel title="Webhook deliveries" testId="dashboard-deliveries" />
       ) : null}
       <ul className="link-list" data-testid="dashboard-links">
         <li>

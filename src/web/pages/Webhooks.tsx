@@ -19,6 +19,7 @@ import {
 import { PageHeader } from '../components/PageHeader';
 import { RowMenu } from '../components/RowMenu';
 import { SendTestEventDialog } from '../components/SendTestEventDialog';
+import { WebhookHealthDialog } from '../components/WebhookHealthDialog';
 import { WebhookHealthSummary } from '../components/WebhookHealthSummary';
 import { WebhookDialog, type WebhookRights } from '../components/WebhookDialog';
 import { DateTime } from '../format';
@@ -36,7 +37,10 @@ type Filters = { createdFrom: string; createdTo: string; updatedFrom: string; up
 const NO_FILTERS: Filters = { createdFrom: '', createdTo: '', updatedFrom: '', updatedTo: '' };
 
 type Open =
-  { kind: 'add' } | { kind: 'webhook'; webhook: WebhookView } | { kind: 'test'; webhook: WebhookView };
+  | { kind: 'add' }
+  | { kind: 'webhook'; webhook: WebhookView }
+  | { kind: 'test'; webhook: WebhookView }
+  | { kind: 'health'; webhook: WebhookView };
 
 /** The list query of the search box and the date filters (local calendar days). */
 function listQuery(search: string, filters: Filters): WebhookListQuery {
@@ -226,6 +230,12 @@ export function WebhooksPage() {
                         testId: 'webhook-show-deliveries',
                       },
                       {
+                        label: 'Health',
+                        hint: 'Success rates and a chart of its deliveries.',
+                        onSelect: () => setOpen({ kind: 'health', webhook }),
+                        testId: 'webhook-show-health',
+                      },
+                      {
                         label: rights.edit ? 'Edit' : 'Open',
                         onSelect: () => setOpen({ kind: 'webhook', webhook }),
                         testId: 'webhook-menu-open',
@@ -250,7 +260,13 @@ export function WebhooksPage() {
         </>
       )}
 
-      {open?.kind === 'test' ? (
+      {open?.kind === 'health' ? (
+        <WebhookHealthDialog
+          webhook={open.webhook}
+          onClose={() => setOpen(undefined)}
+          onShowDeliveries={showDeliveries}
+        />
+      ) : open?.kind === 'test' ? (
         <SendTestEventDialog
           webhook={open.webhook}
           onClose={() => setOpen(undefined)}

@@ -1,0 +1,182 @@
+import type { Page } from 'playwright-core';
+import { appFetch, screenshot, signInInBrowser, useBrowserSession } from '../helpers/browser';
+import type { TestApp } from '../helpers/test-app';
+import { WebClient } from '../helpers/web-client';
+
+/**
+ * Endpoint health at a glance in a real headless Chromium: the Dashboard's chart of deliveries by
+ * outcome draws bars of the seeded counts, the Webhooks list shows each webhook's health, and a
+ * webhook's Health dialog its numbers and its own chart; a role without Read access on API &
+ * Webhooks sees no chart. Delivery rows are inserted at known times (another workspace's too).
+ */
+
+const admin = { name: 'Hana Health', email: 'hana@example.com', password: 'correct horse battery' };
+const BUSY_URL = 'https://health.example.com/busy';
+const QUIET_URL = 'https://health.example.com/quiet';
+const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
+const floorTo = (time: number, size: number) => new Date(Math.floor(time / size) * size).toISOString();
+
+describe('web app: delivery health and the chart in a browser', () => {
+  const session = useBrowserSession({ signUp: { ...admin, workspace: 'Healthy Hooks' } });
+  let app: TestApp;
+  let page: Page;
+  let busy: string;
+  const now = Date.now();
+  // Inside whole hours, so the newest delivery is known (minutes apart) and stays in its hour.
+  const oneHourAgo = Math.floor((now - HOUR) / HOUR) * HOUR + 10 * 60_000;
+  const fiveHoursAgo = Math.floor((now - 5 * HOUR) / HOUR) * HOUR + 10 * 60_000;
+  const threeDaysAgo = now - 3 * DAY;
+
+  beforeAll(async () => {
+    ({ app, page } = session);
+    const workspaceId = (await appFetch(page, 'GET', '/app/api/session')).workspace.id as string;
+    const make = async (url: string) =>
+      (await appFetch(page, 'POST', '/app/api/webhooks', { url, events: ['messaging.chat.updated'] }))
+        .id as string;
+    busy = await make(BUSY_URL);
+    const quiet = await make(QUIET_URL);
+    const stranger = await WebClient.signUp(app.baseUrl, { email: 'stranger@example.com' });
+    const strangerHook = (
+      await stranger.client.ok('POST', '/app/api/webhooks', {
+        url: 'https://health.example.com/theirs',
+        events: ['messaging.chat.updated'],
+      })
+    ).id as string;
+    const insert = (workspace: string, webhook: string, status: string, time: number, times = 1) =>
+      app.dataSource.query(
+        `INSERT INTO deliveries (workspace_id, webhook_id, event_id, event, url, trigger, status, created_at, updated_at)
+         SELECT $1, $2, gen_random_uuid(), 'messaging.chat.updated', $3, 'event', $4, $5, $5
+           FROM generate_series(1, $6)`,
+        [workspace, webhook, BUSY_URL, status, new Date(time), times],
+      );
+    await insert(workspaceId, busy, 'delivered', oneHourAgo, 3);
+    await insert(workspaceId, busy, 'failed', oneHourAgo, 1);
+    await insert(workspaceId, busy, 'pending', oneHourAgo + 10 * 60_000, 1);
+    await insert(workspaceId, busy, 'delivered', fiveHoursAgo, 1);
+    await insert(workspaceId, quiet, 'failed', fiveHoursAgo, 2);
+    await insert(workspaceId, busy, 'failed', threeDaysAgo, 4);
+    // Another workspace's deliveries in the same hour: never in this workspace's chart.
+    await insert(stranger.session.workspace.id, strangerHook, 'failed', oneHourAgo, 7);
+  });
+
+  const bar = (scope: Page | ReturnType<Page['getByTestId']>, start: string) =>
+    scope.locator(`[data-testid=chart-bar][data-start="${start}"]`);
+  const countsOf = async (locator: ReturnType<Page['locator']>) => ({
+    delivered: Number(await locator.getAttribute('data-delivered')),
+    failed: Number(await locator.getAttribute('data-failed')),
+    inFlight: Number(await locator.getAttribute('data-in-flight')),
+  });
+  /** The drawn heights of a bar's segments, in the chart's units (the tallest bar is 100). */
+  const heights = (locator: ReturnType<Page['locator']>) =>
+    locator.evaluate((g) =>
+      Object.fromEntries(
+        Array.from(g.querySelectorAll('rect:not(.chart-slot)'), (rect: any) => [
+          rect.getAttribute('class'),
+          Math.round(Number(rect.getAttribute('height'))),
+        ]),
+      ),
+    );
+
+  it('draws the workspace’s deliveries of the last 24 hours on the Dashboard, hour by hour', async () => {
+    await page.goto(`${app.baseUrl}/`);
+    const panel = page.getByTestId('dashboard-deliveries');
+    const chart = panel.getByTestId('deliveries-chart');
+    await chart.waitFor();
+    await expect(chart.getByTestId('chart-bar').count()).resolves.toBe(24);
+    const recent = bar(chart, floorTo(oneHourAgo, HOUR));
+    await expect(countsOf(recent)).resolves.toEqual({ delivered: 3, failed: 1, inFlight: 1 });
+    // The tallest bar fills the plot: 3 + 1 + 1 of 5.
+    await expect(heights(recent)).resolves.toEqual({
+      'chart-delivered': 60,
+      'chart-failed': 20,
+      'chart-in-flight': 20,
+    });
+    await expect(recent.getAttribute('aria-label')).resolves.toMatch(/: 3 delivered, 1 failed, 1 in flight$/);
+    await expect(recent.locator('title').textContent()).resolves.toMatch(
+      /3 delivered, 1 failed, 1 in flight/,
+    );
+    const older = bar(chart, floorTo(fiveHoursAgo, HOUR));
+    await expect(countsOf(older)).resolves.toEqual({ delivered: 1, failed: 2, inFlight: 0 });
+    await expect(heights(older)).resolves.toEqual({ 'chart-delivered': 20, 'chart-failed': 40 });
+    // Every other hour is an empty bar.
+    await expect(chart.locator('[data-testid=chart-bar] rect:not(.chart-slot)').count()).resolves.toBe(5);
+    await expect(chart.getByTestId('chart-total-delivered').textContent()).resolves.toBe('Delivered 4');
+    await expect(chart.getByTestId('chart-total-failed').textContent()).resolves.toBe('Failed 3');
+    await expect(chart.getByTestId('chart-total-inFlight').textContent()).resolves.toBe('In flight 1');
+    await expect(chart.getByTestId('chart-success-rate').textContent()).resolves.toBe('Success rate 57.1 %');
+    await screenshot(page, 'health-01-dashboard');
+  });
+
+  it('switches to daily bars for 7 days, and shows the numbers as a table', async () => {
+    const panel = page.getByTestId('dashboard-deliveries');
+    await panel.getByTestId('stats-range-7d').click();
+    const chart = panel.locator('[data-testid=deliveries-chart][data-range="7d"]');
+    await chart.waitFor();
+    await expect(chart.getByTestId('chart-bar').count()).resolves.toBe(7);
+    await expect(countsOf(bar(chart, floorTo(threeDaysAgo, DAY)))).resolves.toEqual({
+      delivered: 0,
+      failed: 4,
+      inFlight: 0,
+    });
+    await expect(chart.getByTestId('chart-total-failed').textContent()).resolves.toBe('Failed 7');
+    await chart.locator('summary').click();
+    const cells = await chart
+      .getByTestId('chart-table')
+      .locator('tbody tr')
+      .evaluateAll((rows) =>
+        rows.map((row) => Array.from(row.querySelectorAll('td'), (cell: any) => Number(cell.textContent))),
+      );
+    expect(cells).toHaveLength(7);
+    expect(
+      cells.reduce((sum, [delivered, failed, inFlight]) => sum + delivered! + failed! + inFlight!, 0),
+    ).toBe(12);
+  });
+
+  it('shows each webhook’s health in the Webhooks list, and its numbers and chart under Health', async () => {
+    await page.getByTestId('nav-webhooks').click();
+    const row = page.locator(`[data-testid=webhook-row][data-url="${BUSY_URL}"]`);
+    await row.waitFor();
+    // Newest: the Pending delivery, ten minutes after that hour's others.
+    await expect(row.getByTestId('webhook-health-last').getAttribute('data-status')).resolves.toBe('pending');
+    await expect(row.getByTestId('webhook-health-rate').textContent()).resolves.toBe('24 h: 80 % delivered');
+    const quietRow = page.locator(`[data-testid=webhook-row][data-url="${QUIET_URL}"]`);
+    await expect(quietRow.getByTestId('webhook-health-rate').textContent()).resolves.toBe(
+      '24 h: 0 % delivered',
+    );
+
+    await row.getByTestId('webhook-menu').click();
+    await page.getByTestId('webhook-show-health').click();
+    const dialog = page.getByTestId('webhook-health-dialog');
+    await dialog.waitFor();
+    await expect(dialog.getByTestId('health-24h-rate').textContent()).resolves.toBe('80 %');
+    await expect(dialog.getByTestId('health-24h-in-flight').textContent()).resolves.toBe('1');
+    await expect(dialog.getByTestId('health-7d-failed').textContent()).resolves.toBe('5');
+    await expect(dialog.getByTestId('health-7d-rate').textContent()).resolves.toBe('44.4 %');
+    const chart = dialog.getByTestId('webhook-stats').getByTestId('deliveries-chart');
+    await chart.waitFor();
+    // Only this webhook: the quiet one's two failures are not in its bars.
+    await expect(countsOf(bar(chart, floorTo(fiveHoursAgo, HOUR)))).resolves.toEqual({
+      delivered: 1,
+      failed: 0,
+      inFlight: 0,
+    });
+    await expect(chart.getByTestId('chart-total-delivered').textContent()).resolves.toBe('Delivered 4');
+    await screenshot(page, 'health-02-webhook-dialog');
+    await dialog.getByTestId('dialog-close').click();
+    await dialog.waitFor({ state: 'detached' });
+  });
+
+  it('shows no chart to a role without Read access on API & Webhooks', async () => {
+    const role = await appFetch(page, 'POST', '/app/api/roles', { name: 'No webhooks' });
+    const added = await appFetch(page, 'POST', '/app/api/members', {
+      email: 'nohooks@example.com',
+      roleId: role.id,
+    });
+    const other = await session.newPage();
+    await signInInBrowser(other, app.baseUrl, 'nohooks@example.com', added.temporaryPassword);
+    await other.getByTestId('dashboard-role').waitFor();
+    await expect(other.getByTestId('dashboard-deliveries').count()).resolves.toBe(0);
+    await other.close();
+  });
+});
