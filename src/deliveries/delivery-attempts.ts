@@ -1,6 +1,5 @@
 import { STATUS_CODES } from 'node:http';
 import type { DataSource } from 'typeorm';
-import { loadActor } from '../identity/actor';
 import { DELIVERY_TIMEOUT_MS, FAILED_BEFORE_SENDING_STATUS, RENDERED_BODY_MAX } from '../shared/limits';
 import type { Logger } from '../logger';
 import { loadRecordAccess } from '../record-model/record-access';
@@ -11,6 +10,7 @@ import { deliveryEnvelope, loadDeliveryEvent, readablePayload } from './delivery
 import { Delivery, type DeliveryStatus } from './delivery.entity';
 import { DeliveryAttemptsRepository, type SendRef } from './delivery-attempts.repository';
 import { deliveryHeaders } from './delivery-request';
+import { activeRecordOwner } from './record-owner';
 import type { HttpSender } from './http-sender';
 import { classifyAttempt, type AttemptResult } from '../shared/retry-policy';
 
@@ -127,12 +127,8 @@ export class DeliveryAttempts {
     let data: Record<string, unknown>;
     if (event.kind === 'record') {
       // spec.md: "The payload is redacted at delivery time by the webhook owner's current access."
-      const owner = webhook.recordOwnerUserId
-        ? await loadActor(manager, webhook.workspaceId, webhook.recordOwnerUserId)
-        : undefined;
-      if (!owner || owner.member.status !== 'active') {
-        return refuse('Not sent: the record owner is no longer an active member.');
-      }
+      const owner = await activeRecordOwner(manager, webhook.workspaceId, webhook.recordOwnerUserId);
+      if (!owner) return refuse('Not sent: the record owner is no longer an active member.');
       data = readablePayload(event, await loadRecordAccess(manager, webhook.workspaceId, owner.role));
       if (!('record' in data))
         return refuse('Not sent: the record owner can no longer read this record type.');

@@ -1,7 +1,6 @@
 import type { DataSource, EntityManager } from 'typeorm';
 import { In } from 'typeorm';
 import { entityFromRow } from '../db/entity-from-row';
-import { loadActor } from '../identity/actor';
 import type { Logger } from '../logger';
 import { CrmRecord } from '../records/crm-record.entity';
 import { loadModel, type RecordModel } from '../record-model/model.service';
@@ -11,6 +10,7 @@ import type { RecordEventData } from '../records/redaction';
 import { RecordsRepository } from '../records/records.repository';
 import { WebhooksRepository, type Webhook } from '../webhooks/webhooks.repository';
 import { Delivery, type DeliveryElement } from './delivery.entity';
+import { activeRecordOwner } from './record-owner';
 import { changedFieldIdsOf, stateBeforeDeletion, webhookReceivesRecordEvent } from './subscription-match';
 
 /** Starts the workflow of a delivery (Temporal, in production). */
@@ -229,8 +229,8 @@ export class Dispatcher {
     for (const ownerId of new Set(
       webhooks.map((webhook) => webhook.recordOwnerUserId).filter(Boolean) as string[],
     )) {
-      const owner = await loadActor(manager, workspaceId, ownerId);
-      if (owner && owner.member.status === 'active') access.set(ownerId, recordAccessOf(owner.role, model));
+      const owner = await activeRecordOwner(manager, workspaceId, ownerId);
+      if (owner) access.set(ownerId, recordAccessOf(owner.role, model));
     }
     return access;
   }

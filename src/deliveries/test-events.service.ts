@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { DataSource } from 'typeorm';
 import { writeTransaction } from '../http/idempotent-write';
-import { loadActor, type Actor } from '../identity/actor';
+import type { Actor } from '../identity/actor';
 import { assertApiRight } from '../identity/permissions';
 import type { Logger } from '../logger';
 import { StoredEvent } from '../messaging/stored-event.entity';
@@ -16,6 +16,7 @@ import { Delivery } from './delivery.entity';
 import type { DeliveryLabels } from './delivery-labels';
 import type { DeliveryView } from './delivery-view';
 import { deliveryView } from './delivery-view-of';
+import { activeRecordOwner } from './record-owner';
 import { testEventData, type SampleRecordType } from './test-event';
 
 /**
@@ -107,15 +108,13 @@ export class TestEventsService {
    */
   private async sampleType(webhook: Webhook): Promise<SampleRecordType> {
     const manager = this.dataSource.manager;
-    const owner = webhook.recordOwnerUserId
-      ? await loadActor(manager, webhook.workspaceId, webhook.recordOwnerUserId)
-      : undefined;
+    const owner = await activeRecordOwner(manager, webhook.workspaceId, webhook.recordOwnerUserId);
     const cannot = () =>
       conflictError(
         'The webhook’s record owner can read no record type to make a sample of.',
         'testEventNoRecordType',
       );
-    if (!owner || owner.member.status !== 'active') throw cannot();
+    if (!owner) throw cannot();
     const access = await loadRecordAccess(manager, webhook.workspaceId, owner.role);
     const model = await loadModel(manager, webhook.workspaceId);
     const sourceTypeIds = [
