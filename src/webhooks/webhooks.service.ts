@@ -61,12 +61,13 @@ export class WebhooksService {
   async list(actor: Actor, query: WebhookListOptions): Promise<Page<WebhookView>> {
     assertApiRight(actor, 'apiRead');
     const { rows, next } = await listWebhookRows(this.dataSource.manager, actor.workspace.id, query);
-    return { data: await this.views(this.dataSource.manager, rows), next };
+    return { data: await this.views(this.dataSource.manager, rows, await this.health(actor, rows)), next };
   }
 
   async get(actor: Actor, id: string): Promise<WebhookView> {
     assertApiRight(actor, 'apiRead');
-    return this.view(this.dataSource.manager, await this.find(this.webhooks, actor.workspace.id, id));
+    const webhook = await this.find(this.webhooks, actor.workspace.id, id);
+    return this.view(this.dataSource.manager, webhook, await this.health(actor, [webhook]));
   }
 
   /** The saved secret and header values, for the dialog of people with Edit (spec: Custom header rules 6). */
@@ -87,7 +88,8 @@ export class WebhooksService {
         createdBy: actor.user.id,
       });
       await this.apply(manager, webhooks, actor, webhook, input, { channel, creating: true });
-      return this.view(manager, await webhooks.save(actor.workspace.id, webhook));
+      // A new webhook has no deliveries: nothing to count.
+      return this.view(manager, await webhooks.save(actor.workspace.id, webhook), new Map());
     });
   }
 
@@ -99,6 +101,9 @@ export class WebhooksService {
     channel: WebhookChannel,
   ): Promise<WebhookView> {
     assertApiRight(actor, 'apiEdit');
+    // Counted before the write, not inside it: an update changes no delivery, and the count
+    // should not hold the webhook's row lock.
+    const health = await this.healthOf(this.dataSource.manager, actor.workspace.id, [id]);
     return writeTransaction(this.dataSource, async (manager) => {
       const webhooks = this.webhooks.in(manager);
       const webhook = await this.find(webhooks, actor.workspace.id, id, true);
@@ -108,7 +113,7 @@ export class WebhooksService {
         checkWebhookSteering(editor, this.sendingSettings(webhook), input);
       }
       await this.apply(manager, webhooks, actor, webhook, input, { channel, creating: false });
-      return this.view(manager, await webhooks.save(actor.workspace.id, webhook));
+      return this.view(manager, await webhooks.save(actor.workspace.id, webhook), health);
     });
   }
 
@@ -120,24 +125,35 @@ export class WebhooksService {
     });
   }
 
-  private async views(manager: EntityManager, rows: Webhook[]): Promise<WebhookView[]> {
+  private health(actor: Actor, rows: Webhook[]): Promise<Map<string, WebhookHealth>> {
+    return this.healthOf(
+      this.dataSource.manager,
+      actor.workspace.id,
+      rows.map((row) => row.id),
+    );
+  }
+
+  private async views(
+    manager: EntityManager,
+    rows: Webhook[],
+    health: Map<string, WebhookHealth>,
+  ): Promise<WebhookView[]> {
     const ids = [...new Set(rows.map((row) => row.recordOwnerUserId).filter((id): id is string => !!id))];
     const users = ids.length
       ? await manager.find(User, { select: { id: true, name: true }, where: { id: In(ids) } })
       : [];
     const names = new Map(users.map((user) => [user.id, user.name]));
-    const health = await this.healthOf(
-      manager,
-      rows[0]?.workspaceId ?? '',
-      rows.map((row) => row.id),
-    );
     return rows.map((row) =>
       webhookView(row, names.get(row.recordOwnerUserId ?? '') ?? null, health.get(row.id) ?? NO_HEALTH),
     );
   }
 
-  private async view(manager: EntityManager, row: Webhook): Promise<WebhookView> {
-    return (await this.views(manager, [row]))[0]!;
+  private async view(
+    manager: EntityManager,
+    row: Webhook,
+    health: Map<string, WebhookHealth>,
+  ): Promise<WebhookView> {
+    return (await this.views(manager, [row], health))[0]!;
   }
 
   /** The saved sending settings with the secret and header values opened, to tell what a write changes. */
