@@ -203,17 +203,10 @@ describe('webhooks API', () => {
     const mcp = await connectMcp(app.baseUrl, adminKey);
     const tool = (await mcp.client.listTools()).tools.find((t) => t.name === 'manage_webhooks')!;
     expect(tool.annotations).toMatchObject({ destructiveHint: true });
-    expect((tool.inputSchema as any).properties.action.enum).toEqual([
-      'create',
-      'list',
-      'get',
-      'update',
-      'delete',
-      'list_deliveries',
-      'resend_delivery',
-      'get_delivery',
-      'send_test_event',
-    ]);
+    // Its full list of actions is checked once, in test/mcp/webhook-tools.test.ts.
+    expect((tool.inputSchema as any).properties.action.enum).toEqual(
+      expect.arrayContaining(['list', 'get', 'update', 'delete']),
+    );
     const created = (
       await mcp.call('manage_webhooks', {
         action: 'create',
