@@ -100,23 +100,20 @@ async function startStack(dataDir) {
   return { baseUrl: `http://127.0.0.1:${port}`, stop };
 }
 
-/** A call to the app's JSON routes from the page, with its session cookie (as the web app makes it). */
+/**
+ * A call to the app's JSON routes with the browser context's session cookie, and the Origin header
+ * the web app's own requests carry (its writes are same-origin only).
+ */
 async function appFetch(page, method, path, body) {
-  const answer = await page.evaluate(
-    async ({ method, path, body }) => {
-      const response = await fetch(path, {
-        method,
-        credentials: 'same-origin',
-        headers: body === undefined ? {} : { 'Content-Type': 'application/json' },
-        body: body === undefined ? undefined : JSON.stringify(body),
-      });
-      return { status: response.status, text: await response.text() };
-    },
-    { method, path, body },
-  );
-  if (answer.status < 200 || answer.status > 299)
-    throw new Error(`${method} ${path}: ${answer.status} ${answer.text}`);
-  return answer.text ? JSON.parse(answer.text) : undefined;
+  const url = new URL(path, page.url());
+  const response = await page.request.fetch(url.href, {
+    method,
+    data: body,
+    headers: { Origin: url.origin },
+  });
+  const text = await response.text();
+  if (!response.ok()) throw new Error(`${method} ${path}: ${response.status()} ${text}`);
+  return text ? JSON.parse(text) : undefined;
 }
 
 async function seed(page, receiverUrl) {
