@@ -12,7 +12,8 @@
 // Settings (environment): BENCH_RATES (writes/s, default 15,25,35,50,75,100,150,200), BENCH_STEP_SECONDS
 // (default 20), BENCH_PHASES (statements,http,rest,engine,saturation,deliveries), BENCH_OUTPUT
 // (default BENCHMARKS.md),
-// BENCH_CPU_PROFILE=<dir> (add --cpu-prof to the API+worker process and summarise it).
+// BENCH_CPU_PROFILE=<dir> (add --cpu-prof to the API+worker process and summarise it), BENCH_JSON=<file>
+// (the results as JSON too), BENCH_PROJECT_ROOT=<dir> (measure another checkout's build).
 import { randomBytes } from 'node:crypto';
 import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, release, tmpdir, totalmem } from 'node:os';
@@ -30,7 +31,9 @@ import { countStatements } from './statements';
 import { ms, num, pct, sleep, summarize, wallMs } from './stats';
 import { prepareWorkspace } from './workspace';
 
-const PROJECT_ROOT = resolve(__dirname, '..', '..');
+const BENCH_ROOT = resolve(__dirname, '..', '..');
+// The service measured: this checkout's, or another revision's build (npm run bench:compare).
+const PROJECT_ROOT = resolve(process.env.BENCH_PROJECT_ROOT ?? BENCH_ROOT);
 const BUDGET_S = 400; // the measurements stop stepping up past this (total run under ~7 min)
 const SUSTAINED_SHARE = 0.9;
 const MAX_IN_FLIGHT_WRITES = 2000;
@@ -45,7 +48,9 @@ const settings = {
   phases: (process.env.BENCH_PHASES ?? 'statements,http,rest,engine,saturation,deliveries')
     .split(',')
     .map((p) => p.trim()),
-  output: resolve(PROJECT_ROOT, process.env.BENCH_OUTPUT ?? 'BENCHMARKS.md'),
+  output: resolve(BENCH_ROOT, process.env.BENCH_OUTPUT ?? 'BENCHMARKS.md'),
+  /** Also write the results as JSON here (npm run bench:compare reads them). */
+  json: process.env.BENCH_JSON ? resolve(process.env.BENCH_JSON) : undefined,
   cpuProfileDir: process.env.BENCH_CPU_PROFILE ? resolve(process.env.BENCH_CPU_PROFILE) : undefined,
 };
 
@@ -494,6 +499,7 @@ async function main(): Promise<void> {
     results.notes.push('No rate was sustained: lower BENCH_RATES to find the sustained rate.');
   const text = renderResults(results);
   writeFileSync(settings.output, text);
+  if (settings.json) writeFileSync(settings.json, JSON.stringify(results));
   process.stdout.write(`\n${text}\n`);
   log(`wrote ${settings.output}`);
 
