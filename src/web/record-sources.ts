@@ -223,7 +223,7 @@ export { filterOpsOf };
 
 /** The message shown for an issue about a field the viewer cannot see: it never names the field. */
 export const HIDDEN_FIELD_MESSAGE =
-  'This refers to a field you cannot see; it is kept as it is. Remove it if it should go.';
+  'Refused for a field you cannot see: remove it to save a change to this source.';
 
 /** The issues whose path starts with `prefix` (`['recordSources', 1, 'query', 'search']`). */
 export function issuesUnder(

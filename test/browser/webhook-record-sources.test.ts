@@ -299,7 +299,7 @@ describe('web app: record sources in the webhook dialog', () => {
     await filterRow(source(0, samPage), 1).getByTestId('record-source-issue').waitFor();
     await expect(
       filterRow(source(0, samPage), 1).getByTestId('record-source-issue').textContent(),
-    ).resolves.toBe('This refers to a field you cannot see; it is kept as it is. Remove it if it should go.');
+    ).resolves.toBe('Refused for a field you cannot see: remove it to save a change to this source.');
     await expect(
       source(0, samPage).getByTestId('record-changed-hidden').getByTestId('record-source-issue').count(),
     ).resolves.toBe(1);
