@@ -1,5 +1,12 @@
 import type { Locator, Page, Request } from 'playwright-core';
-import { appFetch, pageHolds, screenshot, signInInBrowser, useBrowserSession } from '../helpers/browser';
+import {
+  appFetch,
+  pageHolds,
+  screenshot,
+  signInInBrowser,
+  useBrowserSession,
+  webhookWritesDuring,
+} from '../helpers/browser';
 import type { TestApp } from '../helpers/test-app';
 
 /**
@@ -127,13 +134,7 @@ describe('web app: record sources in the webhook dialog', () => {
 
   it('opening and saving without edits sends nothing, asks nothing and changes nothing', async () => {
     const before = await restRead(HOOK_URL);
-    const writes: string[] = [];
-    const onRequest = (request: Request) => {
-      if (request.method() !== 'GET' && request.url().includes('/app/api/webhooks'))
-        writes.push(request.url());
-    };
-    page.on('request', onRequest);
-    try {
+    const writes = await webhookWritesDuring(page, async () => {
       await openRow(HOOK_URL);
       // The saved source reads back by name.
       await expect(source(0).getByTestId('record-source-search').inputValue()).resolves.toBe('renewal');
@@ -150,9 +151,7 @@ describe('web app: record sources in the webhook dialog', () => {
       await page.keyboard.press('Escape');
       await dialog().waitFor({ state: 'detached' });
       await expect(page.getByTestId('confirm-dialog').count()).resolves.toBe(0);
-    } finally {
-      page.off('request', onRequest);
-    }
+    });
     expect(writes).toEqual([]);
     expect(await restRead(HOOK_URL)).toEqual(before);
   });
@@ -190,12 +189,7 @@ describe('web app: record sources in the webhook dialog', () => {
   });
 
   it('checks what the server would refuse beside the setting, without sending; Remove source drops one', async () => {
-    const writes: string[] = [];
-    const onRequest = (request: Request) => {
-      if (request.method() === 'PATCH') writes.push(request.url());
-    };
-    page.on('request', onRequest);
-    try {
+    const writes = await webhookWritesDuring(page, async () => {
       await openRow(HOOK_URL);
       const second = source(1);
       await second.getByTestId('record-source-search').fill('x'.repeat(201));
@@ -210,11 +204,9 @@ describe('web app: record sources in the webhook dialog', () => {
       await expect(filterRow(second, 0).getByTestId('record-source-issue').textContent()).resolves.toBe(
         'contains needs a non-empty text.',
       );
-      expect(writes).toEqual([]);
       await screenshot(page, 'record-sources-03-checked');
-    } finally {
-      page.off('request', onRequest);
-    }
+    });
+    expect(writes).toEqual([]);
     // Removing the second source leaves the first as the only one of the list.
     await dialog().getByTestId('record-source-remove').nth(1).click();
     const written = nextWrite();
