@@ -49,7 +49,7 @@ module.exports = {
       comment: 'src/shared runs in the server, the browser and the workflows: it imports only itself.',
       severity: 'error',
       from: { path: '^src/shared/' },
-      to: { pathNot: ['^src/shared/', '^node_modules/zod/'] },
+      to: { pathNot: ['^src/shared/', '(^|/)node_modules/zod/'] },
     },
     {
       name: 'workflows-import-only-shared',

@@ -2,15 +2,19 @@ import type { ComponentSchemas } from '../http/openapi/components';
 import { body, pagedList, uuidParam, type OperationSpec } from '../http/openapi/operation';
 import type { Check, Same } from '../http/view-schemas';
 import { deliveryStatsQuery, listAllDeliveriesQuery, listDeliveriesQuery } from './delivery-query';
-import { deliveryStatsSchema, type DeliveryStatsView } from './delivery-stats-view';
+import { deliveryStatsExample, deliveryStatsSchema, type DeliveryStatsView } from './delivery-stats-view';
 import type { EncodedPage } from '../http/paging';
 import type { DeliveriesService } from './deliveries.service';
 import { sendTestEventBody } from './test-event-request';
 import { messagingEventEnvelopeSchema, recordEventEnvelopeSchema } from './envelope-view';
 import {
+  deliveryPageExample,
   deliveryPageSchema,
   deliveryViewSchema,
+  eventDetailsExample,
   eventDetailsSchema,
+  resentDeliveryExample,
+  testDeliveryExample,
   type DeliveryPage,
 } from './delivery-view';
 
@@ -19,6 +23,7 @@ const deliveryLog = {
   tag: 'Webhooks',
   items: 'deliveries',
   page: deliveryPageSchema,
+  example: deliveryPageExample,
   queryDescriptions: {
     searchTerm: 'Part of the URL or of the event name.',
     status: 'Only deliveries with this status.',
@@ -54,7 +59,12 @@ export const DELIVERY_OPERATIONS: OperationSpec[] = [
       range: '`24h` (hourly buckets, the default), `7d` or `30d` (daily buckets, UTC days).',
       webhookId: deliveryLog.queryDescriptions.webhookId,
     },
-    success: { status: 200, description: 'The buckets and their totals.', schema: deliveryStatsSchema },
+    success: {
+      status: 200,
+      description: 'The buckets and their totals.',
+      schema: deliveryStatsSchema,
+      example: deliveryStatsExample,
+    },
     refusals: deliveryLog.refusals,
   },
   pagedList({
@@ -78,6 +88,7 @@ export const DELIVERY_OPERATIONS: OperationSpec[] = [
       status: 200,
       description: 'The delivery with its attempts and payload.',
       schema: eventDetailsSchema,
+      example: eventDetailsExample,
     },
     refusals: { 404: ['webhookNotFound', 'deliveryNotFound'] },
   },
@@ -90,7 +101,12 @@ export const DELIVERY_OPERATIONS: OperationSpec[] = [
       "Needs Create on API & Webhooks. A new delivery of the same event (same event id) to the webhook as it is now; only the webhook's record owner or an Admin resends a record event. Offered once the delivery is Delivered or Failed.",
     tag: 'Webhooks',
     pathParams: { id: uuidParam('webhook'), deliveryId: uuidParam('delivery') },
-    success: { status: 201, description: 'The new delivery.', schema: deliveryViewSchema },
+    success: {
+      status: 201,
+      description: 'The new delivery.',
+      schema: deliveryViewSchema,
+      example: resentDeliveryExample,
+    },
     refusals: {
       403: ['deliveryResendNotOwner'],
       404: ['webhookNotFound', 'deliveryNotFound'],
@@ -113,7 +129,12 @@ export const DELIVERY_OPERATIONS: OperationSpec[] = [
     tag: 'Webhooks',
     pathParams: { id: uuidParam('webhook') },
     body: body(sendTestEventBody, { event: 'record.created' }),
-    success: { status: 201, description: 'The test delivery (Pending).', schema: deliveryViewSchema },
+    success: {
+      status: 201,
+      description: 'The test delivery (Pending).',
+      schema: deliveryViewSchema,
+      example: testDeliveryExample,
+    },
     refusals: {
       404: ['webhookNotFound'],
       409: ['webhookDisabled', 'webhookNotSubscribed', 'testEventNoRecordType'],

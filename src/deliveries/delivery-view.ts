@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { id, page, timestamp } from '../http/view-schemas';
+import { EXAMPLE } from '../http/view-examples';
 
 /** A delivery as REST, MCP and the web app return it (architecture.md, "response shapes"). */
 export const deliveryViewSchema = z
@@ -106,3 +107,97 @@ export const eventDetailsSchema = deliveryViewSchema.extend({
   attemptHistory: z.array(deliveryAttemptSchema),
 });
 export type EventDetails = z.output<typeof eventDetailsSchema>;
+
+// ---- The OpenAPI examples (success-examples.test.ts parses each with its schema) -------------
+
+/** A record.updated delivered at the first attempt. */
+export const deliveryViewExample = {
+  id: EXAMPLE.deliveryId,
+  webhookId: EXAMPLE.webhookId,
+  url: 'https://example.com/hooks/crm',
+  event: 'record.updated',
+  legacy: false,
+  element: { typeId: EXAMPLE.dealTypeId, recordId: EXAMPLE.recordId },
+  elementName: 'Acme renewal',
+  webhook: {
+    id: EXAMPLE.webhookId,
+    description: 'New and changed deals to the billing system',
+    deleted: false,
+  },
+  status: 'delivered',
+  statusCode: 200,
+  responseMessage: 'OK',
+  eventId: EXAMPLE.eventId,
+  attempts: 1,
+  nextAttemptAt: null,
+  trigger: 'event',
+  resendOf: null,
+  temporalUrl: null,
+  createdAt: '2025-03-04T16:20:04.000Z',
+  updatedAt: '2025-03-04T16:20:05.000Z',
+} satisfies DeliveryView;
+
+/** What a resend answers: a new delivery of the same event, not sent yet. */
+export const resentDeliveryExample = {
+  ...deliveryViewExample,
+  id: EXAMPLE.resendId,
+  status: 'pending',
+  statusCode: null,
+  responseMessage: null,
+  attempts: 0,
+  trigger: 'resend',
+  resendOf: EXAMPLE.deliveryId,
+  createdAt: '2025-03-05T08:00:00.000Z',
+  updatedAt: '2025-03-05T08:00:00.000Z',
+} satisfies DeliveryView;
+
+/** What "Send test event" answers: a sample event's delivery, not sent yet. */
+export const testDeliveryExample = {
+  ...resentDeliveryExample,
+  event: 'record.created',
+  element: { typeId: EXAMPLE.dealTypeId, recordId: EXAMPLE.contactRecordId },
+  elementName: null,
+  eventId: EXAMPLE.resendId,
+  trigger: 'test',
+  resendOf: null,
+} satisfies DeliveryView;
+
+export const deliveryPageExample = {
+  data: [deliveryViewExample],
+  nextCursor: null,
+  total: { count: 1, capped: false },
+} satisfies DeliveryPage;
+
+export const eventDetailsExample = {
+  ...deliveryViewExample,
+  payload: {
+    causeId: '0f5e2b7c-9a3d-4c81-b6e4-2d8a1f7c3b95',
+    cause: { kind: 'api' },
+    record: {
+      ref: { typeId: EXAMPLE.dealTypeId, recordId: EXAMPLE.recordId },
+      schemaRevision: 12,
+      beforeVersion: 3,
+      afterVersion: 4,
+      fields: [
+        {
+          fieldId: EXAMPLE.amountFieldId,
+          display: { label: 'Amount', kind: 'number', position: 2 },
+          before: { state: 'value', kind: 'number', value: 12000 },
+          after: { state: 'value', kind: 'number', value: 12500 },
+        },
+      ],
+    },
+  },
+  attemptHistory: [
+    {
+      attempt: 1,
+      send: 1,
+      startedAt: '2025-03-04T16:20:04.310Z',
+      durationMs: 182,
+      url: 'https://example.com/hooks/crm',
+      statusCode: 200,
+      responseMessage: 'OK',
+      outcome: 'delivered',
+    },
+  ],
+} satisfies EventDetails;

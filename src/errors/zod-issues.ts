@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import { ValidationError, type ErrorIssue } from '../shared/app-error';
+import { withCode } from '../shared/with-code';
 
 /**
  * A rule refused by a zod schema carries its stable customCode in `params.customCode`
@@ -25,13 +26,7 @@ export function validationErrorFromZod(
   return new ValidationError(issuesFromZod(error, pathPrefix));
 }
 
-/** Zod check options that attach a stable customCode to the issue they raise. */
-export function withCode(
-  customCode: string,
-  message: string,
-): { error: string; params: { customCode: string } } {
-  return { error: message, params: { customCode } };
-}
+export { withCode };
 
 function defaultCustomCode(issue: z.core.$ZodIssue): string {
   switch (issue.code) {

@@ -45,7 +45,25 @@ export const MCP_OPERATIONS: OperationSpec[] = [
       'Model Context Protocol over Streamable HTTP, stateless, JSON responses. Send `Content-Type: application/json` and `Accept: application/json, text/event-stream`. Tools: get_record_model, search_records, read_record, create_record, update_record, manage_webhooks (docs/api.md). A tool refusal is a result with `isError: true` and `_meta.failure = { kind, issues }` as in the REST refusal body. GET and DELETE answer 405.',
     tag: 'MCP',
     body: body(jsonRpcRequestSchema, { jsonrpc: '2.0', id: 1, method: 'tools/list' }),
-    success: { status: 200, description: 'The JSON-RPC response.', schema: jsonRpcResponseSchema },
+    success: {
+      status: 200,
+      description: 'The JSON-RPC response.',
+      schema: jsonRpcResponseSchema,
+      example: {
+        jsonrpc: '2.0',
+        id: 1,
+        result: {
+          tools: [
+            {
+              name: 'get_record_model',
+              description:
+                'The record types you can read, their fields with stable ids, and the schema revision.',
+              inputSchema: { type: 'object', properties: {} },
+            },
+          ],
+        },
+      } satisfies z.output<typeof jsonRpcResponseSchema>,
+    },
     responses: {
       202: { description: 'A notification or response was accepted (no body).' },
       400: { description: 'Not a valid JSON-RPC message.', schema: jsonRpcResponseSchema },

@@ -31,3 +31,9 @@ export const ingestResultSchema = z.object({
   reason: z.string().optional(),
 });
 export type IngestResult = z.output<typeof ingestResultSchema>;
+
+/** The OpenAPI example (success-examples.test.ts parses it): a message kept for a subscribing webhook. */
+export const ingestResultExample = {
+  stored: true,
+  eventId: '1c7e3a9f-5b2d-4e84-a6c0-8f2d4b6e0a13',
+} satisfies IngestResult;

@@ -1,7 +1,7 @@
 import type { ComponentSchemas } from '../http/openapi/components';
 import { body, FIELD_CODES, uuidParam, type OperationSpec } from '../http/openapi/operation';
 import { refusalSchema } from '../http/view-schemas';
-import { ingestResultSchema } from './messaging-view';
+import { ingestResultExample, ingestResultSchema } from './messaging-view';
 import { providerActivitySchema } from './provider-activity';
 
 export const MESSAGING_OPERATIONS: OperationSpec[] = [
@@ -25,6 +25,7 @@ export const MESSAGING_OPERATIONS: OperationSpec[] = [
       status: 202,
       description: 'Accepted: whether an event was stored.',
       schema: ingestResultSchema,
+      example: ingestResultExample,
     },
     responses: {
       400: {

@@ -4,19 +4,8 @@
  * null) is missing. Links are not stored there: they live in `record_links` and are given to
  * matchers as `links: { [fieldId]: targetRecordId[] }`.
  */
-export const FIELD_KINDS = [
-  'text',
-  'number',
-  'date',
-  'boolean',
-  'select',
-  'email',
-  'url',
-  'richText',
-  'formula',
-  'link',
-] as const;
-export type FieldKind = (typeof FIELD_KINDS)[number];
+export { FIELD_KINDS, type FieldKind } from '../shared/field-kinds';
+import type { FieldKind } from '../shared/field-kinds';
 
 /**
  * Stored value per kind:

@@ -4,6 +4,10 @@ import type { Check, Json, Same } from '../http/view-schemas';
 import { createFieldBody, discoverBody, readTypeBody, typeBody, updateFieldBody } from './model.schemas';
 import type { visibleModel } from './model.service';
 import {
+  modelDiscoveryExample,
+  modelTypeReadExample,
+  recordFieldResourceExample,
+  recordTypeResourceExample,
   modelDiscoverySchema,
   modelTypeReadSchema,
   recordFieldResourceSchema,
@@ -42,6 +46,7 @@ export const MODEL_OPERATIONS: OperationSpec[] = [
       status: 200,
       description: 'The readable types and the schema revision.',
       schema: modelDiscoverySchema,
+      example: modelDiscoveryExample,
     },
   },
   {
@@ -55,6 +60,7 @@ export const MODEL_OPERATIONS: OperationSpec[] = [
       status: 200,
       description: 'The type with its fields and the schema revision.',
       schema: modelTypeReadSchema,
+      example: modelTypeReadExample,
     },
     refusals: { 404: ['recordTypeNotFound'] },
   },
@@ -66,7 +72,12 @@ export const MODEL_OPERATIONS: OperationSpec[] = [
     description: `${adminOnly} The new type has one text field, Name.`,
     tag: 'Record model',
     body: body(typeBody, { name: 'Projects' }),
-    success: { status: 201, description: 'The new type.', schema: recordTypeResourceSchema },
+    success: {
+      status: 201,
+      description: 'The new type.',
+      schema: recordTypeResourceSchema,
+      example: recordTypeResourceExample,
+    },
     refusals: { 409: ['recordTypeNameTaken'] },
   },
   {
@@ -78,7 +89,12 @@ export const MODEL_OPERATIONS: OperationSpec[] = [
     tag: 'Record model',
     pathParams: { id: uuidParam('record type') },
     body: body(typeBody, { name: 'Client projects' }),
-    success: { status: 200, description: 'The renamed type.', schema: recordTypeResourceSchema },
+    success: {
+      status: 200,
+      description: 'The renamed type.',
+      schema: recordTypeResourceSchema,
+      example: { ...recordTypeResourceExample, name: 'Client projects' },
+    },
     refusals: { 404: ['recordTypeNotFound'], 409: ['recordTypeNameTaken'] },
   },
   {
@@ -105,7 +121,12 @@ export const MODEL_OPERATIONS: OperationSpec[] = [
       kind: 'select',
       config: { options: ['Lead', 'Won', 'Lost'] },
     }),
-    success: { status: 201, description: 'The new field.', schema: recordFieldResourceSchema },
+    success: {
+      status: 201,
+      description: 'The new field.',
+      schema: recordFieldResourceSchema,
+      example: recordFieldResourceExample,
+    },
     refusals: { 400: FIELD_CONFIG_CODES, 404: ['recordTypeNotFound'], 409: ['recordFieldNameTaken'] },
   },
   {
@@ -120,7 +141,16 @@ export const MODEL_OPERATIONS: OperationSpec[] = [
       name: 'Pipeline stage',
       config: { options: ['Lead', 'Qualified', 'Won', 'Lost'] },
     }),
-    success: { status: 200, description: 'The changed field.', schema: recordFieldResourceSchema },
+    success: {
+      status: 200,
+      description: 'The changed field.',
+      schema: recordFieldResourceSchema,
+      example: {
+        ...recordFieldResourceExample,
+        name: 'Pipeline stage',
+        config: { options: ['Lead', 'Qualified', 'Won', 'Lost'] },
+      },
+    },
     refusals: {
       400: FIELD_CONFIG_CODES,
       404: ['recordFieldNotFound', 'recordTypeNotFound'],

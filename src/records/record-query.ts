@@ -1,7 +1,32 @@
-import { z } from 'zod';
-import { ValidationError, type ErrorIssue } from '../shared/app-error';
-import { withCode } from '../errors/zod-issues';
 import type { FieldDef, FieldKind } from '../record-model/field-kinds';
+import {
+  fieldOf,
+  filterProblem,
+  isSearchable,
+  isTextLike,
+  sameId,
+  type RecordFilter,
+  type RecordQuery,
+} from '../shared/record-query.rules';
+
+// The shapes and the filter rules are pure and shared with the web app's record source editor.
+export {
+  QUERY_FILTERS_MAX,
+  QUERY_IN_MAX,
+  QUERY_SEARCH_MAX,
+  RECORD_FILTER_OPS,
+  fieldOf,
+  filterProblem,
+  isSearchable,
+  isTextLike,
+  recordFilterSchema,
+  recordQuerySchema,
+  sameId,
+  validateQuery,
+  type RecordFilter,
+  type RecordFilterOp,
+  type RecordQuery,
+} from '../shared/record-query.rules';
 
 /**
  * A record source "list": the records of one type, narrowed by a search and filters on fields and
@@ -25,159 +50,10 @@ import type { FieldDef, FieldKind } from '../record-model/field-kinds';
  *   isEmpty → no targets.
  */
 
-export const RECORD_FILTER_OPS = [
-  'eq',
-  'neq',
-  'contains',
-  'gt',
-  'lt',
-  'isEmpty',
-  'isNotEmpty',
-  'in',
-] as const;
-export type RecordFilterOp = (typeof RECORD_FILTER_OPS)[number];
-
-export const QUERY_SEARCH_MAX = 200;
-export const QUERY_FILTERS_MAX = 20;
-export const QUERY_IN_MAX = 100;
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
-
-export const recordFilterSchema = z.strictObject({
-  fieldId: z.string().min(1).max(100),
-  op: z.enum(RECORD_FILTER_OPS),
-  value: z.unknown().optional(),
-});
-export type RecordFilter = z.infer<typeof recordFilterSchema>;
-
-export const recordQuerySchema = z.strictObject({
-  typeId: z.string().refine((id) => UUID.test(id), withCode('queryTypeIdInvalid', 'typeId must be a UUID.')),
-  search: z
-    .string()
-    .refine(
-      (search) => search.length <= QUERY_SEARCH_MAX,
-      withCode('querySearchTooLong', `search can have at most ${QUERY_SEARCH_MAX} characters.`),
-    )
-    .optional(),
-  filters: z
-    .array(recordFilterSchema)
-    .refine(
-      (filters) => filters.length <= QUERY_FILTERS_MAX,
-      withCode('queryTooManyFilters', `A query can have at most ${QUERY_FILTERS_MAX} filters.`),
-    )
-    .optional(),
-});
-export type RecordQuery = z.infer<typeof recordQuerySchema>;
-
 export interface MatchableRecord {
   typeId: string;
   values: Record<string, unknown>;
   links: Record<string, string[]>;
-}
-
-// ---- Which filters make sense ------------------------------------------------------------
-
-const TEXT_OPS: RecordFilterOp[] = ['eq', 'neq', 'contains', 'in', 'isEmpty', 'isNotEmpty'];
-const ORDERED_OPS: RecordFilterOp[] = ['eq', 'neq', 'gt', 'lt', 'in', 'isEmpty', 'isNotEmpty'];
-const OPS_BY_KIND: Record<FieldKind, RecordFilterOp[]> = {
-  text: TEXT_OPS,
-  email: TEXT_OPS,
-  url: TEXT_OPS,
-  select: TEXT_OPS,
-  richText: ['contains', 'isEmpty', 'isNotEmpty'],
-  number: ORDERED_OPS,
-  formula: ORDERED_OPS,
-  date: ORDERED_OPS,
-  boolean: ['eq', 'neq', 'in', 'isEmpty', 'isNotEmpty'],
-  link: ['eq', 'neq', 'in', 'isEmpty', 'isNotEmpty'],
-};
-
-export const isTextLike = (kind: FieldKind) => kind === 'text' || kind === 'email' || kind === 'url';
-export const isSearchable = (kind: FieldKind) => isTextLike(kind) || kind === 'select' || kind === 'richText';
-
-function isCalendarDate(value: unknown): boolean {
-  const parts = typeof value === 'string' ? DATE.exec(value) : null;
-  if (!parts) return false;
-  const [year, month, day] = parts.slice(1).map(Number) as [number, number, number];
-  const date = new Date(Date.UTC(year, month - 1, day));
-  return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
-}
-
-/** What an eq/neq/in/gt/lt value of the field must be: a test and its wording. */
-function expectedValue(field: FieldDef): [(value: unknown) => boolean, string] {
-  switch (field.kind) {
-    case 'number':
-    case 'formula':
-      return [(value) => typeof value === 'number' && Number.isFinite(value), 'a number'];
-    case 'date':
-      return [isCalendarDate, 'a date as YYYY-MM-DD'];
-    case 'boolean':
-      return [(value) => typeof value === 'boolean', 'true or false'];
-    case 'select': {
-      const options = field.config.options ?? [];
-      return [(value) => options.includes(value as string), `one of the options (${options.join(', ')})`];
-    }
-    case 'link':
-      return [(value) => typeof value === 'string' && UUID.test(value), 'a record id (UUID)'];
-    default:
-      return [(value) => typeof value === 'string', 'a text'];
-  }
-}
-
-type FilterProblem = { customCode: string; at: 'fieldId' | 'op' | 'value'; message: string };
-
-export function filterProblem(filter: RecordFilter, field: FieldDef | undefined): FilterProblem | undefined {
-  if (!field) {
-    return { customCode: 'queryUnknownField', at: 'fieldId', message: `Unknown field ${filter.fieldId}.` };
-  }
-  const allowed = OPS_BY_KIND[field.kind];
-  if (!allowed.includes(filter.op)) {
-    const message = `${filter.op} does not apply to the ${field.kind} field '${field.name}'; use ${allowed.join(', ')}.`;
-    return { customCode: 'queryOperatorNotAllowed', at: 'op', message };
-  }
-  const valueProblem = (message: string): FilterProblem => ({
-    customCode: 'queryValueInvalid',
-    at: 'value',
-    message,
-  });
-  const { op, value } = filter;
-  if (op === 'isEmpty' || op === 'isNotEmpty') {
-    return value === undefined ? undefined : valueProblem(`${op} takes no value.`);
-  }
-  if (op === 'contains') {
-    return typeof value === 'string' && value.length > 0
-      ? undefined
-      : valueProblem('contains needs a non-empty text.');
-  }
-  const [fits, wording] = expectedValue(field);
-  if (op === 'in') {
-    if (!Array.isArray(value) || value.length > QUERY_IN_MAX) {
-      return valueProblem(`in needs an array of at most ${QUERY_IN_MAX} values.`);
-    }
-    return value.every(fits) ? undefined : valueProblem(`Every value of in must be ${wording}.`);
-  }
-  return fits(value) ? undefined : valueProblem(`The value must be ${wording}.`);
-}
-
-export const sameId = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
-
-/** The query's field of that id; field ids compare case-insensitively (UUIDs), typeId too. */
-export function fieldOf(fieldId: string, typeId: string, fields: FieldDef[]): FieldDef | undefined {
-  return fields.find((field) => sameId(field.id, fieldId) && sameId(field.typeId, typeId));
-}
-
-/** Refuses filters that do not fit the fields of `query.typeId`, all at once. */
-export function validateQuery(query: RecordQuery, fields: FieldDef[], path: (string | number)[] = []): void {
-  const issues: ErrorIssue[] = [];
-  (query.filters ?? []).forEach((filter, index) => {
-    const problem = filterProblem(filter, fieldOf(filter.fieldId, query.typeId, fields));
-    if (problem) {
-      const { customCode, at, message } = problem;
-      issues.push({ code: 'invalid', path: [...path, 'filters', index, at], message, customCode });
-    }
-  });
-  if (issues.length > 0) throw new ValidationError(issues);
 }
 
 // ---- In memory ---------------------------------------------------------------------------

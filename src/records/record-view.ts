@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { id, page, timestamp } from '../http/view-schemas';
 import { FIELD_KINDS } from '../record-model/field-kinds';
 import { IDENTITY_KINDS } from './records.schemas';
+import { EXAMPLE } from '../http/view-examples';
 
 export const valueStateSchema = z
   .discriminatedUnion('state', [
@@ -43,3 +44,41 @@ export type RecordView = z.output<typeof recordViewSchema>;
 
 export const recordPageSchema = page(recordViewSchema);
 export type RecordPage = z.output<typeof recordPageSchema>;
+
+// ---- The OpenAPI examples (success-examples.test.ts parses each with its schema) -------------
+
+/** A deal as a reader whose role restricts Amount reads it. */
+export const recordViewExample = {
+  id: EXAMPLE.recordId,
+  typeId: EXAMPLE.dealTypeId,
+  version: 4,
+  status: 'active',
+  createdAt: '2025-03-01T09:45:00.000Z',
+  updatedAt: '2025-03-04T16:20:03.000Z',
+  trashedAt: null,
+  values: {
+    [EXAMPLE.nameFieldId]: { state: 'value', kind: 'text', value: 'Acme renewal' },
+    [EXAMPLE.stageFieldId]: { state: 'value', kind: 'select', value: 'Won' },
+    [EXAMPLE.amountFieldId]: { state: 'restricted' },
+  },
+  links: {
+    [EXAMPLE.contactLinkFieldId]: [
+      { ref: { typeId: EXAMPLE.contactTypeId, recordId: EXAMPLE.contactRecordId }, display: 'Grace Hopper' },
+    ],
+  },
+  assignments: [{ id: EXAMPLE.userId, name: 'Ada Lovelace' }],
+  identities: [{ kind: 'email', value: 'buyer@acme.example' }],
+} satisfies RecordView;
+
+export const recordPageExample = {
+  data: [recordViewExample],
+  nextCursor: 'eyJjcmVhdGVkQXQiOiIyMDI1LTAzLTAxVDA5OjQ1OjAwLjAwMFoifQ',
+} satisfies RecordPage;
+
+export const trashedRecordExample = {
+  ...recordViewExample,
+  version: 5,
+  status: 'trashed',
+  updatedAt: '2025-03-05T08:00:00.000Z',
+  trashedAt: '2025-03-05T08:00:00.000Z',
+} satisfies RecordView;

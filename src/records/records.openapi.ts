@@ -5,8 +5,11 @@ import type { Check, Same } from '../http/view-schemas';
 import { BUILTIN_TYPES } from '../record-model/builtin-types';
 import { RECORD_FILTER_OPS, recordFilterSchema, recordQuerySchema } from './record-query';
 import {
+  recordPageExample,
   recordPageSchema,
+  recordViewExample,
   recordViewSchema,
+  trashedRecordExample,
   relatedRecordSchema,
   valueStateSchema,
   type RecordPage,
@@ -64,6 +67,7 @@ export const RECORD_OPERATIONS: OperationSpec[] = [
     },
     items: 'records',
     page: recordPageSchema,
+    example: recordPageExample,
     refusals: {
       400: ['queryFiltersInvalid', ...FILTER_CODES, 'recordFieldRestricted'],
       404: ['recordTypeNotFound'],
@@ -78,7 +82,12 @@ export const RECORD_OPERATIONS: OperationSpec[] = [
     tag: 'Records',
     pathParams: { type: typeParam },
     body: body(recordWriteBody, recordWriteExample),
-    success: { status: 201, description: 'The new record.', schema: recordViewSchema },
+    success: {
+      status: 201,
+      description: 'The new record.',
+      schema: recordViewSchema,
+      example: { ...recordViewExample, version: 1, updatedAt: recordViewExample.createdAt },
+    },
     refusals: { 400: RECORD_VALUE_CODES, 403: ['recordFieldRestricted'], 404: ['recordTypeNotFound'] },
   },
   {
@@ -88,7 +97,12 @@ export const RECORD_OPERATIONS: OperationSpec[] = [
     summary: 'Read a record',
     tag: 'Records',
     pathParams: recordParams,
-    success: { status: 200, description: 'The record.', schema: recordViewSchema },
+    success: {
+      status: 200,
+      description: 'The record.',
+      schema: recordViewSchema,
+      example: recordViewExample,
+    },
     refusals: { 404: RECORD_LOCATION_CODES },
   },
   {
@@ -101,7 +115,12 @@ export const RECORD_OPERATIONS: OperationSpec[] = [
     tag: 'Records',
     pathParams: recordParams,
     body: body(recordWriteBody, { values: { [FIELD_ID]: 'Acme renewal 2027', [OTHER_FIELD_ID]: null } }),
-    success: { status: 200, description: 'The record.', schema: recordViewSchema },
+    success: {
+      status: 200,
+      description: 'The record.',
+      schema: recordViewSchema,
+      example: recordViewExample,
+    },
     refusals: {
       400: RECORD_VALUE_CODES,
       403: ['recordFieldRestricted'],
@@ -117,7 +136,12 @@ export const RECORD_OPERATIONS: OperationSpec[] = [
     description: 'Emits record.deleted; the record is erased after 30 days in the Trash.',
     tag: 'Records',
     pathParams: recordParams,
-    success: { status: 200, description: 'The trashed record.', schema: recordViewSchema },
+    success: {
+      status: 200,
+      description: 'The trashed record.',
+      schema: recordViewSchema,
+      example: trashedRecordExample,
+    },
     refusals: { 404: RECORD_LOCATION_CODES, 409: ['recordTrashed'] },
   },
   {
@@ -128,7 +152,12 @@ export const RECORD_OPERATIONS: OperationSpec[] = [
     description: 'Emits record.restored.',
     tag: 'Records',
     pathParams: recordParams,
-    success: { status: 200, description: 'The restored record.', schema: recordViewSchema },
+    success: {
+      status: 200,
+      description: 'The restored record.',
+      schema: recordViewSchema,
+      example: { ...recordViewExample, version: 6 },
+    },
     refusals: { 404: RECORD_LOCATION_CODES, 409: ['recordNotTrashed'] },
   },
   {

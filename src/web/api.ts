@@ -109,6 +109,7 @@ export type WebhookWrite = {
   bodyTemplate?: string | null;
   expectedSchemaRevision?: number;
   recordTrigger?: RecordTrigger | null;
+  recordSources?: RecordSource[] | null;
 };
 export type WebhookListQuery = {
   search?: string;
@@ -136,6 +137,8 @@ type ErrorBody = {
   };
 };
 
+export type ApiIssue = { code: string; path: (string | number)[]; message: string; customCode?: string };
+
 /** A refusal from the server, with the first issue's message (the one shown to people). */
 export class ApiError extends Error {
   override name = 'ApiError';
@@ -144,6 +147,8 @@ export class ApiError extends Error {
     message: string,
     readonly kind: string | undefined,
     readonly customCode: string | undefined,
+    /** Every issue of the refusal, each naming the field it is about (`path`). */
+    readonly issues: ApiIssue[] = [],
   ) {
     super(message);
   }
@@ -197,7 +202,15 @@ export async function request<T>(method: Method, path: string, body?: unknown): 
         ? 'The service is busy. Retry the request shortly.'
         : `The request failed (HTTP ${response.status}).`);
     if (response.status === 401 && !path.startsWith('/app/api/auth/')) onUnauthorized?.();
-    throw new ApiError(response.status, message, error?.kind, issue?.customCode);
+    const issues = (error?.issues ?? []).map((each) => ({
+      ...each,
+      code: each.code ?? 'invalid',
+      path: Array.isArray(each.path)
+        ? each.path.filter((part) => ['string', 'number'].includes(typeof part))
+        : [],
+      message: each.message ?? message,
+    })) as ApiIssue[];
+    throw new ApiError(response.status, message, error?.kind, issue?.customCode, issues);
   }
   return parsed as T;
 }

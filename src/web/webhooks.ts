@@ -22,6 +22,14 @@ import type {
   WebhookWrite,
 } from './api';
 
+import {
+  NO_RECORD_SETTINGS,
+  recordSettingsCreate,
+  recordSettingsOf,
+  recordSettingsUpdate,
+  type RecordSettingsDraft,
+} from './record-sources';
+
 export { RETIRED_EVENTS, isRetiredEvent, parseHeaderLines };
 
 /** The dialog's event checkboxes, grouped as the spec lists them (16 events). */
@@ -87,8 +95,8 @@ export type WebhookDraft = {
   secret: string;
   headers: string;
   bodyTemplate: string;
-  /** The record type of `recordTrigger.query.typeId`; '' for all accessible types. */
-  typeId: string;
+  /** recordTrigger or recordSources (src/web/record-sources.ts). */
+  record: RecordSettingsDraft;
 };
 
 export const EMPTY_DRAFT: WebhookDraft = {
@@ -99,7 +107,7 @@ export const EMPTY_DRAFT: WebhookDraft = {
   secret: '',
   headers: '',
   bodyTemplate: '',
-  typeId: '',
+  record: NO_RECORD_SETTINGS,
 };
 
 /**
@@ -115,7 +123,7 @@ export function draftOfWebhook(webhook: WebhookView, secrets: WebhookSecrets | u
     secret: secrets ? (secrets.secret ?? '') : webhook.hasSecret ? MASK : '',
     headers: secrets ? headerLines(secrets.headers) : maskedHeaderLines(webhook.headerNames),
     bodyTemplate: webhook.bodyTemplate ?? '',
-    typeId: webhook.recordTrigger?.query.typeId ?? '',
+    record: recordSettingsOf(webhook),
   };
 }
 
@@ -179,7 +187,7 @@ export function createOf(
   const headers = parseHeaderLines(draft.headers);
   if (headers && Object.keys(headers).length) write.headers = headers;
   if (draft.bodyTemplate.trim()) write.bodyTemplate = draft.bodyTemplate;
-  if (draft.typeId) write.recordTrigger = { query: { typeId: draft.typeId } };
+  Object.assign(write, recordSettingsCreate(draft.record));
   if (write.events.some(isRecordEvent) && schemaRevision !== undefined) {
     write.expectedSchemaRevision = schemaRevision;
   }
@@ -221,8 +229,9 @@ export function updateOf(
       write.bodyTemplate = draft.bodyTemplate;
     }
   }
-  if (draft.typeId !== initial.typeId) {
-    write.recordTrigger = draft.typeId ? { query: { typeId: draft.typeId } } : null;
+  const record = recordSettingsUpdate(initial.record, draft.record);
+  if (record) {
+    Object.assign(write, record);
     if (schemaRevision !== undefined) write.expectedSchemaRevision = schemaRevision;
   }
   return Object.keys(write).length ? write : undefined;

@@ -1,7 +1,7 @@
 import { AppError, type ErrorIssue } from '../shared/app-error';
+import { recordSourceIssues } from '../shared/record-source.rules';
 import { findReadableType, type RecordModel } from '../record-model/model.service';
 import type { RecordAccess } from '../record-model/record-access';
-import { validateQuery } from '../records/record-query';
 import type { RecordSource, RecordTrigger } from './record-source-schemas';
 
 /**
@@ -29,48 +29,11 @@ export function checkRecordSettings(
       });
       return;
     }
-    try {
-      validateQuery(source.query, type.fields, [...path, 'query']);
-    } catch (error) {
-      if (error instanceof AppError) issues.push(...error.issues);
-      else throw error;
-    }
-    // A filter on a field the owner cannot read would reveal its values through which records
-    // are delivered; watching it, when it changes (issue 10, hole 2).
-    const restricted = (fieldId: string, at: (string | number)[]) => {
-      if (!ownerAccess.isFieldRestricted(fieldId)) return false;
-      issues.push({
-        code: 'invalid',
-        path: at,
-        message: 'The record owner cannot read this field, so a webhook cannot filter on it or watch it.',
-        customCode: 'webhookFieldRestricted',
-      });
-      return true;
-    };
-    for (const [index, filter] of (source.query.filters ?? []).entries()) {
-      restricted(filter.fieldId, [...path, 'query', 'filters', index, 'fieldId']);
-    }
-    for (const [index, fieldId] of (source.changedFieldIds ?? []).entries()) {
-      const at = [...path, 'changedFieldIds', index];
-      if (!type.fields.some((field) => field.id === fieldId)) {
-        issues.push({
-          code: 'invalid',
-          path: at,
-          message: `No field ${fieldId} in ${type.name}.`,
-          customCode: 'webhookChangedFieldUnknown',
-        });
-      } else restricted(fieldId, at);
-    }
-    for (const [index, event] of (source.events ?? []).entries()) {
-      if (!settings.events.includes(event)) {
-        issues.push({
-          code: 'invalid',
-          path: [...path, 'events', index],
-          message: `The webhook does not subscribe to ${event}.`,
-          customCode: 'webhookSourceEventNotSubscribed',
-        });
-      }
-    }
+    issues.push(
+      ...recordSourceIssues(source, type, path, settings.events, (fieldId) =>
+        ownerAccess.isFieldRestricted(fieldId),
+      ),
+    );
   };
   if (settings.recordTrigger) check(settings.recordTrigger, ['recordTrigger']);
   settings.recordSources?.forEach((source, index) => check(source, ['recordSources', index]));

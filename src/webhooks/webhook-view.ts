@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { id, page, timestamp } from '../http/view-schemas';
 import { recordSourcesSchema, recordTriggerSchema } from './record-source-schemas';
+import { EXAMPLE } from '../http/view-examples';
 
 /** Deliveries by outcome over a window (also a chart's totals). */
 export const windowHealthSchema = z.object({
@@ -26,6 +27,10 @@ export const webhookHealthSchema = z
   })
   .meta({ description: 'Counted from the delivery log when the webhook is read.' });
 export type WebhookHealth = z.output<typeof webhookHealthSchema>;
+
+const NO_WINDOW = { delivered: 0, failed: 0, inFlight: 0, successRate: null };
+/** The health of a webhook that has sent nothing yet. */
+export const NO_HEALTH: WebhookHealth = { lastDelivery: null, last24h: NO_WINDOW, last7d: NO_WINDOW };
 
 /** A webhook as REST, MCP and the web app return it: never its secret or header values. */
 export const webhookViewSchema = z
@@ -73,3 +78,57 @@ export type WebhookSecrets = z.output<typeof webhookSecretsSchema>;
 
 export const webhookPageSchema = page(webhookViewSchema);
 export type WebhookPage = z.output<typeof webhookPageSchema>;
+
+// ---- The OpenAPI examples (success-examples.test.ts parses each with its schema) -------------
+
+const exampleWindow = (delivered: number, failed: number) => ({
+  delivered,
+  failed,
+  inFlight: 0,
+  successRate: delivered + failed ? delivered / (delivered + failed) : null,
+});
+
+/** A webhook following won deals of one type, as an answer shows it. */
+export const webhookViewExample = {
+  id: EXAMPLE.webhookId,
+  url: 'https://example.com/hooks/crm',
+  description: 'New and changed deals to the billing system',
+  events: ['record.created', 'record.updated'],
+  legacyEvents: [],
+  enabled: true,
+  hasSecret: true,
+  headerNames: ['X-Billing-Token'],
+  bodyTemplate: null,
+  recordTrigger: {
+    query: {
+      typeId: EXAMPLE.dealTypeId,
+      search: 'renewal',
+      filters: [{ fieldId: EXAMPLE.stageFieldId, op: 'eq', value: 'Won' }],
+    },
+    changedFieldIds: [EXAMPLE.amountFieldId],
+  },
+  recordSources: null,
+  recordOwnerUserId: EXAMPLE.userId,
+  recordOwnerName: 'Ada Lovelace',
+  expectedSchemaRevision: 12,
+  health: {
+    lastDelivery: { status: 'delivered', at: '2025-03-04T16:20:05.000Z' },
+    last24h: exampleWindow(18, 2),
+    last7d: exampleWindow(131, 4),
+  },
+  createdAt: '2025-03-01T09:30:00.000Z',
+  updatedAt: '2025-03-02T11:05:42.000Z',
+} satisfies WebhookView;
+
+/** What creating the example webhook of `POST /api/v1/webhooks` answers: no deliveries yet. */
+export const webhookCreatedExample = {
+  ...webhookViewExample,
+  recordTrigger: null,
+  health: NO_HEALTH,
+  updatedAt: webhookViewExample.createdAt,
+} satisfies WebhookView;
+
+export const webhookPageExample = {
+  data: [webhookViewExample],
+  nextCursor: null,
+} satisfies WebhookPage;

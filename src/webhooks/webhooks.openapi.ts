@@ -5,7 +5,14 @@ import type { Check, Same } from '../http/view-schemas';
 import { FILTER_CODES } from '../records/records.openapi';
 import { WEBHOOK_EVENTS } from '../shared/event-catalog';
 import { recordSourceSchema, recordTriggerSchema } from './record-source-schemas';
-import { webhookPageSchema, webhookViewSchema, type WebhookPage } from './webhook-view';
+import {
+  webhookCreatedExample,
+  webhookPageExample,
+  webhookPageSchema,
+  webhookViewExample,
+  webhookViewSchema,
+  type WebhookPage,
+} from './webhook-view';
 import { createWebhookBody, listWebhooksQuery, updateWebhookBody } from './webhooks.schemas';
 import type { WebhooksService } from './webhooks.service';
 import type { EncodedPage } from '../http/paging';
@@ -71,6 +78,7 @@ export const WEBHOOK_OPERATIONS: OperationSpec[] = [
     query: listWebhooksQuery,
     items: 'webhooks',
     page: webhookPageSchema,
+    example: webhookPageExample,
   }),
   {
     method: 'post',
@@ -80,7 +88,12 @@ export const WEBHOOK_OPERATIONS: OperationSpec[] = [
     description: `Needs Create on API & Webhooks. \`events\`: one or more of ${WEBHOOK_EVENTS.join(', ')}. A URL without a scheme is saved with \`https://\`; custom headers need \`https://\` (or \`http://\` on localhost). \`recordTrigger\` or \`recordSources\` narrow the record events to lists of one type; only an Admin can choose another \`recordOwnerUserId\`.`,
     tag: 'Webhooks',
     body: body(createWebhookBody, createWebhookExample),
-    success: { status: 201, description: 'The new webhook.', schema: webhookViewSchema },
+    success: {
+      status: 201,
+      description: 'The new webhook.',
+      schema: webhookViewSchema,
+      example: webhookCreatedExample,
+    },
     refusals: {
       400: WEBHOOK_RULE_CODES,
       403: ['webhookOwnerNotAllowed'],
@@ -94,7 +107,12 @@ export const WEBHOOK_OPERATIONS: OperationSpec[] = [
     summary: 'Read a webhook',
     tag: 'Webhooks',
     pathParams: { id: uuidParam('webhook') },
-    success: { status: 200, description: 'The webhook.', schema: webhookViewSchema },
+    success: {
+      status: 200,
+      description: 'The webhook.',
+      schema: webhookViewSchema,
+      example: webhookViewExample,
+    },
     refusals: { 404: ['webhookNotFound'] },
   },
   {
@@ -107,7 +125,12 @@ export const WEBHOOK_OPERATIONS: OperationSpec[] = [
     tag: 'Webhooks',
     pathParams: { id: uuidParam('webhook') },
     body: body(updateWebhookBody, { enabled: false, description: 'Paused during the billing migration' }),
-    success: { status: 200, description: 'The webhook.', schema: webhookViewSchema },
+    success: {
+      status: 200,
+      description: 'The webhook.',
+      schema: webhookViewSchema,
+      example: { ...webhookViewExample, enabled: false, description: 'Paused during the billing migration' },
+    },
     refusals: {
       400: [...WEBHOOK_RULE_CODES, 'webhookSchemaRevisionRequired'],
       403: ['webhookOwnerNotAllowed', 'webhookOwnedByAnother'],

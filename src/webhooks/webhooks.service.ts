@@ -21,7 +21,7 @@ import { WebhooksRepository, type Webhook } from './webhooks.repository';
 import type { CreateWebhookBody, UpdateWebhookBody } from './webhooks.schemas';
 import { listWebhookRows, type WebhookListOptions } from './webhooks.list';
 import type { Page } from '../http/paging';
-import type { WebhookHealth, WebhookView } from './webhook-view';
+import { NO_HEALTH, type WebhookHealth, type WebhookView } from './webhook-view';
 import { webhookView } from './webhook-view-of';
 
 /** Where a write came from: MCP record subscriptions must name the schema revision they read. */
@@ -33,9 +33,6 @@ export type WebhookHealthSource = (
   workspaceId: string,
   webhookIds: readonly string[],
 ) => Promise<Map<string, WebhookHealth>>;
-
-const NO_WINDOW = { delivered: 0, failed: 0, inFlight: 0, successRate: null };
-const NO_HEALTH: WebhookHealth = { lastDelivery: null, last24h: NO_WINDOW, last7d: NO_WINDOW };
 
 export const webhookNotFound = () => notFoundError('Webhook not found.', 'webhookNotFound');
 

@@ -6,6 +6,7 @@ import {
   screenshot,
   signInInBrowser,
   useBrowserSession,
+  webhookWritesDuring,
 } from '../helpers/browser';
 import type { TestApp } from '../helpers/test-app';
 
@@ -217,12 +218,7 @@ describe('web app: webhooks in a browser', () => {
     });
     await dialog().waitFor({ state: 'detached' });
 
-    const writes: string[] = [];
-    const onRequest = (request: Request) => {
-      if (request.method() === 'PATCH') writes.push(request.url());
-    };
-    page.on('request', onRequest);
-    try {
+    const writes = await webhookWritesDuring(page, async () => {
       await openRow(HOOK_URL);
       await dialog().getByTestId('webhook-secret').fill('');
       await dialog().getByTestId('webhook-save').click();
@@ -237,15 +233,13 @@ describe('web app: webhooks in a browser', () => {
       await dialog().getByTestId('webhook-save').click();
       await message.waitFor();
       await expect(message.textContent()).resolves.toContain('"bodyTemplate": null');
-      expect(writes).toEqual([]);
       // The dialog stays open; nothing changed on the server. Closing it asks to discard the edits.
       await dialog().getByTestId('dialog-close').click();
       await page.getByTestId('confirm-ok').click();
       await page.getByTestId('confirm-dialog').waitFor({ state: 'detached' });
       await dialog().waitFor({ state: 'detached' });
-    } finally {
-      page.off('request', onRequest);
-    }
+    });
+    expect(writes).toEqual([]);
     const stored = await appFetch(page, 'GET', '/app/api/webhooks');
     expect(stored.data[0]).toMatchObject({
       url: HOOK_URL,
@@ -255,13 +249,7 @@ describe('web app: webhooks in a browser', () => {
   });
 
   it('asks before closing a dialog with unsaved changes; without changes it closes at once', async () => {
-    const writes: string[] = [];
-    const onRequest = (request: Request) => {
-      if (request.method() !== 'GET' && request.url().includes('/app/api/webhooks'))
-        writes.push(request.url());
-    };
-    page.on('request', onRequest);
-    try {
+    const writes = await webhookWritesDuring(page, async () => {
       await openRow(HOOK_URL);
       await page.keyboard.press('Escape');
       await dialog().waitFor({ state: 'detached' });
@@ -282,11 +270,9 @@ describe('web app: webhooks in a browser', () => {
       await dialog().locator('.dialog-actions button', { hasText: 'Cancel' }).click();
       await page.getByTestId('confirm-ok').click();
       await dialog().waitFor({ state: 'detached' });
-      expect(writes).toEqual([]);
       await expect(row(HOOK_URL).getByTestId('webhook-cell-description').textContent()).resolves.toBe(before);
-    } finally {
-      page.off('request', onRequest);
-    }
+    });
+    expect(writes).toEqual([]);
   });
 
   it('searches by URL and filters by creation date', async () => {

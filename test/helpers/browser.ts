@@ -7,6 +7,7 @@ import {
   type BrowserContextOptions,
   type Locator,
   type Page,
+  type Request,
 } from 'playwright-core';
 import { projectRoot } from '../../src/project-root';
 import { startTestApp, type TestApp } from './test-app';
@@ -256,4 +257,23 @@ export async function browserToday(page: Page, plusDays = 0): Promise<string> {
     const pad = (n: number) => String(n).padStart(2, '0');
     return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}`;
   }, plusDays);
+}
+
+/**
+ * Collects the webhook writes the page sends (any request but GET under /app/api/webhooks) while
+ * `during` runs, so a test can say a step sent nothing. The listener is removed whatever happens.
+ */
+export async function webhookWritesDuring(page: Page, during: () => Promise<void>): Promise<string[]> {
+  const writes: string[] = [];
+  const onRequest = (request: Request) => {
+    if (request.method() !== 'GET' && request.url().includes('/app/api/webhooks'))
+      writes.push(`${request.method()} ${request.url()}`);
+  };
+  page.on('request', onRequest);
+  try {
+    await during();
+  } finally {
+    page.off('request', onRequest);
+  }
+  return writes;
 }

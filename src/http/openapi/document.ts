@@ -164,8 +164,8 @@ function operation(spec: OperationSpec, components: SchemaComponents): OpenApiOp
     ...(spec.body ? { requestBody: requestBody(spec.body, components) } : {}),
     responses: {},
   };
-  const { status, description, schema } = spec.success;
-  result.responses[status] = response({ description, schema }, components);
+  const { status, description, schema, example } = spec.success;
+  result.responses[status] = response({ description, schema, example }, components);
   const refusals = spec.responses ?? (spec.public ? {} : restRefusals(spec));
   for (const [code, refusal] of Object.entries(refusals))
     result.responses[code] = response(refusal, components);
@@ -199,7 +199,7 @@ function response(
           content: {
             'application/json': {
               schema: components.ref(spec.schema, 'output'),
-              ...refusalExamples(spec),
+              ...(spec.example === undefined ? refusalExamples(spec) : { example: spec.example }),
             },
           },
         }

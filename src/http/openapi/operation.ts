@@ -18,6 +18,8 @@ export interface ResponseSpec {
   retryAfter?: boolean;
   /** The customCodes this refusal can carry (`x-custom-codes`). */
   customCodes?: readonly string[];
+  /** An example body (a success answer's; refusals get one per customCode). */
+  example?: unknown;
 }
 
 export interface OperationSpec {
@@ -35,7 +37,8 @@ export interface OperationSpec {
   /** Descriptions of this operation's query parameters, over the common ones below. */
   queryDescriptions?: Record<string, string>;
   body?: { schema: z.ZodType; example: unknown };
-  success: { status: 200 | 201 | 202 | 204; description: string; schema?: z.ZodType };
+  /** The answer; with a body, `example` is a realistic one the schema accepts (success-examples.test.ts). */
+  success: { status: 200 | 201 | 202 | 204; description: string; schema?: z.ZodType; example?: unknown };
   /** The customCodes of this operation beyond those every keyed call or every body can answer. */
   refusals?: Partial<Record<RefusalStatus, readonly string[]>>;
   /** Responses described by hand (MCP has its own refusal bodies), instead of the REST refusals. */
@@ -53,14 +56,16 @@ export type PagedListSpec = Omit<OperationSpec, 'method' | 'success'> & {
   /** What one page holds, in the plural: `records`. */
   items: string;
   page: z.ZodType;
+  /** A page of the list, as the success example. */
+  example: unknown;
 };
 
 /** A paged list is a GET that answers one page and refuses a cursor it did not issue. */
-export function pagedList({ items, page, refusals, ...spec }: PagedListSpec): OperationSpec {
+export function pagedList({ items, page, example, refusals, ...spec }: PagedListSpec): OperationSpec {
   return {
     ...spec,
     method: 'get',
-    success: { status: 200, description: `One page of ${items}.`, schema: page },
+    success: { status: 200, description: `One page of ${items}.`, schema: page, example },
     refusals: { ...refusals, 400: ['cursorInvalid', ...(refusals?.[400] ?? [])] },
   };
 }

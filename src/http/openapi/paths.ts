@@ -32,6 +32,11 @@ export const OPERATIONS: readonly OperationSpec[] = [
       status: 200,
       description: 'The OpenAPI 3.1 document of the REST API.',
       schema: openApiDocumentSchema,
+      example: {
+        openapi: '3.1.1',
+        info: { title: 'CRM webhooks service', version: '1.0.0' },
+        paths: { '/api/v1/me': { get: { operationId: 'getMe', summary: 'Who the key acts as, right now' } } },
+      },
     },
   },
   ...ME_OPERATIONS,

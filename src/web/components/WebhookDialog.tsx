@@ -14,6 +14,7 @@ import { Loading } from './ListParts';
 import { EventsField } from './WebhookEventsField';
 import { RecordSettings, useRecordModel } from './WebhookRecordSettings';
 import { SendingFields } from './WebhookSendingFields';
+import { RECORD_SETTINGS_REFUSED, useRecordIssues } from './useRecordIssues';
 import { useWebhookDraft } from './useWebhookDraft';
 
 export type WebhookRights = { create: boolean; edit: boolean; delete: boolean };
@@ -38,6 +39,7 @@ export function WebhookDialog({ webhook, rights, onClose, onSaved, onDeleted, on
   const revealsSecrets = !isNew && rights.edit;
   const { secrets, secretsError, initial, draft, setDraft } = useWebhookDraft(webhook, revealsSecrets);
   const model = useRecordModel();
+  const record = useRecordIssues(draft);
   const [confirmDelete, setConfirmDelete] = useState(false);
   const [confirmDiscard, setConfirmDiscard] = useState(false);
   const { busy, error, setError, run } = useSubmit();
@@ -99,6 +101,7 @@ export function WebhookDialog({ webhook, rights, onClose, onSaved, onDeleted, on
 
   const change = (patch: Partial<WebhookDraft>) => {
     setError(undefined);
+    record.clear();
     setDraft((current) => (current ? { ...current, ...patch } : current));
   };
 
@@ -119,12 +122,20 @@ export function WebhookDialog({ webhook, rights, onClose, onSaved, onDeleted, on
       onClose();
       return;
     }
+    if (!record.check(draft, write)) {
+      setError(RECORD_SETTINGS_REFUSED);
+      return;
+    }
     const body = write;
     void run(async () => {
-      const saved = webhook
-        ? await api.updateWebhook(webhook.id, body)
-        : await api.createWebhook(body as WebhookWrite & { url: string; events: string[] });
-      onSaved(saved, isNew);
+      try {
+        const saved = webhook
+          ? await api.updateWebhook(webhook.id, body)
+          : await api.createWebhook(body as WebhookWrite & { url: string; events: string[] });
+        onSaved(saved, isNew);
+      } catch (failure) {
+        throw record.refused(failure);
+      }
     });
   };
 
@@ -240,11 +251,12 @@ export function WebhookDialog({ webhook, rights, onClose, onSaved, onDeleted, on
           />
 
           <RecordSettings
-            webhook={webhook}
             draft={draft}
             model={model}
+            typeFields={record.typeFields}
+            issues={record.issues}
             readOnly={fixed}
-            onChange={(typeId) => change({ typeId })}
+            onChange={(settings) => change({ record: settings })}
           />
 
           {webhook ? (

@@ -1,9 +1,19 @@
-// The Record settings of the webhook dialog: the record type its record events follow, checked
-// against the schema revision; sources, search, filters and changed fields set through the API are
-// kept and explained, not edited here.
-import { useEffect, useId, useState, type ReactNode } from 'react';
-import { api, type RecordTypeSummary, type WebhookView } from '../api';
+// The Record settings of the webhook dialog: the one record source its record events follow
+// (recordTrigger), or several (recordSources, up to 50, added and removed here), each edited by
+// RecordSourceEditor; checked against the schema revision the model was read at.
+import { useEffect, useState } from 'react';
+import type { ErrorIssue } from '../../shared/app-error';
+import { api, type RecordTypeSummary } from '../api';
+import {
+  EMPTY_SOURCE,
+  issuesUnder,
+  RECORD_SOURCES_MAX,
+  type RecordSettingsDraft,
+  type TypeFields,
+} from '../record-sources';
 import { isRecordEvent, type WebhookDraft } from '../webhooks';
+import { RecordSourceEditor } from './RecordSourceEditor';
+import { IssueMessages } from './RecordSourceIssues';
 
 /** The record model as the dialog needs it; undefined while it loads. */
 export type RecordModelSummary = { schemaRevision: number; types: RecordTypeSummary[] };
@@ -26,69 +36,35 @@ export function useRecordModel(): RecordModelSummary | undefined {
 }
 
 export function RecordSettings({
-  webhook,
   draft,
   model,
+  typeFields,
+  issues,
   readOnly,
   onChange,
 }: {
-  webhook: WebhookView | undefined;
   draft: WebhookDraft;
   model: RecordModelSummary | undefined;
+  typeFields: (typeId: string) => TypeFields | undefined;
+  /** The dialog's checks or the server's refusal issues, by path. */
+  issues: ErrorIssue[];
   readOnly: boolean;
-  onChange: (typeId: string) => void;
+  onChange: (record: RecordSettingsDraft) => void;
 }) {
-  const id = useId();
-  const sources = webhook?.recordSources ?? null;
-  const trigger = webhook?.recordTrigger ?? null;
+  const { several, sources } = draft.record;
   const subscribes = draft.events.some(isRecordEvent);
   const types = model?.types ?? [];
-  // A saved type the viewer cannot read is still shown, by its id.
-  const known = !draft.typeId || types.some((type) => type.id === draft.typeId);
-  const narrowed =
-    trigger && (trigger.query.search || trigger.query.filters?.length || trigger.changedFieldIds?.length);
-
-  let note: ReactNode = null;
-  if (sources?.length) {
-    note = (
-      <p className="hint" data-testid="webhook-record-sources">
-        This webhook follows {sources.length === 1 ? '1 record source' : `${sources.length} record sources`}{' '}
-        (set through the API); they are kept as they are.
-      </p>
-    );
-  } else if (narrowed) {
-    note = (
-      <p className="hint" data-testid="webhook-record-query">
-        The saved source also has a search, filters or changed fields (set through the API); choosing another
-        type replaces them.
-      </p>
-    );
-  }
+  const fixed = readOnly || !model;
+  const setSources = (next: RecordSettingsDraft['sources']) =>
+    onChange(next.length ? { several, sources: next } : { several: false, sources: [EMPTY_SOURCE] });
+  const listIssues = issuesUnder(issues, ['recordSources']).filter((issue) => issue.path.length === 1);
 
   return (
     <fieldset className="link-field" data-testid="webhook-record-settings">
       <legend>Record settings</legend>
-      <label htmlFor={id} className="field-label">
-        Record type
-      </label>
-      <select
-        id={id}
-        value={draft.typeId}
-        disabled={readOnly || Boolean(sources?.length) || !model}
-        onChange={(event) => onChange(event.target.value)}
-        data-testid="webhook-record-type"
-      >
-        <option value="">All accessible types</option>
-        {types.map((type) => (
-          <option key={type.id} value={type.id}>
-            {type.name}
-          </option>
-        ))}
-        {known ? null : <option value={draft.typeId}>Type {draft.typeId}</option>}
-      </select>
       <span className="hint">
         {subscribes
-          ? 'Record events of this type only, as the record owner can read them.'
+          ? 'Record events of these records only, as the record owner can read them.'
           : 'Applies to record events; none is selected.'}
         {model && model.schemaRevision >= 0 ? (
           <>
@@ -98,7 +74,61 @@ export function RecordSettings({
           </>
         ) : null}
       </span>
-      {note}
+      {sources.map((source, index) => (
+        <div key={index} className="record-source-entry" data-testid="record-source-entry">
+          {several ? (
+            <div className="event-group-header">
+              <strong>Source {index + 1}</strong>
+              {fixed ? null : (
+                <button
+                  type="button"
+                  className="link-button small"
+                  onClick={() => setSources(sources.filter((_each, at) => at !== index))}
+                  data-testid="record-source-remove"
+                >
+                  Remove source
+                </button>
+              )}
+            </div>
+          ) : null}
+          <RecordSourceEditor
+            source={source}
+            path={several ? ['recordSources', index] : ['recordTrigger']}
+            allowAllTypes={!several}
+            webhookEvents={several ? draft.events : undefined}
+            types={types}
+            typeFields={source.typeId ? typeFields(source.typeId) : undefined}
+            issues={issues}
+            readOnly={fixed}
+            onChange={(next) =>
+              onChange({ several, sources: sources.map((each, at) => (at === index ? next : each)) })
+            }
+          />
+        </div>
+      ))}
+      <IssueMessages messages={listIssues.map((issue) => issue.message)} />
+      {fixed ? null : (
+        <button
+          type="button"
+          className="button button-small"
+          disabled={several && sources.length >= RECORD_SOURCES_MAX}
+          onClick={() =>
+            onChange({
+              several: true,
+              // The single source becomes the first of several (all types is not a source).
+              sources: [...sources.filter((source) => several || source.typeId), EMPTY_SOURCE],
+            })
+          }
+          data-testid="record-source-add"
+        >
+          {several ? 'Add a source' : 'Follow several sources'}
+        </button>
+      )}
+      {several ? (
+        <span className="hint">
+          Up to {RECORD_SOURCES_MAX} sources, each a list of one type with its own events.
+        </span>
+      ) : null}
     </fieldset>
   );
 }
