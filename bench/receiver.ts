@@ -34,6 +34,7 @@ export class BenchReceiver {
   sample: { headers: IncomingHttpHeaders; body: Buffer } | undefined;
   url = '';
   private server: Server | undefined;
+  private readonly waiting = new Map<string, (arrivedAt: number) => void>();
 
   constructor(private readonly secret: string) {}
 
@@ -60,7 +61,11 @@ export class BenchReceiver {
             if (this.eventIds.has(json.id)) this.duplicates++;
             this.eventIds.add(json.id);
           }
-          if (recordId && !this.arrivals.has(recordId)) this.arrivals.set(recordId, arrivedAt);
+          if (recordId && !this.arrivals.has(recordId)) {
+            this.arrivals.set(recordId, arrivedAt);
+            this.waiting.get(recordId)?.(arrivedAt);
+            this.waiting.delete(recordId);
+          }
           this.sample ??= { headers: request.headers, body };
         }
         response.writeHead(200, { 'Content-Type': 'text/plain', 'Content-Length': '2' });
@@ -70,6 +75,13 @@ export class BenchReceiver {
     this.url = await listenOnLoopback(server);
     this.server = server;
     return this;
+  }
+
+  /** When the first delivery of a record arrives (wall ms); at once if it already has. */
+  arrivalOf(recordId: string): Promise<number> {
+    const arrived = this.arrivals.get(recordId);
+    if (arrived !== undefined) return Promise.resolve(arrived);
+    return new Promise((resolve) => this.waiting.set(recordId, resolve));
   }
 
   /** Receipts that arrived in [from, to] (wall ms). */

@@ -2,6 +2,8 @@
 // a short "what limits it" drawn from what the run observed.
 import { GROUP_LABELS, GROUPS, type CpuUsage, type Group } from './cpu';
 import type { EngineReport } from './engine';
+import type { SaturationReport } from './saturation';
+import type { StatementCount } from './statements';
 import type { ClosedLoopReport } from './load';
 import { STAGES, type StageBreakdown } from './stages';
 import { ms, num, pct, table, type Summary } from './stats';
@@ -46,6 +48,10 @@ export interface Results {
   /** The same engine load with a workflow shaped like a delivery (search attributes, memo, upsert). */
   engineDeliveryShaped?: EngineReport & { cpu: CpuUsage };
   steps: StepResult[];
+  /** Closed-loop saturation: deliveries/s with exactly N writes in flight. */
+  saturation: (SaturationReport & { cpu: CpuUsage })[];
+  /** SQL statements per record write and its delivery (log_statement=all). */
+  statements?: StatementCount;
   receiver: { duplicates: number; badSignatures: number; unparsable: number };
   deliveryStatuses: Record<string, number>;
   notes: string[];
@@ -135,6 +141,17 @@ export function renderResults(results: Results): string {
     rows.push([
       `REST \`GET ${rest.path}\` with x-api-key (p50 / p99)`,
       `${num(rest.rate)} requests/s (${ms(rest.latency.p50)} / ${ms(rest.latency.p99)}, ${rest.concurrency} clients)`,
+    ]);
+  const best = [...results.saturation].sort((a, b) => b.rate - a.rate)[0];
+  if (best)
+    rows.push([
+      'Closed-loop saturation (most deliveries/s with N writes in flight)',
+      `${num(best.rate)} /s (N = ${best.inFlight}; p50 ${ms(best.latency.p50)}, p99 ${ms(best.latency.p99)})`,
+    ]);
+  if (results.statements)
+    rows.push([
+      'SQL statements per record write and its delivery',
+      `${num(results.statements.perDelivery, 1)} (log_statement=all, ${results.statements.writes} writes)`,
     ]);
   if (results.engine) rows.push(['Deliveries/s ÷ engine ceiling', ratio(sustainedRate, results.engine.rate)]);
   if (results.http) rows.push(['Deliveries/s ÷ HTTP ceiling', ratio(sustainedRate, results.http.rate)]);
@@ -256,6 +273,53 @@ export function renderResults(results: Results): string {
         results.steps.map((step) => [
           String(step.rate),
           ...threadNames.map((name) => pct(step.cpu.threads[name] ?? 0)),
+        ]),
+      ),
+      '',
+    );
+  }
+
+  if (results.saturation.length) {
+    out.push('## Closed-loop saturation', '');
+    out.push(
+      'N writers, each writing a record (`POST /api/v1/records/deal`), waiting for its signed POST to ' +
+        'arrive, then writing the next: exactly N writes in flight. Deliveries/s is the receipts per second ' +
+        'in the measured window; CPU per delivery as above.',
+      '',
+    );
+    out.push(
+      table(
+        ['writes in flight', 'deliveries/s', 'p50', 'p99', 'failed writes', 'lost', 'CPU per delivery'],
+        results.saturation.map((run) => [
+          String(run.inFlight),
+          num(run.rate),
+          ms(run.latency.p50),
+          ms(run.latency.p99),
+          String(run.failedWrites),
+          String(run.lost),
+          `${((GROUPS.reduce((sum, group) => sum + run.cpu.groups[group], 0) * 10) / Math.max(0.001, run.rate)).toFixed(1)} ms`,
+        ]),
+      ),
+      '',
+    );
+  }
+
+  if (results.statements) {
+    const counted = results.statements;
+    out.push('## SQL statements per delivery', '');
+    out.push(
+      `PostgreSQL's own log (log_statement=all) while ${counted.writes} records were written one after ` +
+        'the other, each waiting for its signed POST, minus an idle window as long (sweeps, pollers): ' +
+        `${counted.measured} statements logged, ${counted.idle} idle, so ${num(counted.perDelivery, 1)} per ` +
+        'record write and its delivery (BEGIN and COMMIT included). The most frequent:',
+      '',
+    );
+    out.push(
+      table(
+        ['statement (values elided)', 'per delivery'],
+        counted.top.map((entry) => [
+          `\`${entry.statement.replace(/\|/g, '\\|')}\``,
+          num(entry.perDelivery, 1),
         ]),
       ),
       '',

@@ -7,9 +7,13 @@
 // prints the tables and writes them to BENCHMARKS.md. Bounded in count and time, loopback only;
 // stops the stack and removes its temporary directory at the end, on errors and on Ctrl-C.
 //
+//   5. the closed-loop saturation (deliveries/s with N writes in flight),
+//   6. SQL statements per record write and its delivery (PostgreSQL's log_statement=all),
 // Settings (environment): BENCH_RATES (writes/s, default 15,25,35,50,75,100,150,200), BENCH_STEP_SECONDS
-// (default 20), BENCH_PHASES (http,rest,engine,deliveries), BENCH_OUTPUT (default BENCHMARKS.md),
-// BENCH_CPU_PROFILE=<dir> (add --cpu-prof to the API+worker process and summarise it).
+// (default 20), BENCH_PHASES (statements,http,rest,engine,saturation,deliveries), BENCH_OUTPUT
+// (default BENCHMARKS.md),
+// BENCH_CPU_PROFILE=<dir> (add --cpu-prof to the API+worker process and summarise it), BENCH_JSON=<file>
+// (the results as JSON too), BENCH_PROJECT_ROOT=<dir> (measure another checkout's build).
 import { randomBytes } from 'node:crypto';
 import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, release, tmpdir, totalmem } from 'node:os';
@@ -22,11 +26,15 @@ import { CEILING_PATH, HOOK_PATH, BenchReceiver } from './receiver';
 import { renderResults, sustainedStep, type Machine, type Results, type StepResult } from './report';
 import { startStack, type Stack } from './stack';
 import { STAGES, StageReader } from './stages';
+import { saturation } from './saturation';
+import { countStatements } from './statements';
 import { ms, num, pct, sleep, summarize, wallMs } from './stats';
 import { prepareWorkspace } from './workspace';
 
-const PROJECT_ROOT = resolve(__dirname, '..', '..');
-const BUDGET_S = 330; // the measurements stop stepping up past this (total run under ~6 min)
+const BENCH_ROOT = resolve(__dirname, '..', '..');
+// The service measured: this checkout's, or another revision's build (npm run bench:compare).
+const PROJECT_ROOT = resolve(process.env.BENCH_PROJECT_ROOT ?? BENCH_ROOT);
+const BUDGET_S = 400; // the measurements stop stepping up past this (total run under ~7 min)
 const SUSTAINED_SHARE = 0.9;
 const MAX_IN_FLIGHT_WRITES = 2000;
 
@@ -37,8 +45,12 @@ const settings = {
     .filter((rate) => rate > 0 && rate <= 2000)
     .sort((a, b) => a - b),
   stepSeconds: Math.min(120, Math.max(5, Number(process.env.BENCH_STEP_SECONDS ?? 20) || 20)),
-  phases: (process.env.BENCH_PHASES ?? 'http,rest,engine,deliveries').split(',').map((p) => p.trim()),
-  output: resolve(PROJECT_ROOT, process.env.BENCH_OUTPUT ?? 'BENCHMARKS.md'),
+  phases: (process.env.BENCH_PHASES ?? 'statements,http,rest,engine,saturation,deliveries')
+    .split(',')
+    .map((p) => p.trim()),
+  output: resolve(BENCH_ROOT, process.env.BENCH_OUTPUT ?? 'BENCHMARKS.md'),
+  /** Also write the results as JSON here (npm run bench:compare reads them). */
+  json: process.env.BENCH_JSON ? resolve(process.env.BENCH_JSON) : undefined,
   cpuProfileDir: process.env.BENCH_CPU_PROFILE ? resolve(process.env.BENCH_CPU_PROFILE) : undefined,
 };
 
@@ -263,6 +275,7 @@ async function main(): Promise<void> {
     settings: { stepSeconds: settings.stepSeconds, rates: settings.rates, phases: settings.phases },
     rest: [],
     steps: [],
+    saturation: [],
     receiver: { duplicates: 0, badSignatures: 0, unparsable: 0 },
     deliveryStatuses: {},
     notes: [],
@@ -313,6 +326,26 @@ async function main(): Promise<void> {
       `the warm-up deliveries did not arrive (${warmDrain.unreceived} missing); see ${stack.logFile}`,
     );
   log(`warm-up: ${warm.writes.length} deliveries received, ${receiver.sample.body.length} B each`);
+
+  if (settings.phases.includes('statements')) {
+    log('SQL statements: 20 writes one after the other, each waiting for its delivery (log_statement=all)…');
+    results.statements = await countStatements({
+      postgresUrl: stack.postgresUrl,
+      logFile: join(tmp, 'postgres.log'),
+      writes: 20,
+      writeAndReceive: async (index) => {
+        const written = await writer.send(1_000_000 + index);
+        if (!written.recordId) throw new Error(`a write for the statement count failed (${written.status})`);
+        await receiver!.arrivalOf(written.recordId);
+      },
+    });
+    log(
+      `  ${num(results.statements.perDelivery, 1)} statements per write and delivery ` +
+        `(${results.statements.measured} logged, ${results.statements.idle} in an idle window as long)`,
+    );
+    for (const entry of results.statements.top)
+      log(`    ${num(entry.perDelivery, 1).padStart(5)}  ${entry.statement}`);
+  }
 
   if (settings.phases.includes('http')) {
     const sample = receiver.sample;
@@ -392,6 +425,27 @@ async function main(): Promise<void> {
     engine = undefined;
   }
 
+  if (settings.phases.includes('saturation')) {
+    for (const inFlight of [10, 50]) {
+      log(`saturation: ${inFlight} writes in flight, each waiting for its delivery, 3 s + 15 s…`);
+      const cpu = cpuWindow(3000, 18_000);
+      const report = await saturation({
+        inFlight,
+        warmupMs: 3000,
+        durationMs: 15_000,
+        send: writer.send,
+        arrivalOf: (recordId) => receiver!.arrivalOf(recordId),
+      });
+      results.saturation.push({ ...report, cpu: await cpu });
+      log(
+        `  ${num(report.rate)} deliveries/s, p50 ${ms(report.latency.p50)}, p99 ${ms(report.latency.p99)}, ` +
+          `${report.failedWrites} failed writes, ${report.lost} lost`,
+      );
+      // Let what is still queued drain before the next measure.
+      await sleep(3000);
+    }
+  }
+
   const deliveriesStartedAt = wallMs();
   if (settings.phases.includes('deliveries')) {
     const elapsed = () => (wallMs() - began) / 1000;
@@ -445,6 +499,7 @@ async function main(): Promise<void> {
     results.notes.push('No rate was sustained: lower BENCH_RATES to find the sustained rate.');
   const text = renderResults(results);
   writeFileSync(settings.output, text);
+  if (settings.json) writeFileSync(settings.json, JSON.stringify(results));
   process.stdout.write(`\n${text}\n`);
   log(`wrote ${settings.output}`);
 

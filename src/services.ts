@@ -40,7 +40,7 @@ export function createServices(deps: {
   if (!config.ENCRYPTION_KEY)
     throw new Error('ENCRYPTION_KEY must be resolved before the services are built');
   const box = new SecretBox(config.ENCRYPTION_KEY);
-  const starter = new TemporalDeliveryStarter(temporal.client, temporal.taskQueue);
+  const starter = new TemporalDeliveryStarter(temporal.client, temporal.taskQueue, temporal.eagerStart);
   const dispatcher = new Dispatcher(dataSource, starter, logger);
   const temporalUrl = (delivery: Delivery) =>
     config.TEMPORAL_UI_URL

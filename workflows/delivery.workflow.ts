@@ -2,6 +2,7 @@ import {
   ApplicationFailure,
   patched,
   proxyActivities,
+  proxyLocalActivities,
   sleep,
   upsertSearchAttributes,
 } from '@temporalio/workflow';
@@ -28,14 +29,19 @@ export const DELIVERY_FAILED = 'DeliveryFailed';
 // The activity returns the receiver's verdict; Temporal retries it only when it throws
 // (infrastructure: the database unreachable, or the worker lost). The request's own deadline is
 // 5 s, so 10 s to start and record it notices a lost worker within about 10 s (issue 11, item 3).
-const { attemptDelivery } = proxyActivities<Activities>({
+const attemptOptions = {
   startToCloseTimeout: '10 seconds',
   retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute' },
-});
+} as const;
+const { attemptDelivery: attemptAsActivity } = proxyActivities<Activities>(attemptOptions);
+// A local activity runs in the worker that runs the workflow task, so an attempt costs no trip
+// through the server's task queues; its outcome is recorded in the history as a marker, which
+// the Web UI shows with the attempt's result (docs/architecture.md, "A delivery's engine path").
+const { attemptDelivery: attemptLocally } = proxyLocalActivities<Activities>(attemptOptions);
 
 /**
  * Delivers one event to one webhook with the spec's retry schedule: up to 10 attempts, the first
- * retry 10 s after a failure, each pause doubling, capped at one hour. Each attempt is one activity
+ * retry 10 s after a failure, each pause doubling, capped at one hour. Each attempt is one (local) activity
  * (visible in the Web UI's history) and the row shows the latest outcome. `DeliveryStatus` reads
  * `retrying` while attempts remain; a delivery that failed for good ends the workflow as Failed.
  * The schedule is decided here alone: each attempt is told whether a retry follows and after which
@@ -44,6 +50,8 @@ const { attemptDelivery } = proxyActivities<Activities>({
 export async function deliveryWorkflow(input: DeliveryInput): Promise<DeliveryResult> {
   // Deliveries started before this version replay the schedule they were started with.
   if (!patched(STATUS_ON_CHANGE)) return deliveryWorkflowBefore(input);
+  // Deliveries started before attempts became local activities keep scheduling regular ones.
+  const attemptDelivery = patched(LOCAL_ATTEMPTS) ? attemptLocally : attemptAsActivity;
   let shown: string | undefined;
   const show = (status: string) => {
     if (status !== shown) upsertSearchAttributes([{ key: DeliveryStatusKey, value: status }]);
@@ -69,12 +77,14 @@ export async function deliveryWorkflow(input: DeliveryInput): Promise<DeliveryRe
 
 /** The patch id of `retrying`, upserts on change only and the Failed end (issue 11, item 4). */
 const STATUS_ON_CHANGE = 'delivery-status-on-change';
+/** The patch id of attempts as local activities (issue 14). */
+const LOCAL_ATTEMPTS = 'delivery-local-attempts';
 
 /** The schedule as it ran before STATUS_ON_CHANGE: an upsert after every attempt, a result at the end. */
 async function deliveryWorkflowBefore(input: DeliveryInput): Promise<DeliveryResult> {
   for (let attempt = 1; attempt <= DELIVERY_MAX_ATTEMPTS; attempt++) {
     const pause = retryDelayMs(attempt);
-    const outcome = await attemptDelivery({
+    const outcome = await attemptAsActivity({
       deliveryId: input.deliveryId,
       attempt,
       retryInMs: retryAfter(attempt, pause),

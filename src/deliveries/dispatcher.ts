@@ -7,11 +7,17 @@ import { loadModel, type RecordModel } from '../record-model/model.service';
 import { recordAccessOf, type RecordAccess } from '../record-model/record-access';
 import type { RecordEventName } from '../shared/record-event-names';
 import type { RecordEventData } from '../records/redaction';
+import type { MatchableRecord } from '../records/record-query';
 import { RecordsRepository } from '../records/records.repository';
 import { WebhooksRepository, type Webhook } from '../webhooks/webhooks.repository';
 import { Delivery, type DeliveryElement } from './delivery.entity';
 import { activeRecordOwner } from './record-owner';
-import { changedFieldIdsOf, stateBeforeDeletion, webhookReceivesRecordEvent } from './subscription-match';
+import {
+  changedFieldIdsOf,
+  needsCurrentState,
+  stateBeforeDeletion,
+  webhookReceivesRecordEvent,
+} from './subscription-match';
 
 /** Starts the workflow of a delivery (Temporal, in production). */
 export interface DeliveryStarter {
@@ -169,7 +175,9 @@ export class Dispatcher {
       if (!webhooks.length) continue;
       const model = await loadModel(manager, workspaceId);
       const owners = await this.ownerAccess(manager, workspaceId, webhooks, model);
-      const states = await this.currentStates(manager, workspaceId, own);
+      const states = webhooks.some(needsCurrentState)
+        ? await this.currentStates(manager, workspaceId, own)
+        : new Map<string, MatchableRecord>();
       for (const event of own) {
         const fields = model.types.find((type) => type.id === event.type_id)?.fields ?? [];
         const toMatch = {

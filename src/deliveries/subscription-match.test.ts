@@ -3,6 +3,7 @@ import type { MatchableRecord } from '../records/record-query';
 import type { RecordEventData } from '../records/redaction';
 import {
   changedFieldIdsOf,
+  needsCurrentState,
   stateBeforeDeletion,
   webhookReceivesRecordEvent,
   type SubscribedWebhook,
@@ -123,6 +124,22 @@ describe('webhookReceivesRecordEvent', () => {
     expect(
       webhookReceivesRecordEvent(webhook({ recordTrigger: { query: { typeId: CONTACT } } }), gone, fields),
     ).toBe(false);
+  });
+});
+
+describe('needsCurrentState', () => {
+  it('is needed by a webhook with a trigger or sources, not by one that lists events alone', () => {
+    expect(needsCurrentState(webhook({}))).toBe(false);
+    expect(needsCurrentState(webhook({ recordTrigger: wonOnly }))).toBe(true);
+    expect(needsCurrentState(webhook({ recordSources: [wonOnly] }))).toBe(true);
+  });
+
+  it('is safe to skip: a webhook that does not need it matches the same without it', () => {
+    for (const event of [updated([AMOUNT]), updated([AMOUNT], { ...won, typeId: CONTACT })]) {
+      expect(webhookReceivesRecordEvent(webhook({}), { ...event, state: undefined }, fields)).toBe(
+        webhookReceivesRecordEvent(webhook({}), event, fields),
+      );
+    }
   });
 });
 

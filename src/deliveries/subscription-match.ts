@@ -58,6 +58,17 @@ export function webhookReceivesRecordEvent(
   });
 }
 
+/**
+ * Whether matching needs the record's current values and links: only a webhook with a record
+ * source (its search and filters, and that the record still exists) does; one that lists events
+ * alone matches on the event's name and the owner's access.
+ */
+export function needsCurrentState(
+  webhook: Pick<SubscribedWebhook, 'recordTrigger' | 'recordSources'>,
+): boolean {
+  return Boolean(webhook.recordTrigger) || webhook.recordSources !== null;
+}
+
 /** The fields (and link fields) an event reports as changed. */
 export function changedFieldIdsOf(data: RecordEventData): string[] {
   return [

@@ -29,6 +29,8 @@ export class TemporalDeliveryStarter implements DeliveryStarter {
   constructor(
     private readonly client: Client,
     private readonly taskQueue: string,
+    /** Ask for eager start (only when this process's worker shares the client's connection). */
+    private readonly eagerStart = false,
   ) {}
 
   async startDelivery(delivery: Delivery): Promise<void> {
@@ -36,6 +38,9 @@ export class TemporalDeliveryStarter implements DeliveryStarter {
       await this.client.workflow.start(deliveryWorkflow, {
         workflowId: deliveryWorkflowId(delivery.id),
         taskQueue: this.taskQueue,
+        // The server hands the first workflow task back with the start's answer when this
+        // process's worker has a free slot; otherwise it dispatches the task as usual.
+        requestEagerStart: this.eagerStart,
         args: [{ deliveryId: delivery.id }],
         workflowIdConflictPolicy: 'USE_EXISTING',
         workflowIdReusePolicy: 'REJECT_DUPLICATE',

@@ -1,5 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import type { Server } from 'node:http';
+import { NativeConnection } from '@temporalio/worker';
 import { ConfigError, loadConfig, type Config } from '../config';
 import { createDataSource, runMigrations } from '../db/data-source';
 import { startEmbeddedPostgres } from '../embedded/postgres';
@@ -11,6 +12,7 @@ import { createLogger, type Logger } from '../logger';
 import { temporalBinaries } from '../temporal/binaries';
 import { connectTemporal } from '../temporal/client';
 import { ensureSearchAttributes } from '../temporal/search-attributes';
+import { installTemporalRuntime } from '../temporal/runtime';
 import { startWorker } from '../temporal/worker';
 import { createServices, identityHooks } from '../services';
 import { HttpSender } from '../deliveries/http-sender';
@@ -128,10 +130,15 @@ async function run(
     );
   }
 
+  // A process that runs a worker shares one connection between it and the client, so the
+  // workflows this process starts can be eager (docs/architecture.md, "Eager start").
+  const sharedWithWorker = options.worker;
+  if (sharedWithWorker) installTemporalRuntime(logger);
   const temporal = await connectTemporal(
     temporalAddress,
     config.TEMPORAL_NAMESPACE,
     config.TEMPORAL_TASK_QUEUE,
+    { sharedWithWorker },
   );
   lifecycle.add('temporal client', () => temporal.connection.close());
   const added = await ensureSearchAttributes(temporal.connection, config.TEMPORAL_NAMESPACE);
@@ -158,6 +165,7 @@ async function run(
         logger,
       },
       { config, logger, dataSource, trash: services.trash, box: services.box, sender },
+      temporal.connection instanceof NativeConnection ? temporal.connection : undefined,
     );
     lifecycle.add('worker', worker.stop);
     lifecycle.add('retention sweep', startRetentionSweep(services.trash, logger));

@@ -1,7 +1,7 @@
-import type { Connection } from '@temporalio/client';
 import { temporal } from '@temporalio/proto';
 import { status as grpcStatus } from '@grpc/grpc-js';
 import { SEARCH_ATTRIBUTE_KEYS } from '../../workflows/search-attributes';
+import type { TemporalConnection } from './client';
 
 const KEYWORD = temporal.api.enums.v1.IndexedValueType.INDEXED_VALUE_TYPE_KEYWORD;
 
@@ -11,7 +11,10 @@ const KEYWORD = temporal.api.enums.v1.IndexedValueType.INDEXED_VALUE_TYPE_KEYWOR
  * cluster and the time-skipping test server (which cannot list them, only add them), so no
  * start-up flag has to be remembered.
  */
-export async function ensureSearchAttributes(connection: Connection, namespace: string): Promise<string[]> {
+export async function ensureSearchAttributes(
+  connection: TemporalConnection,
+  namespace: string,
+): Promise<string[]> {
   const known = await listCustomAttributes(connection, namespace);
   const missing = SEARCH_ATTRIBUTE_KEYS.filter((key) => !known.has(key.name));
   if (missing.length === 0) return [];
@@ -26,7 +29,7 @@ export async function ensureSearchAttributes(connection: Connection, namespace: 
   return missing.map((key) => key.name);
 }
 
-async function listCustomAttributes(connection: Connection, namespace: string): Promise<Set<string>> {
+async function listCustomAttributes(connection: TemporalConnection, namespace: string): Promise<Set<string>> {
   try {
     const existing = await connection.operatorService.listSearchAttributes({ namespace });
     return new Set(Object.keys(existing.customAttributes ?? {}));

@@ -11,13 +11,18 @@ export interface RunningWorker {
   stop: () => Promise<void>;
 }
 
-/** Starts one worker polling the service's task queue with every workflow and activity. */
+/**
+ * Starts one worker polling the service's task queue with every workflow and activity. Given
+ * `shared`, the API client's NativeConnection (eager start needs both on one connection), the
+ * worker uses it and leaves closing it to its owner.
+ */
 export async function startWorker(
   options: { address: string; namespace: string; taskQueue: string; logger: Logger },
   deps: ActivityDeps,
+  shared?: NativeConnection,
 ): Promise<RunningWorker> {
   installTemporalRuntime(options.logger);
-  const connection = await NativeConnection.connect({ address: options.address });
+  const connection = shared ?? (await NativeConnection.connect({ address: options.address }));
   // The bundle `npm run build` made, so a restarted worker polls within a second or two.
   const code = workflowCode();
   if (code.bundledAtStartBecause) {
@@ -30,7 +35,7 @@ export async function startWorker(
     ...code.option,
     activities: createActivities(deps),
   });
-  const done = worker.run().finally(() => connection.close());
+  const done = shared ? worker.run() : worker.run().finally(() => connection.close());
   return {
     worker,
     done,

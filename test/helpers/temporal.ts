@@ -1,3 +1,5 @@
+import { defaultPayloadConverter } from '@temporalio/common';
+import type { temporal } from '@temporalio/proto';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { DefaultLogger, Runtime } from '@temporalio/worker';
 import { temporalBinaries } from '../../src/temporal/binaries';
@@ -17,4 +19,35 @@ export async function createTimeSkippingEnv(): Promise<TestWorkflowEnvironment> 
   return TestWorkflowEnvironment.createTimeSkipping({
     server: { executable: path ? { type: 'existing-path', path } : { type: 'cached-download' } },
   });
+}
+
+/** One delivery attempt as the workflow's history records it (a local activity's marker). */
+export interface RecordedAttempt {
+  activityType: string;
+  /** The attempt's outcome, when it returned one. */
+  result?: unknown;
+  /** The failure's type, when it threw. */
+  failureType?: string | null;
+}
+
+/**
+ * The attempts a history holds, read as the Temporal Web UI reads them: each local activity is a
+ * `core_local_activity` marker whose details carry its type and its result (or its failure).
+ */
+export function attemptsInHistory(history: temporal.api.history.v1.IHistory): RecordedAttempt[] {
+  return (history.events ?? [])
+    .map((event) => event.markerRecordedEventAttributes)
+    .filter((marker) => marker?.markerName === 'core_local_activity')
+    .map((marker) => {
+      const details = marker!.details ?? {};
+      const data = defaultPayloadConverter.fromPayload<{ activity_type: string }>(
+        details.data!.payloads![0]!,
+      );
+      const result = details.result?.payloads?.[0];
+      return {
+        activityType: data.activity_type,
+        ...(result ? { result: defaultPayloadConverter.fromPayload(result) } : {}),
+        ...(marker!.failure ? { failureType: marker!.failure.applicationFailureInfo?.type } : {}),
+      };
+    });
 }

@@ -43,6 +43,8 @@ export async function startTestApp(
     client: env.client,
     namespace: env.namespace ?? 'default',
     taskQueue,
+    // The time-skipping test server has no eager start; the embedded-stack tests cover it.
+    eagerStart: false,
   };
   const config = loadConfig({
     ...process.env,

@@ -189,6 +189,7 @@ describe('OpenAPI document', () => {
         client: app.env.client,
         namespace: app.env.namespace ?? 'default',
         taskQueue: 'test',
+        eagerStart: false,
       },
     });
     const routers = koa.middleware

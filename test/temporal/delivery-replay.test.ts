@@ -7,10 +7,11 @@ import { createTimeSkippingEnv } from '../helpers/temporal';
 
 /**
  * Deliveries in flight during an upgrade: histories recorded by the delivery workflow as it was
- * before the `delivery-status-on-change` patch replay on today's code (workflows/) without a
- * non-determinism error, as Temporal replays them when a new worker picks them up.
+ * before the `delivery-status-on-change` patch, and before attempts became local activities,
+ * replay on today's code (workflows/) without a non-determinism error, as Temporal replays them
+ * when a new worker picks them up.
  */
-describe('delivery workflow replay across the status patch (time skipping)', () => {
+describe('delivery workflow replay across its patches (time skipping)', () => {
   let env: TestWorkflowEnvironment;
 
   beforeAll(async () => {
@@ -19,24 +20,23 @@ describe('delivery workflow replay across the status patch (time skipping)', () 
   });
   afterAll(() => env?.teardown());
 
-  /** A history of the old workflow whose attempts answer `outcomes` in order. */
-  async function oldHistory(outcomes: AttemptOutcome[]) {
+  /** A history of an old workflow (a fixture) whose attempts answer `outcomes` in order. */
+  async function oldHistory(fixture: string, outcomes: AttemptOutcome[]) {
     const taskQueue = `old-${randomUUID()}`;
     const script = [...outcomes];
     const worker = await Worker.create({
       connection: env.nativeConnection,
       namespace: env.namespace,
       taskQueue,
-      workflowsPath: require.resolve('../fixtures/workflows/delivery-before-status-patch'),
+      workflowsPath: require.resolve(`../fixtures/workflows/${fixture}`),
       activities: { attemptDelivery: async () => script.shift()! },
     });
     const workflowId = `delivery-${randomUUID()}`;
     await worker.runUntil(
-      env.client.workflow.execute('deliveryWorkflow', {
-        taskQueue,
-        workflowId,
-        args: [{ deliveryId: randomUUID() }],
-      }),
+      env.client.workflow
+        .execute('deliveryWorkflow', { taskQueue, workflowId, args: [{ deliveryId: randomUUID() }] })
+        // A delivery that failed for good ends the newer workflows as Failed: still a history.
+        .catch(() => undefined),
     );
     return { workflowId, history: await env.client.workflow.getHandle(workflowId).fetchHistory() };
   }
@@ -56,10 +56,13 @@ describe('delivery workflow replay across the status patch (time skipping)', () 
   };
 
   it.each([
-    ['delivered after two retries', [retry, retry, delivered]],
-    ['failed for good after a retry', [retry, refused]],
-  ])('replays an old history: %s', async (_name, outcomes) => {
-    const { workflowId, history } = await oldHistory(outcomes);
+    ['delivery-before-status-patch', 'delivered after two retries', [retry, retry, delivered]],
+    ['delivery-before-status-patch', 'failed for good after a retry', [retry, refused]],
+    ['delivery-before-local-attempts', 'delivered after two retries', [retry, retry, delivered]],
+    ['delivery-before-local-attempts', 'failed for good after a retry', [retry, refused]],
+  ])('replays an old history (%s): %s', async (fixture, _name, outcomes) => {
+    const { workflowId, history } = await oldHistory(fixture, outcomes);
+    expect(history.events?.some((event) => event.activityTaskScheduledEventAttributes)).toBe(true);
     await expect(
       Worker.runReplayHistory({ workflowsPath: require.resolve('../../workflows') }, history, workflowId),
     ).resolves.toBeUndefined();

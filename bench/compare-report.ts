@@ -1,0 +1,111 @@
+// The "Before and after" section of npm run bench:compare: the measures issue 14 asks about, from two
+// runs one right after the other on one machine, as ratios (after ÷ before).
+import { GROUPS, GROUP_LABELS } from './cpu';
+import { cpuPerDelivery, sustainedStep, type Results, type StepResult } from './report';
+import { ms, num, table } from './stats';
+
+export interface ComparedRun {
+  label: string;
+  commit: string;
+  results: Results;
+}
+
+/** The step both runs offered that is nearest 50/s (the issue's reference rate). */
+function referenceRate(before: Results, after: Results): number | undefined {
+  const common = before.steps
+    .map((step) => step.rate)
+    .filter((rate) => after.steps.some((s) => s.rate === rate));
+  return common.sort((a, b) => Math.abs(a - 50) - Math.abs(b - 50))[0];
+}
+
+const stepAt = (results: Results, rate: number | undefined): StepResult | undefined =>
+  results.steps.find((step) => step.rate === rate);
+
+function ratio(after: number | undefined, before: number | undefined): string {
+  if (
+    after === undefined ||
+    before === undefined ||
+    !Number.isFinite(after) ||
+    !Number.isFinite(before) ||
+    before === 0
+  )
+    return '–';
+  return `${(after / before).toFixed(2)}×`;
+}
+
+export function renderComparison(runs: { before: ComparedRun; after: ComparedRun }): string {
+  const { before, after } = runs;
+  const rate = referenceRate(before.results, after.results);
+  const [b, a] = [stepAt(before.results, rate), stepAt(after.results, rate)];
+  const [bSustained, aSustained] = [sustainedStep(before.results), sustainedStep(after.results)];
+  const bestOf = (results: Results) => [...results.saturation].sort((x, y) => y.rate - x.rate)[0];
+  const [bBest, aBest] = [bestOf(before.results), bestOf(after.results)];
+  const rows: string[][] = [];
+  const row = (
+    measure: string,
+    valueBefore: number | undefined,
+    valueAfter: number | undefined,
+    show: (v: number) => string,
+  ) =>
+    rows.push([
+      measure,
+      valueBefore === undefined ? '–' : show(valueBefore),
+      valueAfter === undefined ? '–' : show(valueAfter),
+      ratio(valueAfter, valueBefore),
+    ]);
+  row(
+    'Deliveries/s sustained (open model)',
+    bSustained?.achieved,
+    aSustained?.achieved,
+    (v) => `${num(v)} /s`,
+  );
+  row('Closed-loop saturation (best N)', bBest?.rate, aBest?.rate, (v) => `${num(v)} /s`);
+  for (const inFlight of after.results.saturation.map((run) => run.inFlight)) {
+    const find = (results: Results) => results.saturation.find((run) => run.inFlight === inFlight);
+    row(
+      `  with ${inFlight} writes in flight`,
+      find(before.results)?.rate,
+      find(after.results)?.rate,
+      (v) => `${num(v)} /s`,
+    );
+    row(
+      `  p50 with ${inFlight} in flight`,
+      find(before.results)?.latency.p50,
+      find(after.results)?.latency.p50,
+      ms,
+    );
+  }
+  if (rate !== undefined) {
+    row(`p50 write-to-receipt at ${rate}/s`, b?.latency.p50, a?.latency.p50, ms);
+    row(`p99 write-to-receipt at ${rate}/s`, b?.latency.p99, a?.latency.p99, ms);
+    const [bCpu, aCpu] = [b && cpuPerDelivery(b), a && cpuPerDelivery(a)];
+    row(`CPU per delivery at ${rate}/s, total`, bCpu?.total, aCpu?.total, (v) => `${v.toFixed(1)} ms`);
+    for (const group of GROUPS.filter((g) => g !== 'other'))
+      row(`  ${GROUP_LABELS[group]}`, bCpu?.[group], aCpu?.[group], (v) => `${v.toFixed(1)} ms`);
+  }
+  row(
+    'SQL statements per write and delivery',
+    before.results.statements?.perDelivery,
+    after.results.statements?.perDelivery,
+    (v) => num(v, 1),
+  );
+  row(
+    'Engine ceiling (empty workflow + no-op activity)',
+    before.results.engine?.rate,
+    after.results.engine?.rate,
+    (v) => `${num(v)} /s`,
+  );
+
+  return [
+    '## Before and after (npm run bench:compare)',
+    '',
+    `Two runs of the same bench (this checkout's load generator), one right after the other on this machine: ` +
+      `before = \`${before.label}\` (${before.commit.slice(0, 10)}), load average ${before.results.machine.loadAverage} ` +
+      `at its start; after = ${after.label} (${after.commit.slice(0, 10)}), load average ` +
+      `${after.results.machine.loadAverage} at its start. Ratios are after ÷ before; the machine is shared, so ` +
+      'read them together with the load averages.',
+    '',
+    table(['measure', 'before', 'after', 'after ÷ before'], rows),
+    '',
+  ].join('\n');
+}
