@@ -3,7 +3,7 @@ import { ATTEMPT_BODY_DISPLAY_MAX_BYTES, MASKED_VALUE } from '../../src/shared/a
 import { deliveryFixture, type DeliveryFixture } from '../helpers/delivery-fixture';
 import { connectMcp } from '../helpers/mcp';
 import { Receiver } from '../helpers/receiver';
-import { WebClient } from '../helpers/web-client';
+import { memberWithRole, type WebClient } from '../helpers/web-client';
 
 const SECRET = 'attempt-details-secret';
 const TEAM_HEADER_VALUE = 'growth-team-token-7731';
@@ -33,24 +33,6 @@ describe('what was sent and what came back (Event Details)', () => {
   const sentFor = (recordId: string) =>
     receiver.received.find((request) => request.json?.data?.record?.ref?.recordId === recordId)!;
 
-  /** A member whose role hides Amount, with Read access All and Create on API & Webhooks, and their key. */
-  async function restrictedMember(): Promise<{ key: string; client: WebClient }> {
-    const role = await fx.admin.ok('POST', '/app/api/roles', {
-      name: 'No amounts',
-      apiRead: 'all',
-      apiCreate: true, // to make a key
-      restrictedFieldIds: [fx.field('Amount')],
-    });
-    const added = await fx.admin.ok('POST', '/app/api/members', {
-      email: 'noamount@example.com',
-      roleId: role.id,
-    });
-    const client = (await WebClient.signIn(fx.app.baseUrl, 'noamount@example.com', added.temporaryPassword))
-      .client;
-    const key = (await client.ok('POST', '/app/api/api-keys', { name: 'k' })).value as string;
-    return { key, client };
-  }
-
   beforeAll(async () => {
     fx = await deliveryFixture();
     receiver = await new Receiver().start();
@@ -69,7 +51,10 @@ describe('what was sent and what came back (Event Details)', () => {
     deal = await fx.createDeal('Acme renewal', { [fx.field('Amount')]: AMOUNT });
     [created] = await fx.deliveriesOf(webhook.id);
     await fx.finish(created.id);
-    restricted = await restrictedMember();
+    // A member whose role hides Amount.
+    restricted = await memberWithRole(fx.admin, fx.app.baseUrl, 'noamount@example.com', {
+      restrictedFieldIds: [fx.field('Amount')],
+    });
   });
   afterAll(async () => {
     await receiver.stop();
