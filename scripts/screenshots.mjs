@@ -210,6 +210,11 @@ async function main() {
     await page.getByTestId('delivery-row').first().getByTestId('delivery-open').click();
     await page.getByTestId('event-details').getByTestId('delivery-payload').waitFor();
     await shoot('event-details', false);
+    // The first attempt's request and response, opened.
+    await page.getByTestId('attempt-exchange').first().locator('summary').click();
+    await page.getByTestId('attempt-request-headers').first().waitFor();
+    await page.getByTestId('attempt-exchange').first().scrollIntoViewIfNeeded();
+    await shoot('event-details-request', false);
 
     await page.goto(`${stack.baseUrl}/`);
     await page.getByTestId('dashboard').waitFor();

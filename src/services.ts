@@ -6,6 +6,7 @@ import { Dispatcher } from './deliveries/dispatcher';
 import { TestEventsService } from './deliveries/test-events.service';
 import { loadWebhookHealth } from './deliveries/webhook-health.repository';
 import { TemporalDeliveryStarter } from './deliveries/workflow-starter';
+import { DeliveryAttemptsRepository } from './deliveries/delivery-attempts.repository';
 import { ApiKeyAuthenticator } from './api-keys/api-key-auth';
 import { ApiKeysService } from './api-keys/api-keys.service';
 import { revokeMemberApiKeys } from './api-keys/api-keys.revocation';
@@ -55,6 +56,9 @@ export function createServices(deps: {
       new TemporalTrashTimer(temporal.client, temporal.taskQueue),
       logger,
       () => dispatcher.kick(),
+      async (manager, workspaceId, recordId) => {
+        await new DeliveryAttemptsRepository(manager).eraseBodiesOfRecord(workspaceId, recordId);
+      },
     ),
     dispatcher,
     deliveries: new DeliveriesService(dataSource, starter, temporalUrl, logger),

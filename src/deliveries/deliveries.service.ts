@@ -20,8 +20,8 @@ import { DeliveryAttemptsRepository } from './delivery-attempts.repository';
 import { loadDeliveryStats } from './delivery-stats.repository';
 import type { DeliveryStatsView } from './delivery-stats-view';
 import { statsWindow, type StatsRange } from '../shared/delivery-stats';
-import type { DeliveryAttemptView, DeliveryView, EventDetails, DeliveryPage } from './delivery-view';
-import { deliveryView } from './delivery-view-of';
+import type { DeliveryView, EventDetails, DeliveryPage } from './delivery-view';
+import { attemptView, deliveryView } from './delivery-view-of';
 
 /** Starts a resend's workflow (Temporal, in production). */
 export interface ResendStarter {
@@ -122,19 +122,17 @@ export class DeliveriesService {
     const payload = event ? readablePayload(event, access) : {};
     const attempts = await new DeliveryAttemptsRepository(this.dataSource.manager).history(delivery.id);
     const labels = await loadDeliveryLabels(this.dataSource.manager, actor.workspace.id, access, [delivery]);
+    const webhook = await new WebhooksRepository(this.dataSource.manager).find(actor.workspace.id, webhookId);
+    const viewer = {
+      recordEvent: isRecordEvent(delivery.event),
+      viewerIsRecordOwner:
+        Boolean(webhook?.recordOwnerUserId) && webhook?.recordOwnerUserId === actor.user.id,
+      viewerIsAdmin: actor.permissions.manageWorkspace,
+    };
     return {
       ...deliveryView(delivery, this.temporalUiUrl(delivery), labels(delivery)),
       payload,
-      attemptHistory: attempts.map((row): DeliveryAttemptView => ({
-        attempt: row.attempt,
-        send: row.send,
-        startedAt: row.startedAt.toISOString(),
-        durationMs: row.durationMs,
-        url: row.url,
-        statusCode: row.statusCode,
-        responseMessage: row.responseMessage,
-        outcome: row.outcome,
-      })),
+      attemptHistory: attempts.map((row) => attemptView(row, viewer)),
     };
   }
 

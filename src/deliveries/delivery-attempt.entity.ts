@@ -1,4 +1,5 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
+import type { HeaderPair } from '../shared/attempt-record';
 
 /**
  * Where a send stands: `sending` is committed before the request leaves; a send a lost worker or
@@ -39,4 +40,30 @@ export class DeliveryAttempt {
 
   @Column({ type: 'text' })
   outcome: AttemptSendOutcome;
+
+  /** The request's headers as sent, secrets masked (src/shared/attempt-record.ts); null: not sent or not recorded. */
+  @Column({ name: 'request_headers', type: 'jsonb', nullable: true })
+  requestHeaders: HeaderPair[] | null;
+
+  /** The body as sent, when within the display limit and not erased. */
+  @Column({ name: 'request_body', type: 'text', nullable: true })
+  requestBody: string | null;
+
+  @Column({ name: 'request_body_sha256', type: 'text', nullable: true })
+  requestBodySha256: string | null;
+
+  @Column({ name: 'request_body_bytes', type: 'integer', nullable: true })
+  requestBodyBytes: number | null;
+
+  /** When the record's permanent deletion erased the kept body. */
+  @Column({ name: 'request_body_erased_at', type: 'timestamptz', nullable: true })
+  requestBodyErasedAt: Date | null;
+
+  /** The receiver's headers, capped, credentials masked; null: no answer or not recorded. */
+  @Column({ name: 'response_headers', type: 'jsonb', nullable: true })
+  responseHeaders: HeaderPair[] | null;
+
+  /** How many of the receiver's headers were not kept (over the caps). */
+  @Column({ name: 'response_headers_omitted', type: 'integer', nullable: true })
+  responseHeadersOmitted: number | null;
 }

@@ -1,6 +1,7 @@
 import { In, type EntityManager } from 'typeorm';
 import { DeliveryAttempt, type AttemptSendOutcome } from './delivery-attempt.entity';
 import { Delivery, type DeliveryStatus } from './delivery.entity';
+import type { HeaderPair } from '../shared/attempt-record';
 
 /** One send of one attempt of the schedule. */
 export interface SendRef {
@@ -9,6 +10,15 @@ export interface SendRef {
   send: number;
   url: string;
   startedAt: Date;
+}
+
+/** The request as kept for Event Details (src/shared/attempt-record.ts). */
+export interface KeptRequest {
+  headers: HeaderPair[];
+  /** Null when over the display limit. */
+  body: string | null;
+  bodySha256: string;
+  bodyBytes: number;
 }
 
 /** A send's end as its row and the delivery row record it. */
@@ -20,6 +30,8 @@ export interface SendResult {
   outcome: Extract<AttemptSendOutcome, 'delivered' | 'retry' | 'failed'>;
   /** When the next attempt is due; null when none follows. */
   nextAttemptAt: Date | null;
+  /** The receiver's headers as kept; null without an answer. */
+  responseHeaders: { headers: HeaderPair[]; omitted: number } | null;
 }
 
 /**
@@ -52,13 +64,27 @@ export class DeliveryAttemptsRepository {
     return row!.next;
   }
 
-  /** Commits the send's row before the request leaves, with the delivery shown as Sending. */
-  async startSend(send: SendRef): Promise<void> {
+  /**
+   * Commits the send's row before the request leaves, with the delivery shown as Sending; the
+   * request as kept goes in the same statement (no extra round trip on the delivery path).
+   */
+  async startSend(send: SendRef, request: KeptRequest): Promise<void> {
     await this.manager.transaction(async (manager) => {
       await manager.query(
-        `INSERT INTO delivery_attempts (delivery_id, attempt, send, started_at, duration_ms, url, outcome)
-         VALUES ($1, $2, $3, $4, NULL, $5, 'sending')`,
-        [send.deliveryId, send.attempt, send.send, send.startedAt, send.url],
+        `INSERT INTO delivery_attempts (delivery_id, attempt, send, started_at, duration_ms, url, outcome,
+                                        request_headers, request_body, request_body_sha256, request_body_bytes)
+         VALUES ($1, $2, $3, $4, NULL, $5, 'sending', $6, $7, $8, $9)`,
+        [
+          send.deliveryId,
+          send.attempt,
+          send.send,
+          send.startedAt,
+          send.url,
+          JSON.stringify(request.headers),
+          request.body,
+          request.bodySha256,
+          request.bodyBytes,
+        ],
       );
       await manager.update(
         Delivery,
@@ -76,11 +102,14 @@ export class DeliveryAttemptsRepository {
   async completeSend(send: SendRef, result: SendResult): Promise<void> {
     await this.manager.transaction(async (manager) => {
       await manager.query(
-        `INSERT INTO delivery_attempts (delivery_id, attempt, send, started_at, duration_ms, url, status_code, response_message, outcome)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
+        `INSERT INTO delivery_attempts (delivery_id, attempt, send, started_at, duration_ms, url, status_code,
+                                        response_message, outcome, response_headers, response_headers_omitted)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
          ON CONFLICT (delivery_id, attempt, send) DO UPDATE
            SET duration_ms = EXCLUDED.duration_ms, status_code = EXCLUDED.status_code,
-               response_message = EXCLUDED.response_message, outcome = EXCLUDED.outcome`,
+               response_message = EXCLUDED.response_message, outcome = EXCLUDED.outcome,
+               response_headers = EXCLUDED.response_headers,
+               response_headers_omitted = EXCLUDED.response_headers_omitted`,
         [
           send.deliveryId,
           send.attempt,
@@ -91,6 +120,8 @@ export class DeliveryAttemptsRepository {
           result.statusCode,
           result.responseMessage,
           result.outcome,
+          result.responseHeaders ? JSON.stringify(result.responseHeaders.headers) : null,
+          result.responseHeaders?.omitted ?? null,
         ],
       );
       await manager.query(
@@ -111,6 +142,23 @@ export class DeliveryAttemptsRepository {
         ],
       );
     });
+  }
+
+  /**
+   * A record's permanent deletion erases its values everywhere they were kept (spec:
+   * record.deletedPermanently): the bodies sent to webhooks for that record go too; their SHA-256
+   * and size stay, like an event's who and when.
+   */
+  async eraseBodiesOfRecord(workspaceId: string, recordId: string): Promise<number> {
+    const [, count]: [unknown, number] = await this.manager.query(
+      `UPDATE delivery_attempts a
+          SET request_body = NULL, request_body_erased_at = now()
+         FROM deliveries d
+        WHERE a.delivery_id = d.id AND d.workspace_id = $1 AND d.element->>'recordId' = $2
+          AND a.request_body_erased_at IS NULL AND a.request_body_sha256 IS NOT NULL`,
+      [workspaceId, recordId],
+    );
+    return count;
   }
 
   /** Every send of the delivery, in the order they were made. */

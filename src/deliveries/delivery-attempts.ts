@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { STATUS_CODES } from 'node:http';
 import type { DataSource } from 'typeorm';
 import { DELIVERY_TIMEOUT_MS, FAILED_BEFORE_SENDING_STATUS, RENDERED_BODY_MAX } from '../shared/limits';
@@ -8,7 +9,17 @@ import { transportRuleViolation } from '../webhooks/transport-rule';
 import type { WebhooksRepository } from '../webhooks/webhooks.repository';
 import { deliveryEnvelope, loadDeliveryEvent, readablePayload } from './delivery-event';
 import { Delivery, type DeliveryStatus } from './delivery.entity';
-import { DeliveryAttemptsRepository, type SendRef } from './delivery-attempts.repository';
+import {
+  DeliveryAttemptsRepository,
+  type KeptRequest,
+  type SendRef,
+  type SendResult,
+} from './delivery-attempts.repository';
+import {
+  ATTEMPT_BODY_DISPLAY_MAX_BYTES,
+  keptResponseHeaders,
+  maskRequestHeaders,
+} from '../shared/attempt-record';
 import { deliveryHeaders } from './delivery-request';
 import { activeRecordOwner } from './record-owner';
 import type { HttpSender } from './http-sender';
@@ -42,7 +53,14 @@ const NO_RECORD_ACCESS = {
 };
 
 type Prepared =
-  | { send: true; url: string; headers: Record<string, string>; body: string }
+  | {
+      send: true;
+      url: string;
+      headers: Record<string, string>;
+      body: string;
+      /** Names of the webhook's custom headers: their values are masked in what is kept. */
+      customHeaderNames: string[];
+    }
   | { send: false; url: string; reason: string };
 
 /** The delivery row is gone (its workspace was deleted): nothing to deliver, nothing to retry. */
@@ -103,13 +121,20 @@ export class DeliveryAttempts {
       );
     }
     const sendRef: SendRef = { deliveryId, attempt, send, url: prepared.url, startedAt: new Date() };
-    await this.history.startSend(sendRef);
+    await this.history.startSend(sendRef, keptRequest(prepared));
     const result = await this.deps.sender.post(prepared.url, prepared.headers, prepared.body, cancel);
     // Cancelled (the worker shutting down): the receiver did not fail. The send stays `sending`, so
     // the attempt's re-run shows it as interrupted and sends again.
     if (cancel?.aborted) throw new Error('The attempt was cancelled before the receiver answered.');
     const durationMs = Date.now() - sendRef.startedAt.getTime();
-    return this.complete(sendRef, durationMs, outcomeOf(result, retryInMs !== null), retryInMs);
+    const responseHeaders = result.kind === 'response' ? keptResponseHeaders(result.headers ?? []) : null;
+    return this.complete(
+      sendRef,
+      durationMs,
+      outcomeOf(result, retryInMs !== null),
+      retryInMs,
+      responseHeaders,
+    );
   }
 
   private async prepare(delivery: Delivery): Promise<Prepared> {
@@ -153,6 +178,7 @@ export class DeliveryAttempts {
       url: webhook.url,
       body,
       headers: deliveryHeaders({ deliveryId: delivery.id, body, secret, customHeaders }),
+      customHeaderNames: Object.keys(customHeaders ?? {}),
     };
   }
 
@@ -162,6 +188,7 @@ export class DeliveryAttempts {
     durationMs: number,
     outcome: AttemptOutcome,
     retryInMs: number | null,
+    responseHeaders: SendResult['responseHeaders'] = null,
   ): Promise<AttemptOutcome> {
     await this.history.completeSend(send, {
       durationMs,
@@ -170,6 +197,7 @@ export class DeliveryAttempts {
       responseMessage: outcome.responseMessage,
       outcome: outcome.status === 'delivered' ? 'delivered' : outcome.done ? 'failed' : 'retry',
       nextAttemptAt: outcome.done || retryInMs === null ? null : new Date(Date.now() + retryInMs),
+      responseHeaders,
     });
     return outcome;
   }
@@ -185,6 +213,20 @@ export class DeliveryAttempts {
       responseMessage: row.responseMessage ?? '',
     };
   }
+}
+
+/** The request as Event Details keeps it: headers masked, the body within the display limit, its hash and size. */
+function keptRequest(prepared: Extract<Prepared, { send: true }>): KeptRequest {
+  const bytes = Buffer.from(prepared.body, 'utf8');
+  return {
+    headers: maskRequestHeaders(
+      { ...prepared.headers, 'Content-Length': String(bytes.length) },
+      prepared.customHeaderNames,
+    ),
+    body: bytes.length <= ATTEMPT_BODY_DISPLAY_MAX_BYTES ? prepared.body : null,
+    bodySha256: createHash('sha256').update(bytes).digest('hex'),
+    bodyBytes: bytes.length,
+  };
 }
 
 /**

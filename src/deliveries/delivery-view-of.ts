@@ -1,7 +1,9 @@
+import { BODY_WITHHELD_MESSAGES, requestBodyWithheld, type HeaderPair } from '../shared/attempt-record';
 import { isRetiredEvent } from '../shared/event-catalog';
+import type { DeliveryAttempt } from './delivery-attempt.entity';
 import type { Delivery } from './delivery.entity';
 import type { DeliveryLabels } from './delivery-labels';
-import type { DeliveryView } from './delivery-view';
+import type { DeliveryAttemptView, DeliveryView } from './delivery-view';
 
 export function deliveryView(
   delivery: Delivery,
@@ -28,5 +30,51 @@ export function deliveryView(
     temporalUrl,
     createdAt: delivery.createdAt.toISOString(),
     updatedAt: delivery.updatedAt.toISOString(),
+  };
+}
+
+/** Who reads an attempt's kept request body (src/shared/attempt-record.ts, requestBodyWithheld). */
+export interface AttemptViewer {
+  recordEvent: boolean;
+  viewerIsRecordOwner: boolean;
+  viewerIsAdmin: boolean;
+}
+
+const pairs = (headers: HeaderPair[]) => headers.map(([name, value]) => ({ name, value }));
+
+/** One send of an attempt as Event Details shows it to this viewer. */
+export function attemptView(row: DeliveryAttempt, viewer: AttemptViewer): DeliveryAttemptView {
+  const withheld =
+    row.requestBodySha256 === null
+      ? null
+      : requestBodyWithheld({
+          ...viewer,
+          kept: row.requestBody !== null,
+          erased: row.requestBodyErasedAt !== null,
+        });
+  return {
+    attempt: row.attempt,
+    send: row.send,
+    startedAt: row.startedAt.toISOString(),
+    durationMs: row.durationMs,
+    url: row.url,
+    statusCode: row.statusCode,
+    responseMessage: row.responseMessage,
+    outcome: row.outcome,
+    request:
+      row.requestHeaders === null || row.requestBodySha256 === null || row.requestBodyBytes === null
+        ? null
+        : {
+            headers: pairs(row.requestHeaders),
+            body: withheld === null ? row.requestBody : null,
+            bodySha256: row.requestBodySha256,
+            bodyBytes: row.requestBodyBytes,
+            bodyWithheld:
+              withheld === null ? null : { reason: withheld, message: BODY_WITHHELD_MESSAGES[withheld] },
+          },
+    response:
+      row.responseHeaders === null
+        ? null
+        : { headers: pairs(row.responseHeaders), omittedHeaders: row.responseHeadersOmitted ?? 0 },
   };
 }

@@ -1,6 +1,12 @@
 import { z } from 'zod';
 import { id, page, timestamp } from '../http/view-schemas';
 import { EXAMPLE } from '../http/view-examples';
+import {
+  ATTEMPT_BODY_DISPLAY_MAX_BYTES,
+  MASKED_VALUE,
+  RESPONSE_HEADERS_MAX_CHARS,
+  RESPONSE_HEADERS_MAX_COUNT,
+} from '../shared/attempt-record';
 
 /** A delivery as REST, MCP and the web app return it (architecture.md, "response shapes"). */
 export const deliveryViewSchema = z
@@ -70,6 +76,35 @@ export const deliveryPageSchema = page(deliveryViewSchema).extend({
 });
 export type DeliveryPage = z.output<typeof deliveryPageSchema>;
 
+const headerSchema = z.object({ name: z.string(), value: z.string() });
+
+const attemptRequestSchema = z.object({
+  headers: z.array(headerSchema).meta({
+    description: `The headers as sent, in order. The values of X-Webhook-Signature and of every custom header read \`${MASKED_VALUE}\`.`,
+  }),
+  body: z.string().nullable().meta({
+    description: 'The body as sent, byte for byte; null when withheld (see bodyWithheld).',
+  }),
+  bodySha256: z.string().meta({ description: 'SHA-256 of the body as sent (lowercase hex), always kept.' }),
+  bodyBytes: z.int().min(0).meta({ description: 'The body’s size in bytes.' }),
+  bodyWithheld: z
+    .object({
+      reason: z.enum(['overDisplayLimit', 'recordOwnerOnly', 'erased']),
+      message: z.string(),
+    })
+    .nullable()
+    .meta({
+      description: `Why the body is not shown: over ${ATTEMPT_BODY_DISPLAY_MAX_BYTES / 1024} KiB; a record event's body, which only the webhook's record owner and administrators see (it was rendered with the owner's access); or erased with its record. Null when shown.`,
+    }),
+});
+
+const attemptResponseSchema = z.object({
+  headers: z.array(headerSchema).meta({
+    description: `The receiver's headers, in order, at most ${RESPONSE_HEADERS_MAX_COUNT} and ${RESPONSE_HEADERS_MAX_CHARS.toLocaleString('en-US')} characters; credential-bearing values (Set-Cookie, Authorization, …) read \`${MASKED_VALUE}\`.`,
+  }),
+  omittedHeaders: z.int().min(0).meta({ description: 'How many further headers were not kept.' }),
+});
+
 /** One request of the retry schedule; a send interrupted by a crash is followed by another (issue 11). */
 export const deliveryAttemptSchema = z.object({
   attempt: z.int().min(1).max(10).meta({ description: 'The attempt of the retry schedule (1 to 10).' }),
@@ -92,6 +127,14 @@ export const deliveryAttemptSchema = z.object({
   outcome: z.enum(['sending', 'unknown', 'delivered', 'retry', 'failed']).meta({
     description:
       '`sending`: the request is out now. `unknown`: it was sent but the worker or the database was lost before its answer was recorded (the receiver may have got it). `retry`: failed, another attempt follows. `failed`: failed, no attempt follows.',
+  }),
+  request: attemptRequestSchema.nullable().meta({
+    description:
+      'What was sent. Null when nothing was sent (the attempt failed before sending) or not recorded (older deliveries).',
+  }),
+  response: attemptResponseSchema.nullable().meta({
+    description:
+      'What came back, besides the status code and reason. Null without an answer (timeout, network error) or not recorded. The receiver’s body is never kept.',
   }),
 });
 export type DeliveryAttemptView = z.output<typeof deliveryAttemptSchema>;
@@ -198,6 +241,31 @@ export const eventDetailsExample = {
       statusCode: 200,
       responseMessage: 'OK',
       outcome: 'delivered',
+      request: {
+        headers: [
+          { name: 'Content-Type', value: 'application/json' },
+          { name: 'User-Agent', value: 'crm-webhooks/1.0 (+webhooks)' },
+          { name: 'X-Service-Delivery-Id', value: EXAMPLE.deliveryId },
+          { name: 'X-Webhook-Signature', value: '********' },
+          { name: 'X-Team', value: '********' },
+          { name: 'Content-Length', value: '812' },
+        ],
+        body: null,
+        bodySha256: '5f0e8c1d2b3a49f6e7d8c9b0a1f2e3d4c5b6a7980f1e2d3c4b5a69788f9e0d1c',
+        bodyBytes: 812,
+        bodyWithheld: {
+          reason: 'recordOwnerOnly',
+          message:
+            'The body was rendered with the record owner’s access: only the webhook’s record owner and administrators see it. Its SHA-256 and size are shown.',
+        },
+      },
+      response: {
+        headers: [
+          { name: 'Content-Type', value: 'text/plain' },
+          { name: 'Set-Cookie', value: '********' },
+        ],
+        omittedHeaders: 0,
+      },
     },
   ],
 } satisfies EventDetails;

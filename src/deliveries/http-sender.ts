@@ -95,21 +95,15 @@ export class HttpSender {
           signal,
         },
         (response) => {
-          response.resume(); // drain and drop the body
-          response.on('end', () =>
-            settle({
-              kind: 'response',
-              statusCode: response.statusCode ?? 0,
-              statusText: response.statusMessage ?? '',
-            }),
-          );
-          response.on('error', () =>
-            settle({
-              kind: 'response',
-              statusCode: response.statusCode ?? 0,
-              statusText: response.statusMessage ?? '',
-            }),
-          );
+          response.resume(); // drain and drop the body (the spec keeps no response body)
+          const answer: AttemptResult = {
+            kind: 'response',
+            statusCode: response.statusCode ?? 0,
+            statusText: response.statusMessage ?? '',
+            headers: headerPairs(response.rawHeaders),
+          };
+          response.on('end', () => settle(answer));
+          response.on('error', () => settle(answer));
         },
       );
       request.on('error', (error: NodeJS.ErrnoException) => {
@@ -130,4 +124,11 @@ export class HttpSender {
     this.agents['http:'].destroy();
     this.agents['https:'].destroy();
   }
+}
+
+/** Node's flat rawHeaders ([name, value, name, value, …]) as pairs. */
+function headerPairs(raw: string[]): [string, string][] {
+  const pairs: [string, string][] = [];
+  for (let index = 0; index + 1 < raw.length; index += 2) pairs.push([raw[index]!, raw[index + 1]!]);
+  return pairs;
 }

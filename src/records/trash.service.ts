@@ -1,4 +1,4 @@
-import type { DataSource } from 'typeorm';
+import type { DataSource, EntityManager } from 'typeorm';
 import { conflictError } from '../shared/app-error';
 import type { Actor } from '../identity/actor';
 import type { Logger } from '../logger';
@@ -9,6 +9,13 @@ import { assertMayWrite, RecordWrites, type RecordLocator } from './record-write
 import { eraseRecord } from './erasure';
 import { RecordsRepository } from './records.repository';
 import type { WriteCause } from './write-cause';
+
+/** What another feature erases with a record, in the erasure's transaction. */
+export type RecordErasedHook = (
+  manager: EntityManager,
+  workspaceId: string,
+  recordId: string,
+) => Promise<void>;
 
 /** Starts and cancels the 30-day erasure timer of a trashed record (Temporal, in production). */
 export interface TrashTimer {
@@ -30,6 +37,11 @@ export class TrashService {
     private readonly logger: Logger,
     /** Called after a write with events commits (the dispatcher's kick). */
     onEventsCommitted: () => void = () => undefined,
+    /**
+     * Called inside an erasure's transaction, so what other features kept of the record's values
+     * (the bodies sent to webhooks) goes with it or not at all.
+     */
+    private readonly onRecordErased: RecordErasedHook = async () => undefined,
   ) {
     this.writes = new RecordWrites(dataSource, onEventsCommitted);
   }
@@ -104,6 +116,7 @@ export class TrashService {
       }
       trashedVersion = record.version;
       await eraseRecord(context.manager, record, actor.user.id, cause);
+      await this.onRecordErased(context.manager, record.workspaceId, record.id);
     });
     await this.cancelTimer(locator.recordId, trashedVersion);
   }
@@ -118,6 +131,7 @@ export class TrashService {
       const record = await repo.lock(workspaceId, recordId);
       if (!record || record.status !== 'trashed' || record.version !== trashedVersion) return false;
       await eraseRecord(manager, record, null, { kind: 'retention' });
+      await this.onRecordErased(manager, workspaceId, recordId);
       return true;
     });
   }

@@ -10,7 +10,13 @@ export function retryDelayMs(attempt: number): number {
 
 /** The receiver's answer, or why there was none. */
 export type AttemptResult =
-  | { kind: 'response'; statusCode: number; statusText: string }
+  | {
+      kind: 'response';
+      statusCode: number;
+      statusText: string;
+      /** The receiver's headers as [name, value] pairs, in the order received. */
+      headers?: [string, string][];
+    }
   | { kind: 'timeout' }
   | { kind: 'network'; message: string }
   /** The outbound guard refused the address before connecting; `message` names the rule. */

@@ -6,6 +6,7 @@ import {
   browserToday,
   DELIVERY_TIMEOUT_MS,
   eventually,
+  pageHolds,
   screenshot,
   useBrowserSession,
 } from '../helpers/browser';
@@ -24,6 +25,8 @@ import type { TestApp } from '../helpers/test-app';
 const admin = { name: 'Ada Admin', email: 'ada@example.com', password: 'correct horse battery' };
 const TEMPORAL_UI_URL = 'http://127.0.0.1:8233';
 const DEAL = 'Compiler deal';
+const TEAM_HEADER_VALUE = 'browser-team-secret-55';
+const RECEIVER_COOKIE = 'browser-receiver-cookie-77';
 
 describe('web app: deliveries in a browser', () => {
   const session = useBrowserSession({
@@ -53,6 +56,7 @@ describe('web app: deliveries in a browser', () => {
   beforeAll(async () => {
     receiver = await new Receiver().start();
     hookUrl = `${receiver.url}/hooks/crm`;
+    receiver.replies('/hooks/crm', { status: 200, headers: { 'Set-Cookie': `sid=${RECEIVER_COOKIE}` } });
   });
 
   afterAll(async () => {
@@ -61,6 +65,12 @@ describe('web app: deliveries in a browser', () => {
 
   it('adds a webhook to a receiver on loopback; creating a deal delivers record.created to it', async () => {
     await addWebhookInBrowser(page, hookUrl, ['record.created']);
+    // A secret and a custom header, so Event Details has something to mask.
+    const [added] = (await appFetch(page, 'GET', '/app/api/webhooks')).data;
+    await appFetch(page, 'PATCH', `/app/api/webhooks/${added.id}`, {
+      secret: 'browser-signing-secret',
+      headers: { 'X-Team': TEAM_HEADER_VALUE },
+    });
 
     const model = await appFetch(page, 'POST', '/app/api/model/read', { type: 'deal' });
     const name = model.type.fields.find((field: { name: string }) => field.name === 'Name').id as string;
@@ -236,6 +246,35 @@ describe('web app: deliveries in a browser', () => {
       `${TEMPORAL_UI_URL}/namespaces/default/workflows/delivery-${firstDeliveryId}`,
     );
     await screenshot(page, '24-event-details');
+  });
+
+  it('Event Details show each request as sent, secrets masked, and the receiver’s headers', async () => {
+    const exchange = details().getByTestId('attempt-exchange').first();
+    await exchange.locator('summary').click();
+    const requestHeaders = exchange.getByTestId('attempt-request-headers');
+    await requestHeaders.waitFor();
+    const headerText = (await requestHeaders.innerText()).replace(/\s+/g, ' ');
+    expect(headerText).toContain(`X-Service-Delivery-Id: ${firstDeliveryId}`);
+    expect(headerText).toContain('Content-Type: application/json');
+    expect(headerText).toContain('X-Webhook-Signature: ********');
+    expect(headerText).toContain('X-Team: ********');
+    // The Admin owns the webhook: the body is shown, byte for byte as the receiver got it.
+    const [received] = receiver.received;
+    await expect(exchange.getByTestId('attempt-request-body').textContent()).resolves.toBe(
+      received!.rawBody.toString('utf8'),
+    );
+    const responseText = (await exchange.getByTestId('attempt-response-headers').innerText()).replace(
+      /\s+/g,
+      ' ',
+    );
+    expect(responseText).toContain('Set-Cookie: ********');
+    for (const secret of [
+      TEAM_HEADER_VALUE,
+      RECEIVER_COOKIE,
+      received!.headers['x-webhook-signature'] as string,
+    ])
+      expect(await pageHolds(page, secret)).toBe(false);
+    await screenshot(page, '24b-event-details-request');
   });
 
   it('Resend adds a second delivery of the same event; the receiver gets the same event id twice', async () => {

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { deliveryFixture, type DeliveryFixture } from '../helpers/delivery-fixture';
 import { Receiver } from '../helpers/receiver';
-import { WebClient } from '../helpers/web-client';
+import { memberWithRole } from '../helpers/web-client';
 
 /**
  * Issue 13, "Name things as people know them" and the log's count: each delivery carries its
@@ -26,17 +26,8 @@ describe('delivery names, webhooks and counts', () => {
   };
 
   /** A member of the workspace with a role of their own, and their API key. */
-  async function memberWith(email: string, role: Record<string, unknown>): Promise<string> {
-    const created = await fx.admin.ok('POST', '/app/api/roles', {
-      name: email,
-      apiRead: 'all',
-      apiCreate: true,
-      ...role,
-    });
-    const added = await fx.admin.ok('POST', '/app/api/members', { email, roleId: created.id });
-    const client = (await WebClient.signIn(fx.app.baseUrl, email, added.temporaryPassword)).client;
-    return (await client.ok('POST', '/app/api/api-keys', { name: 'k' })).value as string;
-  }
+  const memberWith = async (email: string, role: Record<string, unknown>) =>
+    (await memberWithRole(fx.admin, fx.app.baseUrl, email, role)).key;
 
   beforeAll(async () => {
     fx = await deliveryFixture();

@@ -11,7 +11,12 @@ export interface Received {
   signatureValid: boolean | undefined;
 }
 
-type Reply = { status: number; statusText?: string; delayMs?: number };
+type Reply = {
+  status: number;
+  statusText?: string;
+  delayMs?: number;
+  headers?: Record<string, string | string[]>;
+};
 
 /**
  * A webhook receiver on loopback: answers each path from its script (one reply per request, the
@@ -45,7 +50,7 @@ export class Receiver {
         const reply = script.length > 1 ? script.shift()! : script[0]!;
         const answer = () => {
           if (response.destroyed) return;
-          response.writeHead(reply.status, reply.statusText);
+          response.writeHead(reply.status, reply.statusText, reply.headers);
           response.end('receiver body that must not be stored');
         };
         if (reply.delayMs) setTimeout(answer, reply.delayMs);

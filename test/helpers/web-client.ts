@@ -59,3 +59,25 @@ export async function rest(baseUrl: string, key: string | undefined, path = '/ap
   const text = await response.text();
   return { status: response.status, body: (text ? JSON.parse(text) : undefined) as any };
 }
+
+/**
+ * A member added by an Admin with a role of their own (Read access All and Create on API &
+ * Webhooks, so they can make a key, plus `role`), signed in, with an API key.
+ */
+export async function memberWithRole(
+  admin: WebClient,
+  baseUrl: string,
+  email: string,
+  role: Record<string, unknown>,
+): Promise<{ client: WebClient; key: string; userId: string }> {
+  const created = await admin.ok('POST', '/app/api/roles', {
+    name: email,
+    apiRead: 'all',
+    apiCreate: true,
+    ...role,
+  });
+  const added = await admin.ok('POST', '/app/api/members', { email, roleId: created.id });
+  const { client, session } = await WebClient.signIn(baseUrl, email, added.temporaryPassword);
+  const key = (await client.ok('POST', '/app/api/api-keys', { name: 'k' })).value as string;
+  return { client, key, userId: (session as { user: { id: string } }).user.id };
+}

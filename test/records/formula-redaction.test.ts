@@ -3,7 +3,7 @@ import { Delivery } from '../../src/deliveries/delivery.entity';
 import { deliveryFixture, type DeliveryFixture } from '../helpers/delivery-fixture';
 import { connectMcp, type ToolResult } from '../helpers/mcp';
 import { Receiver } from '../helpers/receiver';
-import { rest, WebClient } from '../helpers/web-client';
+import { memberWithRole } from '../helpers/web-client';
 
 /**
  * Issue 10, hole 2, from the restricted member's side: with Amount restricted, the calculated
@@ -34,20 +34,10 @@ describe('calculated fields of restricted inputs (time skipping)', () => {
     doubled = created.body.id ?? created.body.field?.id;
     expect(doubled).toEqual(expect.any(String));
 
-    const role = await fx.admin.ok('POST', '/app/api/roles', {
-      name: 'No amounts',
-      apiRead: 'all',
-      apiCreate: true,
+    const added = await memberWithRole(fx.admin, fx.app.baseUrl, 'noamount@example.com', {
       restrictedFieldIds: [field('Amount')],
     });
-    const added = await fx.admin.ok('POST', '/app/api/members', {
-      email: 'noamount@example.com',
-      roleId: role.id,
-    });
-    const client = (await WebClient.signIn(fx.app.baseUrl, 'noamount@example.com', added.temporaryPassword))
-      .client;
-    const key = (await client.ok('POST', '/app/api/api-keys', { name: 'k' })).value as string;
-    member = { key, userId: (await rest(fx.app.baseUrl, key)).body.user.id as string };
+    member = { key: added.key, userId: added.userId };
     mcp = await connectMcp(fx.app.baseUrl, member.key);
 
     deal = await fx.createDeal('Formula deal', { [field('Amount')]: 1234, [field('Probability')]: 50 });

@@ -3,7 +3,7 @@ import { loadRecordAccess } from '../../src/record-model/record-access';
 import { RecordEvent } from '../../src/records/record-event.entity';
 import { redactRecordEventData, type RecordEventData } from '../../src/records/redaction';
 import { startTestApp, type TestApp } from '../helpers/test-app';
-import { rest, WebClient } from '../helpers/web-client';
+import { memberWithRole, WebClient } from '../helpers/web-client';
 
 /**
  * Record access through the role, with the one redaction function used by deliveries and Event
@@ -27,16 +27,7 @@ describe('record access and redaction', () => {
   };
 
   async function memberWith(email: string, role: Record<string, unknown>) {
-    const created = await admin.ok('POST', '/app/api/roles', {
-      name: email,
-      apiRead: 'all',
-      apiCreate: true,
-      ...role,
-    });
-    const added = await admin.ok('POST', '/app/api/members', { email, roleId: created.id });
-    const client = (await WebClient.signIn(app.baseUrl, email, added.temporaryPassword)).client;
-    const key = (await client.ok('POST', '/app/api/api-keys', { name: 'k' })).value as string;
-    const userId = (await rest(app.baseUrl, key)).body.user.id as string;
+    const { key, userId } = await memberWithRole(admin, app.baseUrl, email, role);
     return { key, userId };
   }
 

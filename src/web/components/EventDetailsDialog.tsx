@@ -1,5 +1,5 @@
 // Event Details of one delivery (docs/deliveries.md, "The delivery log"): the delivery's fields,
-// the event payload as the viewer may read it now, each attempt, a link to its workflow in the
+// the event payload as the viewer may read it now, each attempt (with its request and response), a link to its workflow in the
 // Temporal Web UI, and Resend once the delivery is Delivered or Failed. A resend is a new delivery
 // of the same event: the dialog then shows that one.
 import { useEffect, useRef, useState, type ReactNode } from 'react';
@@ -7,6 +7,7 @@ import { api, errorMessage, type DeliveryView, type EventDetails } from '../api'
 import { DateTime } from '../format';
 import { useSubmit } from '../useSubmit';
 import { eventLabel, formatDuration, hasRestrictedValues, isUnfinished } from '../webhooks';
+import { AttemptExchange } from './AttemptExchange';
 import { BreakableUrl } from './BreakableUrl';
 import { DeliveryStatusBadge, DeliveryWebhook, ElementName } from './DeliveryParts';
 import { Dialog, DialogActions, ErrorMessage } from './Dialog';
@@ -202,7 +203,7 @@ export function EventDetailsDialog({ delivery: opened, typeName, canResend, onCl
           testId="delivery-attempt-history"
           columns={['Attempt', 'Time', 'Status code', 'Message', 'Duration', 'Outcome']}
         >
-          {current.attemptHistory.map((attempt) => (
+          {current.attemptHistory.map((attempt) => [
             <tr
               key={`${attempt.attempt}.${attempt.send}`}
               data-testid="delivery-attempt"
@@ -219,8 +220,13 @@ export function EventDetailsDialog({ delivery: opened, typeName, canResend, onCl
               <td className="break">{attempt.responseMessage || <span className="value-missing">—</span>}</td>
               <td>{attempt.durationMs === null ? '—' : formatDuration(attempt.durationMs)}</td>
               <td>{OUTCOME_LABELS[attempt.outcome] ?? attempt.outcome}</td>
-            </tr>
-          ))}
+            </tr>,
+            <tr key={`${attempt.attempt}.${attempt.send}.exchange`} className="attempt-exchange-row">
+              <td colSpan={6}>
+                <AttemptExchange attempt={attempt} />
+              </td>
+            </tr>,
+          ])}
         </ListTable>
       )}
 
