@@ -90,6 +90,7 @@ export async function runTopologyBench(options: {
 
     log('warming up (10 writes/s for 5 s, through both APIs)…');
     const warm = await openLoad({ rate: 10, durationMs: 5000, maxInFlight: 100, send });
+    await warm.settled;
     await drain(warm.writes, 60_000);
     if (received(warm.writes) < warm.writes.length)
       throw new Error(
