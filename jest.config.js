@@ -26,6 +26,7 @@ module.exports = {
         '<rootDir>/src/**/*.test.ts',
         '<rootDir>/workflows/**/*.test.ts',
         '<rootDir>/activities/**/*.test.ts',
+        '<rootDir>/bench/**/*.test.ts',
       ],
     },
     {

@@ -216,3 +216,31 @@ export function cpuBetween(a: Snapshot, b: Snapshot): CpuUsage {
   const steal = ((b.machine.steal - a.machine.steal) / CLOCK_TICKS / seconds) * 100;
   return { seconds, groups, threads, machine, foreign: Math.max(0, machine - ours), foreignTop, steal };
 }
+
+/** CPU ticks of named process trees (a component and its children, e.g. PostgreSQL's backends). */
+export interface TreeSnapshot {
+  at: number;
+  ticks: Record<string, number>;
+  machine: { busy: number; total: number; steal: number };
+}
+
+export function treeSnapshot(roots: Record<string, number | undefined>): TreeSnapshot {
+  const everyone = allProcesses();
+  const ticks: Record<string, number> = {};
+  for (const [name, pid] of Object.entries(roots))
+    ticks[name] = pid === undefined ? 0 : treeOf(everyone, pid).reduce((sum, stat) => sum + stat.ticks, 0);
+  return { at: wallMs(), ticks, machine: machineTicks() };
+}
+
+/** Per named tree and for the whole machine, in % of one core, between two snapshots. */
+export function treeCpuBetween(
+  a: TreeSnapshot,
+  b: TreeSnapshot,
+): { seconds: number; trees: Record<string, number>; machine: number } {
+  const seconds = (b.at - a.at) / 1000;
+  const trees: Record<string, number> = {};
+  for (const [name, now] of Object.entries(b.ticks))
+    trees[name] = ((now - (a.ticks[name] ?? 0)) / CLOCK_TICKS / seconds) * 100;
+  const machine = ((b.machine.busy - a.machine.busy) / CLOCK_TICKS / seconds) * 100;
+  return { seconds, trees, machine };
+}

@@ -13,9 +13,10 @@
 // (default 20), BENCH_PHASES (statements,http,rest,engine,saturation,deliveries), BENCH_OUTPUT
 // (default BENCHMARKS.md),
 // BENCH_CPU_PROFILE=<dir> (add --cpu-prof to the API+worker process and summarise it), BENCH_JSON=<file>
-// (the results as JSON too), BENCH_PROJECT_ROOT=<dir> (measure another checkout's build).
+// (the results as JSON too), BENCH_PROJECT_ROOT=<dir> (measure another checkout's build),
+// BENCH_STACK=topology (the production topology instead: bench/topology/bench.ts, its own section).
 import { randomBytes } from 'node:crypto';
-import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, release, tmpdir, totalmem } from 'node:os';
 import { join, resolve } from 'node:path';
 import { cpuBetween, snapshot, type CpuUsage } from './cpu';
@@ -29,6 +30,7 @@ import { STAGES, StageReader } from './stages';
 import { saturation } from './saturation';
 import { countStatements } from './statements';
 import { ms, num, pct, sleep, summarize, wallMs } from './stats';
+import { runTopologyBench, topologySection, withTopologySection } from './topology/bench';
 import { prepareWorkspace } from './workspace';
 
 const BENCH_ROOT = resolve(__dirname, '..', '..');
@@ -497,7 +499,10 @@ async function main(): Promise<void> {
 
   if (!sustainedStep(results) && results.steps.length)
     results.notes.push('No rate was sustained: lower BENCH_RATES to find the sustained rate.');
-  const text = renderResults(results);
+  // The topology run's section (BENCH_STACK=topology) stays: it is measured apart.
+  const previous = existsSync(settings.output) ? readFileSync(settings.output, 'utf8') : '';
+  const kept = topologySection(previous);
+  const text = kept ? withTopologySection(renderResults(results), kept) : renderResults(results);
   writeFileSync(settings.output, text);
   if (settings.json) writeFileSync(settings.json, JSON.stringify(results));
   process.stdout.write(`\n${text}\n`);
@@ -520,7 +525,19 @@ async function main(): Promise<void> {
   }
 }
 
-main().then(
+const run =
+  process.env.BENCH_STACK === 'topology'
+    ? () =>
+        runTopologyBench({
+          projectRoot: PROJECT_ROOT,
+          output: settings.output,
+          rates: settings.rates,
+          stepSeconds: settings.stepSeconds,
+          machine: machine(),
+          log,
+        })
+    : main;
+run().then(
   () => process.exit(0),
   async (error: unknown) => {
     process.stderr.write(

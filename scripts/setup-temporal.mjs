@@ -3,11 +3,23 @@
 //   - the Temporal CLI (dev server + Web UI) for `npm start`,
 //   - the Java time-skipping test server (behind a wrapper script) for `npm test`.
 // Idempotent: results are cached outside the repository; a second run only checks the cache.
+// `--temporal-server <version>` instead finds or builds the real Temporal server and its SQL
+// schema tool for `npm run topology` (bench/topology/), and prints the folder on its last line.
 // Resolution order for each binary is documented in README.md ("Temporal binaries").
 // Nothing here fails the install: when a binary cannot be found or built, the program falls back
 // to the Temporal SDK's own download at run time (which needs the internet).
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, writeFileSync, chmodSync } from 'node:fs';
+import {
+  chmodSync,
+  cpSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { homedir } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -168,6 +180,86 @@ async function ensureTestServer() {
 function checkCli(path) {
   const version = spawnSync(path, ['--version'], { encoding: 'utf8' });
   if (version.status !== 0) log(`warning: ${path} --version failed: ${version.stderr}`);
+}
+
+/** The Go module's own SQL schemas, copied beside the binaries (the module cache may be cleaned). */
+const SERVER_SCHEMA = join('schema', 'postgresql', 'v12');
+
+function serverReady(dir) {
+  return ['server', 'sql', SERVER_SCHEMA].every((name) => existsSync(join(dir, name)));
+}
+
+/** Copies the PostgreSQL schemas of go.temporal.io/server@version into `dir`, writable. */
+function copyServerSchema(version, dir) {
+  const found = spawnSync('go', ['mod', 'download', '-json', `go.temporal.io/server@${version}`], {
+    encoding: 'utf8',
+    env: { ...process.env, GOFLAGS: '-mod=mod' },
+  });
+  if (found.status !== 0) throw new Error(`go mod download failed: ${found.stderr || found.stdout}`);
+  const moduleDir = JSON.parse(found.stdout).Dir;
+  const target = join(dir, SERVER_SCHEMA);
+  cpSync(join(moduleDir, SERVER_SCHEMA), target, { recursive: true });
+  // The module cache is read-only; the copy must not be, or the cache could not be replaced.
+  const makeWritable = (path) => {
+    chmodSync(path, statSync(path).isDirectory() ? 0o755 : 0o644);
+    if (statSync(path).isDirectory()) for (const entry of readdirSync(path)) makeWritable(join(path, entry));
+  };
+  makeWritable(join(dir, 'schema'));
+}
+
+/**
+ * The Temporal server and its SQL tool (`go.temporal.io/server/cmd/server`, `.../cmd/tools/sql`)
+ * at `version`, with the PostgreSQL schemas, in `<cache>/server-<version>/`. Built with go install
+ * on the first run (about 4 minutes on 2 cores); there is no download fallback.
+ */
+async function ensureServer(version) {
+  const target = join(cacheDir(), `server-${version}`);
+  if (serverReady(target)) {
+    log(`Temporal server ${version} cached: ${target}`);
+    return target;
+  }
+  if (!onPath('go')) throw new Error('The Temporal server is built with Go (1.26+), which is not on PATH.');
+  if (existsSync(join(target, 'server')) && existsSync(join(target, 'sql'))) {
+    log(`Copying the PostgreSQL schemas of Temporal server ${version} into ${target}…`);
+    copyServerSchema(version, target);
+    return target;
+  }
+  const staging = `${target}.partial`;
+  rmSync(staging, { recursive: true, force: true });
+  mkdirSync(staging, { recursive: true });
+  log(
+    `Building the Temporal server ${version} and its SQL tool with go install (first run only; ~4 minutes)…`,
+  );
+  const result = await runWithProgress(
+    'go install temporal server',
+    'go',
+    [
+      'install',
+      `go.temporal.io/server/cmd/server@${version}`,
+      `go.temporal.io/server/cmd/tools/sql@${version}`,
+    ],
+    { env: { ...process.env, GOBIN: staging, GOFLAGS: '-mod=mod' } },
+  );
+  if (!result.ok || !existsSync(join(staging, 'server')) || !existsSync(join(staging, 'sql')))
+    throw new Error(`go install failed:\n${result.output.slice(-2000)}`);
+  copyServerSchema(version, staging);
+  rmSync(target, { recursive: true, force: true });
+  renameSync(staging, target);
+  log(`Temporal server built: ${target}`);
+  return target;
+}
+
+const serverFlag = process.argv.indexOf('--temporal-server');
+if (serverFlag !== -1) {
+  const version = process.argv[serverFlag + 1];
+  if (!version?.startsWith('v')) throw new Error('usage: setup-temporal.mjs --temporal-server v1.31.0');
+  try {
+    process.stdout.write(`${await ensureServer(version)}\n`);
+    process.exit(0);
+  } catch (error) {
+    process.stderr.write(`[setup-temporal] ${error instanceof Error ? error.message : String(error)}\n`);
+    process.exit(1);
+  }
 }
 
 // The program reads this manifest (src/temporal/binaries.ts); a missing entry means "use the

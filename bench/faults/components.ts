@@ -4,7 +4,7 @@
 // and `node dist/src/worker.js`. A node process that exits on its own is restarted, like a process
 // supervisor would, and counted.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createWriteStream, type WriteStream } from 'node:fs';
+import { createWriteStream, readFileSync, type WriteStream } from 'node:fs';
 import { join } from 'node:path';
 import { processesMentioning } from '../cpu';
 import { alive } from '../stack';
@@ -55,7 +55,7 @@ interface BinariesModule {
 }
 
 /** The project's built module (dist/src/…), loaded at run time: bench/ compiles on its own. */
-function built<T>(projectRoot: string, path: string): T {
+export function built<T>(projectRoot: string, path: string): T {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   return require(join(projectRoot, 'dist', 'src', path)) as T;
 }
@@ -101,6 +101,16 @@ export class Postgres implements Component {
     const running = this.running;
     this.running = undefined;
     if (running) await withTimeout(running.stop(), STOP_GRACE_MS, 'PostgreSQL did not stop');
+  }
+
+  /** The postmaster's process id (its backends are its children), while it runs. */
+  get pid(): number | undefined {
+    try {
+      const pidFile = join(this.options.dataDir, 'postgres', 'postmaster.pid');
+      return Number(readFileSync(pidFile, 'utf8').split('\n')[0]) || undefined;
+    } catch {
+      return undefined;
+    }
   }
 
   killNow(): void {
@@ -231,6 +241,10 @@ export class NodeRole implements Component {
     }
   }
 
+  get pid(): number | undefined {
+    return this.child?.pid;
+  }
+
   async fault(): Promise<void> {
     const child = this.child;
     if (!child) throw new Error(`${this.name} is not running`);
@@ -262,7 +276,7 @@ export class NodeRole implements Component {
   }
 }
 
-function killGroup(pid: number, signal: NodeJS.Signals): void {
+export function killGroup(pid: number, signal: NodeJS.Signals): void {
   try {
     process.kill(-pid, signal);
   } catch {
@@ -289,7 +303,7 @@ async function waitGone(pids: number[], timeoutMs = 10_000): Promise<void> {
   while (wallMs() < deadline && pids.some(alive)) await sleep(50);
 }
 
-function withTimeout<T>(promise: Promise<T>, ms: number, message: string): Promise<T> {
+export function withTimeout<T>(promise: Promise<T>, ms: number, message: string): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   return Promise.race([
     promise,

@@ -10,6 +10,8 @@ export interface FaultRecord {
   how: string;
   /** Seconds from the fault until it served again. */
   backAfter: number;
+  /** POSTs the receiver got while it was down (the other processes took over). */
+  receivedWhileDown: number;
 }
 
 export interface Outcome {
@@ -110,8 +112,14 @@ export function lines(o: Outcome): Line[] {
 
 export function render(faults: FaultRecord[], result: Line[]): string {
   const faultTable = table(
-    ['fault', 'at (s after first write)', 'how', 'serving again after'],
-    faults.map((f) => [f.component, f.at.toFixed(1), f.how, `${f.backAfter.toFixed(1)} s`]),
+    ['fault', 'at (s after first write)', 'how', 'serving again after', 'POSTs received meanwhile'],
+    faults.map((f) => [
+      f.component,
+      f.at.toFixed(1),
+      f.how,
+      `${f.backAfter.toFixed(1)} s`,
+      String(f.receivedWhileDown),
+    ]),
   );
   const resultTable = table(
     ['check', 'value', 'must be', 'result'],

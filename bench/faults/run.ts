@@ -4,18 +4,23 @@
 // shutdown for PostgreSQL) and brought back; refused writes retried with the same idempotency
 // key; then the drain, and the checks (docs/deliveries.md, "Guarantees"). Exit code 0 only when
 // every requirement holds. Stops everything it started, at the end, on errors and on Ctrl-C.
+// FAULTS_STACK=topology (--topology) runs it against the production topology instead
+// (bench/topology/: the real Temporal server on PostgreSQL, two APIs, two workers): writes go to
+// both APIs in turn, and one worker (mid-POST) and one API are killed and brought back.
 import { randomBytes } from 'node:crypto';
 import { chmodSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { processesMentioning } from '../cpu';
-import { freePort } from '../stack';
+import { alive, freePort } from '../stack';
 import { sleep, wallMs } from '../stats';
 import { duplicates, listIds, missing, pageThrough, readDb, type PagingResult } from './checks';
 import { killAll, type Component } from './components';
 import { FaultReceiver } from './receiver';
 import { lines, render, type FaultRecord } from './report';
 import { prepareRun, startService } from './service';
+import { topologyPorts } from '../topology/ports';
+import { startTopology } from '../topology/topology';
 import { readSettings, USAGE, type FaultSettings } from './settings';
 import { startWrites, type FaultWrite } from './writer';
 
@@ -28,6 +33,8 @@ let tmp: string | undefined;
 let keep = false;
 const components: Component[] = [];
 let receiver: FaultReceiver | undefined;
+/** Processes whose command line does not name the temporary directory (the Temporal server). */
+const otherPids: number[] = [];
 let stopping = false;
 let cleaning: Promise<void> | undefined;
 
@@ -85,33 +92,78 @@ async function main(settings: FaultSettings): Promise<number> {
     mkdirSync(path, { recursive: true, mode: 0o755 });
     return path;
   };
-  const [pgPort, temporalPort, uiPort, apiPort] = [
-    await freePort(),
-    await freePort(),
-    await freePort(),
-    await freePort(),
-  ];
   const seconds = settings.writes / settings.rate;
+  const topologyMode = settings.stack === 'topology';
   log(
-    `${settings.writes} writes at ${settings.rate}/s (${seconds.toFixed(0)} s) to ${settings.webhooks} webhooks, killing the worker, the API, ` +
-      `the Temporal dev server and PostgreSQL once each; in ${tmp}`,
+    `${settings.writes} writes at ${settings.rate}/s (${seconds.toFixed(0)} s) to ${settings.webhooks} webhooks, ` +
+      (topologyMode
+        ? 'against the production topology (two APIs, two workers, the Temporal server on PostgreSQL), killing one worker and one API'
+        : 'killing the worker, the API, the Temporal dev server and PostgreSQL once each') +
+      `; in ${tmp}`,
   );
 
   receiver = await new FaultReceiver({ holdEvery: settings.holdEvery, holdMs: settings.holdMs }).start();
-  const { postgres, temporal, api, worker, baseUrl } = await startService({
-    projectRoot: PROJECT_ROOT,
-    dir,
-    ports: { pg: pgPort, temporal: temporalPort, ui: uiPort, api: apiPort },
-    log,
-    started: (component) => components.push(component),
-  });
+  const killMidPost = async () => ((await receiver!.whileHolding(3000)) ? 'SIGKILL mid-POST' : 'SIGKILL');
+  // The faults, spaced over the writes; each waits for the previous component to serve again.
+  let plan: { component: Component; aim: () => Promise<string> }[];
+  let postgresUrl: string;
+  let baseUrls: string[];
+  let downMs = settings.downMs;
+  if (topologyMode) {
+    const topology = await startTopology({
+      projectRoot: PROJECT_ROOT,
+      dataDir: tmp,
+      ports: await topologyPorts({}),
+      encryptionKey: randomBytes(32).toString('hex'),
+      // External mode reaches no loopback address unless allowed; the receiver is on loopback.
+      outboundAllowedCidrs: '127.0.0.0/8',
+      logLevel: 'warn',
+      log,
+      started: (component) => components.push(component),
+    });
+    ({ postgresUrl, baseUrls } = topology);
+    if (topology.temporal.pid) otherPids.push(topology.temporal.pid);
+    plan = [
+      { component: topology.workers[0]!, aim: killMidPost },
+      { component: topology.apis[0]!, aim: async () => 'SIGKILL' },
+    ];
+    // Down long enough that the other worker and the other API visibly carry the load.
+    downMs = Math.max(downMs, 10_000);
+  } else {
+    const [pgPort, temporalPort, uiPort, apiPort] = [
+      await freePort(),
+      await freePort(),
+      await freePort(),
+      await freePort(),
+    ];
+    const { postgres, temporal, api, worker, baseUrl } = await startService({
+      projectRoot: PROJECT_ROOT,
+      dir,
+      ports: { pg: pgPort, temporal: temporalPort, ui: uiPort, api: apiPort },
+      log,
+      started: (component) => components.push(component),
+    });
+    postgresUrl = postgres.url;
+    baseUrls = [baseUrl];
+    plan = [
+      { component: worker, aim: killMidPost },
+      { component: api, aim: async () => 'SIGKILL' },
+      { component: temporal, aim: async () => 'SIGKILL' },
+      {
+        component: postgres,
+        aim: async () =>
+          (await receiver!.nextAnswer(3000)) ? 'fast shutdown just after an answer' : 'fast shutdown',
+      },
+    ];
+  }
+  const baseUrl = baseUrls[0]!;
   const workspace = await prepareRun({ baseUrl, receiverUrl: receiver.url, webhooks: settings.webhooks });
   const { webhookIds } = workspace;
-  log(`workspace ready; writing`);
+  log(`workspace ready; writing${baseUrls.length > 1 ? ` through ${baseUrls.length} APIs in turn` : ''}`);
 
   const runId = randomBytes(4).toString('hex');
   const load = startWrites({
-    baseUrl,
+    baseUrls,
     apiKey: workspace.apiKey,
     nameFieldId: workspace.nameFieldId,
     runId,
@@ -123,34 +175,28 @@ async function main(settings: FaultSettings): Promise<number> {
   const writesStart = wallMs();
   const progress = setInterval(() => log(`  ${writeProgress(load.writes, receiver!)}`), 5000);
 
-  // The faults, spaced over the writes; each waits for the previous component to serve again.
-  const plan: { component: Component; aim?: () => Promise<string> }[] = [
-    {
-      component: worker,
-      aim: async () => ((await receiver!.whileHolding(3000)) ? 'SIGKILL mid-POST' : 'SIGKILL'),
-    },
-    { component: api, aim: async () => 'SIGKILL' },
-    { component: temporal, aim: async () => 'SIGKILL' },
-    {
-      component: postgres,
-      aim: async () =>
-        (await receiver!.nextAnswer(3000)) ? 'fast shutdown just after an answer' : 'fast shutdown',
-    },
-  ];
   const faults: FaultRecord[] = [];
   for (const [k, step] of plan.entries()) {
     const due = writesStart + (seconds * 1000 * (k + 0.5)) / plan.length;
     if (due > wallMs()) await sleep(due - wallMs());
     if (stopping) break;
-    const how = step.aim ? await step.aim() : 'SIGKILL';
+    const how = await step.aim();
     const at = wallMs();
     log(`fault: ${step.component.name}, ${how}`);
     await step.component.fault();
-    await sleep(settings.downMs);
+    await sleep(downMs);
     await step.component.start();
-    const backAfter = (wallMs() - at) / 1000;
+    const backAt = wallMs();
+    const backAfter = (backAt - at) / 1000;
+    const receivedWhileDown = receiver.receipts.filter((r) => r.at > at && r.at < backAt).length;
     log(`${step.component.name} serves again after ${backAfter.toFixed(1)} s`);
-    faults.push({ component: step.component.name, at: (at - writesStart) / 1000, how, backAfter });
+    faults.push({
+      component: step.component.name,
+      at: (at - writesStart) / 1000,
+      how,
+      backAfter,
+      receivedWhileDown,
+    });
   }
   const lastFaultAt = writesStart + (faults.at(-1)?.at ?? 0) * 1000;
 
@@ -164,7 +210,7 @@ async function main(settings: FaultSettings): Promise<number> {
 
   // The drain: every delivery row final and every acknowledged write's event received.
   const drainDeadline = wallMs() + settings.drainTimeoutS * 1000;
-  let db = await readDb(postgres.url, workspace.workspaceId);
+  let db = await readDb(postgresUrl, workspace.workspaceId);
   let lastLog = wallMs();
   let drainedAt: number | undefined;
   for (;;) {
@@ -179,7 +225,7 @@ async function main(settings: FaultSettings): Promise<number> {
       log(`  draining: ${absent} not received, ${db.notFinal} of ${db.deliveries} delivery rows not final`);
     }
     await sleep(1000);
-    db = await readDb(postgres.url, workspace.workspaceId);
+    db = await readDb(postgresUrl, workspace.workspaceId);
   }
   log(
     drainedAt
@@ -189,9 +235,10 @@ async function main(settings: FaultSettings): Promise<number> {
 
   if (stopping) throw new Error('interrupted');
   log(`paging every list with limit=${settings.pageLimit}…`);
-  const expected = await listIds(postgres.url, workspace.workspaceId, workspace.webhookId, workspace.typeId);
+  const expected = await listIds(postgresUrl, workspace.workspaceId, workspace.webhookId, workspace.typeId);
+  // Paged through the last API (the second in the topology: both serve the same lists).
   const page = (list: string, path: string, expectedIds: Set<string>, limit = settings.pageLimit) =>
-    pageThrough({ baseUrl, apiKey: workspace.apiKey, list, path, limit, expectedIds });
+    pageThrough({ baseUrl: baseUrls.at(-1)!, apiKey: workspace.apiKey, list, path, limit, expectedIds });
   const paging: PagingResult[] = [
     await page(
       'deliveries of the webhook',
@@ -234,7 +281,7 @@ async function main(settings: FaultSettings): Promise<number> {
   log('stopping every process…');
   await cleanUp();
   await sleep(500);
-  outcome.leftBehind = processesMentioning(tmp).length;
+  outcome.leftBehind = processesMentioning(tmp).length + otherPids.filter(alive).length;
   const result = lines(outcome);
   process.stdout.write(`\n${render(faults, result)}\n\n`);
   const failed = result.filter((line) => line.ok === false);

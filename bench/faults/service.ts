@@ -78,7 +78,8 @@ export async function startService(options: {
   return { postgres, temporal, api, worker, baseUrl };
 }
 
-function roleEnv(values: Record<string, string>): NodeJS.ProcessEnv {
+/** The caller's environment without what points a role elsewhere, and `values`. */
+export function roleEnv(values: Record<string, string>): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...process.env };
   // Only what this run sets: nothing from the caller's shell points the roles elsewhere.
   const unset = ['TEMPORAL_UI_URL', 'TEMPORAL_NAMESPACE', 'TEMPORAL_TASK_QUEUE', 'TRUST_PROXY', 'NODE_ENV'];

@@ -19,6 +19,11 @@ export interface FaultSettings {
   giveUpS: number;
   /** Keep the temporary directory (data and logs) for inspection. */
   keep: boolean;
+  /**
+   * `embedded`: one API, one worker, the Temporal dev server. `topology`: the production topology
+   * (bench/topology/: the real Temporal server on PostgreSQL, two APIs, two workers).
+   */
+  stack: 'embedded' | 'topology';
 }
 
 const FLAGS: Record<
@@ -43,8 +48,10 @@ const FLAGS: Record<
 };
 
 export const USAGE = `npm run test:faults -- [--writes N] [--rate N/s] [--webhooks N] [--issue-scale] [--drain-timeout s]
-  [--page-limit N] [--hold-every N] [--hold-ms ms] [--down-ms ms] [--give-up s] [--keep]
-  --issue-scale is issue 11's run: 1,000 writes at 20/s. Defaults: 300 writes at 10/s.`;
+  [--page-limit N] [--hold-every N] [--hold-ms ms] [--down-ms ms] [--give-up s] [--keep] [--topology]
+  --issue-scale is issue 11's run: 1,000 writes at 20/s. Defaults: 300 writes at 10/s.
+  --topology (FAULTS_STACK=topology): against the production topology (npm run topology's processes),
+  writes spread over both APIs, one worker and one API killed.`;
 
 export function readSettings(argv: string[], env: NodeJS.ProcessEnv): FaultSettings {
   const values: Record<string, number> = {};
@@ -53,9 +60,13 @@ export function readSettings(argv: string[], env: NodeJS.ProcessEnv): FaultSetti
     values[spec.key] = fromEnv === undefined || fromEnv === '' ? spec.fallback : Number(fromEnv);
   }
   let keep = env.FAULTS_KEEP === '1';
+  let stack: FaultSettings['stack'] = env.FAULTS_STACK === 'topology' ? 'topology' : 'embedded';
+  if (env.FAULTS_STACK && !['embedded', 'topology'].includes(env.FAULTS_STACK))
+    throw new Error(`FAULTS_STACK must be embedded or topology\n${USAGE}`);
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
     if (arg === '--keep') keep = true;
+    else if (arg === '--topology') stack = 'topology';
     else if (arg === '--issue-scale') Object.assign(values, { writes: 1000, rate: 20 });
     else if (arg === '--help' || arg === '-h') throw new Error(USAGE);
     else {
@@ -70,5 +81,5 @@ export function readSettings(argv: string[], env: NodeJS.ProcessEnv): FaultSetti
     if (!Number.isFinite(value) || value < spec.min || value > spec.max)
       throw new Error(`${flag} (${spec.env}) must be a number from ${spec.min} to ${spec.max}`);
   }
-  return { ...(values as unknown as Omit<FaultSettings, 'keep'>), keep };
+  return { ...(values as unknown as Omit<FaultSettings, 'keep' | 'stack'>), keep, stack };
 }

