@@ -66,14 +66,24 @@ export class DeliveryAttemptsRepository {
 
   /**
    * Commits the send's row before the request leaves, with the delivery shown as Sending; the
-   * request as kept goes in the same statement (no extra round trip on the delivery path).
+   * request as kept goes in the same statement (no extra round trip on the delivery path). The
+   * event row is read with a key-share lock, so a permanent deletion racing this send cannot leave
+   * the record's values behind: its scrub (which locks the event FOR UPDATE, then erases kept
+   * bodies) either waits for this row to commit and then erases its body, or committed first and
+   * this row keeps no body (`request_body_erased_at` set).
    */
-  async startSend(send: SendRef, request: KeptRequest): Promise<void> {
+  async startSend(send: SendRef, request: KeptRequest, eventId: string): Promise<void> {
     await this.manager.transaction(async (manager) => {
       await manager.query(
         `INSERT INTO delivery_attempts (delivery_id, attempt, send, started_at, duration_ms, url, outcome,
-                                        request_headers, request_body, request_body_sha256, request_body_bytes)
-         VALUES ($1, $2, $3, $4, NULL, $5, 'sending', $6, $7, $8, $9)`,
+                                        request_headers, request_body, request_body_sha256, request_body_bytes,
+                                        request_body_erased_at)
+         SELECT $1::uuid, $2::integer, $3::integer, $4::timestamptz, NULL, $5::text, 'sending', $6::jsonb,
+                CASE WHEN erased.scrubbed_at IS NULL THEN $7::text END, $8::text, $9::integer, erased.scrubbed_at
+           FROM (SELECT 1) AS one
+           LEFT JOIN LATERAL (
+             SELECT scrubbed_at FROM record_events WHERE id = $10::uuid FOR KEY SHARE
+           ) AS erased ON true`,
         [
           send.deliveryId,
           send.attempt,
@@ -84,6 +94,7 @@ export class DeliveryAttemptsRepository {
           request.body,
           request.bodySha256,
           request.bodyBytes,
+          eventId,
         ],
       );
       await manager.update(

@@ -121,7 +121,7 @@ export class DeliveryAttempts {
       );
     }
     const sendRef: SendRef = { deliveryId, attempt, send, url: prepared.url, startedAt: new Date() };
-    await this.history.startSend(sendRef, keptRequest(prepared));
+    await this.history.startSend(sendRef, keptRequest(prepared), delivery.eventId);
     const result = await this.deps.sender.post(prepared.url, prepared.headers, prepared.body, cancel);
     // Cancelled (the worker shutting down): the receiver did not fail. The send stays `sending`, so
     // the attempt's re-run shows it as interrupted and sends again.

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { DeliveryAttemptsRepository } from '../../src/deliveries/delivery-attempts.repository';
 import { ATTEMPT_BODY_DISPLAY_MAX_BYTES, MASKED_VALUE } from '../../src/shared/attempt-record';
 import { deliveryFixture, type DeliveryFixture } from '../helpers/delivery-fixture';
 import { connectMcp } from '../helpers/mcp';
@@ -204,5 +205,21 @@ describe('what was sent and what came back (Event Details)', () => {
       `SELECT count(*)::int AS n FROM delivery_attempts WHERE request_body LIKE '%Acme renewal%'`,
     );
     expect(everything[0].n).toBe(0);
+  });
+  it('keeps no body for a send that records itself after the record’s erasure committed (the race)', async () => {
+    // The record was erased above; an attempt that read the event before the scrub records its
+    // send only now: the row keeps hash and size, never the body.
+    await new DeliveryAttemptsRepository(fx.app.dataSource.manager).startSend(
+      { deliveryId: created.id, attempt: 1, send: 99, url: webhook.url, startedAt: new Date() },
+      { headers: [], body: '{"name":"Acme renewal"}', bodySha256: 'f'.repeat(64), bodyBytes: 23 },
+      created.eventId,
+    );
+    const [row] = await fx.app.dataSource.query(
+      `SELECT request_body, request_body_sha256, request_body_erased_at FROM delivery_attempts
+        WHERE delivery_id = $1 AND send = 99`,
+      [created.id],
+    );
+    expect(row).toMatchObject({ request_body: null, request_body_sha256: 'f'.repeat(64) });
+    expect(row.request_body_erased_at).toBeInstanceOf(Date);
   });
 });
