@@ -8,7 +8,7 @@ import { writeTransaction } from '../http/idempotent-write';
 import type { Actor } from '../identity/actor';
 import { assertApiRight } from '../identity/permissions';
 import type { Logger } from '../logger';
-import { loadRecordAccess } from '../record-model/record-access';
+import { loadRecordAccess, UNRESTRICTED_ACCESS } from '../record-model/record-access';
 import { isRecordEvent, isRetiredEvent } from '../shared/event-catalog';
 import { WebhooksRepository } from '../webhooks/webhooks.repository';
 import { webhookNotFound } from '../webhooks/webhooks.service';
@@ -122,13 +122,11 @@ export class DeliveriesService {
     const payload = event ? readablePayload(event, access) : {};
     const attempts = await new DeliveryAttemptsRepository(this.dataSource.manager).history(delivery.id);
     const labels = await loadDeliveryLabels(this.dataSource.manager, actor.workspace.id, access, [delivery]);
-    const webhook = await new WebhooksRepository(this.dataSource.manager).find(actor.workspace.id, webhookId);
-    const viewer = {
-      recordEvent: isRecordEvent(delivery.event),
-      viewerIsRecordOwner:
-        Boolean(webhook?.recordOwnerUserId) && webhook?.recordOwnerUserId === actor.user.id,
-      viewerIsAdmin: actor.permissions.manageWorkspace,
-    };
+    // The viewer may see a kept body when their access hides nothing of the event's data.
+    const seesWholeEvent =
+      event !== undefined &&
+      JSON.stringify(payload) === JSON.stringify(readablePayload(event, UNRESTRICTED_ACCESS));
+    const viewer = { isAdmin: actor.permissions.manageWorkspace, seesWholeEvent };
     return {
       ...deliveryView(delivery, this.temporalUiUrl(delivery), labels(delivery)),
       payload,

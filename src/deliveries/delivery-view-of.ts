@@ -1,4 +1,11 @@
-import { BODY_WITHHELD_MESSAGES, requestBodyWithheld, type HeaderPair } from '../shared/attempt-record';
+import {
+  BODY_WITHHELD_MESSAGES,
+  digestShown,
+  MASKED_VALUE,
+  requestBodyWithheld,
+  type BodyViewer,
+  type HeaderPair,
+} from '../shared/attempt-record';
 import { isRetiredEvent } from '../shared/event-catalog';
 import type { DeliveryAttempt } from './delivery-attempt.entity';
 import type { Delivery } from './delivery.entity';
@@ -33,25 +40,13 @@ export function deliveryView(
   };
 }
 
-/** Who reads an attempt's kept request body (src/shared/attempt-record.ts, requestBodyWithheld). */
-export interface AttemptViewer {
-  recordEvent: boolean;
-  viewerIsRecordOwner: boolean;
-  viewerIsAdmin: boolean;
-}
-
 const pairs = (headers: HeaderPair[]) => headers.map(([name, value]) => ({ name, value }));
 
 /** One send of an attempt as Event Details shows it to this viewer. */
-export function attemptView(row: DeliveryAttempt, viewer: AttemptViewer): DeliveryAttemptView {
-  const withheld =
-    row.requestBodySha256 === null
-      ? null
-      : requestBodyWithheld({
-          ...viewer,
-          kept: row.requestBody !== null,
-          erased: row.requestBodyErasedAt !== null,
-        });
+export function attemptView(row: DeliveryAttempt, viewer: BodyViewer): DeliveryAttemptView {
+  const erased = row.requestBodyErasedAt !== null;
+  const withheld = requestBodyWithheld({ ...viewer, kept: row.requestBody !== null, erased });
+  const digest = digestShown({ ...viewer, erased });
   return {
     attempt: row.attempt,
     send: row.send,
@@ -65,10 +60,15 @@ export function attemptView(row: DeliveryAttempt, viewer: AttemptViewer): Delive
       row.requestHeaders === null || row.requestBodySha256 === null || row.requestBodyBytes === null
         ? null
         : {
-            headers: pairs(row.requestHeaders),
+            // Content-Length is the body's size: masked where the size is.
+            headers: pairs(row.requestHeaders).map((header) =>
+              !digest && header.name.toLowerCase() === 'content-length'
+                ? { ...header, value: MASKED_VALUE }
+                : header,
+            ),
             body: withheld === null ? row.requestBody : null,
-            bodySha256: row.requestBodySha256,
-            bodyBytes: row.requestBodyBytes,
+            bodySha256: digest ? row.requestBodySha256 : null,
+            bodyBytes: digest ? row.requestBodyBytes : null,
             bodyWithheld:
               withheld === null ? null : { reason: withheld, message: BODY_WITHHELD_MESSAGES[withheld] },
           },

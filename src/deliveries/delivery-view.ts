@@ -85,16 +85,23 @@ const attemptRequestSchema = z.object({
   body: z.string().nullable().meta({
     description: 'The body as sent, byte for byte; null when withheld (see bodyWithheld).',
   }),
-  bodySha256: z.string().meta({ description: 'SHA-256 of the body as sent (lowercase hex), always kept.' }),
-  bodyBytes: z.int().min(0).meta({ description: 'The body’s size in bytes.' }),
+  bodySha256: z.string().nullable().meta({
+    description:
+      'SHA-256 of the body as sent (lowercase hex), always kept; null for readers from whom the body is withheld by their access (with the payload they may read, a hash would let them test guesses of a hidden value), and after an erasure for all but administrators.',
+  }),
+  bodyBytes: z
+    .int()
+    .min(0)
+    .nullable()
+    .meta({ description: 'The body’s size in bytes; null when bodySha256 is.' }),
   bodyWithheld: z
     .object({
-      reason: z.enum(['overDisplayLimit', 'recordOwnerOnly', 'erased']),
+      reason: z.enum(['overDisplayLimit', 'viewerAccess', 'erased']),
       message: z.string(),
     })
     .nullable()
     .meta({
-      description: `Why the body is not shown: over ${ATTEMPT_BODY_DISPLAY_MAX_BYTES / 1024} KiB; a record event's body, which only the webhook's record owner and administrators see (it was rendered with the owner's access); or erased with its record. Null when shown.`,
+      description: `Why the body is not shown: over ${ATTEMPT_BODY_DISPLAY_MAX_BYTES / 1024} KiB (\`overDisplayLimit\`); a record event's body holding values your role cannot read now — it was rendered with the record owner's access — shown only to administrators and to readers whose access hides nothing of the event, like its hash, size and Content-Length (\`viewerAccess\`); or erased with its record (\`erased\`). Null when shown.`,
     }),
 });
 
@@ -248,15 +255,15 @@ export const eventDetailsExample = {
           { name: 'X-Service-Delivery-Id', value: EXAMPLE.deliveryId },
           { name: 'X-Webhook-Signature', value: '********' },
           { name: 'X-Team', value: '********' },
-          { name: 'Content-Length', value: '812' },
+          { name: 'Content-Length', value: '********' },
         ],
         body: null,
-        bodySha256: '5f0e8c1d2b3a49f6e7d8c9b0a1f2e3d4c5b6a7980f1e2d3c4b5a69788f9e0d1c',
-        bodyBytes: 812,
+        bodySha256: null,
+        bodyBytes: null,
         bodyWithheld: {
-          reason: 'recordOwnerOnly',
+          reason: 'viewerAccess',
           message:
-            'The body was rendered with the record owner’s access: only the webhook’s record owner and administrators see it. Its SHA-256 and size are shown.',
+            'The body was rendered with the record owner’s access and holds values your role cannot read now: it is not shown, nor its SHA-256 or size.',
         },
       },
       response: {

@@ -67,6 +67,13 @@ export function effectiveRestrictedFieldIds(
 const fieldsOf = (model: RecordModel | readonly FormulaSource[]): readonly FormulaSource[] =>
   'types' in model ? model.types.flatMap((type) => type.fields) : model;
 
+/** Access that hides nothing: an Admin's, and the measure of what an event holds in full. */
+export const UNRESTRICTED_ACCESS: RecordAccess = {
+  canReadType: () => true,
+  isFieldRestricted: () => false,
+  canReadDisplayOf: () => true,
+};
+
 /**
  * A role's access with the model its formulas come from (computed once per request): Admin reads
  * everything; others read the types their role allows, minus the closed restricted fields.
@@ -75,8 +82,7 @@ export function recordAccessOf(
   role: RoleAccess,
   model: RecordModel | readonly FormulaSource[],
 ): RecordAccess {
-  if (role.isAdmin)
-    return { canReadType: () => true, isFieldRestricted: () => false, canReadDisplayOf: () => true };
+  if (role.isAdmin) return UNRESTRICTED_ACCESS;
   const fields = fieldsOf(model);
   const restricted = effectiveRestrictedFieldIds(role.restrictedFieldIds, fields);
   const displayFields = displayFieldIds(fields);

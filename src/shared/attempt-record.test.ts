@@ -4,6 +4,7 @@ import {
   keptResponseHeaders,
   MASKED_VALUE,
   maskRequestHeaders,
+  digestShown,
   requestBodyWithheld,
   RESPONSE_HEADERS_MAX_CHARS,
   RESPONSE_HEADERS_MAX_COUNT,
@@ -88,25 +89,32 @@ describe('keptResponseHeaders', () => {
   });
 });
 
-describe('requestBodyWithheld', () => {
-  const base = {
-    kept: true,
-    erased: false,
-    recordEvent: true,
-    viewerIsRecordOwner: false,
-    viewerIsAdmin: false,
-  };
-  it('shows a record event’s body to its record owner and administrators only', () => {
-    expect(requestBodyWithheld(base)).toBe('recordOwnerOnly');
-    expect(requestBodyWithheld({ ...base, viewerIsRecordOwner: true })).toBeNull();
-    expect(requestBodyWithheld({ ...base, viewerIsAdmin: true })).toBeNull();
+describe('requestBodyWithheld and digestShown', () => {
+  const reader = { isAdmin: false, seesWholeEvent: true };
+  const hidden = { isAdmin: false, seesWholeEvent: false };
+  const admin = { isAdmin: true, seesWholeEvent: false };
+  const stored = { kept: true, erased: false };
+
+  it('shows the body to administrators and to viewers whose access hides nothing of the event', () => {
+    expect(requestBodyWithheld({ ...reader, ...stored })).toBeNull();
+    expect(requestBodyWithheld({ ...admin, ...stored })).toBeNull();
+    expect(requestBodyWithheld({ ...hidden, ...stored })).toBe('viewerAccess');
   });
-  it('shows a messaging event’s body to every reader, as its payload is', () => {
-    expect(requestBodyWithheld({ ...base, recordEvent: false })).toBeNull();
+
+  it('shows no hash or size to whom the body is withheld by access (no guessing oracle)', () => {
+    expect(digestShown({ ...hidden, erased: false })).toBe(false);
+    expect(requestBodyWithheld({ ...hidden, kept: false, erased: true })).toBe('viewerAccess');
+    expect(digestShown({ ...reader, erased: false })).toBe(true);
   });
+
   it('withholds a body over the display limit or erased with its record, from everyone', () => {
     expect(ATTEMPT_BODY_DISPLAY_MAX_BYTES).toBe(65_536);
-    expect(requestBodyWithheld({ ...base, kept: false, viewerIsAdmin: true })).toBe('overDisplayLimit');
-    expect(requestBodyWithheld({ ...base, kept: false, erased: true, viewerIsAdmin: true })).toBe('erased');
+    expect(requestBodyWithheld({ ...admin, kept: false, erased: false })).toBe('overDisplayLimit');
+    expect(requestBodyWithheld({ ...admin, kept: false, erased: true })).toBe('erased');
+    expect(requestBodyWithheld({ ...reader, kept: false, erased: true })).toBe('erased');
+    // After an erasure only administrators keep the hash and size: the scrubbed event no longer
+    // says what the body held.
+    expect(digestShown({ ...admin, erased: true })).toBe(true);
+    expect(digestShown({ ...reader, erased: true })).toBe(false);
   });
 });

@@ -65,31 +65,47 @@ export function keptResponseHeaders(pairs: readonly HeaderPair[]): {
 }
 
 /** Why a request body is not shown; null when it is. */
-export type BodyWithheld = 'overDisplayLimit' | 'recordOwnerOnly' | 'erased' | null;
+export type BodyWithheld = 'overDisplayLimit' | 'viewerAccess' | 'erased' | null;
 
 export const BODY_WITHHELD_MESSAGES: Record<Exclude<BodyWithheld, null>, string> = {
   overDisplayLimit: `The body is larger than ${ATTEMPT_BODY_DISPLAY_MAX_BYTES / 1024} KiB: only its SHA-256 and size are kept.`,
-  recordOwnerOnly:
-    'The body was rendered with the record owner’s access: only the webhook’s record owner and administrators see it. Its SHA-256 and size are shown.',
-  erased:
-    'The record was deleted permanently: the body sent was erased with its values. Its SHA-256 and size are kept.',
+  viewerAccess:
+    'The body was rendered with the record owner’s access and holds values your role cannot read now: it is not shown, nor its SHA-256 or size.',
+  erased: 'The record was deleted permanently: the body sent was erased with its values.',
 };
 
+/** Who reads an attempt's kept request. */
+export interface BodyViewer {
+  /** Administrators read every record. */
+  isAdmin: boolean;
+  /**
+   * The viewer's current access hides nothing of the event's data (always so for messaging and
+   * test events, shown as sent). A body holds nothing beyond that data, its envelope and the
+   * webhook's template, so such a viewer may see everything it could hold.
+   */
+  seesWholeEvent: boolean;
+}
+
 /**
- * Whether a viewer sees a kept request body. A record event's body holds what the webhook's record
- * owner could read, which may be more than the viewer can (spec: Event Details reads a record
- * payload with the viewer's access), so only that owner and administrators see it; the body of a
- * messaging event is shown as sent, like its payload.
+ * Whether a viewer sees a kept request body. A record event's body was rendered with the webhook's
+ * record owner's access at the time, while Event Details reads a record payload with the viewer's
+ * access now (spec), so it is shown only to administrators and to viewers whose access hides
+ * nothing of the event — not to the owner as such, whose access may have narrowed since.
  */
-export function requestBodyWithheld(input: {
-  kept: boolean;
-  erased: boolean;
-  recordEvent: boolean;
-  viewerIsRecordOwner: boolean;
-  viewerIsAdmin: boolean;
-}): BodyWithheld {
+export function requestBodyWithheld(input: BodyViewer & { kept: boolean; erased: boolean }): BodyWithheld {
+  if (!input.isAdmin && !input.seesWholeEvent) return 'viewerAccess';
   if (input.erased) return 'erased';
   if (!input.kept) return 'overDisplayLimit';
-  if (input.recordEvent && !input.viewerIsRecordOwner && !input.viewerIsAdmin) return 'recordOwnerOnly';
   return null;
+}
+
+/**
+ * Whether the body's SHA-256 and size (and the request's Content-Length) may be shown. Not to a
+ * viewer from whom the body is withheld by access: knowing the rest of the body (the payload they
+ * may read), they could hash guesses of a hidden value until one matches, and a size tells a
+ * value's length. After an erasure the scrubbed event no longer says what the body held, so only
+ * administrators still see them.
+ */
+export function digestShown(input: BodyViewer & { erased: boolean }): boolean {
+  return input.isAdmin || (input.seesWholeEvent && !input.erased);
 }

@@ -110,15 +110,22 @@ describe('what was sent and what came back (Event Details)', () => {
     expect(`${row.request} ${row.response}`).not.toMatch(/growth-team-token|receiver-session|receiver-token/);
   });
 
-  it('shows a record event’s body only to its record owner and admins: a member whose role hides a field sees its hash', async () => {
+  it('shows a record event’s body, hash and size to no one whose role hides a field of the event', async () => {
     const sent = sentFor(deal.id);
     const expectWithheld = (answer: any) => {
+      // No hash or size either: with the payload they may read, a hash would test guesses of the value.
       expect(answer.attemptHistory[0].request).toMatchObject({
         body: null,
-        bodySha256: sha256(sent.rawBody),
-        bodyBytes: sent.rawBody.length,
-        bodyWithheld: { reason: 'recordOwnerOnly', message: expect.stringContaining('record owner') },
+        bodySha256: null,
+        bodyBytes: null,
+        bodyWithheld: { reason: 'viewerAccess', message: expect.stringContaining('record owner') },
       });
+      // Content-Length would tell the size: masked too.
+      expect(answer.attemptHistory[0].request.headers).toContainEqual({
+        name: 'Content-Length',
+        value: MASKED_VALUE,
+      });
+      expect(JSON.stringify(answer)).not.toContain(sha256(sent.rawBody));
       // The hidden value is nowhere in the answer: not in the payload, not in the request kept.
       expect(JSON.stringify(answer)).not.toContain(String(AMOUNT));
     };
@@ -136,8 +143,18 @@ describe('what was sent and what came back (Event Details)', () => {
     } finally {
       await mcp.client.close();
     }
-    // The owner (the Admin who made the webhook) sees the value it was sent with.
+    // The Admin (who made the webhook) sees the value it was sent with.
     expect((await details(created.id)).attemptHistory[0].request.body).toContain(String(AMOUNT));
+  });
+
+  it('shows the body to a member who is not the owner but whose access hides nothing of the event', async () => {
+    const reader = await memberWithRole(fx.admin, fx.app.baseUrl, 'reader@example.com', {});
+    const sent = sentFor(deal.id);
+    expect((await details(created.id, reader.key)).attemptHistory[0].request).toMatchObject({
+      body: sent.rawBody.toString('utf8'),
+      bodySha256: sha256(sent.rawBody),
+      bodyWithheld: null,
+    });
   });
 
   it('shows a messaging event’s body as sent to every reader', async () => {

@@ -49,9 +49,12 @@ export function AttemptExchange({ attempt }: { attempt: Attempt }) {
                   {request.bodyWithheld?.message}
                 </p>
               )}
-              <p className="hint" data-testid="attempt-request-digest">
-                {formatBytes(request.bodyBytes)} · SHA-256 <code className="break">{request.bodySha256}</code>
-              </p>
+              {request.bodySha256 !== null && request.bodyBytes !== null ? (
+                <p className="hint" data-testid="attempt-request-digest">
+                  {formatBytes(request.bodyBytes)} · SHA-256{' '}
+                  <code className="break">{request.bodySha256}</code>
+                </p>
+              ) : null}
             </>
           )}
         </section>
