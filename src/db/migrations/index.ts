@@ -8,6 +8,7 @@ import { Messaging1764288000000 } from './1764288000000-messaging';
 import { IdempotencyScope1764374400000 } from './1764374400000-idempotency-scope';
 import { AttemptSends1764460800000 } from './1764460800000-attempt-sends';
 import { TestEvents1764547200000 } from './1764547200000-test-events';
+import { ResendBatches1764637200000 } from './1764637200000-resend-batches';
 
 /** Every migration, oldest first. Listed explicitly so the same list runs from src and dist. */
 export const migrations = [
@@ -21,4 +22,5 @@ export const migrations = [
   IdempotencyScope1764374400000,
   AttemptSends1764460800000,
   TestEvents1764547200000,
+  ResendBatches1764637200000,
 ];
