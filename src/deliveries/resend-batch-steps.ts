@@ -45,6 +45,10 @@ export class ResendBatchSteps {
   async resendOne(step: BatchStep, now = new Date()): Promise<'resent' | 'refused'> {
     const batch = await this.dataSource.manager.findOneBy(ResendBatch, { id: step.batchId });
     if (!batch) throw new ResendBatchMissingError(`Resend batch ${step.batchId} is gone.`);
+    // A step resends only what its batch chose.
+    if (!batch.deliveryIds.includes(step.deliveryId)) {
+      throw new ResendBatchMissingError(`Delivery ${step.deliveryId} is not in batch ${step.batchId}.`);
+    }
     const earlier = await this.result(step);
     if (earlier) return earlier;
     try {

@@ -106,6 +106,17 @@ export class ResendBatchesService {
     return loadResendBatchView(this.dataSource.manager, batch);
   }
 
+  /** A batch by its id alone (MCP `get_resend_batch`), in the caller's workspace. */
+  async getById(actor: Actor, batchId: string): Promise<ResendBatchView> {
+    assertApiRight(actor, 'apiRead');
+    const batch = await this.dataSource.manager.findOneBy(ResendBatch, {
+      id: batchId,
+      workspaceId: actor.workspace.id,
+    });
+    if (!batch) throw resendBatchNotFound();
+    return loadResendBatchView(this.dataSource.manager, batch);
+  }
+
   /** Starts the workflows of batches that could not be started (Temporal was away); the dispatch sweep calls it. */
   async sweep(startedBeforeMs = 10_000): Promise<number> {
     const unstarted = await this.dataSource.manager
