@@ -3,6 +3,8 @@ import { deliveryWorkflowId } from '../workflows/delivery.workflow';
 import { DeliveriesService } from './deliveries/deliveries.service';
 import type { Delivery } from './deliveries/delivery.entity';
 import { Dispatcher } from './deliveries/dispatcher';
+import { ResendBatchSteps } from './deliveries/resend-batch-steps';
+import { ResendBatchesService } from './deliveries/resend-batches.service';
 import { TestEventsService } from './deliveries/test-events.service';
 import { loadWebhookHealth } from './deliveries/webhook-health.repository';
 import { TemporalDeliveryStarter } from './deliveries/workflow-starter';
@@ -47,6 +49,7 @@ export function createServices(deps: {
     config.TEMPORAL_UI_URL
       ? `${config.TEMPORAL_UI_URL.replace(/\/+$/, '')}/namespaces/${temporal.namespace}/workflows/${deliveryWorkflowId(delivery.id)}`
       : null;
+  const deliveries = new DeliveriesService(dataSource, starter, temporalUrl, logger);
   return {
     authenticator: new ApiKeyAuthenticator(dataSource, config),
     apiKeys: new ApiKeysService(dataSource, config),
@@ -61,7 +64,9 @@ export function createServices(deps: {
       },
     ),
     dispatcher,
-    deliveries: new DeliveriesService(dataSource, starter, temporalUrl, logger),
+    deliveries,
+    resendBatches: new ResendBatchesService(dataSource, starter, logger),
+    resendSteps: new ResendBatchSteps(dataSource, deliveries),
     testEvents: new TestEventsService(dataSource, starter, temporalUrl, logger),
     modelChanges: new ModelChangesService(dataSource, recalculateFormulas),
     webhooks: new WebhooksService(dataSource, box, loadWebhookHealth),

@@ -4,3 +4,4 @@
 export { deliveryWorkflow } from './delivery.workflow';
 export { recordErasureWorkflow } from './record-erasure.workflow';
 export { resendDeliveryWorkflow } from './resend-delivery.workflow';
+export { resendFailedWorkflow } from './resend-failed.workflow';

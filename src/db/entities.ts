@@ -11,6 +11,7 @@ import { Workspace } from '../identity/workspace.entity';
 import { Webhook } from '../webhooks/webhook.entity';
 import { Delivery } from '../deliveries/delivery.entity';
 import { DeliveryAttempt } from '../deliveries/delivery-attempt.entity';
+import { ResendBatch, ResendBatchResult } from '../deliveries/resend-batch.entity';
 import { ConnectedAccount } from '../messaging/connected-account.entity';
 import { StoredEvent } from '../messaging/stored-event.entity';
 
@@ -29,6 +30,8 @@ export const entities = [
   Webhook,
   Delivery,
   DeliveryAttempt,
+  ResendBatch,
+  ResendBatchResult,
   ConnectedAccount,
   StoredEvent,
 ];

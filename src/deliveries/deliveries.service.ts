@@ -1,4 +1,4 @@
-import type { DataSource, SelectQueryBuilder } from 'typeorm';
+import type { DataSource, EntityManager, SelectQueryBuilder } from 'typeorm';
 import { authorizationError, conflictError, notFoundError } from '../shared/app-error';
 import { dateBound } from '../db/date-bound';
 import { keysetPage } from '../db/keyset-page';
@@ -137,8 +137,15 @@ export class DeliveriesService {
   /**
    * A new delivery of the same event to the webhook as it is now (its current URL, secret, headers
    * and template), in a new row; the original stays as it was (spec.md, resend rules).
+   * `alsoInTransaction` writes beside the new row, in its transaction (a batch's result row, whose
+   * key makes a second resend of the same step roll back).
    */
-  async resend(actor: Actor, webhookId: string, deliveryId: string): Promise<DeliveryView> {
+  async resend(
+    actor: Actor,
+    webhookId: string,
+    deliveryId: string,
+    alsoInTransaction?: (manager: EntityManager, resent: Delivery) => Promise<void>,
+  ): Promise<DeliveryView> {
     assertApiRight(actor, 'apiCreate');
     const original = await this.delivery(actor, webhookId, deliveryId);
     const webhook = await new WebhooksRepository(this.dataSource.manager).find(actor.workspace.id, webhookId);
@@ -173,8 +180,8 @@ export class DeliveriesService {
     const labels = (await this.labels(actor, [original]))(original);
     const resent = await writeTransaction(
       this.dataSource,
-      (manager) =>
-        manager.save(
+      async (manager) => {
+        const row = await manager.save(
           manager.create(Delivery, {
             workspaceId: actor.workspace.id,
             webhookId: webhook.id,
@@ -187,7 +194,10 @@ export class DeliveriesService {
             sourcesVersion: webhook.sourcesVersion,
             status: 'pending',
           }),
-        ),
+        );
+        await alsoInTransaction?.(manager, row);
+        return row;
+      },
       (row) => deliveryView(row, this.temporalUiUrl(row), labels),
     );
     try {

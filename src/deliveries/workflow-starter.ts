@@ -1,9 +1,17 @@
 import { WorkflowExecutionAlreadyStartedError, type Client } from '@temporalio/client';
 import { deliveryWorkflow, deliveryWorkflowId } from '../../workflows/delivery.workflow';
 import { resendDeliveryWorkflow, resendWorkflowId } from '../../workflows/resend-delivery.workflow';
-import { deliverySearchAttributes, DeliveryStatusKey } from '../../workflows/search-attributes';
+import { resendFailedWorkflow, resendFailedWorkflowId } from '../../workflows/resend-failed.workflow';
+import {
+  deliverySearchAttributes,
+  DeliveryStatusKey,
+  WebhookIdKey,
+  WorkspaceIdKey,
+} from '../../workflows/search-attributes';
 import type { Delivery } from './delivery.entity';
 import type { DeliveryStarter } from './dispatcher';
+import type { ResendBatch } from './resend-batch.entity';
+import type { ResendBatchStarter } from './resend-batches.service';
 
 /**
  * Search attributes and memo that let an operator find a delivery in the Temporal Web UI. Only the
@@ -25,7 +33,7 @@ function visibility(delivery: Delivery, withStatus = true) {
  * id, an existing run is reused, a closed one is not run again. The unique delivery id in
  * PostgreSQL is the real guard; this only keeps a second start harmless.
  */
-export class TemporalDeliveryStarter implements DeliveryStarter {
+export class TemporalDeliveryStarter implements DeliveryStarter, ResendBatchStarter {
   constructor(
     private readonly client: Client,
     private readonly taskQueue: string,
@@ -69,6 +77,34 @@ export class TemporalDeliveryStarter implements DeliveryStarter {
       ],
       workflowIdConflictPolicy: 'USE_EXISTING',
       ...visibility(delivery, false),
+    });
+  }
+
+  /**
+   * "Resend failed since …": one workflow per batch, its id from the batch id (a second start
+   * joins the first). Its summary and details say what it is in the Web UI's list and header.
+   */
+  async startResendBatch(batch: ResendBatch, webhookUrl: string): Promise<void> {
+    await this.client.workflow.start(resendFailedWorkflow, {
+      workflowId: resendFailedWorkflowId(batch.id),
+      taskQueue: this.taskQueue,
+      args: [{ batchId: batch.id, deliveryIds: batch.deliveryIds }],
+      workflowIdConflictPolicy: 'USE_EXISTING',
+      workflowIdReusePolicy: 'REJECT_DUPLICATE',
+      typedSearchAttributes: [
+        { key: WorkspaceIdKey, value: batch.workspaceId },
+        { key: WebhookIdKey, value: batch.webhookId },
+      ],
+      memo: { url: webhookUrl, since: batch.since.toISOString() },
+      staticSummary: `Resend ${batch.deliveryIds.length} failed since ${batch.since.toISOString()} → ${webhookUrl}`,
+      staticDetails: [
+        `**Resend failed since** ${batch.since.toISOString()}`,
+        `- webhook: ${batch.webhookId} (${webhookUrl})`,
+        `- batch: ${batch.id}, ${batch.deliveryIds.length} deliveries, oldest first` +
+          (batch.moreRemained ? ` (more remained beyond the limit of ${batch.limit})` : ''),
+        `- asked by user ${batch.requestedByUserId}` +
+          (batch.apiKeyId ? ` with API key ${batch.apiKeyId}` : ''),
+      ].join('\n'),
     });
   }
 }

@@ -18,6 +18,7 @@ import { recordsRoutes } from '../records/records.routes';
 import { projectRoot } from '../project-root';
 import { createServices, identityHooks, type Services } from '../services';
 import { deliveriesRoutes } from '../deliveries/deliveries.routes';
+import { resendBatchesRoutes } from '../deliveries/resend-batches.routes';
 import { webhooksRoutes } from '../webhooks/webhooks.routes';
 import type { TemporalHandle } from '../temporal/client';
 import { requireApiKey } from '../api-keys/require-api-key';
@@ -54,6 +55,7 @@ export function createApp(deps: AppDeps, services: Services = createServices(dep
     webhooks,
     deliveries,
     testEvents,
+    resendBatches,
     messaging,
   } = services;
 
@@ -81,6 +83,7 @@ export function createApp(deps: AppDeps, services: Services = createServices(dep
   signedIn.use(recordsRoutes({ records, trash }).routes());
   signedIn.use(modelRoutes({ dataSource, modelChanges }).routes());
   signedIn.use(deliveriesRoutes({ deliveries, testEvents }).routes());
+  signedIn.use(resendBatchesRoutes({ resendBatches }).routes());
   signedIn.use(connectedAccountsRoutes({ messaging }).routes());
   signedIn.use(webhooksRoutes({ webhooks, web: true }).routes());
   mount(app, signedIn);
@@ -91,7 +94,7 @@ export function createApp(deps: AppDeps, services: Services = createServices(dep
     mcpRoutes({
       authenticator,
       dataSource,
-      tools: mcpTools({ dataSource, records, webhooks, deliveries, testEvents }),
+      tools: mcpTools({ dataSource, records, webhooks, deliveries, testEvents, resendBatches }),
     }),
   );
 
@@ -109,6 +112,7 @@ export function createApp(deps: AppDeps, services: Services = createServices(dep
   rest.use(recordsRoutes({ records, trash }).routes());
   rest.use(modelRoutes({ dataSource, modelChanges }).routes());
   rest.use(deliveriesRoutes({ deliveries, testEvents }).routes());
+  rest.use(resendBatchesRoutes({ resendBatches }).routes());
   rest.use(webhooksRoutes({ webhooks, web: false }).routes());
   mount(app, rest);
 

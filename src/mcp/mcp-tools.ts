@@ -1,6 +1,7 @@
 import type { DataSource } from 'typeorm';
 import type { TestEventsService } from '../deliveries/test-events.service';
 import type { DeliveriesService } from '../deliveries/deliveries.service';
+import type { ResendBatchesService } from '../deliveries/resend-batches.service';
 import type { RecordsService } from '../records/records.service';
 import type { WebhooksService } from '../webhooks/webhooks.service';
 import type { McpTool } from './mcp-tool';
@@ -14,4 +15,5 @@ export const mcpTools = (deps: {
   webhooks: WebhooksService;
   deliveries: DeliveriesService;
   testEvents: TestEventsService;
+  resendBatches: ResendBatchesService;
 }): McpTool[] => [...recordTools(deps), ...webhookTools(deps)];

@@ -164,12 +164,20 @@ async function run(
         taskQueue: config.TEMPORAL_TASK_QUEUE,
         logger,
       },
-      { config, logger, dataSource, trash: services.trash, box: services.box, sender },
+      {
+        config,
+        logger,
+        dataSource,
+        trash: services.trash,
+        box: services.box,
+        sender,
+        resendSteps: services.resendSteps,
+      },
       temporal.connection instanceof NativeConnection ? temporal.connection : undefined,
     );
     lifecycle.add('worker', worker.stop);
     lifecycle.add('retention sweep', startRetentionSweep(services.trash, logger));
-    lifecycle.add('dispatch sweep', startDispatchSweep(services.dispatcher, logger));
+    lifecycle.add('dispatch sweep', startDispatchSweep(services.dispatcher, logger, services.resendBatches));
     worker.done.catch((error) => {
       logger.fatal({ err: error }, 'the worker stopped unexpectedly');
       void lifecycle.stop().then(() => process.exit(1));

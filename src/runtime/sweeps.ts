@@ -1,5 +1,6 @@
 import type { Logger } from '../logger';
 import type { Dispatcher } from '../deliveries/dispatcher';
+import type { ResendBatchesService } from '../deliveries/resend-batches.service';
 import type { TrashService } from '../records/trash.service';
 
 const SWEEP_EVERY_MS = 10 * 60 * 1000;
@@ -28,9 +29,14 @@ const DISPATCH_SWEEP_EVERY_MS = 2_000;
 /**
  * Every two seconds, dispatches outbox events nobody dispatched (the API process that wrote them
  * stopped first) and starts delivery workflows that could not be started (Temporal was away), so
- * a committed write always reaches its webhooks. Returns the stop function.
+ * a committed write always reaches its webhooks; likewise the workflows of resend batches.
+ * Returns the stop function.
  */
-export function startDispatchSweep(dispatcher: Dispatcher, logger: Logger): () => Promise<void> {
+export function startDispatchSweep(
+  dispatcher: Dispatcher,
+  logger: Logger,
+  resendBatches?: ResendBatchesService,
+): () => Promise<void> {
   let running: Promise<unknown> = Promise.resolve();
   let busy = false;
   const timer = setInterval(() => {
@@ -38,6 +44,7 @@ export function startDispatchSweep(dispatcher: Dispatcher, logger: Logger): () =
     busy = true;
     running = dispatcher
       .sweep()
+      .then(() => resendBatches?.sweep())
       .catch((error: unknown) => logger.error({ err: error }, 'dispatch sweep failed'))
       .finally(() => (busy = false));
   }, DISPATCH_SWEEP_EVERY_MS);

@@ -24,3 +24,9 @@ export const WEBHOOK_SECRET_MAX = 256;
 export const BODY_TEMPLATE_MAX = 8192;
 /** spec.md, Limits: "Rendered body: up to 131,072 characters (longer: failed, not sent, not retried)". */
 export const RENDERED_BODY_MAX = 131072;
+
+/**
+ * "Resend failed since …" (issue 13): one batch resends at most this many Failed deliveries of a
+ * webhook, oldest first; the batch says when more were left for another one.
+ */
+export const RESEND_BATCH_MAX = 100;

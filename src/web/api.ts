@@ -10,6 +10,9 @@ import type { DeliveryListQuery, DeliveryStatsQuery } from '../deliveries/delive
 import type { DeliveryStatsView } from '../deliveries/delivery-stats-view';
 import type { SendTestEventBody } from '../deliveries/test-event-request';
 export type { SendTestEventBody };
+import type { ResendFailedBody } from '../deliveries/resend-batch-request';
+import type { ResendBatchResultView, ResendBatchView } from '../deliveries/resend-batch-view';
+export type { ResendBatchResultView, ResendBatchView, ResendFailedBody };
 import type { ApiKeyView, CreatedApiKey, QuickConnection, Snippet } from '../api-keys/api-key-view';
 import type {
   ApiPermissions,
@@ -284,6 +287,14 @@ export const api = {
     ),
   sendTestEvent: (webhookId: string, body: SendTestEventBody) =>
     request<DeliveryView>('POST', `${webhookPath(webhookId)}/test`, body),
+  /** "Resend failed since …" (docs/deliveries.md): starts a batch, then read it to follow it. */
+  resendFailed: (webhookId: string, body: ResendFailedBody) =>
+    request<ResendBatchView>('POST', `${webhookPath(webhookId)}/resend-failed`, body),
+  resendBatch: (webhookId: string, batchId: string) =>
+    request<ResendBatchView>(
+      'GET',
+      `${webhookPath(webhookId)}/resend-batches/${encodeURIComponent(batchId)}`,
+    ),
 
   connectedAccounts: () => request<{ data: ConnectedAccount[] }>('GET', '/app/api/connected-accounts'),
   connectAccount: (input: ConnectAccountInput) =>

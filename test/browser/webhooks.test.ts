@@ -359,10 +359,11 @@ describe('web app: webhooks in a browser', () => {
     expect(refused).toBe(403);
     await view.getByTestId('webhook-close').click();
     await view.waitFor({ state: 'detached' });
-    // Without Create there is no "Send test event" in the row menu.
+    // Without Create there is no "Send test event" or "Resend failed since…" in the row menu.
     await row(HOOK_URL, viewerPage).getByTestId('webhook-menu').click();
     await viewerPage.getByTestId('webhook-show-deliveries').waitFor();
     await expect(viewerPage.getByTestId('webhook-send-test').count()).resolves.toBe(0);
+    await expect(viewerPage.getByTestId('webhook-resend-failed').count()).resolves.toBe(0);
     await viewerPage.keyboard.press('Escape');
   });
 

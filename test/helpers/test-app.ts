@@ -79,6 +79,7 @@ export async function startTestApp(
         trash: workerServices.trash,
         box: workerServices.box,
         sender,
+        resendSteps: workerServices.resendSteps,
       }),
     });
     const running = worker.run();

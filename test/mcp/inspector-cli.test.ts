@@ -39,6 +39,7 @@ describe('MCP Inspector CLI', () => {
         'create_record',
         'get_delivery',
         'get_record_model',
+        'get_resend_batch',
         'get_webhook',
         'list_deliveries',
         'list_webhooks',

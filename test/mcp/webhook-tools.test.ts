@@ -69,8 +69,12 @@ describe('MCP webhook tools', () => {
         'resend_delivery',
         'get_delivery',
         'send_test_event',
+        'resend_failed',
+        'get_resend_batch',
       ]);
       expect(properties.action.description).toContain('- get_delivery:');
+      expect(properties.since.description).toMatch(/Actions: resend_failed\. Required for resend_failed\.$/);
+      expect(properties.batchId.description).toMatch(/Actions: get_resend_batch\./);
       expect(properties.action.description).toContain('Inputs: deliveryId (required), idempotencyKey.');
       expect(properties.url.description).toMatch(/Actions: create, update\. Required for create\.$/);
       expect(properties.deliveryId.description).toMatch(/Actions: resend_delivery, get_delivery\./);
@@ -92,7 +96,13 @@ describe('MCP webhook tools', () => {
     });
 
     it('marks reads read-only and only manage_webhooks destructive', () => {
-      for (const name of ['list_webhooks', 'get_webhook', 'list_deliveries', 'get_delivery']) {
+      for (const name of [
+        'list_webhooks',
+        'get_webhook',
+        'list_deliveries',
+        'get_delivery',
+        'get_resend_batch',
+      ]) {
         expect(tool(name).annotations).toMatchObject({ readOnlyHint: true });
       }
       expect(tool('manage_webhooks').annotations).toMatchObject({
@@ -110,6 +120,7 @@ describe('MCP webhook tools', () => {
         'get_webhook',
         'list_deliveries',
         'get_delivery',
+        'get_resend_batch',
       ]) {
         expect(tool(name).outputSchema).toMatchObject({ type: 'object' });
       }

@@ -7,7 +7,9 @@ import { signUp } from '../../src/identity/accounts.service';
 import { identityHooks } from '../../src/services';
 import { loadActor, type Actor } from '../../src/identity/actor';
 import { createLogger } from '../../src/logger';
+import { DeliveriesService } from '../../src/deliveries/deliveries.service';
 import { HttpSender } from '../../src/deliveries/http-sender';
+import { ResendBatchSteps } from '../../src/deliveries/resend-batch-steps';
 import { SecretBox } from '../../src/security/secret-box';
 import { CrmRecord } from '../../src/records/crm-record.entity';
 import { loadModel } from '../../src/record-model/model.service';
@@ -56,6 +58,11 @@ describe('trash retention timer (time skipping)', () => {
         trash,
         box: new SecretBox(randomBytes(32).toString('hex')),
         sender: new HttpSender(),
+        // No resends here: a starter that is never called.
+        resendSteps: new ResendBatchSteps(
+          db.dataSource,
+          new DeliveriesService(db.dataSource, { startResend: async () => undefined }, () => null, logger),
+        ),
       }),
     });
     // One worker for the whole file: a Worker runs once.

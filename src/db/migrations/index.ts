@@ -9,6 +9,7 @@ import { IdempotencyScope1764374400000 } from './1764374400000-idempotency-scope
 import { AttemptSends1764460800000 } from './1764460800000-attempt-sends';
 import { TestEvents1764547200000 } from './1764547200000-test-events';
 import { AttemptRequests1764633600000 } from './1764633600000-attempt-requests';
+import { ResendBatches1764637200000 } from './1764637200000-resend-batches';
 
 /** Every migration, oldest first. Listed explicitly so the same list runs from src and dist. */
 export const migrations = [
@@ -23,4 +24,5 @@ export const migrations = [
   AttemptSends1764460800000,
   TestEvents1764547200000,
   AttemptRequests1764633600000,
+  ResendBatches1764637200000,
 ];

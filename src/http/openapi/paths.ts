@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { DELIVERY_COMPONENTS, DELIVERY_OPERATIONS } from '../../deliveries/deliveries.openapi';
 import { EVENT_WEBHOOKS } from '../../deliveries/event-webhooks.openapi';
+import { RESEND_BATCH_COMPONENTS, RESEND_BATCH_OPERATIONS } from '../../deliveries/resend-batches.openapi';
 import { ME_COMPONENTS, ME_OPERATIONS } from '../../api-keys/me.openapi';
 import { MCP_COMPONENTS, MCP_OPERATIONS } from '../../mcp/mcp.openapi';
 import { MESSAGING_COMPONENTS, MESSAGING_OPERATIONS } from '../../messaging/messaging.openapi';
@@ -44,6 +45,7 @@ export const OPERATIONS: readonly OperationSpec[] = [
   ...RECORD_OPERATIONS,
   ...WEBHOOK_OPERATIONS,
   ...DELIVERY_OPERATIONS,
+  ...RESEND_BATCH_OPERATIONS,
   ...MESSAGING_OPERATIONS,
   ...MCP_OPERATIONS,
 ];
@@ -54,6 +56,7 @@ export const COMPONENT_SCHEMAS: readonly ComponentSchemas[] = [
   WEBHOOK_COMPONENTS,
   MODEL_COMPONENTS,
   DELIVERY_COMPONENTS,
+  RESEND_BATCH_COMPONENTS,
   ME_COMPONENTS,
   MESSAGING_COMPONENTS,
   MCP_COMPONENTS,

@@ -2,9 +2,11 @@ import { z } from 'zod';
 import type { DataSource } from 'typeorm';
 import type { TestEventsService } from '../../deliveries/test-events.service';
 import type { DeliveriesService } from '../../deliveries/deliveries.service';
+import type { ResendBatchesService } from '../../deliveries/resend-batches.service';
 import type { WebhooksService } from '../../webhooks/webhooks.service';
 import { defineTool, idempotencyKeyField, jsonResult, type McpTool } from '../mcp-tool';
 import { deliveryActions } from './delivery-actions';
+import { resendBatchActions } from './resend-batch-actions';
 import type { WebhookAction } from './webhook-action';
 import { webhookActions } from './webhook-actions';
 
@@ -17,8 +19,13 @@ export function webhookTools(deps: {
   webhooks: WebhooksService;
   deliveries: DeliveriesService;
   testEvents: TestEventsService;
+  resendBatches: ResendBatchesService;
 }): McpTool[] {
-  const actions = [...webhookActions(deps.webhooks), ...deliveryActions(deps)];
+  const actions = [
+    ...webhookActions(deps.webhooks),
+    ...deliveryActions(deps),
+    ...resendBatchActions(deps.resendBatches),
+  ];
   return [manageWebhooksTool(actions), ...actions.flatMap(readOnlyToolOf)];
 }
 
@@ -43,7 +50,7 @@ function manageWebhooksTool(actions: WebhookAction[]): McpTool {
     title: 'Manage webhooks',
     description:
       'Create, list, get, update and delete the webhooks of your workspace (signed JSON POSTs of CRM events), list ' +
-      'their deliveries, read one delivery with its attempts, and resend one. Choose an action; each takes only its ' +
+      'their deliveries, read one delivery with its attempts, resend one, or resend the failed ones since a time. Choose an action; each takes only its ' +
       'own inputs (see `action`). For record events, first call get_record_model (with a type name such as ' +
       '"Contact") and send its schemaRevision as expectedSchemaRevision and its type and field ids. Marked ' +
       `destructive because delete cannot be undone; for reading prefer the read-only tools ${readTools.join(', ')}. ` +

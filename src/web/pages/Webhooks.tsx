@@ -17,6 +17,7 @@ import {
   UrlOpenCell,
 } from '../components/ListParts';
 import { PageHeader } from '../components/PageHeader';
+import { ResendFailedDialog } from '../components/ResendFailedDialog';
 import { RowMenu } from '../components/RowMenu';
 import { SendTestEventDialog } from '../components/SendTestEventDialog';
 import { WebhookHealthDialog } from '../components/WebhookHealthDialog';
@@ -40,6 +41,7 @@ type Open =
   | { kind: 'add' }
   | { kind: 'webhook'; webhook: WebhookView }
   | { kind: 'test'; webhook: WebhookView }
+  | { kind: 'resend-failed'; webhook: WebhookView }
   | { kind: 'health'; webhook: WebhookView };
 
 /** The list query of the search box and the date filters (local calendar days). */
@@ -248,6 +250,12 @@ export function WebhooksPage() {
                               onSelect: () => setOpen({ kind: 'test', webhook }),
                               testId: 'webhook-send-test',
                             },
+                            {
+                              label: 'Resend failed since…',
+                              hint: 'Resend its Failed deliveries since a time.',
+                              onSelect: () => setOpen({ kind: 'resend-failed', webhook }),
+                              testId: 'webhook-resend-failed',
+                            },
                           ]
                         : []),
                     ]}
@@ -262,6 +270,12 @@ export function WebhooksPage() {
 
       {open?.kind === 'health' ? (
         <WebhookHealthDialog
+          webhook={open.webhook}
+          onClose={() => setOpen(undefined)}
+          onShowDeliveries={showDeliveries}
+        />
+      ) : open?.kind === 'resend-failed' ? (
+        <ResendFailedDialog
           webhook={open.webhook}
           onClose={() => setOpen(undefined)}
           onShowDeliveries={showDeliveries}

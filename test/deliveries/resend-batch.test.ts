@@ -1,0 +1,399 @@
+import { DeliveriesService } from '../../src/deliveries/deliveries.service';
+import { Delivery } from '../../src/deliveries/delivery.entity';
+import { ResendBatch, ResendBatchResult } from '../../src/deliveries/resend-batch.entity';
+import { ResendBatchSteps } from '../../src/deliveries/resend-batch-steps';
+import { ResendBatchesService } from '../../src/deliveries/resend-batches.service';
+import { loadActor } from '../../src/identity/actor';
+import { createLogger } from '../../src/logger';
+import { RESEND_BATCH_MAX } from '../../src/shared/limits';
+import { resendFailedWorkflowId } from '../../workflows/resend-failed.workflow';
+import { deliveryFixture, type DeliveryFixture } from '../helpers/delivery-fixture';
+import { eventually } from '../helpers/eventually';
+import { connectMcp } from '../helpers/mcp';
+import { Receiver } from '../helpers/receiver';
+import { WebClient } from '../helpers/web-client';
+
+const HOUR = 60 * 60 * 1000;
+
+/** "Resend failed since …" (docs/deliveries.md): a bounded batch of resends run by a workflow. */
+describe('resend failed since (time skipping)', () => {
+  let fx: DeliveryFixture;
+  let receiver: Receiver;
+  let workspaceId: string;
+
+  beforeAll(async () => {
+    fx = await deliveryFixture();
+    receiver = await new Receiver().start();
+    workspaceId = (await fx.api('GET', '/me')).body.workspace.id;
+  });
+  afterAll(async () => {
+    await receiver.stop();
+    await fx.close();
+  });
+
+  const manager = () => fx.app.dataSource.manager;
+  const since = (hoursAgo: number) => new Date(Date.now() - hoursAgo * HOUR).toISOString();
+  const startBatch = (webhookId: string, body: unknown, key = fx.key) =>
+    fx.api('POST', `/webhooks/${webhookId}/resend-failed`, body, key);
+  const readBatch = (webhookId: string, batchId: string, key = fx.key) =>
+    fx.api('GET', `/webhooks/${webhookId}/resend-batches/${batchId}`, undefined, key);
+  const completed = async (webhookId: string, batchId: string) => {
+    let body: any;
+    await eventually(async () => {
+      body = (await readBatch(webhookId, batchId)).body;
+      return body.status === 'completed';
+    }, `batch ${batchId} completed`);
+    return body;
+  };
+  const refusal = (result: { status: number; body: any }) => [
+    result.status,
+    result.body.error.issues[0].customCode,
+  ];
+  const resendsOf = (deliveryIds: string[]) =>
+    manager()
+      .createQueryBuilder(Delivery, 'd')
+      .where('d.resend_of IN (:...ids)', { ids: deliveryIds })
+      .getMany();
+  /** Creates a deal and waits until the webhook's delivery of it has finished. */
+  const failedOrDelivered = async (webhookId: string, count: number) => {
+    await fx.createDeal(`Deal ${webhookId.slice(0, 4)}-${count}`);
+    const rows = await fx.deliveriesOf(webhookId, count);
+    const latest = rows[count - 1]!;
+    await fx.finish(latest.id);
+    return manager().findOneByOrFail(Delivery, { id: latest.id });
+  };
+  /** A service whose batches start no workflow: the steps are run by hand. */
+  const unstartedBatches = () =>
+    new ResendBatchesService(
+      fx.app.dataSource,
+      { startResendBatch: async () => undefined },
+      createLogger('silent'),
+    );
+  const steps = () =>
+    new ResendBatchSteps(
+      fx.app.dataSource,
+      new DeliveriesService(
+        fx.app.dataSource,
+        { startResend: async () => undefined },
+        () => null,
+        createLogger('silent'),
+      ),
+    );
+  const admin = async () => (await loadActor(manager(), workspaceId, fx.userId))!;
+
+  /** A member with their own API key, then given `role`. */
+  const memberWithKey = async (email: string, role: string) => {
+    const roles = (await fx.admin.ok('GET', '/app/api/roles')).data;
+    const byName = (name: string) => roles.find((r: { name: string }) => r.name === name).id;
+    const added = await fx.admin.ok('POST', '/app/api/members', { email, roleId: byName('Member') });
+    const client = (await WebClient.signIn(fx.app.baseUrl, email, added.temporaryPassword)).client;
+    const created = await client.ok('POST', '/app/api/api-keys', { name: 'k' });
+    await fx.admin.ok('PATCH', `/app/api/members/${added.member.userId}`, { roleId: byName(role) });
+    return {
+      key: created.value as string,
+      userId: added.member.userId as string,
+      setRole: (name: string) =>
+        fx.admin.ok('PATCH', `/app/api/members/${added.member.userId}`, { roleId: byName(name) }),
+    };
+  };
+
+  it('resends exactly the webhook’s Failed deliveries since the time, oldest first, as a workflow', async () => {
+    const hook = await fx.webhook(`${receiver.url}/batch`);
+    const other = await fx.webhook(`${receiver.url}/batch-other`);
+    receiver.replies('/batch', { status: 400, statusText: 'Not yet' });
+    receiver.replies('/batch-other', { status: 400 });
+    const earlier = await failedOrDelivered(hook.id, 1);
+    const first = await failedOrDelivered(hook.id, 2);
+    const second = await failedOrDelivered(hook.id, 3);
+    receiver.replies('/batch', { status: 200 });
+    const fine = await failedOrDelivered(hook.id, 4);
+    expect([earlier.status, first.status, second.status, fine.status]).toEqual([
+      'failed',
+      'failed',
+      'failed',
+      'delivered',
+    ]);
+    const others = await fx.deliveriesOf(other.id, 4);
+    for (const row of others) await fx.finish(row.id);
+    await fx.app.dataSource.query(
+      `UPDATE deliveries SET created_at = now() - interval '3 days' WHERE id = $1`,
+      [earlier.id],
+    );
+
+    const answer = await startBatch(hook.id, { since: since(24) });
+    expect(answer.status).toBe(202);
+    expect(answer.body).toMatchObject({
+      webhookId: hook.id,
+      limit: RESEND_BATCH_MAX,
+      total: 2,
+      moreRemained: false,
+    });
+    expect(answer.body.results.length).toBeLessThanOrEqual(2);
+    const location = `/api/v1/webhooks/${hook.id}/resend-batches/${answer.body.id}`;
+
+    const done = await completed(hook.id, answer.body.id);
+    expect(done).toMatchObject({ resent: 2, refused: 0, completedAt: expect.any(String) });
+    expect(done.results.map((r: { deliveryId: string }) => r.deliveryId)).toEqual([first.id, second.id]);
+    expect(done.results.every((r: { refusal: unknown }) => r.refusal === null)).toBe(true);
+    const workflow = fx.app.env.client.workflow.getHandle(resendFailedWorkflowId(answer.body.id));
+    expect(await workflow.result()).toEqual({ resent: 2, refused: 0 });
+    const described = await workflow.describe();
+    expect(await described.staticSummary()).toContain('Resend 2 failed since');
+    expect(await described.staticDetails()).toContain(`batch: ${answer.body.id}, 2 deliveries`);
+
+    // Each resend is a new delivery of the same event, delivered now that the receiver answers 200.
+    const resent = await resendsOf([first.id, second.id]);
+    expect(resent.map((r) => r.id).sort()).toEqual(
+      done.results.map((r: { resentDeliveryId: string }) => r.resentDeliveryId).sort(),
+    );
+    for (const row of resent) await expect(fx.finish(row.id)).resolves.toMatchObject({ status: 'delivered' });
+    expect(resent.map((r) => r.eventId).sort()).toEqual([first.eventId, second.eventId].sort());
+    // Not the earlier one, not the delivered one, not the other webhook's.
+    expect(await resendsOf([earlier.id, fine.id, ...others.map((r) => r.id)])).toEqual([]);
+    expect((await fx.api('GET', location.replace('/api/v1', ''))).body).toEqual(done);
+
+    // Already resent: a second batch since the same time leaves them (their resends were delivered).
+    const again = await startBatch(hook.id, { since: since(24) });
+    expect(again.body.total).toBe(0);
+    expect(await completed(hook.id, again.body.id)).toMatchObject({ resent: 0, refused: 0, results: [] });
+  });
+
+  it('reports each refusal of the resend rules per delivery and goes on with the others', async () => {
+    const hook = await fx.webhook(`${receiver.url}/batch-rules`);
+    receiver.replies('/batch-rules', { status: 400 });
+    const created = await failedOrDelivered(hook.id, 1);
+    const recordId = (created.element as { recordId: string }).recordId;
+    const updated = await fx.api('PATCH', `/records/deal/${recordId}`, {
+      values: { [fx.field('Name')]: 'Renamed' },
+    });
+    expect(updated.status).toBe(200);
+    const rows = await fx.deliveriesOf(hook.id, 2);
+    await fx.finish(rows[1]!.id);
+    await fx.api('PATCH', `/webhooks/${hook.id}`, { events: ['record.created'] });
+    receiver.replies('/batch-rules', { status: 200 });
+
+    // A member (not the webhook's record owner) may resend, but no record event of this webhook.
+    const member = await memberWithKey('batch-member@example.com', 'Member');
+    const byMember = await startBatch(hook.id, { since: since(1) }, member.key);
+    expect(byMember.status).toBe(202);
+    const refusedAll = await completed(hook.id, byMember.body.id);
+    expect(refusedAll).toMatchObject({ total: 2, resent: 0, refused: 2 });
+    expect(refusedAll.results.map((r: any) => r.refusal)).toEqual([
+      expect.objectContaining({ status: 403, customCode: 'deliveryResendNotOwner' }),
+      expect.objectContaining({ status: 403, customCode: 'deliveryResendNotOwner' }),
+    ]);
+    expect(await resendsOf([created.id, rows[1]!.id])).toEqual([]);
+
+    const byOwner = await startBatch(hook.id, { since: since(1) });
+    const mixed = await completed(hook.id, byOwner.body.id);
+    expect(mixed).toMatchObject({ total: 2, resent: 1, refused: 1 });
+    expect(mixed.results).toEqual([
+      {
+        deliveryId: created.id,
+        event: 'record.created',
+        resentDeliveryId: expect.any(String),
+        refusal: null,
+      },
+      {
+        deliveryId: rows[1]!.id,
+        event: 'record.updated',
+        resentDeliveryId: null,
+        refusal: {
+          status: 409,
+          customCode: 'webhookNotSubscribed',
+          message: 'The webhook no longer subscribes to record.updated.',
+        },
+      },
+    ]);
+    await expect(fx.finish(mixed.results[0].resentDeliveryId)).resolves.toMatchObject({
+      status: 'delivered',
+    });
+  });
+
+  it('acts with the requester’s role and key as they are when each resend runs', async () => {
+    const hook = await fx.webhook(`${receiver.url}/batch-runtime`, {
+      events: ['messaging.message.received'],
+    });
+    // A messaging delivery: any member with Create may resend it.
+    receiver.replies('/batch-runtime', { status: 400 });
+    const event = await fx.api('POST', `/webhooks/${hook.id}/test`, { event: 'messaging.message.received' });
+    await fx.finish(event.body.id);
+    const member = await memberWithKey('batch-runtime@example.com', 'Member');
+    const actor = { ...(await loadActor(manager(), workspaceId, member.userId))!, apiKeyId: 'x' };
+    const key = await manager().query(`SELECT id FROM api_keys WHERE user_id = $1`, [member.userId]);
+    actor.apiKeyId = key[0].id;
+    const batch = await unstartedBatches().start(actor, hook.id, since(1));
+    expect(batch.total).toBe(1);
+    const step = { batchId: batch.id, deliveryId: event.body.id, position: 0 };
+
+    await member.setRole('Viewer');
+    expect(await steps().resendOne(step)).toBe('refused');
+    const [row] = await manager().findBy(ResendBatchResult, { batchId: batch.id });
+    expect(row!.refusal).toMatchObject({ status: 403, customCode: 'insufficientPermissions' });
+
+    await member.setRole('Member');
+    const second = await unstartedBatches().start(actor, hook.id, since(1));
+    await manager().delete('api_keys', { id: actor.apiKeyId });
+    expect(await steps().resendOne({ ...step, batchId: second.id })).toBe('refused');
+    const [gone] = await manager().findBy(ResendBatchResult, { batchId: second.id });
+    expect(gone!.refusal).toMatchObject({ status: 401, customCode: 'apiKeyInvalid' });
+    expect(await resendsOf([event.body.id])).toEqual([]);
+  });
+
+  it('never resends a delivery twice when a step runs again or twice at once', async () => {
+    const hook = await fx.webhook(`${receiver.url}/batch-replay`);
+    receiver.replies('/batch-replay', { status: 400 });
+    const one = await failedOrDelivered(hook.id, 1);
+    const two = await failedOrDelivered(hook.id, 2);
+    const batch = await unstartedBatches().start(await admin(), hook.id, since(1));
+    expect(batch.total).toBe(2);
+
+    // A replayed step (an activity retried after its commit) finds its result.
+    const replayed = { batchId: batch.id, deliveryId: one.id, position: 0 };
+    expect(await steps().resendOne(replayed)).toBe('resent');
+    expect(await steps().resendOne(replayed)).toBe('resent');
+    expect(await resendsOf([one.id])).toHaveLength(1);
+
+    // The same step on two workers at once: one commits, the other rolls back.
+    const racing = { batchId: batch.id, deliveryId: two.id, position: 1 };
+    expect(await Promise.all([steps().resendOne(racing), steps().resendOne(racing)])).toEqual([
+      'resent',
+      'resent',
+    ]);
+    expect(await resendsOf([two.id])).toHaveLength(1);
+
+    const results = await manager().findBy(ResendBatchResult, { batchId: batch.id });
+    expect(results).toHaveLength(2);
+    // A step resends only what its batch chose.
+    await expect(steps().resendOne({ batchId: batch.id, deliveryId: hook.id, position: 2 })).rejects.toThrow(
+      'is not in batch',
+    );
+  });
+
+  it(`chooses at most ${RESEND_BATCH_MAX}, oldest first, and says that more remained`, async () => {
+    const hook = await fx.webhook(`${receiver.url}/batch-bound`);
+    receiver.replies('/batch-bound', { status: 400 });
+    const model = await failedOrDelivered(hook.id, 1);
+    // Copies of a real Failed delivery, one minute apart, the newest a minute ago.
+    await fx.app.dataSource.query(
+      `INSERT INTO deliveries (workspace_id, webhook_id, event_id, event, url, element, trigger, sources_version,
+         status, status_code, response_message, attempts, workflow_started_at, created_at)
+       SELECT workspace_id, webhook_id, gen_random_uuid(), event, url, element, 'event', sources_version,
+         'failed', 400, 'Bad Request', 1, now(), now() - make_interval(mins => n)
+       FROM deliveries, generate_series(1, $2) AS n WHERE id = $1`,
+      [model.id, RESEND_BATCH_MAX + 5],
+    );
+    const batch = await unstartedBatches().start(await admin(), hook.id, since(48));
+    expect(batch).toMatchObject({ total: RESEND_BATCH_MAX, moreRemained: true, limit: RESEND_BATCH_MAX });
+    const chosen = (await manager().findOneByOrFail(ResendBatch, { id: batch.id })).deliveryIds;
+    const oldest = await manager().find(Delivery, {
+      where: { webhookId: hook.id, status: 'failed' },
+      order: { createdAt: 'ASC', id: 'ASC' },
+      take: RESEND_BATCH_MAX,
+    });
+    expect(chosen).toEqual(oldest.map((row) => row.id));
+    expect(chosen).not.toContain(model.id); // the newest was left for the next batch
+  });
+
+  it('refuses the whole request, writing nothing: another workspace, a role without Create, bad bodies, a disabled webhook', async () => {
+    const hook = await fx.webhook(`${receiver.url}/batch-refusals`);
+    const batches = () => manager().count(ResendBatch);
+    const before = await batches();
+
+    const other = await WebClient.signUp(fx.app.baseUrl, { email: 'batch-other@example.com' });
+    const otherKey = (await other.client.ok('POST', '/app/api/api-keys', { name: 'other' })).value as string;
+    expect(refusal(await startBatch(hook.id, { since: since(1) }, otherKey))).toEqual([
+      404,
+      'webhookNotFound',
+    ]);
+
+    const viewer = await memberWithKey('batch-viewer@example.com', 'Viewer');
+    expect(refusal(await startBatch(hook.id, { since: since(1) }, viewer.key))).toEqual([
+      403,
+      'insufficientPermissions',
+    ]);
+
+    const future = await startBatch(hook.id, { since: new Date(Date.now() + 2 * HOUR).toISOString() });
+    expect(future.status).toBe(400);
+    expect(future.body.error).toMatchObject({
+      kind: 'validation',
+      issues: [{ path: ['since'], customCode: 'resendSinceInFuture' }],
+    });
+    for (const body of [{ since: 'yesterday' }, {}, { since: '2025-03-04' }, { since: 42 }]) {
+      const refused = await startBatch(hook.id, body);
+      expect([refused.status, refused.body.error.kind, refused.body.error.issues[0].path]).toEqual([
+        400,
+        'validation',
+        ['since'],
+      ]);
+    }
+    const unknown = await startBatch(hook.id, { since: since(1), limit: 5 });
+    expect(refusal(unknown)).toEqual([400, 'unknownField']);
+
+    await fx.api('PATCH', `/webhooks/${hook.id}`, { enabled: false });
+    expect(refusal(await startBatch(hook.id, { since: since(1) }))).toEqual([409, 'webhookDisabled']);
+    expect(await batches()).toBe(before);
+
+    // Reading: another workspace sees nothing; a Viewer may read; an unknown batch is not found.
+    await fx.api('PATCH', `/webhooks/${hook.id}`, { enabled: true });
+    const mine = (await startBatch(hook.id, { since: since(1) })).body;
+    expect(refusal(await readBatch(hook.id, mine.id, otherKey))).toEqual([404, 'webhookNotFound']);
+    expect((await readBatch(hook.id, mine.id, viewer.key)).status).toBe(200);
+    expect(refusal(await readBatch(hook.id, '00000000-0000-4000-8000-000000000000'))).toEqual([
+      404,
+      'resendBatchNotFound',
+    ]);
+    const elsewhere = await fx.webhook(`${receiver.url}/batch-elsewhere`);
+    expect(refusal(await readBatch(elsewhere.id, mine.id))).toEqual([404, 'resendBatchNotFound']);
+  });
+
+  it('is the resend_failed and get_resend_batch actions of manage_webhooks over MCP', async () => {
+    const hook = await fx.webhook(`${receiver.url}/batch-mcp`);
+    receiver.replies('/batch-mcp', { status: 400 });
+    const failed = await failedOrDelivered(hook.id, 1);
+    receiver.replies('/batch-mcp', { status: 200 });
+    const mcp = await connectMcp(fx.app.baseUrl, fx.key);
+    try {
+      const { tools } = await mcp.client.listTools();
+      const reader = tools.find((tool) => tool.name === 'get_resend_batch')!;
+      expect(reader.annotations).toMatchObject({ readOnlyHint: true });
+      expect(reader.outputSchema).toBeDefined();
+
+      const started = await mcp.call('manage_webhooks', {
+        action: 'resend_failed',
+        id: hook.id,
+        since: since(1),
+      });
+      expect(started.isError).toBeFalsy();
+      expect(started.structuredContent).toMatchObject({ webhookId: hook.id, total: 1 });
+      let progress: any;
+      await eventually(async () => {
+        progress = await mcp.call('get_resend_batch', { batchId: started.structuredContent.id });
+        return progress.structuredContent?.status === 'completed';
+      }, 'the MCP batch completed');
+      expect(progress.structuredContent.results).toEqual([
+        expect.objectContaining({ deliveryId: failed.id, resentDeliveryId: expect.any(String) }),
+      ]);
+      const viaManage = await mcp.call('manage_webhooks', {
+        action: 'get_resend_batch',
+        batchId: started.structuredContent.id,
+      });
+      expect(viaManage.structuredContent).toEqual(progress.structuredContent);
+
+      const future = await mcp.call('manage_webhooks', {
+        action: 'resend_failed',
+        id: hook.id,
+        since: new Date(Date.now() + 2 * HOUR).toISOString(),
+      });
+      expect(future.isError).toBe(true);
+      expect(future._meta!.failure.issues[0].customCode).toBe('resendSinceInFuture');
+      const missing = await mcp.call('get_resend_batch', { batchId: '00000000-0000-4000-8000-000000000000' });
+      expect(missing._meta!.failure).toMatchObject({
+        kind: 'not_found',
+        issues: [{ customCode: 'resendBatchNotFound' }],
+      });
+    } finally {
+      await mcp.client.close();
+    }
+  });
+});
