@@ -20,7 +20,7 @@ describe('HttpSender over real loopback HTTP', () => {
           response.writeHead(418, "I'm a teapot");
           return void response.end('short and stout');
         }
-        response.writeHead(201, 'Created Nicely');
+        response.writeHead(201, 'Created Nicely', { 'Set-Cookie': ['a=1', 'b=2'], 'X-Trace': 't-1' });
         response.end('ok');
       });
     });
@@ -33,18 +33,25 @@ describe('HttpSender over real loopback HTTP', () => {
     await new Promise((resolve) => server.close(resolve));
   });
 
-  it('sends the exact body and headers and reports the status line', async () => {
+  it('sends the exact body and headers and reports the status line and the headers, in order', async () => {
     const result = await sut.post(
       `${url}/in`,
       { 'Content-Type': 'application/json', 'X-A': 'é' },
       '{"a":"ü"}',
     );
-    expect(result).toEqual({ kind: 'response', statusCode: 201, statusText: 'Created Nicely' });
+    expect(result).toMatchObject({ kind: 'response', statusCode: 201, statusText: 'Created Nicely' });
+    // Repeated headers stay separate pairs (Set-Cookie), in the order received.
+    const headers = result.kind === 'response' ? (result.headers ?? []) : [];
+    expect(headers.filter(([name]) => ['Set-Cookie', 'X-Trace'].includes(name))).toEqual([
+      ['Set-Cookie', 'a=1'],
+      ['Set-Cookie', 'b=2'],
+      ['X-Trace', 't-1'],
+    ]);
     expect(received.at(-1)).toMatchObject({
       body: '{"a":"ü"}',
       headers: { 'x-a': 'é', 'content-length': '10' },
     });
-    expect(await sut.post(`${url}/teapot`, {}, '{}')).toEqual({
+    expect(await sut.post(`${url}/teapot`, {}, '{}')).toMatchObject({
       kind: 'response',
       statusCode: 418,
       statusText: "I'm a teapot",
