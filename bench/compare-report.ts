@@ -10,8 +10,15 @@ export interface ComparedRun {
   results: Results;
 }
 
-/** The step both runs offered that is nearest 50/s (the reference rate). */
+/**
+ * The rate to compare latency and CPU at: the highest both runs sustained (a rate one of them could
+ * not keep up with measures its backlog, not its cost); else the common rate nearest 50/s.
+ */
 function referenceRate(before: Results, after: Results): number | undefined {
+  const sustained = (results: Results) =>
+    results.steps.filter((step) => step.sustained).map((step) => step.rate);
+  const both = sustained(before).filter((rate) => sustained(after).includes(rate));
+  if (both.length) return Math.max(...both);
   const common = before.steps
     .map((step) => step.rate)
     .filter((rate) => after.steps.some((s) => s.rate === rate));

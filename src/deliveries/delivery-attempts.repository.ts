@@ -1,6 +1,6 @@
 import { In, type EntityManager } from 'typeorm';
 import { DeliveryAttempt, type AttemptSendOutcome } from './delivery-attempt.entity';
-import { Delivery, type DeliveryStatus } from './delivery.entity';
+import type { DeliveryStatus } from './delivery.entity';
 import type { HeaderPair } from '../shared/attempt-record';
 
 /** One send of one attempt of the schedule. */
@@ -36,8 +36,8 @@ export interface SendResult {
 
 /**
  * The one owner of the attempt history (delivery_attempts), and of the delivery row's columns
- * that follow its latest send. Every write of a send is one transaction of as few statements as
- * the delivery path allows; delivery attempts belong to a delivery, which names the workspace.
+ * that follow its latest send. Every write of a send is one statement (a data-modifying WITH, so
+ * the attempt row and the delivery row change together without a BEGIN and COMMIT round trip); delivery attempts belong to a delivery, which names the workspace.
  */
 export class DeliveryAttemptsRepository {
   constructor(private readonly manager: EntityManager) {}
@@ -52,14 +52,14 @@ export class DeliveryAttemptsRepository {
 
   /** Marks the attempt's sends an earlier run left `sending` as `unknown`; the next send's number. */
   async closeInterruptedSends(deliveryId: string, attempt: number, message: string): Promise<number> {
-    await this.manager.query(
-      `UPDATE delivery_attempts SET outcome = 'unknown', response_message = $3
-        WHERE delivery_id = $1 AND attempt = $2 AND outcome = 'sending'`,
-      [deliveryId, attempt, message],
-    );
+    // One statement: the sends an earlier run left `sending` become `unknown`, and the next number.
     const [row]: { next: number }[] = await this.manager.query(
-      `SELECT coalesce(max(send), 0) + 1 AS next FROM delivery_attempts WHERE delivery_id = $1 AND attempt = $2`,
-      [deliveryId, attempt],
+      `WITH closed AS (
+         UPDATE delivery_attempts SET outcome = 'unknown', response_message = $3
+          WHERE delivery_id = $1 AND attempt = $2 AND outcome = 'sending'
+       )
+       SELECT coalesce(max(send), 0) + 1 AS next FROM delivery_attempts WHERE delivery_id = $1 AND attempt = $2`,
+      [deliveryId, attempt, message],
     );
     return row!.next;
   }
@@ -73,86 +73,75 @@ export class DeliveryAttemptsRepository {
    * this row keeps no body (`request_body_erased_at` set).
    */
   async startSend(send: SendRef, request: KeptRequest, eventId: string): Promise<void> {
-    await this.manager.transaction(async (manager) => {
-      await manager.query(
-        `INSERT INTO delivery_attempts (delivery_id, attempt, send, started_at, duration_ms, url, outcome,
+    // One statement (atomic on its own): the send's row and the delivery shown as Sending.
+    await this.manager.query(
+      `WITH erased AS (
+         SELECT scrubbed_at FROM record_events WHERE id = $10::uuid FOR KEY SHARE
+       ), sent AS (
+         INSERT INTO delivery_attempts (delivery_id, attempt, send, started_at, duration_ms, url, outcome,
                                         request_headers, request_body, request_body_sha256, request_body_bytes,
                                         request_body_erased_at)
          SELECT $1::uuid, $2::integer, $3::integer, $4::timestamptz, NULL, $5::text, 'sending', $6::jsonb,
                 CASE WHEN erased.scrubbed_at IS NULL THEN $7::text END, $8::text, $9::integer, erased.scrubbed_at
-           FROM (SELECT 1) AS one
-           LEFT JOIN LATERAL (
-             SELECT scrubbed_at FROM record_events WHERE id = $10::uuid FOR KEY SHARE
-           ) AS erased ON true`,
-        [
-          send.deliveryId,
-          send.attempt,
-          send.send,
-          send.startedAt,
-          send.url,
-          JSON.stringify(request.headers),
-          request.body,
-          request.bodySha256,
-          request.bodyBytes,
-          eventId,
-        ],
-      );
-      await manager.update(
-        Delivery,
-        { id: send.deliveryId },
-        { status: 'sending', url: send.url, attempts: send.attempt },
-      );
-    });
+           FROM (SELECT 1) AS one LEFT JOIN erased ON true
+       )
+       UPDATE deliveries SET status = 'sending', url = $5, attempts = $2, updated_at = now() WHERE id = $1`,
+      [
+        send.deliveryId,
+        send.attempt,
+        send.send,
+        send.startedAt,
+        send.url,
+        JSON.stringify(request.headers),
+        request.body,
+        request.bodySha256,
+        request.bodyBytes,
+        eventId,
+      ],
+    );
   }
 
   /**
    * Writes a send's outcome to its row (inserting it for a delivery that was not sent) and, when it
-   * is the attempt's latest send, to the delivery row, in one transaction. A late answer of a send
+   * is the attempt's latest send, to the delivery row, in one statement. A late answer of a send
    * already marked `unknown` still records what really happened.
    */
   async completeSend(send: SendRef, result: SendResult): Promise<void> {
-    await this.manager.transaction(async (manager) => {
-      await manager.query(
-        `INSERT INTO delivery_attempts (delivery_id, attempt, send, started_at, duration_ms, url, status_code,
+    // One statement (atomic on its own). The delivery row follows only the attempt's latest send:
+    // the check for a later send reads the rows as they were before this statement, which is the
+    // same, since this statement writes only this send.
+    await this.manager.query(
+      `WITH recorded AS (
+         INSERT INTO delivery_attempts (delivery_id, attempt, send, started_at, duration_ms, url, status_code,
                                         response_message, outcome, response_headers, response_headers_omitted)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
          ON CONFLICT (delivery_id, attempt, send) DO UPDATE
            SET duration_ms = EXCLUDED.duration_ms, status_code = EXCLUDED.status_code,
                response_message = EXCLUDED.response_message, outcome = EXCLUDED.outcome,
                response_headers = EXCLUDED.response_headers,
-               response_headers_omitted = EXCLUDED.response_headers_omitted`,
-        [
-          send.deliveryId,
-          send.attempt,
-          send.send,
-          send.startedAt,
-          result.durationMs,
-          send.url,
-          result.statusCode,
-          result.responseMessage,
-          result.outcome,
-          result.responseHeaders ? JSON.stringify(result.responseHeaders.headers) : null,
-          result.responseHeaders?.omitted ?? null,
-        ],
-      );
-      await manager.query(
-        `UPDATE deliveries
-            SET status = $4, status_code = $5, response_message = $6, attempts = $2, next_attempt_at = $7,
-                url = $8, updated_at = now()
-          WHERE id = $1 AND attempts <= $2
-            AND NOT EXISTS (SELECT 1 FROM delivery_attempts a WHERE a.delivery_id = $1 AND a.attempt = $2 AND a.send > $3)`,
-        [
-          send.deliveryId,
-          send.attempt,
-          send.send,
-          result.status,
-          result.statusCode,
-          result.responseMessage,
-          result.nextAttemptAt,
-          send.url,
-        ],
-      );
-    });
+               response_headers_omitted = EXCLUDED.response_headers_omitted
+       )
+       UPDATE deliveries
+          SET status = $12, status_code = $7, response_message = $8, attempts = $2, next_attempt_at = $13,
+              url = $6, updated_at = now()
+        WHERE id = $1 AND attempts <= $2
+          AND NOT EXISTS (SELECT 1 FROM delivery_attempts a WHERE a.delivery_id = $1 AND a.attempt = $2 AND a.send > $3)`,
+      [
+        send.deliveryId,
+        send.attempt,
+        send.send,
+        send.startedAt,
+        result.durationMs,
+        send.url,
+        result.statusCode,
+        result.responseMessage,
+        result.outcome,
+        result.responseHeaders ? JSON.stringify(result.responseHeaders.headers) : null,
+        result.responseHeaders?.omitted ?? null,
+        result.status,
+        result.nextAttemptAt,
+      ],
+    );
   }
 
   /**
