@@ -50,8 +50,9 @@ export function createServices(deps: {
       ? `${config.TEMPORAL_UI_URL.replace(/\/+$/, '')}/namespaces/${temporal.namespace}/workflows/${deliveryWorkflowId(delivery.id)}`
       : null;
   const deliveries = new DeliveriesService(dataSource, starter, temporalUrl, logger);
+  const authenticator = new ApiKeyAuthenticator(dataSource, config);
   return {
-    authenticator: new ApiKeyAuthenticator(dataSource, config),
+    authenticator,
     apiKeys: new ApiKeysService(dataSource, config),
     records: new RecordsService(dataSource, () => dispatcher.kick()),
     trash: new TrashService(
@@ -66,7 +67,7 @@ export function createServices(deps: {
     dispatcher,
     deliveries,
     resendBatches: new ResendBatchesService(dataSource, starter, logger),
-    resendSteps: new ResendBatchSteps(dataSource, deliveries),
+    resendSteps: new ResendBatchSteps(dataSource, deliveries, authenticator),
     testEvents: new TestEventsService(dataSource, starter, temporalUrl, logger),
     modelChanges: new ModelChangesService(dataSource, recalculateFormulas),
     webhooks: new WebhooksService(dataSource, box, loadWebhookHealth),

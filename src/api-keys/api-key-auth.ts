@@ -75,6 +75,22 @@ export class ApiKeyAuthenticator {
     if (!API_KEY_PATTERN.test(value)) throw refuse('invalid');
     const key = await this.dataSource.manager.findOneBy(ApiKey, { keyHash: hashApiKeyValue(value) });
     if (!key) throw refuse('invalid');
+    const actor = await this.admit(key, now);
+    await this.touch(key, now);
+    return actor;
+  }
+
+  /**
+   * A key that acted earlier, checked again as a call with it would be now (work it started that
+   * runs later, such as a batch of resends): the same refusals as authenticate(), by the key's id.
+   */
+  async recheck(keyId: string, workspaceId: string, now = new Date()): Promise<ApiKeyActor> {
+    const key = await this.dataSource.manager.findOneBy(ApiKey, { id: keyId, workspaceId });
+    if (!key) throw refuse('invalid');
+    return this.admit(key, now);
+  }
+
+  private async admit(key: ApiKey, now: Date): Promise<ApiKeyActor> {
     if (isExpired(key.expiresAt, now)) throw refuse('expired');
     const actor = await loadActor(this.dataSource.manager, key.workspaceId, key.userId);
     // Removing a member deletes their keys; a key without a membership is refused all the same.
@@ -84,7 +100,6 @@ export class ApiKeyAuthenticator {
       throw refuse('plan_required');
     if (actor.member.status !== 'active') throw refuse('member_inactive');
     if (!actor.permissions.apiRead) throw refuse('insufficient_permissions');
-    await this.touch(key, now);
     return { ...actor, apiKeyId: key.id };
   }
 

@@ -1,8 +1,7 @@
 import type { DataSource } from 'typeorm';
-import { ApiKey } from '../api-keys/api-key.entity';
+import type { ApiKeyAuthenticator } from '../api-keys/api-key-auth';
 import { loadActor, type Actor } from '../identity/actor';
-import { isExpired } from '../shared/api-key.rules';
-import { AppError, authenticationError, authorizationError } from '../shared/app-error';
+import { AppError, authorizationError } from '../shared/app-error';
 import type { DeliveriesService } from './deliveries.service';
 import { ResendBatch, ResendBatchResult, type ResendRefusal } from './resend-batch.entity';
 
@@ -40,6 +39,7 @@ export class ResendBatchSteps {
   constructor(
     private readonly dataSource: DataSource,
     private readonly deliveries: DeliveriesService,
+    private readonly keys: Pick<ApiKeyAuthenticator, 'recheck'>,
   ) {}
 
   async resendOne(step: BatchStep, now = new Date()): Promise<'resent' | 'refused'> {
@@ -112,21 +112,13 @@ export class ResendBatchSteps {
   }
 
   /**
-   * Who asked, as they are now: a key deleted or expired since, or a member who left, resends
-   * nothing more; the role's rights are checked by the resend itself.
+   * Who asked, as they are now: a key refused since, or a member who left, resends nothing more;
+   * the role's rights are checked by the resend itself.
    */
   private async requester(batch: ResendBatch, now: Date): Promise<Actor> {
-    if (batch.apiKeyId) {
-      const key = await this.dataSource.manager.findOneBy(ApiKey, {
-        id: batch.apiKeyId,
-        workspaceId: batch.workspaceId,
-      });
-      if (!key)
-        throw authenticationError('The API key that started this batch was deleted.', 'apiKeyInvalid');
-      if (isExpired(key.expiresAt, now)) {
-        throw authenticationError('The API key that started this batch has expired.', 'apiKeyExpired');
-      }
-    }
+    // Started with a key: every refusal a call with that key would get now (deleted, expired,
+    // owner removed or Inactive, role without Read access All).
+    if (batch.apiKeyId) return this.keys.recheck(batch.apiKeyId, batch.workspaceId, now);
     const actor = await loadActor(this.dataSource.manager, batch.workspaceId, batch.requestedByUserId);
     if (!actor) {
       throw authorizationError('The member who started this batch left the workspace.', 'memberRemoved');

@@ -1,3 +1,4 @@
+import { ApiKeyAuthenticator } from '../../src/api-keys/api-key-auth';
 import { DeliveriesService } from '../../src/deliveries/deliveries.service';
 import { Delivery } from '../../src/deliveries/delivery.entity';
 import { ResendBatch, ResendBatchResult } from '../../src/deliveries/resend-batch.entity';
@@ -78,6 +79,7 @@ describe('resend failed since (time skipping)', () => {
         () => null,
         createLogger('silent'),
       ),
+      new ApiKeyAuthenticator(fx.app.dataSource, { DEPLOYMENT: 'self-hosted' }),
     );
   const admin = async () => (await loadActor(manager(), workspaceId, fx.userId))!;
 
@@ -237,6 +239,20 @@ describe('resend failed since (time skipping)', () => {
     expect(await steps().resendOne({ ...step, batchId: second.id })).toBe('refused');
     const [gone] = await manager().findBy(ResendBatchResult, { batchId: second.id });
     expect(gone!.refusal).toMatchObject({ status: 401, customCode: 'apiKeyInvalid' });
+
+    // The key's owner made Inactive: refused as a call with the key would be now.
+    const keyed = await memberWithKey('batch-inactive@example.com', 'Member');
+    const inactiveActor = (await loadActor(manager(), workspaceId, keyed.userId))!;
+    const [keyRow] = await manager().query(`SELECT id FROM api_keys WHERE user_id = $1`, [keyed.userId]);
+    const third = await unstartedBatches().start(
+      { ...inactiveActor, apiKeyId: keyRow.id },
+      hook.id,
+      since(1),
+    );
+    await fx.admin.ok('PATCH', `/app/api/members/${keyed.userId}`, { status: 'inactive' });
+    expect(await steps().resendOne({ ...step, batchId: third.id })).toBe('refused');
+    const [inactive] = await manager().findBy(ResendBatchResult, { batchId: third.id });
+    expect(inactive!.refusal).toMatchObject({ status: 403, customCode: 'memberInactive' });
     expect(await resendsOf([event.body.id])).toEqual([]);
   });
 

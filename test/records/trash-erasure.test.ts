@@ -1,3 +1,4 @@
+import { ApiKeyAuthenticator } from '../../src/api-keys/api-key-auth';
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { Worker } from '@temporalio/worker';
@@ -62,6 +63,7 @@ describe('trash retention timer (time skipping)', () => {
         resendSteps: new ResendBatchSteps(
           db.dataSource,
           new DeliveriesService(db.dataSource, { startResend: async () => undefined }, () => null, logger),
+          new ApiKeyAuthenticator(db.dataSource, { DEPLOYMENT: 'self-hosted' }),
         ),
       }),
     });
