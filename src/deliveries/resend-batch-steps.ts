@@ -1,4 +1,5 @@
 import type { DataSource } from 'typeorm';
+import { isUniqueViolation } from '../db/unique-violation';
 import type { ApiKeyAuthenticator } from '../api-keys/api-key-auth';
 import { loadActor, type Actor } from '../identity/actor';
 import { AppError, authorizationError } from '../shared/app-error';
@@ -16,11 +17,6 @@ export interface BatchStep {
   /** The delivery's place in the batch (results are listed in this order). */
   position: number;
 }
-
-const UNIQUE_VIOLATION = '23505';
-const isUniqueViolation = (error: unknown) =>
-  (error as { driverError?: { code?: unknown } }).driverError?.code === UNIQUE_VIOLATION ||
-  (error as { code?: unknown }).code === UNIQUE_VIOLATION;
 
 const refusalOf = (error: AppError): ResendRefusal => ({
   status: error.status,

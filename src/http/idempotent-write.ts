@@ -1,5 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { DataSource, EntityManager } from 'typeorm';
+import { isUniqueViolation } from '../db/unique-violation';
 import { AppError, conflictError } from '../shared/app-error';
 
 /** What a replay answers: an HTTP status and body (REST), or a tool result (MCP, status unused). */
@@ -36,7 +37,6 @@ interface Unit extends IdempotencyScope {
 }
 
 const WINDOW = `interval '24 hours'`;
-const UNIQUE_VIOLATION = '23505';
 const units = new AsyncLocalStorage<Unit>();
 
 /** A concurrent request with the same key committed first; this one's transaction rolled back. */
@@ -141,8 +141,7 @@ async function claim(manager: EntityManager, unit: Unit): Promise<void> {
       [...keyOf(unit), unit.fingerprint],
     );
   } catch (error) {
-    const code = (error as { code?: unknown; driverError?: { code?: unknown } }).driverError?.code;
-    if (code === UNIQUE_VIOLATION || (error as { code?: unknown }).code === UNIQUE_VIOLATION) {
+    if (isUniqueViolation(error)) {
       throw new LostTheRace('An earlier request with this idempotency key committed first.');
     }
     throw error;
