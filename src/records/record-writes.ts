@@ -3,7 +3,8 @@ import type { DataSource, EntityManager } from 'typeorm';
 import { authorizationError, notFoundError } from '../shared/app-error';
 import { writeTransaction } from '../http/idempotent-write';
 import type { Actor } from '../identity/actor';
-import { findReadableType, loadModel, type RecordModel, type TypeModel } from '../record-model/model.service';
+import { findReadableType, type RecordModel, type TypeModel } from '../record-model/model.service';
+import { modelOf } from '../record-model/model-cache';
 import { recordAccessOf, type RecordAccess } from '../record-model/record-access';
 import { CrmRecord } from './crm-record.entity';
 import { diffSnapshots, linkedIds, type RecordSnapshot } from './record-change';
@@ -58,7 +59,7 @@ export class RecordWrites {
   }
 
   async context(manager: EntityManager, actor: Actor, typeRef: string): Promise<WriteContext> {
-    const model = await loadModel(manager, actor.workspace.id);
+    const model = await modelOf(manager, actor);
     const access = recordAccessOf(actor.role, model);
     const type = findReadableType(model, access, typeRef);
     return {
