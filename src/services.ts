@@ -54,12 +54,12 @@ export function createServices(deps: {
   return {
     authenticator,
     apiKeys: new ApiKeysService(dataSource, config),
-    records: new RecordsService(dataSource, () => dispatcher.kick()),
+    records: new RecordsService(dataSource, () => dispatcher.kick('record')),
     trash: new TrashService(
       dataSource,
       new TemporalTrashTimer(temporal.client, temporal.taskQueue),
       logger,
-      () => dispatcher.kick(),
+      () => dispatcher.kick('record'),
       async (manager, workspaceId, recordId) => {
         await new DeliveryAttemptsRepository(manager).eraseBodiesOfRecord(workspaceId, recordId);
       },
@@ -71,7 +71,7 @@ export function createServices(deps: {
     testEvents: new TestEventsService(dataSource, starter, temporalUrl, logger),
     modelChanges: new ModelChangesService(dataSource, recalculateFormulas),
     webhooks: new WebhooksService(dataSource, box, loadWebhookHealth),
-    messaging: new MessagingService(dataSource, box, config, () => dispatcher.kick()),
+    messaging: new MessagingService(dataSource, box, config, () => dispatcher.kick('messaging')),
     box,
   };
 }
