@@ -54,12 +54,12 @@ export function createServices(deps: {
   return {
     authenticator,
     apiKeys: new ApiKeysService(dataSource, config),
-    records: new RecordsService(dataSource, () => dispatcher.kick('record')),
+    records: new RecordsService(dataSource, dispatcher),
     trash: new TrashService(
       dataSource,
       new TemporalTrashTimer(temporal.client, temporal.taskQueue),
       logger,
-      () => dispatcher.kick('record'),
+      dispatcher,
       async (manager, workspaceId, recordId) => {
         await new DeliveryAttemptsRepository(manager).eraseBodiesOfRecord(workspaceId, recordId);
       },

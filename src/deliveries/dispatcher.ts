@@ -7,6 +7,7 @@ import { modelAtRevision } from '../record-model/model-cache';
 import { recordAccessOf } from '../record-model/record-access';
 import type { Actor } from '../identity/actor';
 import type { RecordEventName } from '../shared/record-event-names';
+import type { RecordEvent } from '../records/record-event.entity';
 import type { RecordEventData } from '../records/redaction';
 import type { MatchableRecord } from '../records/record-query';
 import { RecordsRepository } from '../records/records.repository';
@@ -59,6 +60,8 @@ export class Dispatcher {
   private running: Promise<void> | undefined;
   /** The outboxes a kick asked for since the running pass began. */
   private readonly pending = new Set<Outbox>();
+  /** Starts of deliveries dispatched inside writes, not awaited by the writes. */
+  private readonly starting = new Set<Promise<void>>();
 
   constructor(
     private readonly dataSource: DataSource,
@@ -86,9 +89,42 @@ export class Dispatcher {
     })().finally(() => (this.running = undefined));
   }
 
+  /**
+   * A record write's events, dispatched inside the write's transaction: the deliveries are
+   * inserted and the events marked dispatched with the write, and their workflows start once it
+   * committed (what this returns). Should matching fail, the events stay in the outbox and the
+   * kick after the commit dispatches them the usual way.
+   */
+  async inTransaction(manager: EntityManager, written: RecordEvent[]): Promise<() => void> {
+    const events: OutboxRow[] = written.map((event) => ({
+      id: event.id,
+      workspace_id: event.workspaceId,
+      event: event.event,
+      type_id: event.typeId,
+      record_id: event.recordId,
+      data: event.data as unknown as RecordEventData,
+    }));
+    let matches: Match[];
+    try {
+      matches = await this.match(manager, events);
+    } catch (error) {
+      this.logger.error({ err: error }, 'dispatch in the write failed; the outbox keeps its events');
+      return () => this.kick('record');
+    }
+    const deliveries = await this.insertMarkingDispatched(manager, 'record_events', events, matches);
+    return () => {
+      if (!deliveries.length) return;
+      // Not awaited: the write answers meanwhile. A start that fails is the sweep's to retry.
+      const starting = this.startAll(deliveries)
+        .catch((error: unknown) => this.logger.error({ err: error }, 'starting delivery workflows failed'))
+        .finally(() => this.starting.delete(starting));
+      this.starting.add(starting);
+    };
+  }
+
   /** Resolves when no dispatch pass is running (tests, shutdown). */
   async idle(): Promise<void> {
-    while (this.running) await this.running;
+    while (this.running || this.starting.size) await Promise.all([this.running, ...this.starting]);
   }
 
   /** Dispatches every undispatched event (record events, then messaging events); returns the deliveries it made. */
@@ -228,7 +264,7 @@ export class Dispatcher {
     matches: Match[],
   ): Promise<Delivery[]> {
     const rows: Record<string, unknown>[] = await manager.query(
-      `WITH dispatched AS (UPDATE ${table} SET dispatched_at = now() WHERE id = ANY($1::uuid[]))
+      `WITH dispatched AS (UPDATE ${table} SET dispatched_at = statement_timestamp() WHERE id = ANY($1::uuid[]))
        INSERT INTO deliveries (workspace_id, webhook_id, event_id, event, url, element, trigger, sources_version)
        SELECT workspace_id, webhook_id, event_id, event, url, element, 'event', sources_version
          FROM unnest($2::uuid[], $3::uuid[], $4::uuid[], $5::text[], $6::text[], $7::jsonb[], $8::integer[])
