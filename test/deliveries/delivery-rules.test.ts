@@ -173,6 +173,21 @@ describe('delivery rules (time skipping)', () => {
     expect(requestsTo('/recovered').map((r) => r.json.data.record.ref.recordId)).toEqual([record.id]);
   });
 
+  it('commits a write with its deliveries: the delivery exists when the write answers, its event dispatched', async () => {
+    const webhook = await fx.webhook(`${receiver.url}/with-write`);
+    const record = await fx.createDeal('With-write deal');
+    // No waiting: the write's transaction matched the webhook and inserted the delivery.
+    const rows: { dispatched_at: Date | null; deliveries: string }[] = await fx.app.dataSource.query(
+      `SELECT e.dispatched_at, count(d.id) AS deliveries FROM record_events e
+         LEFT JOIN deliveries d ON d.event_id = e.id AND d.webhook_id = $2
+        WHERE e.record_id = $1 GROUP BY e.id`,
+      [record.id, webhook.id],
+    );
+    expect(rows).toEqual([{ dispatched_at: expect.any(Date), deliveries: '1' }]);
+    const [delivery] = await fx.deliveriesOf(webhook.id);
+    expect(await fx.finish(delivery!.id)).toEqual({ status: 'delivered', attempts: 1 });
+  });
+
   it('dispatches every event once: a second dispatch of the same events adds no delivery', async () => {
     await onlyNewWebhooksReceive(fx);
     const webhook = await fx.webhook(`${receiver.url}/once`);
