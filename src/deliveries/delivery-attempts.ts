@@ -7,7 +7,8 @@ import { loadRecordAccess } from '../record-model/record-access';
 import { renderBodyTemplate } from '../webhooks/body-template';
 import { transportRuleViolation } from '../webhooks/transport-rule';
 import type { WebhooksRepository } from '../webhooks/webhooks.repository';
-import { deliveryEnvelope, loadDeliveryEvent, readablePayload } from './delivery-event';
+import { loadAttemptSources } from './attempt-sources';
+import { deliveryEnvelope, readablePayload } from './delivery-event';
 import { Delivery, type DeliveryStatus } from './delivery.entity';
 import {
   DeliveryAttemptsRepository,
@@ -22,7 +23,6 @@ import {
   maskRequestHeaders,
 } from '../shared/attempt-record';
 import { deliveryHeaders } from './delivery-request';
-import { activeRecordOwner } from './record-owner';
 import type { HttpSender } from './http-sender';
 import { classifyAttempt, type AttemptResult } from '../shared/retry-policy';
 
@@ -140,7 +140,7 @@ export class DeliveryAttempts {
 
   private async prepare(delivery: Delivery): Promise<Prepared> {
     const manager = this.deps.dataSource.manager;
-    const webhook = await this.deps.webhooks.find(delivery.workspaceId, delivery.webhookId);
+    const { webhook, owner, event } = await loadAttemptSources(manager, delivery);
     if (!webhook) return { send: false, url: delivery.url, reason: 'Not sent: the webhook was deleted.' };
     const refuse = (reason: string): Prepared => ({ send: false, url: webhook.url, reason });
     if (!webhook.enabled) return refuse('Not sent: the webhook is disabled.');
@@ -148,12 +148,10 @@ export class DeliveryAttempts {
     const violation = transportRuleViolation(webhook.url, webhook.headerNames.length > 0);
     if (violation) return refuse(`Not sent: ${violation}`);
 
-    const event = await loadDeliveryEvent(manager, delivery.workspaceId, delivery.eventId);
     if (!event) return refuse('Not sent: the event no longer exists.');
     let data: Record<string, unknown>;
     if (event.kind === 'record') {
       // spec.md: "The payload is redacted at delivery time by the webhook owner's current access."
-      const owner = await activeRecordOwner(manager, webhook.workspaceId, webhook.recordOwnerUserId);
       if (!owner) return refuse('Not sent: the record owner is no longer an active member.');
       data = readablePayload(event, await loadRecordAccess(manager, webhook.workspaceId, owner.role));
       if (!('record' in data))

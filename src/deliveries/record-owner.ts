@@ -12,6 +12,9 @@ export async function activeRecordOwner(
   recordOwnerUserId: string | null,
 ): Promise<Actor | undefined> {
   if (!recordOwnerUserId) return undefined;
-  const owner = await loadActor(manager, workspaceId, recordOwnerUserId);
-  return owner && owner.member.status === 'active' ? owner : undefined;
+  return activeOwnerOnly(await loadActor(manager, workspaceId, recordOwnerUserId));
 }
+
+/** The owner read with other rows (attempt-sources.ts), kept only while an Active member. */
+export const activeOwnerOnly = (owner: Actor | undefined): Actor | undefined =>
+  owner && owner.member.status === 'active' ? owner : undefined;

@@ -1,5 +1,5 @@
 import type { Context } from 'koa';
-import type { EntityManager, SelectQueryBuilder } from 'typeorm';
+import type { EntityManager, ObjectLiteral, SelectQueryBuilder } from 'typeorm';
 import { entityFromRow } from '../db/entity-from-row';
 import { Member } from './member.entity';
 import { apiPermissions, type ApiPermissions } from './permissions';
@@ -29,12 +29,38 @@ declare module 'koa' {
  * reads. A caller may join more (an API key) so that authenticating stays one query.
  */
 export function actorQuery(manager: EntityManager): SelectQueryBuilder<Member> {
-  return manager
-    .createQueryBuilder(Member, 'm')
-    .innerJoin(User, 'u', 'u.id = m.user_id')
-    .innerJoin(Workspace, 'w', 'w.id = m.workspace_id')
-    .innerJoin(Role, 'r', 'r.id = m.role_id AND r.workspace_id = m.workspace_id')
-    .select(['m', 'u', 'w', 'r']);
+  return joinMemberParts(manager.createQueryBuilder(Member, 'm'), 'inner').select(['m', 'u', 'w', 'r']);
+}
+
+/**
+ * Another query with the member `on` a condition (optional: a left join) and their user,
+ * workspace and role, for actorFromRow; so a read that needs a person's current access as well
+ * stays one query.
+ */
+export function withActor<T extends ObjectLiteral>(
+  query: SelectQueryBuilder<T>,
+  on: string,
+): SelectQueryBuilder<T> {
+  return joinMemberParts(query.leftJoin(Member, 'm', on), 'left').addSelect(['m', 'u', 'w', 'r']);
+}
+
+function joinMemberParts<T extends ObjectLiteral>(
+  query: SelectQueryBuilder<T>,
+  join: 'inner' | 'left',
+): SelectQueryBuilder<T> {
+  const joined = join === 'inner' ? query.innerJoin.bind(query) : query.leftJoin.bind(query);
+  joined(User, 'u', 'u.id = m.user_id');
+  joined(Workspace, 'w', 'w.id = m.workspace_id');
+  joined(Role, 'r', 'r.id = m.role_id AND r.workspace_id = m.workspace_id');
+  return query;
+}
+
+/** The actor in a row of withActor, or undefined when the left join found no member. */
+export function optionalActorFromRow(
+  manager: EntityManager,
+  raw: Record<string, unknown>,
+): Actor | undefined {
+  return raw.m_user_id === null || raw.m_user_id === undefined ? undefined : actorFromRow(manager, raw);
 }
 
 /** The actor in a row of actorQuery. */
