@@ -50,6 +50,27 @@ const refusals: Record<ApiKeyRefusal, () => AppError> = {
 
 const refuse = (reason: ApiKeyRefusal) => new ApiKeyRefusedError(reason, refusals[reason]());
 
+/** Why a member may not act through a credential (an API key or an OAuth token) right now. */
+export type AdmissionRefusal = Extract<
+  ApiKeyRefusal,
+  'plan_required' | 'member_inactive' | 'insufficient_permissions'
+>;
+
+/**
+ * The one rule behind every call made with a credential, checked against current data (spec.md,
+ * Authentication 3-5): the cloud plan, the member's status, Read access All on API & Webhooks.
+ */
+export function admissionRefusal(
+  actor: Actor,
+  config: Pick<Config, 'DEPLOYMENT'>,
+): AdmissionRefusal | undefined {
+  // Only a workspace that never had a plan refuses keys; trial_ended and lapsed keep working.
+  if (config.DEPLOYMENT === 'cloud' && actor.workspace.planState === 'none') return 'plan_required';
+  if (actor.member.status !== 'active') return 'member_inactive';
+  if (!actor.permissions.apiRead) return 'insufficient_permissions';
+  return undefined;
+}
+
 export interface ApiKeyActor extends Actor {
   apiKeyId: string;
 }
@@ -95,11 +116,8 @@ export class ApiKeyAuthenticator {
     const actor = await loadActor(this.dataSource.manager, key.workspaceId, key.userId);
     // Removing a member deletes their keys; a key without a membership is refused all the same.
     if (!actor) throw refuse('invalid');
-    // Only a workspace that never had a plan refuses keys; trial_ended and lapsed keep working.
-    if (this.config.DEPLOYMENT === 'cloud' && actor.workspace.planState === 'none')
-      throw refuse('plan_required');
-    if (actor.member.status !== 'active') throw refuse('member_inactive');
-    if (!actor.permissions.apiRead) throw refuse('insufficient_permissions');
+    const refusal = admissionRefusal(actor, this.config);
+    if (refusal) throw refuse(refusal);
     return { ...actor, apiKeyId: key.id };
   }
 
