@@ -55,7 +55,7 @@ export class ConsentService {
    * user, the client and the MCP endpoint, and its connection bound to the workspace.
    */
   async allow(exchange: Exchange, userId: string, workspaceId: string): Promise<ConsentAnswer> {
-    const { client } = await this.pending(exchange);
+    const { client, requestedScopes } = await this.pending(exchange);
     const actor = await loadActor(this.dataSource.manager, workspaceId, userId);
     if (!actor) throw notFoundError('You are not a member of that workspace.', 'workspaceNotFound');
     const refusal = admissionRefusal(actor, this.config);
@@ -63,6 +63,10 @@ export class ConsentService {
 
     const provider = this.provider();
     const grant = new provider.Grant({ accountId: userId, clientId: client.id });
+    // What was asked: the MCP endpoint's scope, and the server's own (a refresh token, an ID token).
+    const asked = new Set(requestedScopes);
+    const serverScopes = ['openid', 'offline_access'].filter((scope) => asked.has(scope));
+    if (serverScopes.length > 0) grant.addOIDCScope(serverScopes.join(' '));
     grant.addResourceScope(mcpResourceUrl(this.config.PUBLIC_URL), MCP_SCOPE);
     const grantId = await grant.save();
     await this.dataSource.manager.insert(OAuthConnection, {
@@ -108,6 +112,7 @@ export class ConsentService {
     if (!found) throw interactionGone();
     const redirectUri = String(interaction.params.redirect_uri ?? found.redirectUris?.[0] ?? '');
     return {
+      requestedScopes: String(interaction.params.scope ?? '').split(' '),
       client: {
         id: clientId,
         name: found.clientName ?? clientId,

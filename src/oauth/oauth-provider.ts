@@ -75,7 +75,8 @@ export function createOAuthProvider(deps: {
     },
     enabledJWA: { idTokenSigningAlgValues: ['EdDSA'] },
     responseTypes: ['code'],
-    scopes: [MCP_SCOPE, 'offline_access'],
+    // `mcp` is the MCP endpoint's own scope (getResourceServerInfo), not one of the server's.
+    scopes: ['offline_access'],
     claims: { openid: ['sub'] },
     pkce: { required: () => true },
     features: {
