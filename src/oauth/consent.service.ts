@@ -63,9 +63,10 @@ export class ConsentService {
 
     const provider = this.provider();
     const grant = new provider.Grant({ accountId: userId, clientId: client.id });
-    // What was asked: the MCP endpoint's scope, and the server's own (a refresh token, an ID token).
+    // What was asked of the server's scopes (the MCP scope, a refresh token, an ID token), and the
+    // MCP endpoint's scope on the MCP endpoint, whatever was asked: the only thing a token can do.
     const asked = new Set(requestedScopes);
-    const serverScopes = ['openid', 'offline_access'].filter((scope) => asked.has(scope));
+    const serverScopes = [MCP_SCOPE, 'openid', 'offline_access'].filter((scope) => asked.has(scope));
     if (serverScopes.length > 0) grant.addOIDCScope(serverScopes.join(' '));
     grant.addResourceScope(mcpResourceUrl(this.config.PUBLIC_URL), MCP_SCOPE);
     const grantId = await grant.save();

@@ -75,8 +75,8 @@ export function createOAuthProvider(deps: {
     },
     enabledJWA: { idTokenSigningAlgValues: ['EdDSA'] },
     responseTypes: ['code'],
-    // `mcp` is the MCP endpoint's own scope (getResourceServerInfo), not one of the server's.
-    scopes: ['offline_access'],
+    // `mcp` is also the MCP endpoint's scope (getResourceServerInfo); clients register it as theirs.
+    scopes: [MCP_SCOPE, 'offline_access'],
     claims: { openid: ['sub'] },
     pkce: { required: () => true },
     features: {

@@ -23,8 +23,10 @@ export async function startRedirectListener(): Promise<RedirectListener> {
   const waiting: ((value: Redirected) => void)[] = [];
   const arrived: Redirected[] = [];
   const server: Server = createServer((req, res) => {
-    const query = new URL(req.url ?? '/', 'http://localhost').searchParams;
-    const value: Redirected = Object.fromEntries(query.entries());
+    const url = new URL(req.url ?? '/', 'http://localhost');
+    // A browser also asks this origin for /favicon.ico: only the redirect URI counts.
+    if (url.pathname !== '/callback') return void res.writeHead(404).end();
+    const value: Redirected = Object.fromEntries(url.searchParams.entries());
     res.writeHead(200, { 'content-type': 'text/plain' }).end('You can close this window.');
     const resolve = waiting.shift();
     if (resolve) resolve(value);
@@ -90,6 +92,11 @@ export class TestOAuthClientProvider implements OAuthClientProvider {
   }
   redirectToAuthorization(url: URL) {
     this.authorizationUrl = url;
+  }
+  /** What a client does when the server says its tokens or registration no longer hold. */
+  invalidateCredentials(scope: 'all' | 'client' | 'tokens' | 'verifier' | 'discovery') {
+    if (scope === 'all' || scope === 'tokens') this.saved = undefined;
+    if (scope === 'all' || scope === 'client') this.client = undefined;
   }
   saveCodeVerifier(verifier: string) {
     this.verifier = verifier;
