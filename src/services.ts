@@ -58,7 +58,7 @@ export function createServices(deps: {
   const authenticator = new ApiKeyAuthenticator(dataSource, config);
   // Built on first use: its issuer is PUBLIC_URL, which is final only once the API listens.
   let oauthProvider: Provider | undefined;
-  const oauthServer = () => (oauthProvider ??= createOAuthProvider({ config, dataSource }));
+  const oauthServer = () => (oauthProvider ??= createOAuthProvider({ config, dataSource, box, logger }));
   return {
     authenticator,
     oauthServer,

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Adapter, AdapterFactory, AdapterPayload } from 'oidc-provider';
 import type { DataSource } from 'typeorm';
+import type { SecretBox } from '../security/secret-box';
 import { OAuthStoreRow } from './oauth-store.entity';
 
 /** SHA-256 hex: how every id, uid and user code is kept (a token is its own id). */
@@ -11,19 +12,22 @@ const epoch = () => Math.floor(Date.now() / 1000);
 /**
  * oidc-provider's storage in PostgreSQL (`oauth_store`). Ids are stored hashed and the payload
  * without its `jti`, so neither an opaque access or refresh token nor a code can be read back
- * from the table; a lookup hashes the presented value. Expired rows are never returned, and each
- * process deletes them every few minutes as it writes.
+ * from the table; a lookup hashes the presented value. A confidential client's secret, which the
+ * server must compare, is sealed (AES-256-GCM, as webhook secrets). Expired rows are never
+ * returned, and each process deletes them every few minutes as it writes.
  */
 export class PostgresOAuthAdapter implements Adapter {
   constructor(
     private readonly dataSource: DataSource,
     private readonly model: string,
+    private readonly box: SecretBox,
     private readonly sweeper: { due: () => boolean },
   ) {}
 
   async upsert(id: string, payload: AdapterPayload, expiresIn?: number): Promise<void> {
     if (this.sweeper.due()) await sweepExpiredOAuthRows(this.dataSource);
     const { jti: _id, ...stored } = payload;
+    if (typeof stored.client_secret === 'string') stored.client_secret = this.box.seal(stored.client_secret);
     const grantId = payload.grantId ?? (this.model === 'Grant' ? id : null);
     await this.dataSource.query(
       `INSERT INTO oauth_store (model, id_hash, payload, grant_id, uid_hash, user_code_hash, expires_at)
@@ -82,12 +86,15 @@ export class PostgresOAuthAdapter implements Adapter {
       .andWhere('(s.expires_at IS NULL OR s.expires_at > now())')
       .getOne();
     if (!row) return undefined;
-    return { ...(row.payload as AdapterPayload), ...(id === undefined ? {} : { jti: id }) };
+    const payload = { ...(row.payload as AdapterPayload), ...(id === undefined ? {} : { jti: id }) };
+    if (typeof payload.client_secret === 'string')
+      payload.client_secret = this.box.open(payload.client_secret);
+    return payload;
   }
 }
 
 /** The adapter factory oidc-provider asks for, one adapter per model. */
-export function postgresOAuthAdapter(dataSource: DataSource): AdapterFactory {
+export function postgresOAuthAdapter(dataSource: DataSource, box: SecretBox): AdapterFactory {
   let lastSweep = 0;
   const sweeper = {
     due: () => {
@@ -96,7 +103,7 @@ export function postgresOAuthAdapter(dataSource: DataSource): AdapterFactory {
       return true;
     },
   };
-  return (model) => new PostgresOAuthAdapter(dataSource, model, sweeper);
+  return (model) => new PostgresOAuthAdapter(dataSource, model, box, sweeper);
 }
 
 const SWEEP_INTERVAL_MS = 10 * 60_000;

@@ -2,6 +2,8 @@ import { createHmac, createPrivateKey } from 'node:crypto';
 import { Provider, errors, interactionPolicy, type Configuration } from 'oidc-provider';
 import type { DataSource } from 'typeorm';
 import type { Config } from '../config';
+import type { Logger } from '../logger';
+import type { SecretBox } from '../security/secret-box';
 import { postgresOAuthAdapter } from './oauth-adapter';
 import { OAuthConnection } from './oauth-connection.entity';
 import {
@@ -60,12 +62,14 @@ function consentEveryTime() {
 export function createOAuthProvider(deps: {
   config: Pick<Config, 'PUBLIC_URL' | 'ENCRYPTION_KEY' | 'TRUST_PROXY'>;
   dataSource: DataSource;
+  box: SecretBox;
+  logger: Logger;
 }): Provider {
   const { config, dataSource } = deps;
   if (!config.ENCRYPTION_KEY) throw new Error('ENCRYPTION_KEY must be resolved before the OAuth server');
   const resource = mcpResourceUrl(config.PUBLIC_URL);
   const configuration: Configuration = {
-    adapter: postgresOAuthAdapter(dataSource),
+    adapter: postgresOAuthAdapter(dataSource, deps.box),
     jwks: signingKeys(config.ENCRYPTION_KEY),
     clientDefaults: {
       grant_types: ['authorization_code', 'refresh_token'],
@@ -144,5 +148,9 @@ export function createOAuthProvider(deps: {
   };
   const provider = new Provider(oauthIssuer(config.PUBLIC_URL), configuration);
   provider.proxy = config.TRUST_PROXY;
+  // Its own answers are RFC 6749's; an unexpected failure is logged here as the rest of the API's are.
+  provider.on('server_error', (_ctx: unknown, err: unknown) =>
+    deps.logger.error({ err }, 'OAuth server error'),
+  );
   return provider;
 }

@@ -203,14 +203,36 @@ describe('OAuth for chat assistants: what is refused', () => {
     expect((await mcpWithToken(app.baseUrl, rotated.body.access_token)).status).toBe(401);
   });
 
-  it('the store keeps no usable token or code: only their SHA-256', async () => {
+  it('the store keeps no usable token or code (only their SHA-256), and seals client secrets', async () => {
     const { code, tokens } = await connect(acme);
+    const confidential = await fetch(`${app.baseUrl}/oauth/reg`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        client_name: 'Confidential',
+        redirect_uris: [redirect.url],
+        token_endpoint_auth_method: 'client_secret_post',
+      }),
+    }).then((response) => response.json() as Promise<{ client_id: string; client_secret: string }>);
+    expect(confidential.client_secret).toEqual(expect.any(String));
+
     const rows = (await app.dataSource.query(`SELECT * FROM oauth_store`)) as Record<string, unknown>[];
     const everything = JSON.stringify(rows);
     for (const secret of [code, tokens.access_token, tokens.refresh_token]) {
       expect(everything).not.toContain(secret);
       expect(everything).toContain(createHash('sha256').update(secret).digest('hex'));
     }
+    expect(everything).not.toContain(confidential.client_secret);
+    // The sealed secret still authenticates its client: a made-up code is the only problem left.
+    const form = { grant_type: 'authorization_code', code: 'made-up', redirect_uri: redirect.url };
+    const withSecret = {
+      ...form,
+      client_id: confidential.client_id,
+      client_secret: confidential.client_secret,
+    };
+    expect(await tokenRequest(app.baseUrl, withSecret)).toMatchObject({ body: { error: 'invalid_grant' } });
+    const wrongSecret = { ...withSecret, client_secret: 'wrong' };
+    expect(await tokenRequest(app.baseUrl, wrongSecret)).toMatchObject({ body: { error: 'invalid_client' } });
   });
 
   it('REST stays API-key only: a bearer token is refused', async () => {
