@@ -46,7 +46,7 @@ export const MCP_OPERATIONS: OperationSpec[] = [
     operationId: 'mcp',
     summary: 'MCP endpoint (JSON-RPC 2.0)',
     description:
-      'Model Context Protocol over Streamable HTTP, stateless, JSON responses. Send `Content-Type: application/json` and `Accept: application/json, text/event-stream`. Tools: get_record_model, search_records, read_record, create_record, update_record, manage_webhooks (docs/api.md). Authenticate with `x-api-key`, or with an OAuth 2.1 access token (`Authorization: Bearer`) for chat assistants: the protected resource metadata is at `/.well-known/oauth-protected-resource/api/v1/mcp`, the authorization server at `/oauth` (docs/api.md, \"OAuth for chat assistants\"). A tool refusal is a result with `isError: true` and `_meta.failure = { kind, issues }` as in the REST refusal body. GET and DELETE answer 405.',
+      'Model Context Protocol over Streamable HTTP, stateless, JSON responses. Send `Content-Type: application/json` and `Accept: application/json, text/event-stream`. Tools: get_record_model, search_records, read_record, create_record, update_record, manage_webhooks (docs/api.md). Authenticate with `x-api-key`, or with an OAuth 2.1 access token (`Authorization: Bearer`) for chat assistants: the protected resource metadata is at `/.well-known/oauth-protected-resource/api/v1/mcp`, the authorization server at `/oauth` (docs/api.md, "OAuth for chat assistants"). A tool refusal is a result with `isError: true` and `_meta.failure = { kind, issues }` as in the REST refusal body. GET and DELETE answer 405.',
     tag: 'MCP',
     body: body(jsonRpcRequestSchema, { jsonrpc: '2.0', id: 1, method: 'tools/list' }),
     success: {
