@@ -1,32 +1,21 @@
 // Settings → Connected apps: the chat assistants the signed-in person connected over OAuth in the
 // current workspace (spec.md, Authentication 6-7). Only their own: nobody sees another's, as with
 // keys. Disconnect revokes the app's tokens at once.
-import { useCallback, useEffect, useState } from 'react';
-import { api, errorMessage, type ConnectedApp } from '../api';
-import { ConfirmDialog, DangerButton, ErrorMessage } from '../components/Dialog';
-import { Loading } from '../components/ListParts';
+import { useState } from 'react';
+import { api, type ConnectedApp } from '../api';
+import { CardList } from '../components/CardList';
+import { ConfirmDialog, DangerButton } from '../components/Dialog';
 import { PageHeader } from '../components/PageHeader';
 import { DateTime } from '../format';
 import { useSession } from '../session';
+import { useLoaded } from '../useLoaded';
+
+const readConnectedApps = async () => (await api.connectedApps()).data;
 
 export function ConnectedAppsPage() {
   const session = useSession();
-  const [apps, setApps] = useState<ConnectedApp[]>();
-  const [loadError, setLoadError] = useState<string>();
+  const { value: apps, error: loadError, reload: load } = useLoaded(readConnectedApps);
   const [disconnecting, setDisconnecting] = useState<ConnectedApp>();
-
-  const load = useCallback(async () => {
-    try {
-      setApps((await api.connectedApps()).data);
-      setLoadError(undefined);
-    } catch (failure) {
-      setLoadError(errorMessage(failure));
-    }
-  }, []);
-
-  useEffect(() => {
-    void load();
-  }, [load]);
 
   return (
     <section data-testid="connected-apps-page">
@@ -40,42 +29,39 @@ export function ConnectedAppsPage() {
           </>
         }
       />
-      <ErrorMessage message={loadError} />
-      {apps === undefined ? (
-        <Loading failed={Boolean(loadError)} />
-      ) : apps.length === 0 ? (
-        <div className="empty" data-testid="connected-apps-empty">
-          You have not connected any app in this workspace.
-        </div>
-      ) : (
-        <ul className="cards" data-testid="connected-app-list">
-          {apps.map((app) => (
-            <li className="card" key={app.id} data-testid="connected-app-card" data-app-id={app.id}>
-              <div className="card-header">
-                <h3 data-testid="connected-app-name">{app.clientName}</h3>
-                <span className="tag">{app.redirectHost}</span>
-              </div>
-              <dl className="facts">
-                <dt>Created at</dt>
-                <dd>
-                  <DateTime value={app.createdAt} testId="connected-app-created-at" />
-                </dd>
-                <dt>Last used</dt>
-                <dd data-testid="connected-app-last-used">
-                  {app.lastUsedAt ? <DateTime value={app.lastUsedAt} /> : 'Never'}
-                </dd>
-              </dl>
-              <div className="card-actions">
-                <DangerButton
-                  label="Disconnect"
-                  onClick={() => setDisconnecting(app)}
-                  testId="connected-app-disconnect"
-                />
-              </div>
-            </li>
-          ))}
-        </ul>
-      )}
+      <CardList
+        items={apps}
+        loadError={loadError}
+        empty="You have not connected any app in this workspace."
+        emptyTestId="connected-apps-empty"
+        testId="connected-app-list"
+      >
+        {(app) => (
+          <li className="card" key={app.id} data-testid="connected-app-card" data-app-id={app.id}>
+            <div className="card-header">
+              <h3 data-testid="connected-app-name">{app.clientName}</h3>
+              <span className="tag">{app.redirectHost}</span>
+            </div>
+            <dl className="facts">
+              <dt>Created at</dt>
+              <dd>
+                <DateTime value={app.createdAt} testId="connected-app-created-at" />
+              </dd>
+              <dt>Last used</dt>
+              <dd data-testid="connected-app-last-used">
+                {app.lastUsedAt ? <DateTime value={app.lastUsedAt} /> : 'Never'}
+              </dd>
+            </dl>
+            <div className="card-actions">
+              <DangerButton
+                label="Disconnect"
+                onClick={() => setDisconnecting(app)}
+                testId="connected-app-disconnect"
+              />
+            </div>
+          </li>
+        )}
+      </CardList>
       {disconnecting ? (
         <ConfirmDialog
           title="Disconnect app"

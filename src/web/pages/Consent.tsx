@@ -3,7 +3,7 @@
 // The app reached this page from the authorization server; the answer sends the browser back there.
 import { useEffect, useState } from 'react';
 import { api, errorMessage, type ConsentDetails } from '../api';
-import { ErrorMessage } from '../components/Dialog';
+import { DialogActions, ErrorMessage } from '../components/Dialog';
 import { useSubmit } from '../useSubmit';
 
 export function ConsentPage({ uid }: { uid: string }) {
@@ -82,26 +82,17 @@ export function ConsentPage({ uid }: { uid: string }) {
               </p>
             ) : null}
             <ErrorMessage message={error} />
-            <div className="actions">
-              <button
-                type="button"
-                className="button"
-                disabled={busy}
-                onClick={() => answer(() => api.denyConsent(uid))}
-                data-testid="consent-deny"
-              >
-                Deny
-              </button>
-              <button
-                type="button"
-                className="button button-primary"
-                disabled={busy || !workspaceId}
-                onClick={() => answer(() => api.allowConsent(uid, workspaceId!))}
-                data-testid="consent-allow"
-              >
-                {busy ? 'Connecting…' : 'Allow'}
-              </button>
-            </div>
+            <DialogActions
+              onCancel={() => answer(() => api.denyConsent(uid))}
+              cancelLabel="Deny"
+              cancelTestId="consent-deny"
+              label="Allow"
+              busyLabel="Connecting…"
+              busy={busy}
+              disabled={!workspaceId}
+              onClick={() => answer(() => api.allowConsent(uid, workspaceId!))}
+              testId="consent-allow"
+            />
           </>
         )}
       </div>
