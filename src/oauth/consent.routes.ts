@@ -6,7 +6,7 @@ import { requireSameOrigin, requireSession } from '../identity/session-auth';
 import { parse } from '../http/validate';
 import type { ConsentService } from './consent.service';
 import { CONSENT_PATH } from './oauth.constants';
-import { consentBody } from './oauth-view';
+import { consentBody } from './oauth.schemas';
 
 /**
  * The consent page's JSON routes, under the page's own path: oidc-provider scopes its

@@ -34,9 +34,6 @@ export const consentDetailsSchema = z.object({
 /** Where the browser goes next: back to the authorization server, which answers the client. */
 export const consentAnswerSchema = z.object({ redirectTo: z.string() });
 
-export const consentBody = z.strictObject({ workspaceId: z.uuid() });
-
 export type OAuthConnectionView = z.output<typeof oauthConnectionViewSchema>;
 export type ConsentDetails = z.output<typeof consentDetailsSchema>;
 export type ConsentAnswer = z.output<typeof consentAnswerSchema>;
-export type ConsentBody = z.output<typeof consentBody>;
