@@ -1,5 +1,5 @@
 import { createHmac, createPrivateKey } from 'node:crypto';
-import { Provider, errors, interactionPolicy, type Configuration } from 'oidc-provider';
+import type { Configuration, Provider } from 'oidc-provider';
 import type { DataSource } from 'typeorm';
 import type { Config } from '../config';
 import type { Logger } from '../logger';
@@ -34,12 +34,25 @@ function signingKeys(encryptionKey: string) {
   return { keys: [{ ...key.export({ format: 'jwk' }), kid: 'oauth-1', use: 'sig', alg: 'EdDSA' }] };
 }
 
+type OidcProvider = typeof import('oidc-provider');
+
+/**
+ * oidc-provider, loaded when the API first serves OAuth rather than by every process that builds
+ * the services (a worker, the CLI, a start refused for its configuration): on Node.js 20 it prints
+ * an "Unsupported runtime" warning when loaded (it asks for 22 LTS), which would break their
+ * one-line outputs.
+ */
+function loadOidcProvider(): OidcProvider {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- a deferred load, see above
+  return require('oidc-provider') as OidcProvider;
+}
+
 /**
  * Every authorization request goes through the web app's consent page, whatever oidc-provider's
  * own session remembers: the person signed in to the web app now, the workspace they choose and
  * their role there decide, not an earlier consent in the same browser.
  */
-function consentEveryTime() {
+function consentEveryTime({ interactionPolicy }: OidcProvider) {
   const policy = interactionPolicy.base();
   policy
     .get('login')!
@@ -66,6 +79,7 @@ export function createOAuthProvider(deps: {
   logger: Logger;
 }): Provider {
   const { config, dataSource } = deps;
+  const oidc = loadOidcProvider();
   if (!config.ENCRYPTION_KEY) throw new Error('ENCRYPTION_KEY must be resolved before the OAuth server');
   const resource = mcpResourceUrl(config.PUBLIC_URL);
   const configuration: Configuration = {
@@ -96,7 +110,8 @@ export function createOAuthProvider(deps: {
         defaultResource: () => resource,
         useGrantedResource: () => true,
         getResourceServerInfo: (_ctx, indicator) => {
-          if (indicator !== resource) throw new errors.InvalidTarget('the only resource is the MCP endpoint');
+          if (indicator !== resource)
+            throw new oidc.errors.InvalidTarget('the only resource is the MCP endpoint');
           return {
             scope: MCP_SCOPE,
             audience: resource,
@@ -132,7 +147,7 @@ export function createOAuthProvider(deps: {
     },
     findAccount: async (_ctx, sub) => ({ accountId: sub, claims: () => ({ sub }) }),
     interactions: {
-      policy: consentEveryTime(),
+      policy: consentEveryTime(oidc),
       url: (_ctx, interaction) => `${CONSENT_PATH}/${interaction.uid}`,
     },
     cookies: {
@@ -146,7 +161,7 @@ export function createOAuthProvider(deps: {
       ctx.body = out;
     },
   };
-  const provider = new Provider(oauthIssuer(config.PUBLIC_URL), configuration);
+  const provider = new oidc.Provider(oauthIssuer(config.PUBLIC_URL), configuration);
   provider.proxy = config.TRUST_PROXY;
   // Its own answers are RFC 6749's; an unexpected failure is logged here as the rest of the API's are.
   provider.on('server_error', (_ctx: unknown, err: unknown) =>
