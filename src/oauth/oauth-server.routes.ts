@@ -25,6 +25,7 @@ export function oauthServerRoutes(deps: {
   config: Pick<Config, 'PUBLIC_URL'>;
   provider: () => Provider;
 }): Middleware {
+  let handle: ReturnType<Provider['callback']> | undefined;
   return async (ctx, next) => {
     if (ctx.path === PROTECTED_RESOURCE_PATH || ctx.path === '/.well-known/oauth-protected-resource') {
       if (ctx.method !== 'GET' && ctx.method !== 'HEAD') return next();
@@ -41,6 +42,7 @@ export function oauthServerRoutes(deps: {
     // As a mounting framework would: oidc-provider builds its endpoints' URLs from the mount path.
     (ctx.req as { originalUrl?: string }).originalUrl = OAUTH_ISSUER_PATH + ctx.req.url;
     ctx.respond = false;
-    await deps.provider().callback()(ctx.req, ctx.res);
+    handle ??= deps.provider().callback();
+    await handle(ctx.req, ctx.res);
   };
 }
