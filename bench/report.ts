@@ -221,7 +221,7 @@ export function renderResults(results: Results): string {
     out.push(
       [
         ...STAGES.map(([name, what]) => `- ${name}: ${what}.`),
-        '- deliveries per dispatch: deliveries made by one dispatcher transaction (same dispatched_at).',
+        '- deliveries per dispatch: deliveries made by one dispatching statement (same dispatched_at).',
         '- one serial start: the gap between consecutive workflow starts of one dispatch, i.e. what one ' +
           'start (and its workflow_started_at update) costs while the dispatcher starts them one after the ' +
           'other; 1000 ms ÷ this is the most workflows one dispatcher can start per second.',

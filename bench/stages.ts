@@ -1,6 +1,7 @@
 // Where the write-to-receipt time goes, read back from the rows the service writes anyway (no
 // instrumentation in the service): the event's occurred_at (inside the write's transaction), its
-// dispatched_at (the dispatcher's transaction start), the delivery's workflow_started_at (after the
+// dispatched_at (the dispatching statement: inside the write's transaction, or a dispatcher pass's
+// for events left in the outbox), the delivery's workflow_started_at (after the
 // workflow start returned) and the first attempt's started_at (just before the POST). Together
 // with the bench's own write start and receipt times they split the latency into stages.
 import { Client } from 'pg';
@@ -9,8 +10,8 @@ import { summarize, type Summary } from './stats';
 
 export const STAGES = [
   ['write → event stored', 'API: request, auth, transaction up to the outbox insert'],
-  ['event → dispatched', 'commit, answer, dispatcher kick and pick-up'],
-  ['dispatched → workflow started', 'match, insert delivery, commit, start workflow (sequential per batch)'],
+  ['event → dispatched', "in the write's transaction: match the webhooks, insert the delivery"],
+  ['dispatched → workflow started', 'commit, start workflow (after the commit, a few at a time)'],
   ['workflow started → POST sent', 'Temporal: workflow task, activity task; activity reads and signs'],
   ['POST sent → received', 'HTTP over keep-alive to the receiver'],
 ] as const;
@@ -22,11 +23,11 @@ export interface StageBreakdown {
   stages: Record<StageName, Summary>;
   statuses: Record<string, number>;
   /**
-   * Between two consecutive workflow starts of the deliveries one dispatcher transaction made (same
+   * Between two consecutive workflow starts of the deliveries one dispatching statement made (same
    * dispatched_at): what one start costs when the dispatcher starts them one after the other.
    */
   startInterval: Summary;
-  /** Deliveries per dispatcher transaction. */
+  /** Deliveries per dispatching statement. */
   batchSize: Summary;
 }
 

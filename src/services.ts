@@ -66,12 +66,12 @@ export function createServices(deps: {
     oauthConnections: new OAuthConnectionsService(dataSource),
     consent: new ConsentService(oauthServer, dataSource, config),
     apiKeys: new ApiKeysService(dataSource, config),
-    records: new RecordsService(dataSource, () => dispatcher.kick()),
+    records: new RecordsService(dataSource, dispatcher),
     trash: new TrashService(
       dataSource,
       new TemporalTrashTimer(temporal.client, temporal.taskQueue),
       logger,
-      () => dispatcher.kick(),
+      dispatcher,
       async (manager, workspaceId, recordId) => {
         await new DeliveryAttemptsRepository(manager).eraseBodiesOfRecord(workspaceId, recordId);
       },
@@ -83,7 +83,7 @@ export function createServices(deps: {
     testEvents: new TestEventsService(dataSource, starter, temporalUrl, logger),
     modelChanges: new ModelChangesService(dataSource, recalculateFormulas),
     webhooks: new WebhooksService(dataSource, box, loadWebhookHealth),
-    messaging: new MessagingService(dataSource, box, config, () => dispatcher.kick()),
+    messaging: new MessagingService(dataSource, box, config, () => dispatcher.kick('messaging')),
     box,
   };
 }

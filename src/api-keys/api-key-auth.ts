@@ -1,7 +1,8 @@
 import type { DataSource } from 'typeorm';
 import type { Config } from '../config';
 import { AppError, authenticationError, authorizationError } from '../shared/app-error';
-import { loadActor, type Actor } from '../identity/actor';
+import { actorFromRow, actorQuery, type Actor } from '../identity/actor';
+import { entityFromRow } from '../db/entity-from-row';
 import { API_KEY_PATTERN, hashApiKeyValue } from './api-key-value';
 import { ApiKey } from './api-key.entity';
 import { isExpired } from '../shared/api-key.rules';
@@ -94,10 +95,10 @@ export class ApiKeyAuthenticator {
   async authenticate(value: string | undefined, now = new Date()): Promise<ApiKeyActor> {
     if (!value) throw refuse('missing');
     if (!API_KEY_PATTERN.test(value)) throw refuse('invalid');
-    const key = await this.dataSource.manager.findOneBy(ApiKey, { keyHash: hashApiKeyValue(value) });
-    if (!key) throw refuse('invalid');
-    const actor = await this.admit(key, now);
-    await this.touch(key, now);
+    const found = await this.keyWithOwner({ hash: hashApiKeyValue(value) });
+    if (!found) throw refuse('invalid');
+    const actor = this.admit(found, now);
+    await this.touch(found.key, now);
     return actor;
   }
 
@@ -106,16 +107,34 @@ export class ApiKeyAuthenticator {
    * runs later, such as a batch of resends): the same refusals as authenticate(), by the key's id.
    */
   async recheck(keyId: string, workspaceId: string, now = new Date()): Promise<ApiKeyActor> {
-    const key = await this.dataSource.manager.findOneBy(ApiKey, { id: keyId, workspaceId });
-    if (!key) throw refuse('invalid');
-    return this.admit(key, now);
+    const found = await this.keyWithOwner({ id: keyId, workspaceId });
+    if (!found) throw refuse('invalid');
+    return this.admit(found, now);
   }
 
-  private async admit(key: ApiKey, now: Date): Promise<ApiKeyActor> {
+  /**
+   * The key and its owner as a member of the key's workspace, in one query (it runs on every
+   * call). Removing a member deletes their keys; a key without a membership is not found either.
+   */
+  private async keyWithOwner(
+    by: { hash: string } | { id: string; workspaceId: string },
+  ): Promise<{ key: ApiKey; actor: Actor } | undefined> {
+    const manager = this.dataSource.manager;
+    const query = actorQuery(manager)
+      .innerJoin(ApiKey, 'k', 'k.workspace_id = m.workspace_id AND k.user_id = m.user_id')
+      .addSelect('k');
+    const raw = await (
+      'hash' in by
+        ? query.where('k.key_hash = :hash', { hash: by.hash })
+        : query.where('k.id = :id AND k.workspace_id = :workspaceId', by)
+    ).getRawOne<Record<string, unknown>>();
+    return raw
+      ? { key: entityFromRow(manager, ApiKey, raw, 'k'), actor: actorFromRow(manager, raw) }
+      : undefined;
+  }
+
+  private admit({ key, actor }: { key: ApiKey; actor: Actor }, now: Date): ApiKeyActor {
     if (isExpired(key.expiresAt, now)) throw refuse('expired');
-    const actor = await loadActor(this.dataSource.manager, key.workspaceId, key.userId);
-    // Removing a member deletes their keys; a key without a membership is refused all the same.
-    if (!actor) throw refuse('invalid');
     const refusal = admissionRefusal(actor, this.config);
     if (refusal) throw refuse(refusal);
     return { ...actor, apiKeyId: key.id };

@@ -1,6 +1,7 @@
-import { In, type EntityManager } from 'typeorm';
+import type { EntityManager } from 'typeorm';
+import { entityFromRow } from '../db/entity-from-row';
 import { DeliveryAttempt, type AttemptSendOutcome } from './delivery-attempt.entity';
-import type { DeliveryStatus } from './delivery.entity';
+import { Delivery, type DeliveryStatus } from './delivery.entity';
 import type { HeaderPair } from '../shared/attempt-record';
 
 /** One send of one attempt of the schedule. */
@@ -34,6 +35,17 @@ export interface SendResult {
   responseHeaders: { headers: HeaderPair[]; omitted: number } | null;
 }
 
+/** The outcome of an attempt's send that completed. */
+export interface CompletedSend {
+  outcome: Extract<AttemptSendOutcome, 'delivered' | 'retry' | 'failed'>;
+  statusCode: number | null;
+  responseMessage: string | null;
+}
+
+/** An attempt's starting point (openAttempt). */
+export type OpenedAttempt =
+  { completed: CompletedSend } | { delivery: null } | { delivery: Delivery; send: number };
+
 /**
  * The one owner of the attempt history (delivery_attempts), and of the delivery row's columns
  * that follow its latest send. Every write of a send is one statement (a data-modifying WITH, so
@@ -42,26 +54,41 @@ export interface SendResult {
 export class DeliveryAttemptsRepository {
   constructor(private readonly manager: EntityManager) {}
 
-  /** The attempt's latest send that completed, if any (a re-run returns its outcome). */
-  async completedSend(deliveryId: string, attempt: number): Promise<DeliveryAttempt | null> {
-    return this.manager.findOne(DeliveryAttempt, {
-      where: { deliveryId, attempt, outcome: In(['delivered', 'retry', 'failed']) },
-      order: { send: 'DESC' },
-    });
-  }
-
-  /** Marks the attempt's sends an earlier run left `sending` as `unknown`; the next send's number. */
-  async closeInterruptedSends(deliveryId: string, attempt: number, message: string): Promise<number> {
-    // One statement: the sends an earlier run left `sending` become `unknown`, and the next number.
-    const [row]: { next: number }[] = await this.manager.query(
-      `WITH closed AS (
+  /**
+   * What an attempt starts from, in one statement: the attempt's latest send that completed (a
+   * re-run returns its outcome and changes nothing), else the delivery row, with the sends an
+   * earlier run left `sending` marked `unknown`, and the number of the next send.
+   */
+  async openAttempt(deliveryId: string, attempt: number, interruptedMessage: string): Promise<OpenedAttempt> {
+    const [row]: Record<string, unknown>[] = await this.manager.query(
+      `WITH completed AS (
+         SELECT outcome, status_code, response_message FROM delivery_attempts
+          WHERE delivery_id = $1 AND attempt = $2 AND outcome IN ('delivered', 'retry', 'failed')
+          ORDER BY send DESC LIMIT 1
+       ), closed AS (
          UPDATE delivery_attempts SET outcome = 'unknown', response_message = $3
-          WHERE delivery_id = $1 AND attempt = $2 AND outcome = 'sending'
+          WHERE delivery_id = $1 AND attempt = $2 AND outcome = 'sending' AND NOT EXISTS (SELECT 1 FROM completed)
        )
-       SELECT coalesce(max(send), 0) + 1 AS next FROM delivery_attempts WHERE delivery_id = $1 AND attempt = $2`,
-      [deliveryId, attempt, message],
+       SELECT d.*, c.outcome AS completed_outcome, c.status_code AS completed_status_code,
+              c.response_message AS completed_response_message,
+              (SELECT coalesce(max(send), 0) + 1 FROM delivery_attempts WHERE delivery_id = $1 AND attempt = $2)
+                AS next_send
+         FROM (SELECT 1) AS one
+         LEFT JOIN deliveries d ON d.id = $1
+         LEFT JOIN completed c ON true`,
+      [deliveryId, attempt, interruptedMessage],
     );
-    return row!.next;
+    if (row!.completed_outcome) {
+      return {
+        completed: {
+          outcome: row!.completed_outcome as CompletedSend['outcome'],
+          statusCode: row!.completed_status_code as number | null,
+          responseMessage: row!.completed_response_message as string | null,
+        },
+      };
+    }
+    if (!row!.id) return { delivery: null };
+    return { delivery: entityFromRow(this.manager, Delivery, row!), send: row!.next_send as number };
   }
 
   /**

@@ -11,6 +11,7 @@ import { deliveryEnvelope, loadDeliveryEvent, readablePayload } from './delivery
 import { Delivery, type DeliveryStatus } from './delivery.entity';
 import {
   DeliveryAttemptsRepository,
+  type CompletedSend,
   type KeptRequest,
   type SendRef,
   type SendResult,
@@ -101,11 +102,11 @@ export class DeliveryAttempts {
 
   async attempt(request: AttemptRequest, cancel?: AbortSignal): Promise<AttemptOutcome> {
     const { deliveryId, attempt, retryInMs } = request;
-    const recorded = await this.recordedOutcome(deliveryId, attempt);
-    if (recorded) return recorded;
-    const delivery = await this.deps.dataSource.manager.findOneBy(Delivery, { id: deliveryId });
+    const opened = await this.history.openAttempt(deliveryId, attempt, INTERRUPTED_SEND_MESSAGE);
+    if ('completed' in opened) return recordedOutcome(opened.completed);
+    const { delivery } = opened;
     if (!delivery) throw new DeliveryMissingError(deliveryId);
-    const send = await this.history.closeInterruptedSends(deliveryId, attempt, INTERRUPTED_SEND_MESSAGE);
+    const { send } = opened;
     const prepared = await this.prepare(delivery);
     if (!prepared.send) {
       return this.complete(
@@ -201,18 +202,16 @@ export class DeliveryAttempts {
     });
     return outcome;
   }
+}
 
-  /** The attempt's outcome if one of its sends completed (the latest such send). */
-  private async recordedOutcome(deliveryId: string, attempt: number): Promise<AttemptOutcome | undefined> {
-    const row = await this.history.completedSend(deliveryId, attempt);
-    if (!row) return undefined;
-    return {
-      done: row.outcome !== 'retry',
-      status: row.outcome === 'delivered' ? 'delivered' : 'failed',
-      statusCode: row.statusCode,
-      responseMessage: row.responseMessage ?? '',
-    };
-  }
+/** The outcome a completed send recorded: what a re-run of its attempt answers. */
+function recordedOutcome(row: CompletedSend): AttemptOutcome {
+  return {
+    done: row.outcome !== 'retry',
+    status: row.outcome === 'delivered' ? 'delivered' : 'failed',
+    statusCode: row.statusCode,
+    responseMessage: row.responseMessage ?? '',
+  };
 }
 
 /** The request as Event Details keeps it: headers masked, the body within the display limit, its hash and size. */

@@ -3,9 +3,11 @@ import { In } from 'typeorm';
 import { entityFromRow } from '../db/entity-from-row';
 import type { Logger } from '../logger';
 import { CrmRecord } from '../records/crm-record.entity';
-import { loadModel, type RecordModel } from '../record-model/model.service';
-import { recordAccessOf, type RecordAccess } from '../record-model/record-access';
+import { modelAtRevision } from '../record-model/model-cache';
+import { recordAccessOf } from '../record-model/record-access';
+import type { Actor } from '../identity/actor';
 import type { RecordEventName } from '../shared/record-event-names';
+import type { RecordEvent } from '../records/record-event.entity';
 import type { RecordEventData } from '../records/redaction';
 import type { MatchableRecord } from '../records/record-query';
 import { RecordsRepository } from '../records/records.repository';
@@ -33,6 +35,17 @@ interface OutboxRow {
   data: RecordEventData;
 }
 
+/** Where events wait for dispatch: record events and stored messaging events. */
+export type Outbox = 'record' | 'messaging';
+const OUTBOXES: readonly Outbox[] = ['record', 'messaging'];
+
+/** An event that a webhook receives: one delivery to make. */
+interface Match {
+  webhook: Webhook;
+  event: OutboxRow;
+  element: DeliveryElement | null;
+}
+
 const BATCH = 200;
 const START_CONCURRENCY = 8;
 
@@ -45,7 +58,10 @@ const START_CONCURRENCY = 8;
  */
 export class Dispatcher {
   private running: Promise<void> | undefined;
-  private again = false;
+  /** The outboxes a kick asked for since the running pass began. */
+  private readonly pending = new Set<Outbox>();
+  /** Starts of deliveries dispatched inside writes, not awaited by the writes. */
+  private readonly starting = new Set<Promise<void>>();
 
   constructor(
     private readonly dataSource: DataSource,
@@ -53,25 +69,62 @@ export class Dispatcher {
     private readonly logger: Logger,
   ) {}
 
-  /** After a write commits: dispatch soon. Calls while a pass runs are folded into one more pass. */
-  kick(): void {
-    if (this.running) {
-      this.again = true;
-      return;
-    }
+  /**
+   * After a write to `outbox` commits: dispatch it soon. Kicks while a pass runs are folded into
+   * one more pass. Only the named outbox is read (a record write costs no look at messaging's).
+   */
+  kick(outbox: Outbox): void {
+    this.pending.add(outbox);
+    if (this.running) return;
     this.running = (async () => {
-      do {
-        this.again = false;
-        await this.dispatchPending().catch((error: unknown) =>
-          this.logger.error({ err: error }, 'dispatch failed'),
-        );
-      } while (this.again);
+      while (this.pending.size) {
+        const outboxes = OUTBOXES.filter((name) => this.pending.has(name));
+        this.pending.clear();
+        for (const name of outboxes) {
+          await this.drain(name).catch((error: unknown) =>
+            this.logger.error({ err: error, outbox: name }, 'dispatch failed'),
+          );
+        }
+      }
     })().finally(() => (this.running = undefined));
+  }
+
+  /**
+   * A record write's events, dispatched inside the write's transaction: the deliveries are
+   * inserted and the events marked dispatched with the write, and their workflows start once it
+   * committed (what this returns). Should matching fail, the events stay in the outbox and the
+   * kick after the commit dispatches them the usual way.
+   */
+  async inTransaction(manager: EntityManager, written: RecordEvent[]): Promise<() => void> {
+    const events: OutboxRow[] = written.map((event) => ({
+      id: event.id,
+      workspace_id: event.workspaceId,
+      event: event.event,
+      type_id: event.typeId,
+      record_id: event.recordId,
+      data: event.data as unknown as RecordEventData,
+    }));
+    let matches: Match[];
+    try {
+      matches = await this.match(manager, events);
+    } catch (error) {
+      this.logger.error({ err: error }, 'dispatch in the write failed; the outbox keeps its events');
+      return () => this.kick('record');
+    }
+    const deliveries = await this.insertMarkingDispatched(manager, 'record_events', events, matches);
+    return () => {
+      if (!deliveries.length) return;
+      // Not awaited: the write answers meanwhile. A start that fails is the sweep's to retry.
+      const starting = this.startAll(deliveries)
+        .catch((error: unknown) => this.logger.error({ err: error }, 'starting delivery workflows failed'))
+        .finally(() => this.starting.delete(starting));
+      this.starting.add(starting);
+    };
   }
 
   /** Resolves when no dispatch pass is running (tests, shutdown). */
   async idle(): Promise<void> {
-    while (this.running) await this.running;
+    while (this.running || this.starting.size) await Promise.all([this.running, ...this.starting]);
   }
 
   /** Dispatches every undispatched event (record events, then messaging events); returns the deliveries it made. */
@@ -79,7 +132,7 @@ export class Dispatcher {
     return [...(await this.drain('record')), ...(await this.drain('messaging'))];
   }
 
-  private async drain(outbox: 'record' | 'messaging'): Promise<Delivery[]> {
+  private async drain(outbox: Outbox): Promise<Delivery[]> {
     const table = outbox === 'record' ? 'record_events' : 'stored_events';
     const columns =
       outbox === 'record'
@@ -95,13 +148,11 @@ export class Dispatcher {
           [BATCH],
         );
         if (!events.length) return { events: 0, deliveries: [] as Delivery[] };
-        const deliveries =
+        const matches =
           outbox === 'record'
             ? await this.match(manager, events)
             : await this.matchMessaging(manager, events);
-        await manager.query(`UPDATE ${table} SET dispatched_at = now() WHERE id = ANY($1::uuid[])`, [
-          events.map((e) => e.id),
-        ]);
+        const deliveries = await this.insertMarkingDispatched(manager, table, events, matches);
         return { events: events.length, deliveries };
       });
       made.push(...batch.deliveries);
@@ -111,19 +162,17 @@ export class Dispatcher {
   }
 
   /** A messaging event reaches every enabled webhook of its workspace that subscribes to it. */
-  private async matchMessaging(manager: EntityManager, events: OutboxRow[]): Promise<Delivery[]> {
-    const deliveries: Delivery[] = [];
+  private async matchMessaging(manager: EntityManager, events: OutboxRow[]): Promise<Match[]> {
+    const matches: Match[] = [];
     for (const event of events) {
       const webhooks = await new WebhooksRepository(manager).enabledSubscribers(event.workspace_id, [
         event.event,
       ]);
-      for (const webhook of webhooks) {
-        const entityId = (event.data as unknown as { entityId?: string }).entityId;
-        const inserted = await this.insert(manager, webhook, event, entityId ? { entityId } : null);
-        if (inserted) deliveries.push(inserted);
-      }
+      const entityId = (event.data as unknown as { entityId?: string }).entityId;
+      for (const webhook of webhooks)
+        matches.push({ webhook, event, element: entityId ? { entityId } : null });
     }
-    return deliveries;
+    return matches;
   }
 
   /** The safety net: dispatch leftovers and start deliveries whose workflow never started. */
@@ -165,16 +214,21 @@ export class Dispatcher {
     }
   }
 
-  private async match(manager: EntityManager, events: OutboxRow[]): Promise<Delivery[]> {
-    const deliveries: Delivery[] = [];
+  private async match(manager: EntityManager, events: OutboxRow[]): Promise<Match[]> {
+    const matches: Match[] = [];
     for (const workspaceId of new Set(events.map((event) => event.workspace_id))) {
       const own = events.filter((event) => event.workspace_id === workspaceId);
       const webhooks = await new WebhooksRepository(manager).enabledSubscribers(workspaceId, [
         ...new Set(own.map((event) => event.event)),
       ]);
       if (!webhooks.length) continue;
-      const model = await loadModel(manager, workspaceId);
-      const owners = await this.ownerAccess(manager, workspaceId, webhooks, model);
+      const owners = await this.activeOwners(manager, workspaceId, webhooks);
+      // Without an active record owner no webhook receives record events (their access shapes them).
+      if (!owners.size) continue;
+      // The owners' workspace row carries the current schema revision: the model read once per revision.
+      const { workspace } = owners.values().next().value!;
+      const model = await modelAtRevision(manager, workspaceId, workspace.schemaRevision);
+      const access = new Map([...owners].map(([id, owner]) => [id, recordAccessOf(owner.role, model)]));
       const states = webhooks.some(needsCurrentState)
         ? await this.currentStates(manager, workspaceId, own)
         : new Map<string, MatchableRecord>();
@@ -190,57 +244,60 @@ export class Dispatcher {
               : states.get(event.record_id),
         };
         for (const webhook of webhooks) {
-          const subscribed = { ...webhook, ownerAccess: owners.get(webhook.recordOwnerUserId ?? '') };
+          const subscribed = { ...webhook, ownerAccess: access.get(webhook.recordOwnerUserId ?? '') };
           if (!webhookReceivesRecordEvent(subscribed, toMatch, fields)) continue;
-          const inserted = await this.insert(manager, webhook, event, {
-            typeId: event.type_id,
-            recordId: event.record_id,
-          });
-          if (inserted) deliveries.push(inserted);
+          matches.push({ webhook, event, element: { typeId: event.type_id, recordId: event.record_id } });
         }
       }
     }
-    return deliveries;
+    return matches;
   }
 
-  private async insert(
+  /**
+   * One statement: a Pending delivery per match (none twice for a webhook and event, whoever
+   * dispatched it first) and the events marked dispatched.
+   */
+  private async insertMarkingDispatched(
     manager: EntityManager,
-    webhook: Webhook,
-    event: OutboxRow,
-    element: DeliveryElement | null,
-  ): Promise<Delivery | undefined> {
-    const [row]: Record<string, unknown>[] = await manager.query(
-      `INSERT INTO deliveries (workspace_id, webhook_id, event_id, event, url, element, trigger, sources_version)
-       VALUES ($1, $2, $3, $4, $5, $6, 'event', $7)
+    table: string,
+    events: OutboxRow[],
+    matches: Match[],
+  ): Promise<Delivery[]> {
+    const rows: Record<string, unknown>[] = await manager.query(
+      `WITH dispatched AS (UPDATE ${table} SET dispatched_at = statement_timestamp() WHERE id = ANY($1::uuid[]))
+       INSERT INTO deliveries (workspace_id, webhook_id, event_id, event, url, element, trigger, sources_version)
+       SELECT workspace_id, webhook_id, event_id, event, url, element, 'event', sources_version
+         FROM unnest($2::uuid[], $3::uuid[], $4::uuid[], $5::text[], $6::text[], $7::jsonb[], $8::integer[])
+           AS m(workspace_id, webhook_id, event_id, event, url, element, sources_version)
        ON CONFLICT (webhook_id, event_id) WHERE trigger = 'event' DO NOTHING RETURNING *`,
       [
-        webhook.workspaceId,
-        webhook.id,
-        event.id,
-        event.event,
-        webhook.url,
-        element === null ? null : JSON.stringify(element),
-        webhook.sourcesVersion,
+        events.map((event) => event.id),
+        matches.map(({ webhook }) => webhook.workspaceId),
+        matches.map(({ webhook }) => webhook.id),
+        matches.map(({ event }) => event.id),
+        matches.map(({ event }) => event.event),
+        matches.map(({ webhook }) => webhook.url),
+        matches.map(({ element }) => (element === null ? null : JSON.stringify(element))),
+        matches.map(({ webhook }) => webhook.sourcesVersion),
       ],
     );
-    return row ? entityFromRow(manager, Delivery, row) : undefined;
+    return rows.map((row) => entityFromRow(manager, Delivery, row));
   }
 
-  /** Each record owner's current access; absent when the owner is gone or Inactive. */
-  private async ownerAccess(
+  /** The webhooks' record owners who are Active members now, by user id. */
+  private async activeOwners(
     manager: EntityManager,
     workspaceId: string,
     webhooks: Webhook[],
-    model: RecordModel,
-  ): Promise<Map<string, RecordAccess>> {
-    const access = new Map<string, RecordAccess>();
+  ): Promise<Map<string, Actor>> {
+    const owners = new Map<string, Actor>();
     for (const ownerId of new Set(
       webhooks.map((webhook) => webhook.recordOwnerUserId).filter(Boolean) as string[],
     )) {
       const owner = await activeRecordOwner(manager, workspaceId, ownerId);
-      if (owner) access.set(ownerId, recordAccessOf(owner.role, model));
+      if (owner) owners.set(ownerId, owner);
     }
-    return access;
+    return owners;
   }
 
   /** The current values and links of the events' records, as filters see them. */

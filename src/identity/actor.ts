@@ -1,5 +1,5 @@
 import type { Context } from 'koa';
-import type { EntityManager } from 'typeorm';
+import type { EntityManager, SelectQueryBuilder } from 'typeorm';
 import { entityFromRow } from '../db/entity-from-row';
 import { Member } from './member.entity';
 import { apiPermissions, type ApiPermissions } from './permissions';
@@ -25,23 +25,20 @@ declare module 'koa' {
 }
 
 /**
- * The actor for `userId` in `workspaceId`, or undefined when the user is not a member there.
- * One query: it runs on every REST and MCP call, in the dispatcher and in every delivery attempt.
+ * The member joined with their user, workspace and role, as one select whose rows actorFromRow
+ * reads. A caller may join more (an API key) so that authenticating stays one query.
  */
-export async function loadActor(
-  manager: EntityManager,
-  workspaceId: string,
-  userId: string,
-): Promise<Actor | undefined> {
-  const raw = await manager
+export function actorQuery(manager: EntityManager): SelectQueryBuilder<Member> {
+  return manager
     .createQueryBuilder(Member, 'm')
     .innerJoin(User, 'u', 'u.id = m.user_id')
     .innerJoin(Workspace, 'w', 'w.id = m.workspace_id')
     .innerJoin(Role, 'r', 'r.id = m.role_id AND r.workspace_id = m.workspace_id')
-    .select(['m', 'u', 'w', 'r'])
-    .where('m.workspace_id = :workspaceId AND m.user_id = :userId', { workspaceId, userId })
-    .getRawOne<Record<string, unknown>>();
-  if (!raw) return undefined;
+    .select(['m', 'u', 'w', 'r']);
+}
+
+/** The actor in a row of actorQuery. */
+export function actorFromRow(manager: EntityManager, raw: Record<string, unknown>): Actor {
   const role = entityFromRow(manager, Role, raw, 'r');
   return {
     member: entityFromRow(manager, Member, raw, 'm'),
@@ -50,6 +47,21 @@ export async function loadActor(
     role,
     permissions: apiPermissions(role),
   };
+}
+
+/**
+ * The actor for `userId` in `workspaceId`, or undefined when the user is not a member there.
+ * One query: it runs on every signed-in call, in the dispatcher and in every delivery attempt.
+ */
+export async function loadActor(
+  manager: EntityManager,
+  workspaceId: string,
+  userId: string,
+): Promise<Actor | undefined> {
+  const raw = await actorQuery(manager)
+    .where('m.workspace_id = :workspaceId AND m.user_id = :userId', { workspaceId, userId })
+    .getRawOne<Record<string, unknown>>();
+  return raw ? actorFromRow(manager, raw) : undefined;
 }
 
 /** The actor set by requireSession or requireApiKey; a route mounted without either is a bug. */

@@ -6,7 +6,8 @@ import { actorOf } from '../identity/actor';
 import { parse, parseId } from '../http/validate';
 import type { ModelChangesService } from './model-changes.service';
 import { createFieldBody, discoverBody, readTypeBody, typeBody, updateFieldBody } from './model.schemas';
-import { findReadableType, loadModel, visibleModel } from './model.service';
+import { findReadableType, visibleModel } from './model.service';
+import { modelOf } from './model-cache';
 import { recordAccessOf } from './record-access';
 
 const typeNotFound = () => notFoundError('Record type not found.', 'recordTypeNotFound');
@@ -19,7 +20,7 @@ export function modelRoutes(deps: { dataSource: DataSource; modelChanges: ModelC
 
   const visibleFor = async (ctx: Context) => {
     const actor = actorOf(ctx);
-    const model = await loadModel(dataSource.manager, actor.workspace.id);
+    const model = await modelOf(dataSource.manager, actor);
     return { access: recordAccessOf(actor.role, model), model };
   };
 

@@ -3,11 +3,12 @@ import type { DataSource, EntityManager } from 'typeorm';
 import { authorizationError, notFoundError } from '../shared/app-error';
 import { writeTransaction } from '../http/idempotent-write';
 import type { Actor } from '../identity/actor';
-import { findReadableType, loadModel, type RecordModel, type TypeModel } from '../record-model/model.service';
+import { findReadableType, type RecordModel, type TypeModel } from '../record-model/model.service';
+import { modelOf } from '../record-model/model-cache';
 import { recordAccessOf, type RecordAccess } from '../record-model/record-access';
 import { CrmRecord } from './crm-record.entity';
 import { diffSnapshots, linkedIds, type RecordSnapshot } from './record-change';
-import type { RecordEventName } from './record-event.entity';
+import type { RecordEvent, RecordEventName } from './record-event.entity';
 import type { RecordView } from './record-view';
 import { recordView } from './record-view-of';
 import { RecordsRepository } from './records.repository';
@@ -39,26 +40,47 @@ export function assertMayWrite(actor: Actor): void {
 }
 
 /**
+ * How a write's events reach the webhooks that receive them: dispatched inside the write's own
+ * transaction (the dispatcher, given by the composition root), so a write and its deliveries
+ * commit together; what it returns runs once the write committed (start the workflows). Events
+ * it leaves undispatched stay in the outbox for the dispatcher's kick or sweep.
+ */
+export interface WriteEventsDispatch {
+  inTransaction(manager: EntityManager, events: RecordEvent[]): Promise<() => void>;
+}
+
+/** Without a dispatcher (tests of records alone): the events wait in the outbox. */
+const LEAVE_IN_OUTBOX: WriteEventsDispatch = { inTransaction: async () => () => undefined };
+
+/**
  * The steps every record write shares (the records service's edits, the Trash's moves): one
  * transaction that also appends the write's events to the outbox (architecture.md, "Events: from a
- * write to a POST", step 1), then the dispatcher's kick once it committed.
+ * write to a POST", step 1) and dispatches them, then what the dispatch left for after the commit.
  */
 export class RecordWrites {
+  /** The events each open write transaction appended so far. */
+  private readonly appended = new WeakMap<EntityManager, RecordEvent[]>();
+
   constructor(
     private readonly dataSource: DataSource,
-    /** Called after a write with events commits (the dispatcher's kick). */
-    private readonly onEventsCommitted: () => void = () => undefined,
+    private readonly dispatch: WriteEventsDispatch = LEAVE_IN_OUTBOX,
   ) {}
 
-  /** Runs a write in a transaction and, once it committed, tells the dispatcher. */
+  /** Runs a write in a transaction with its events' dispatch, then what follows the commit. */
   async write<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
-    const result = await writeTransaction(this.dataSource, work);
-    this.onEventsCommitted();
+    let afterCommit = () => undefined as void;
+    const result = await writeTransaction(this.dataSource, async (manager) => {
+      const value = await work(manager);
+      const events = this.appended.get(manager);
+      if (events?.length) afterCommit = await this.dispatch.inTransaction(manager, events);
+      return value;
+    });
+    afterCommit();
     return result;
   }
 
   async context(manager: EntityManager, actor: Actor, typeRef: string): Promise<WriteContext> {
-    const model = await loadModel(manager, actor.workspace.id);
+    const model = await modelOf(manager, actor);
     const access = recordAccessOf(actor.role, model);
     const type = findReadableType(model, access, typeRef);
     return {
@@ -107,7 +129,7 @@ export class RecordWrites {
         ...change,
       },
     };
-    await context.repo.appendEvent({
+    const appended = await context.repo.appendEvent({
       workspaceId: record.workspaceId,
       event,
       actorId,
@@ -115,6 +137,9 @@ export class RecordWrites {
       data,
       occurredAt: new Date(),
     });
+    const events = this.appended.get(context.manager) ?? [];
+    events.push(appended);
+    this.appended.set(context.manager, events);
   }
 
   async changeContext(context: WriteContext, ...snapshots: RecordSnapshot[]) {

@@ -8,7 +8,13 @@ import { applyRecordInput } from './record-input';
 import { listRecords, type RecordListOptions } from './record-list';
 import type { RecordView } from './record-view';
 import { recordView } from './record-view-of';
-import { assertMayWrite, RecordWrites, type RecordLocator, type WriteContext } from './record-writes';
+import {
+  assertMayWrite,
+  RecordWrites,
+  type RecordLocator,
+  type WriteContext,
+  type WriteEventsDispatch,
+} from './record-writes';
 import type { RecordWriteBody } from './records.schemas';
 import type { WriteCause } from './write-cause';
 
@@ -22,10 +28,10 @@ export class RecordsService {
 
   constructor(
     private readonly dataSource: DataSource,
-    /** Called after a write with events commits (the dispatcher's kick). */
-    onEventsCommitted: () => void = () => undefined,
+    /** Dispatches a write's events in its transaction (the dispatcher). */
+    dispatch?: WriteEventsDispatch,
   ) {
-    this.writes = new RecordWrites(dataSource, onEventsCommitted);
+    this.writes = new RecordWrites(dataSource, dispatch);
   }
 
   async create(

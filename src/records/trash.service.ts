@@ -5,7 +5,7 @@ import type { Logger } from '../logger';
 import { TRASH_RETENTION_MS } from '../shared/limits';
 import { EMPTY_SNAPSHOT } from './record-change';
 import type { RecordView } from './record-view';
-import { assertMayWrite, RecordWrites, type RecordLocator } from './record-writes';
+import { assertMayWrite, RecordWrites, type RecordLocator, type WriteEventsDispatch } from './record-writes';
 import { eraseRecord } from './erasure';
 import { RecordsRepository } from './records.repository';
 import type { WriteCause } from './write-cause';
@@ -35,15 +35,15 @@ export class TrashService {
     private readonly dataSource: DataSource,
     private readonly timer: TrashTimer,
     private readonly logger: Logger,
-    /** Called after a write with events commits (the dispatcher's kick). */
-    onEventsCommitted: () => void = () => undefined,
+    /** Dispatches a write's events in its transaction (the dispatcher). */
+    dispatch: WriteEventsDispatch | undefined = undefined,
     /**
      * Called inside an erasure's transaction, so what other features kept of the record's values
      * (the bodies sent to webhooks) goes with it or not at all.
      */
     private readonly onRecordErased: RecordErasedHook = async () => undefined,
   ) {
-    this.writes = new RecordWrites(dataSource, onEventsCommitted);
+    this.writes = new RecordWrites(dataSource, dispatch);
   }
 
   /** Moves a record to the Trash; it is erased 30 days later unless restored. */

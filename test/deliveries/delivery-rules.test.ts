@@ -7,6 +7,15 @@ import { deliveryFixture, type DeliveryFixture } from '../helpers/delivery-fixtu
 import { Receiver } from '../helpers/receiver';
 
 /** spec.md, Delivery behavior 6 and 7, transport rule 3, and architecture.md's dispatch guarantees. */
+/**
+ * These tests dispatch an event again by hand. Earlier tests' webhooks would also receive it, and
+ * their sends lock the event (key share, startSend) while the hand dispatch locks it for update:
+ * the dispatch would skip it or deadlock. The product never meets this: an event is dispatched
+ * once, in the transaction that inserts its deliveries, and only then can a send lock it.
+ */
+const onlyNewWebhooksReceive = (fx: DeliveryFixture) =>
+  fx.app.dataSource.query(`UPDATE webhooks SET enabled = false`);
+
 describe('delivery rules (time skipping)', () => {
   let fx: DeliveryFixture;
   let receiver: Receiver;
@@ -120,6 +129,7 @@ describe('delivery rules (time skipping)', () => {
   });
 
   it('delivers a committed write even when the dispatcher stopped before starting its workflow', async () => {
+    await onlyNewWebhooksReceive(fx);
     const webhook = await fx.webhook(`${receiver.url}/recovered`);
     // The write's own dispatch runs while the webhook is disabled, so it makes nothing for it; once
     // that pass has marked the event dispatched, no other dispatcher touches the event again.
@@ -163,7 +173,23 @@ describe('delivery rules (time skipping)', () => {
     expect(requestsTo('/recovered').map((r) => r.json.data.record.ref.recordId)).toEqual([record.id]);
   });
 
+  it('commits a write with its deliveries: the delivery exists when the write answers, its event dispatched', async () => {
+    const webhook = await fx.webhook(`${receiver.url}/with-write`);
+    const record = await fx.createDeal('With-write deal');
+    // No waiting: the write's transaction matched the webhook and inserted the delivery.
+    const rows: { dispatched_at: Date | null; deliveries: string }[] = await fx.app.dataSource.query(
+      `SELECT e.dispatched_at, count(d.id) AS deliveries FROM record_events e
+         LEFT JOIN deliveries d ON d.event_id = e.id AND d.webhook_id = $2
+        WHERE e.record_id = $1 GROUP BY e.id`,
+      [record.id, webhook.id],
+    );
+    expect(rows).toEqual([{ dispatched_at: expect.any(Date), deliveries: '1' }]);
+    const [delivery] = await fx.deliveriesOf(webhook.id);
+    expect(await fx.finish(delivery!.id)).toEqual({ status: 'delivered', attempts: 1 });
+  });
+
   it('dispatches every event once: a second dispatch of the same events adds no delivery', async () => {
+    await onlyNewWebhooksReceive(fx);
     const webhook = await fx.webhook(`${receiver.url}/once`);
     const record = await fx.createDeal('Once deal');
     const [delivery] = await fx.deliveriesOf(webhook.id);

@@ -1,7 +1,8 @@
 import type { DataSource } from 'typeorm';
 import { decodePaging, encodePage } from '../../http/paging';
 import { z } from 'zod';
-import { loadModel, findReadableType, visibleModel, type TypeModel } from '../../record-model/model.service';
+import { findReadableType, visibleModel, type TypeModel } from '../../record-model/model.service';
+import { modelOf } from '../../record-model/model-cache';
 import { recordAccessOf } from '../../record-model/record-access';
 import { QUERY_FILTERS_MAX, recordFilterSchema } from '../../records/record-query';
 import { listRecordsQuery, recordWriteBody, type RecordWriteBody } from '../../records/records.schemas';
@@ -76,7 +77,7 @@ export function recordTools(deps: { dataSource: DataSource; records: RecordsServ
   const { dataSource, records } = deps;
 
   const typeOf = async (actor: McpActor, reference: string) => {
-    const model = await loadModel(dataSource.manager, actor.workspace.id);
+    const model = await modelOf(dataSource.manager, actor);
     return findReadableType(model, recordAccessOf(actor.role, model), reference);
   };
 
@@ -95,7 +96,7 @@ export function recordTools(deps: { dataSource: DataSource; records: RecordsServ
       output: recordModelSchema,
       annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
       run: async ({ type }, actor) => {
-        const loaded = await loadModel(dataSource.manager, actor.workspace.id);
+        const loaded = await modelOf(dataSource.manager, actor);
         const access = recordAccessOf(actor.role, loaded);
         const model = visibleModel(loaded, access);
         const types = type ? [findReadableType(model, access, type)] : model.types;
