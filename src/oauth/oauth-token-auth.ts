@@ -2,7 +2,8 @@ import type { Provider } from 'oidc-provider';
 import type { DataSource } from 'typeorm';
 import type { Config } from '../config';
 import { admissionRefusal, type AdmissionRefusal } from '../api-keys/api-key-auth';
-import { loadActor, type Actor } from '../identity/actor';
+import { entityFromRow } from '../db/entity-from-row';
+import { actorFromRow, actorQuery, type Actor } from '../identity/actor';
 import { OAuthConnection } from './oauth-connection.entity';
 import { LAST_USED_RESOLUTION_MS, mcpResourceUrl } from './oauth.constants';
 
@@ -64,18 +65,32 @@ export class OAuthTokenAuthenticator {
     if (audience !== resource && !(Array.isArray(audience) && audience.includes(resource))) {
       throw new OAuthTokenRefusedError('invalid_token');
     }
-    const connection = token.grantId
-      ? await this.dataSource.manager.findOneBy(OAuthConnection, { grantId: token.grantId })
-      : null;
-    if (!connection || connection.userId !== token.accountId || connection.clientId !== token.clientId) {
+    const found = token.grantId ? await this.connectionWithOwner(token.grantId) : undefined;
+    // Disconnected, or the member removed (which deletes the connection): the token is dead.
+    if (!found) throw new OAuthTokenRefusedError('invalid_token');
+    const { connection, actor } = found;
+    if (connection.userId !== token.accountId || connection.clientId !== token.clientId) {
       throw new OAuthTokenRefusedError('invalid_token');
     }
-    const actor = await loadActor(this.dataSource.manager, connection.workspaceId, connection.userId);
-    if (!actor) throw new OAuthTokenRefusedError('invalid_token');
     const refusal = admissionRefusal(actor, this.config);
     if (refusal) throw new OAuthTokenRefusedError(refusal);
     await this.touch(connection, now);
     return { ...actor, oauthConnectionId: connection.id };
+  }
+
+  /** The grant's connection and its owner as a member of its workspace, in one query (every call). */
+  private async connectionWithOwner(
+    grantId: string,
+  ): Promise<{ connection: OAuthConnection; actor: Actor } | undefined> {
+    const manager = this.dataSource.manager;
+    const raw = await actorQuery(manager)
+      .innerJoin(OAuthConnection, 'c', 'c.workspace_id = m.workspace_id AND c.user_id = m.user_id')
+      .addSelect('c')
+      .where('c.grant_id = :grantId', { grantId })
+      .getRawOne<Record<string, unknown>>();
+    return raw
+      ? { connection: entityFromRow(manager, OAuthConnection, raw, 'c'), actor: actorFromRow(manager, raw) }
+      : undefined;
   }
 
   private async touch(connection: OAuthConnection, now: Date): Promise<void> {
