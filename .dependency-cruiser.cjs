@@ -5,6 +5,8 @@
 const FEATURES = [
   'identity',
   'api-keys',
+  // OAuth for chat assistants: needs identity and api-keys' admission rule; mcp needs it.
+  'oauth',
   'record-model',
   'records',
   'webhooks',

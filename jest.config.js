@@ -12,7 +12,16 @@ const transform = {
       module: { type: 'commonjs', ignoreDynamic: true },
     },
   ],
+  // oidc-provider and its jose are ESM only. Node 20.19+ require()s them natively, Jest's own module
+  // loader (before Node 24.9) does not: SWC turns them into CommonJS for the tests.
+  '/node_modules/(oidc-provider|jose)/.+\\.js$': [
+    '@swc/jest',
+    { jsc: { target: 'es2022' }, module: { type: 'commonjs', ignoreDynamic: true } },
+  ],
 };
+
+/** Every other package in node_modules is CommonJS and loads untransformed. */
+const transformIgnorePatterns = ['/node_modules/(?!(oidc-provider|jose)/)'];
 
 /** @type {import('jest').Config} */
 module.exports = {
@@ -22,6 +31,7 @@ module.exports = {
       displayName: 'unit',
       testEnvironment: 'node',
       transform,
+      transformIgnorePatterns,
       testMatch: [
         '<rootDir>/src/**/*.test.ts',
         '<rootDir>/workflows/**/*.test.ts',
@@ -33,6 +43,7 @@ module.exports = {
       displayName: 'integration',
       testEnvironment: 'node',
       transform,
+      transformIgnorePatterns,
       testMatch: ['<rootDir>/test/**/*.test.ts'],
       globalSetup: '<rootDir>/test/global-setup.ts',
       globalTeardown: '<rootDir>/test/global-teardown.ts',

@@ -25,11 +25,16 @@ import { TrashService } from './records/trash.service';
 import { SecretBox } from './security/secret-box';
 import type { TemporalHandle } from './temporal/client';
 import { WebhooksService } from './webhooks/webhooks.service';
+import type { Provider } from 'oidc-provider';
+import { ConsentService } from './oauth/consent.service';
+import { createOAuthProvider } from './oauth/oauth-provider';
+import { OAuthConnectionsService, revokeMemberOAuthConnections } from './oauth/oauth-connections.service';
+import { OAuthTokenAuthenticator } from './oauth/oauth-token-auth';
 
 /** The features above identity that react to its changes, in its transaction. */
 export const identityHooks: IdentityHooks = {
   workspaceCreatedHooks: [seedBuiltinModel],
-  membershipEndedHooks: [revokeMemberApiKeys],
+  membershipEndedHooks: [revokeMemberApiKeys, revokeMemberOAuthConnections],
 };
 
 /** The feature services, built once per process from their dependencies. */
@@ -51,8 +56,15 @@ export function createServices(deps: {
       : null;
   const deliveries = new DeliveriesService(dataSource, starter, temporalUrl, logger);
   const authenticator = new ApiKeyAuthenticator(dataSource, config);
+  // Built on first use: its issuer is PUBLIC_URL, which is final only once the API listens.
+  let oauthProvider: Provider | undefined;
+  const oauthServer = () => (oauthProvider ??= createOAuthProvider({ config, dataSource, box, logger }));
   return {
     authenticator,
+    oauthServer,
+    oauthTokens: new OAuthTokenAuthenticator(oauthServer, dataSource, config),
+    oauthConnections: new OAuthConnectionsService(dataSource),
+    consent: new ConsentService(oauthServer, dataSource, config),
     apiKeys: new ApiKeysService(dataSource, config),
     records: new RecordsService(dataSource, dispatcher),
     trash: new TrashService(

@@ -51,6 +51,27 @@ const refusals: Record<ApiKeyRefusal, () => AppError> = {
 
 const refuse = (reason: ApiKeyRefusal) => new ApiKeyRefusedError(reason, refusals[reason]());
 
+/** Why a member may not act through a credential (an API key or an OAuth token) right now. */
+export type AdmissionRefusal = Extract<
+  ApiKeyRefusal,
+  'plan_required' | 'member_inactive' | 'insufficient_permissions'
+>;
+
+/**
+ * The one rule behind every call made with a credential, checked against current data (spec.md,
+ * Authentication 3-5): the cloud plan, the member's status, Read access All on API & Webhooks.
+ */
+export function admissionRefusal(
+  actor: Actor,
+  config: Pick<Config, 'DEPLOYMENT'>,
+): AdmissionRefusal | undefined {
+  // Only a workspace that never had a plan refuses keys; trial_ended and lapsed keep working.
+  if (config.DEPLOYMENT === 'cloud' && actor.workspace.planState === 'none') return 'plan_required';
+  if (actor.member.status !== 'active') return 'member_inactive';
+  if (!actor.permissions.apiRead) return 'insufficient_permissions';
+  return undefined;
+}
+
 export interface ApiKeyActor extends Actor {
   apiKeyId: string;
 }
@@ -114,11 +135,8 @@ export class ApiKeyAuthenticator {
 
   private admit({ key, actor }: { key: ApiKey; actor: Actor }, now: Date): ApiKeyActor {
     if (isExpired(key.expiresAt, now)) throw refuse('expired');
-    // Only a workspace that never had a plan refuses keys; trial_ended and lapsed keep working.
-    if (this.config.DEPLOYMENT === 'cloud' && actor.workspace.planState === 'none')
-      throw refuse('plan_required');
-    if (actor.member.status !== 'active') throw refuse('member_inactive');
-    if (!actor.permissions.apiRead) throw refuse('insufficient_permissions');
+    const refusal = admissionRefusal(actor, this.config);
+    if (refusal) throw refuse(refusal);
     return { ...actor, apiKeyId: key.id };
   }
 

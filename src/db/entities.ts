@@ -14,6 +14,8 @@ import { DeliveryAttempt } from '../deliveries/delivery-attempt.entity';
 import { ResendBatch, ResendBatchResult } from '../deliveries/resend-batch.entity';
 import { ConnectedAccount } from '../messaging/connected-account.entity';
 import { StoredEvent } from '../messaging/stored-event.entity';
+import { OAuthConnection } from '../oauth/oauth-connection.entity';
+import { OAuthStoreRow } from '../oauth/oauth-store.entity';
 
 /** Every TypeORM entity of the service. */
 export const entities = [
@@ -34,4 +36,6 @@ export const entities = [
   ResendBatchResult,
   ConnectedAccount,
   StoredEvent,
+  OAuthStoreRow,
+  OAuthConnection,
 ];

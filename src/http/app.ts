@@ -30,6 +30,9 @@ import { requestId } from './request-id';
 import { requireSameOrigin, requireSession } from '../identity/session-auth';
 import { openapiRoutes } from './openapi/openapi.routes';
 import { webAppMiddleware } from './web-static';
+import { connectedAppsRoutes } from '../oauth/connected-apps.routes';
+import { consentRoutes } from '../oauth/consent.routes';
+import { isAuthorizationServerPath, oauthServerRoutes } from '../oauth/oauth-server.routes';
 
 export interface AppDeps {
   config: Config;
@@ -57,9 +60,18 @@ export function createApp(deps: AppDeps, services: Services = createServices(dep
     testEvents,
     resendBatches,
     messaging,
+    oauthServer,
+    oauthTokens,
+    oauthConnections,
+    consent,
   } = services;
 
   mount(app, healthRoutes(deps));
+
+  // OAuth for chat assistants: the MCP endpoint's metadata and the authorization server, which
+  // answers with its own bodies (RFC 6749's errors), and the consent page's routes.
+  app.use(oauthServerRoutes({ config, provider: oauthServer }));
+  mount(app, consentRoutes({ consent, dataSource, publicUrl: config.PUBLIC_URL }));
 
   // spec.md: "The paths under {base_url}/api/auth/api-key/ answer 404 to direct requests."
   app.use(async (ctx, next) => {
@@ -85,6 +97,7 @@ export function createApp(deps: AppDeps, services: Services = createServices(dep
   signedIn.use(deliveriesRoutes({ deliveries, testEvents }).routes());
   signedIn.use(resendBatchesRoutes({ resendBatches }).routes());
   signedIn.use(connectedAccountsRoutes({ messaging }).routes());
+  signedIn.use(connectedAppsRoutes({ connections: oauthConnections }).routes());
   signedIn.use(webhooksRoutes({ webhooks, web: true }).routes());
   mount(app, signedIn);
 
@@ -93,6 +106,8 @@ export function createApp(deps: AppDeps, services: Services = createServices(dep
     app,
     mcpRoutes({
       authenticator,
+      oauth: oauthTokens,
+      publicUrl: () => config.PUBLIC_URL,
       dataSource,
       tools: mcpTools({ dataSource, records, webhooks, deliveries, testEvents, resendBatches }),
     }),
@@ -159,6 +174,12 @@ export function createBaseApp(options: { logger: Logger; bodyLimitKb: number; tr
   app.silent = true;
   app.use(requestId(options.logger));
   app.use(errorMiddleware());
-  app.use(bodyParser({ enableTypes: ['json'], jsonLimit: `${options.bodyLimitKb}kb`, encoding: 'utf-8' }));
+  const parseJson = bodyParser({
+    enableTypes: ['json'],
+    jsonLimit: `${options.bodyLimitKb}kb`,
+    encoding: 'utf-8',
+  });
+  // The authorization server reads its own bodies (registration is JSON, token requests are forms).
+  app.use((ctx, next) => (isAuthorizationServerPath(ctx.path) ? next() : parseJson(ctx, next)));
   return app;
 }

@@ -6,7 +6,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { createHash } from 'node:crypto';
 import type { DataSource } from 'typeorm';
-import type { ApiKeyActor } from '../api-keys/api-key-auth';
+import type { McpActor } from './mcp-tool';
 import { AppError } from '../shared/app-error';
 import { busyErrorFrom } from '../errors/busy';
 import { idempotent } from '../http/idempotent-write';
@@ -29,7 +29,7 @@ export interface McpRequestDeps {
  * that our zod schemas both advertise each tool's input and validate it, and every failure,
  * validation, busy and unexpected errors included, is a tool result with `_meta.failure`.
  */
-export function createMcpServer(actor: ApiKeyActor, tools: McpTool[], deps: McpRequestDeps): Server {
+export function createMcpServer(actor: McpActor, tools: McpTool[], deps: McpRequestDeps): Server {
   const server = new Server(MCP_SERVER_INFO, {
     capabilities: { tools: {} },
     instructions:
@@ -91,7 +91,7 @@ export function createMcpServer(actor: ApiKeyActor, tools: McpTool[], deps: McpR
  */
 async function runIdempotent(
   dataSource: DataSource,
-  actor: ApiKeyActor,
+  actor: McpActor,
   tool: McpTool,
   args: Record<string, unknown>,
   key: string,

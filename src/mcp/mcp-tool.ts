@@ -1,6 +1,10 @@
 import type { CallToolResult, ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import type { ApiKeyActor } from '../api-keys/api-key-auth';
+import type { OAuthActor } from '../oauth/oauth-token-auth';
+
+/** Who calls the MCP endpoint: a key's owner, or the person who connected an OAuth client. */
+export type McpActor = ApiKeyActor | OAuthActor;
 import { AppError, unavailableError } from '../shared/app-error';
 import { issuesFromZod } from '../errors/zod-issues';
 import { IDEMPOTENCY_KEY_MAX } from '../http/idempotency';
@@ -23,7 +27,7 @@ export interface McpTool<Input extends z.ZodType = z.ZodType> {
    * The server strips `idempotencyKey` before `run`.
    */
   writes?(args: z.infer<Input>): boolean;
-  run(args: z.infer<Input>, actor: ApiKeyActor): Promise<CallToolResult>;
+  run(args: z.infer<Input>, actor: McpActor): Promise<CallToolResult>;
 }
 
 /** The `idempotencyKey` of write tools (spec.md, Client behavior for 429, step 4). */

@@ -1,11 +1,13 @@
 import { z } from 'zod';
 import type { ApiKeyRefusal } from '../api-keys/api-key-auth';
+import type { OAuthRefusal } from '../oauth/oauth-token-auth';
 import type { ComponentSchemas } from '../http/openapi/components';
 import { body, type OperationSpec } from '../http/openapi/operation';
 import { refusalSchema, type Check, type Same } from '../http/view-schemas';
 
 export const MCP_REFUSALS = [
   'invalid_api_key',
+  'invalid_token',
   'plan_required',
   'member_inactive',
   'insufficient_permissions',
@@ -13,7 +15,9 @@ export const MCP_REFUSALS = [
 
 export const mcpRefusalSchema = z
   .object({ error: z.enum(MCP_REFUSALS), error_description: z.string() })
-  .meta({ description: 'The MCP endpoint refuses a key with this body instead of the REST one.' });
+  .meta({
+    description: 'The MCP endpoint refuses a key or an OAuth token with this body instead of the REST one.',
+  });
 
 // ---- JSON-RPC 2.0 ---------------------------------------------------------------------------
 
@@ -42,7 +46,7 @@ export const MCP_OPERATIONS: OperationSpec[] = [
     operationId: 'mcp',
     summary: 'MCP endpoint (JSON-RPC 2.0)',
     description:
-      'Model Context Protocol over Streamable HTTP, stateless, JSON responses. Send `Content-Type: application/json` and `Accept: application/json, text/event-stream`. Tools: get_record_model, search_records, read_record, create_record, update_record, manage_webhooks (docs/api.md). A tool refusal is a result with `isError: true` and `_meta.failure = { kind, issues }` as in the REST refusal body. GET and DELETE answer 405.',
+      'Model Context Protocol over Streamable HTTP, stateless, JSON responses. Send `Content-Type: application/json` and `Accept: application/json, text/event-stream`. Tools: get_record_model, search_records, read_record, create_record, update_record, manage_webhooks (docs/api.md). Authenticate with `x-api-key`, or with an OAuth 2.1 access token (`Authorization: Bearer`) for chat assistants: the protected resource metadata is at `/.well-known/oauth-protected-resource/api/v1/mcp`, the authorization server at `/oauth` (docs/api.md, "OAuth for chat assistants"). A tool refusal is a result with `isError: true` and `_meta.failure = { kind, issues }` as in the REST refusal body. GET and DELETE answer 405.',
     tag: 'MCP',
     body: body(jsonRpcRequestSchema, { jsonrpc: '2.0', id: 1, method: 'tools/list' }),
     success: {
@@ -68,12 +72,13 @@ export const MCP_OPERATIONS: OperationSpec[] = [
       202: { description: 'A notification or response was accepted (no body).' },
       400: { description: 'Not a valid JSON-RPC message.', schema: jsonRpcResponseSchema },
       401: {
-        description: '`invalid_api_key`: the key is missing, unknown, deleted or expired.',
+        description:
+          '`invalid_api_key`: no key and no token, or the key is unknown, deleted or expired; `invalid_token`: the OAuth access token is unknown, expired, revoked or for another resource. `WWW-Authenticate: Bearer resource_metadata="…"` (with `error="invalid_token"` for a refused token) names the protected resource metadata.',
         schema: mcpRefusalSchema,
       },
       403: {
         description:
-          "`plan_required`, `member_inactive` or `insufficient_permissions` (the owner's role lacks Read access All on API & Webhooks).",
+          "`plan_required`, `member_inactive` or `insufficient_permissions` (the owner's role lacks Read access All on API & Webhooks), for a key or an OAuth token alike.",
         schema: mcpRefusalSchema,
       },
       406: {
@@ -91,6 +96,7 @@ export const MCP_COMPONENTS: ComponentSchemas = {
   responses: { McpRefusal: mcpRefusalSchema, JsonRpcResponse: jsonRpcResponseSchema },
 };
 
-/** `ApiKeyRefusedError.mcpError`: the three authentication reasons collapse to one. */
-type McpRefusal = Exclude<ApiKeyRefusal, 'missing' | 'invalid' | 'expired'> | 'invalid_api_key';
+/** `ApiKeyRefusedError.mcpError` (the three authentication reasons collapse to one) or an OAuth refusal. */
+type McpRefusal =
+  Exclude<ApiKeyRefusal, 'missing' | 'invalid' | 'expired'> | 'invalid_api_key' | OAuthRefusal;
 export type McpRefusalChecks = [Check<Same<z.output<typeof mcpRefusalSchema>['error'], McpRefusal>>];

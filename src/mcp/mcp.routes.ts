@@ -1,31 +1,48 @@
 import Router from '@koa/router';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import type { Context } from 'koa';
 import type { DataSource } from 'typeorm';
 import { ApiKeyRefusedError, type ApiKeyAuthenticator } from '../api-keys/api-key-auth';
+import { OAuthTokenRefusedError, bearerToken, type OAuthTokenAuthenticator } from '../oauth/oauth-token-auth';
+import { wwwAuthenticate } from '../oauth/protected-resource';
 import { createMcpServer } from './mcp-server';
-import type { McpTool } from './mcp-tool';
+import type { McpActor, McpTool } from './mcp-tool';
 
 /**
- * `POST /api/v1/mcp`: MCP over Streamable HTTP, stateless, JSON responses. The key is checked
- * before the transport; a refusal answers `{ error, error_description }` with the spec's status
- * (403 `insufficient_permissions`, `plan_required`, `member_inactive`; 401 `invalid_api_key`).
+ * `POST /api/v1/mcp`: MCP over Streamable HTTP, stateless, JSON responses. The caller is checked
+ * before the transport: an `x-api-key`, or else an OAuth access token (`Authorization: Bearer`).
+ * A refusal answers `{ error, error_description }` with the spec's status (403
+ * `insufficient_permissions`, `plan_required`, `member_inactive`; 401 `invalid_api_key` or
+ * `invalid_token`); every 401 names the protected resource metadata in `WWW-Authenticate`.
  * The transport itself answers 406 without `Accept: application/json, text/event-stream`.
  */
 export function mcpRoutes(deps: {
   authenticator: ApiKeyAuthenticator;
+  oauth: OAuthTokenAuthenticator;
+  publicUrl: () => string;
   tools: McpTool[];
   dataSource: DataSource;
 }): Router {
   const router = new Router();
 
+  const authenticate = async (ctx: Context): Promise<McpActor> => {
+    const key = ctx.get('x-api-key') || undefined;
+    const token = key ? undefined : bearerToken(ctx.get('authorization'));
+    return token ? deps.oauth.authenticate(token) : deps.authenticator.authenticate(key);
+  };
+
   router.post('/api/v1/mcp', async (ctx) => {
     let actor;
     try {
-      actor = await deps.authenticator.authenticate(ctx.get('x-api-key') || undefined);
+      actor = await authenticate(ctx);
     } catch (error) {
-      if (!(error instanceof ApiKeyRefusedError)) throw error;
-      ctx.status = error.status;
-      ctx.body = { error: error.mcpError, error_description: error.message };
+      const refusal = mcpRefusal(error);
+      if (!refusal) throw error;
+      ctx.status = refusal.status;
+      if (refusal.status === 401) {
+        ctx.set('WWW-Authenticate', wwwAuthenticate(deps.publicUrl(), refusal.error === 'invalid_token'));
+      }
+      ctx.body = { error: refusal.error, error_description: refusal.description };
       return;
     }
     const server = createMcpServer(actor, deps.tools, {
@@ -54,4 +71,15 @@ export function mcpRoutes(deps: {
   });
 
   return router;
+}
+
+/** A refused key or token as the MCP endpoint answers it; undefined for any other error. */
+function mcpRefusal(error: unknown): { status: number; error: string; description: string } | undefined {
+  if (error instanceof ApiKeyRefusedError) {
+    return { status: error.status, error: error.mcpError, description: error.message };
+  }
+  if (error instanceof OAuthTokenRefusedError) {
+    return { status: error.status, error: error.reason, description: error.message };
+  }
+  return undefined;
 }

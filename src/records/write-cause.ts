@@ -11,5 +11,6 @@ export function restCause(ctx: Context): WriteCause {
 export type WriteCause =
   | { kind: 'api'; apiKeyId: string }
   | { kind: 'mcp'; apiKeyId: string }
+  | { kind: 'mcp'; oauthConnectionId: string }
   | { kind: 'web' }
   | { kind: 'retention' };

@@ -8,6 +8,8 @@ import { AccountPage } from './pages/Account';
 import { ApiKeysPage } from './pages/ApiKeys';
 import { ApiReferencePage } from './pages/ApiReference';
 import { ConnectedAccountsPage } from './pages/ConnectedAccounts';
+import { ConnectedAppsPage } from './pages/ConnectedApps';
+import { ConsentPage } from './pages/Consent';
 import { DashboardPage } from './pages/Dashboard';
 import { DeliveriesPage } from './pages/Deliveries';
 import { MembersPage } from './pages/Members';
@@ -34,6 +36,7 @@ const PAGES: Record<string, Page> = {
   '/api-reference': { render: () => <ApiReferencePage /> },
   '/settings/account': { render: () => <AccountPage /> },
   '/settings/api-keys': { render: () => <ApiKeysPage />, allowed: can('apiRead') },
+  '/settings/connected-apps': { render: () => <ConnectedAppsPage /> },
   '/settings/members': { render: () => <MembersPage />, allowed: can('manageWorkspace') },
   '/settings/roles': { render: () => <RolesPage />, allowed: can('manageWorkspace') },
   '/settings/connected-accounts': {
@@ -84,6 +87,10 @@ export function App() {
     return <Redirect to={`/sign-in${next}`} />;
   }
   if (publicPage) return <Redirect to={safeNextPath(search) ?? '/'} />;
+
+  // The OAuth consent step (the authorization server sends the browser here): a page of its own.
+  const consent = /^\/consent\/([^/]+)$/.exec(path);
+  if (consent) return <ConsentPage uid={decodeURIComponent(consent[1]!)} />;
 
   const page = PAGES[path];
   if (!page) {

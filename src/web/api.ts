@@ -28,6 +28,7 @@ import type {
   WorkspaceView,
 } from '../identity/identity-view';
 import type { ConnectedAccountCreated, ConnectedAccountView } from '../messaging/messaging-view';
+import type { ConsentAnswer, ConsentDetails, OAuthConnectionView } from '../oauth/oauth-view';
 import type {
   JsonSchema,
   OpenApiDocument,
@@ -77,6 +78,10 @@ export type CreatedKey = CreatedApiKey;
 export type ConnectedAccount = ConnectedAccountView;
 export type ConnectAccountInput = { provider: string; accountId: string; displayName: string };
 export type { ConnectedAccountCreated };
+
+// OAuth for chat assistants (app-api.md, "Connected apps" and "OAuth consent").
+export type ConnectedApp = OAuthConnectionView;
+export type { ConsentAnswer, ConsentDetails };
 
 // The record model and records (app-api.md, "Records and the record model";
 // src/record-model/model-view.ts and src/records/record-view.ts).
@@ -302,6 +307,13 @@ export const api = {
   disconnectAccount: (id: string) =>
     request<void>('DELETE', `/app/api/connected-accounts/${encodeURIComponent(id)}`),
 
+  connectedApps: () => request<{ data: ConnectedApp[] }>('GET', '/app/api/connected-apps'),
+  disconnectApp: (id: string) => request<void>('DELETE', `/app/api/connected-apps/${encodeURIComponent(id)}`),
+  consentDetails: (uid: string) => request<ConsentDetails>('GET', `${consentPath(uid)}/details`),
+  allowConsent: (uid: string, workspaceId: string) =>
+    request<ConsentAnswer>('POST', `${consentPath(uid)}/allow`, { workspaceId }),
+  denyConsent: (uid: string) => request<ConsentAnswer>('POST', `${consentPath(uid)}/deny`),
+
   /** The public REST API's OpenAPI document (needs no key). */
   openApi: () => request<OpenApiDocument>('GET', '/api/v1/openapi.json'),
 };
@@ -309,6 +321,11 @@ export const api = {
 function recordsPath(type: string, id?: string): string {
   const base = `/app/api/records/${encodeURIComponent(type)}`;
   return id === undefined ? base : `${base}/${encodeURIComponent(id)}`;
+}
+
+/** The consent page's routes live under the page (the authorization server's cookie path). */
+function consentPath(uid: string): string {
+  return `/consent/${encodeURIComponent(uid)}`;
 }
 
 function webhookPath(id: string): string {

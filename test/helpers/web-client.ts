@@ -4,6 +4,11 @@ export class WebClient {
 
   constructor(private readonly baseUrl: string) {}
 
+  /** The `crm_session` cookie's value, for a flow the test drives without this client. */
+  get sessionCookie(): string {
+    return this.cookie.slice(this.cookie.indexOf('=') + 1);
+  }
+
   async request<T = unknown>(
     method: string,
     path: string,

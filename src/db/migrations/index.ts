@@ -10,6 +10,7 @@ import { AttemptSends1764460800000 } from './1764460800000-attempt-sends';
 import { TestEvents1764547200000 } from './1764547200000-test-events';
 import { AttemptRequests1764633600000 } from './1764633600000-attempt-requests';
 import { ResendBatches1764637200000 } from './1764637200000-resend-batches';
+import { OAuth1764644400000 } from './1764644400000-oauth';
 
 /** Every migration, oldest first. Listed explicitly so the same list runs from src and dist. */
 export const migrations = [
@@ -25,4 +26,5 @@ export const migrations = [
   TestEvents1764547200000,
   AttemptRequests1764633600000,
   ResendBatches1764637200000,
+  OAuth1764644400000,
 ];

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { DataSource } from 'typeorm';
-import type { ApiKeyActor } from '../../api-keys/api-key-auth';
+import type { McpActor } from '../mcp-tool';
 import { deliveryNotFound, type DeliveriesService } from '../../deliveries/deliveries.service';
 import { Delivery } from '../../deliveries/delivery.entity';
 import { deliveryPageSchema, deliveryViewSchema, eventDetailsSchema } from '../../deliveries/delivery-view';
@@ -19,7 +19,7 @@ export function deliveryActions(deps: {
   const { dataSource, deliveries, testEvents } = deps;
 
   /** A delivery id alone is enough (as for resend): its webhook is looked up in your workspace. */
-  const webhookOf = async (actor: ApiKeyActor, id: string): Promise<string> => {
+  const webhookOf = async (actor: McpActor, id: string): Promise<string> => {
     const delivery = await dataSource.manager.findOne(Delivery, {
       select: { webhookId: true },
       where: { id, workspaceId: actor.workspace.id },

@@ -12,7 +12,8 @@ import type { RecordsService } from '../../records/records.service';
 import { escapeMarkdown, untrusted } from '../markdown';
 import { defineTool, idempotencyKeyField, UNTRUSTED_META_KEY, type McpTool } from '../mcp-tool';
 import { recordToMarkdown, recordTitle } from '../record-markdown';
-import type { ApiKeyActor } from '../../api-keys/api-key-auth';
+import type { McpActor } from '../mcp-tool';
+import type { WriteCause } from '../../records/write-cause';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 
 const typeRef = z
@@ -66,13 +67,16 @@ const withFieldIds = <Input extends RecordWriteBody>(type: TypeModel, input: Inp
   links: resolveFieldKeys(type, 'links', input.links),
 });
 
-const mcpCause = (actor: ApiKeyActor) => ({ kind: 'mcp' as const, apiKeyId: actor.apiKeyId });
+const mcpCause = (actor: McpActor): WriteCause =>
+  'apiKeyId' in actor
+    ? { kind: 'mcp', apiKeyId: actor.apiKeyId }
+    : { kind: 'mcp', oauthConnectionId: actor.oauthConnectionId };
 
 /** get_record_model, search_records, read_record, create_record, update_record. */
 export function recordTools(deps: { dataSource: DataSource; records: RecordsService }): McpTool[] {
   const { dataSource, records } = deps;
 
-  const typeOf = async (actor: ApiKeyActor, reference: string) => {
+  const typeOf = async (actor: McpActor, reference: string) => {
     const model = await modelOf(dataSource.manager, actor);
     return findReadableType(model, recordAccessOf(actor.role, model), reference);
   };

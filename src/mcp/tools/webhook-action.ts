@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { ApiKeyActor } from '../../api-keys/api-key-auth';
+import type { McpActor } from '../mcp-tool';
 
 /**
  * One action of `manage_webhooks`: its own input shape (without `action` and `idempotencyKey`),
@@ -19,7 +19,7 @@ export interface WebhookAction<
   writes: boolean;
   /** Also offered as a tool of its own, marked read-only. Only for actions that do not write. */
   readOnlyTool?: { name: string; title: string; description: string };
-  run(args: z.output<Input>, actor: ApiKeyActor): Promise<z.output<Output>>;
+  run(args: z.output<Input>, actor: McpActor): Promise<z.output<Output>>;
 }
 
 export const defineAction = <Input extends z.ZodObject, Output extends z.ZodObject>(

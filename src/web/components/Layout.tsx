@@ -111,6 +111,9 @@ export function Layout({ children }: { children: ReactNode }) {
               API keys
             </Link>
           ) : null}
+          <Link to="/settings/connected-apps" data-testid="nav-connected-apps">
+            Connected apps
+          </Link>
           {permissions.manageWorkspace ? (
             <>
               <Link to="/settings/members" data-testid="nav-members">

@@ -2,7 +2,9 @@
 // gets a key named after it that expires in 365 days; an OAuth connector gets instructions only.
 import { useEffect, useState } from 'react';
 import { api, errorMessage, type CreatedKey, type QuickConnection } from '../api';
+import { useSession } from '../session';
 import { useSubmit } from '../useSubmit';
+import { CopyButton } from './CopyButton';
 import { ErrorMessage } from './Dialog';
 
 type Props = {
@@ -11,6 +13,7 @@ type Props = {
 };
 
 export function QuickConnections({ canCreate, onCreated }: Props) {
+  const { mcpUrl } = useSession();
   const [connections, setConnections] = useState<QuickConnection[] | undefined>();
   const [selected, setSelected] = useState<QuickConnection | undefined>();
   const [loadError, setLoadError] = useState<string | undefined>();
@@ -76,7 +79,16 @@ export function QuickConnections({ canCreate, onCreated }: Props) {
           <h3>{selected.label}</h3>
           <p className="pre-line">{selected.instructions}</p>
           {selected.auth === 'oauth' ? (
-            <p className="muted">No API key is created for this connection.</p>
+            <>
+              <p className="quick-url">
+                MCP server URL to paste: <code data-testid="quick-mcp-url">{mcpUrl}</code>{' '}
+                <CopyButton text={mcpUrl} label="Copy URL" testId="quick-mcp-url-copy" />
+              </p>
+              <p className="muted" data-testid="quick-no-key">
+                No API key is created for this connection: the app signs you in over OAuth and appears in
+                Settings → Connected apps.
+              </p>
+            </>
           ) : null}
         </div>
       ) : null}

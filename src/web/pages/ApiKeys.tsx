@@ -1,18 +1,21 @@
 // Settings → API keys: the caller's own keys of the current workspace (spec.md, "API key" and
 // "Authentication" 8). Add a standard key or a quick connection; each key is a card with Delete.
-import { useCallback, useEffect, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { addDays, API_KEY_NAME_MAX, expiryDateRange, zonedDate } from '../../shared/api-key.rules';
-import { api, errorMessage, type ApiKey, type CreatedKey } from '../api';
+import { api, type ApiKey, type CreatedKey } from '../api';
+import { CardList } from '../components/CardList';
 import { CreatedKeyDialog } from '../components/CreatedKeyDialog';
 import { ConfirmDialog, DangerButton, Dialog, DialogActions, ErrorMessage } from '../components/Dialog';
-import { Loading } from '../components/ListParts';
 import { PageHeader } from '../components/PageHeader';
 import { QuickConnections } from '../components/QuickConnections';
 import { DateTime } from '../format';
 import { useSession } from '../session';
+import { useLoaded } from '../useLoaded';
 import { useSubmit } from '../useSubmit';
 
 const EXPIRY_DEFAULT_DAYS = 90;
+
+const readApiKeys = async () => (await api.apiKeys()).data;
 
 type Open = 'none' | 'menu' | 'standard' | 'quick';
 
@@ -24,24 +27,10 @@ export function ApiKeysPage() {
   const canCreate = permissions.apiCreate && !inactive && !planMissing;
   const canDelete = permissions.apiDelete && !inactive;
 
-  const [keys, setKeys] = useState<ApiKey[]>();
-  const [loadError, setLoadError] = useState<string>();
+  const { value: keys, error: loadError, reload: load } = useLoaded(readApiKeys);
   const [open, setOpen] = useState<Open>('none');
   const [created, setCreated] = useState<CreatedKey>();
   const [deleting, setDeleting] = useState<ApiKey>();
-
-  const load = useCallback(async () => {
-    try {
-      setKeys((await api.apiKeys()).data);
-      setLoadError(undefined);
-    } catch (failure) {
-      setLoadError(errorMessage(failure));
-    }
-  }, []);
-
-  useEffect(() => {
-    void load();
-  }, [load]);
 
   const onCreated = (key: CreatedKey) => {
     setOpen('none');
@@ -74,21 +63,17 @@ export function ApiKeysPage() {
         </p>
       ) : null}
 
-      <ErrorMessage message={loadError} />
-
-      {keys === undefined ? (
-        <Loading failed={Boolean(loadError)} />
-      ) : keys.length === 0 ? (
-        <div className="empty" data-testid="api-keys-empty">
-          You have no API keys in this workspace yet.
-        </div>
-      ) : (
-        <ul className="cards" data-testid="api-key-list">
-          {keys.map((key) => (
-            <KeyCard key={key.id} apiKey={key} canDelete={canDelete} onDelete={() => setDeleting(key)} />
-          ))}
-        </ul>
-      )}
+      <CardList
+        items={keys}
+        loadError={loadError}
+        empty="You have no API keys in this workspace yet."
+        emptyTestId="api-keys-empty"
+        testId="api-key-list"
+      >
+        {(key) => (
+          <KeyCard key={key.id} apiKey={key} canDelete={canDelete} onDelete={() => setDeleting(key)} />
+        )}
+      </CardList>
 
       {open === 'standard' ? (
         <StandardKeyDialog onClose={() => setOpen('none')} onCreated={onCreated} />

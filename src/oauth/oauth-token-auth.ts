@@ -1,0 +1,106 @@
+import type { Provider } from 'oidc-provider';
+import type { DataSource } from 'typeorm';
+import type { Config } from '../config';
+import { admissionRefusal, type AdmissionRefusal } from '../api-keys/api-key-auth';
+import { entityFromRow } from '../db/entity-from-row';
+import { actorFromRow, actorQuery, type Actor } from '../identity/actor';
+import { OAuthConnection } from './oauth-connection.entity';
+import { LAST_USED_RESOLUTION_MS, mcpResourceUrl } from './oauth.constants';
+
+/** Who acts through an OAuth access token: the connection's owner, in its workspace. */
+export interface OAuthActor extends Actor {
+  oauthConnectionId: string;
+}
+
+/**
+ * Why a bearer token was refused at the MCP endpoint. `invalid_token` (401) covers an unknown,
+ * expired or revoked token, one issued for another resource, and a connection that is gone; the
+ * others are the 403s a key gets in the same case (spec.md, Authentication 3-5).
+ */
+export type OAuthRefusal = 'invalid_token' | AdmissionRefusal;
+
+const DESCRIPTIONS: Record<OAuthRefusal, string> = {
+  invalid_token: 'The access token is not valid for this endpoint: it is unknown, expired or revoked.',
+  plan_required: 'This workspace has no plan yet. Choose a plan to use connected apps.',
+  member_inactive: 'The person who connected this app is Inactive in the workspace.',
+  insufficient_permissions:
+    "The connected person's role needs Read access All on API & Webhooks to use connected apps.",
+};
+
+export class OAuthTokenRefusedError extends Error {
+  override name = 'OAuthTokenRefusedError';
+  constructor(readonly reason: OAuthRefusal) {
+    super(DESCRIPTIONS[reason]);
+  }
+
+  get status(): number {
+    return this.reason === 'invalid_token' ? 401 : 403;
+  }
+}
+
+/** `Authorization: Bearer <token>` → the token, or undefined. */
+export function bearerToken(header: string | undefined): string | undefined {
+  const match = /^Bearer +([A-Za-z0-9\-._~+/]+=*) *$/i.exec(header ?? '');
+  return match?.[1];
+}
+
+/**
+ * Checks an OAuth access token on each MCP call, against current data: the token (looked up, so
+ * a revoked one fails at once), its audience (the MCP endpoint), its connection (the workspace
+ * chosen at consent; gone after a disconnect or the member's removal), then the owner's role,
+ * status and plan exactly as for a key.
+ */
+export class OAuthTokenAuthenticator {
+  constructor(
+    private readonly provider: () => Provider,
+    private readonly dataSource: DataSource,
+    private readonly config: Pick<Config, 'DEPLOYMENT' | 'PUBLIC_URL'>,
+  ) {}
+
+  async authenticate(value: string, now = new Date()): Promise<OAuthActor> {
+    const token = await this.provider().AccessToken.find(value);
+    if (!token || token.isExpired) throw new OAuthTokenRefusedError('invalid_token');
+    const audience = (token as { aud?: string | string[] }).aud;
+    const resource = mcpResourceUrl(this.config.PUBLIC_URL);
+    if (audience !== resource && !(Array.isArray(audience) && audience.includes(resource))) {
+      throw new OAuthTokenRefusedError('invalid_token');
+    }
+    const found = token.grantId ? await this.connectionWithOwner(token.grantId) : undefined;
+    // Disconnected, or the member removed (which deletes the connection): the token is dead.
+    if (!found) throw new OAuthTokenRefusedError('invalid_token');
+    const { connection, actor } = found;
+    if (connection.userId !== token.accountId || connection.clientId !== token.clientId) {
+      throw new OAuthTokenRefusedError('invalid_token');
+    }
+    const refusal = admissionRefusal(actor, this.config);
+    if (refusal) throw new OAuthTokenRefusedError(refusal);
+    await this.touch(connection, now);
+    return { ...actor, oauthConnectionId: connection.id };
+  }
+
+  /** The grant's connection and its owner as a member of its workspace, in one query (every call). */
+  private async connectionWithOwner(
+    grantId: string,
+  ): Promise<{ connection: OAuthConnection; actor: Actor } | undefined> {
+    const manager = this.dataSource.manager;
+    const raw = await actorQuery(manager)
+      .innerJoin(OAuthConnection, 'c', 'c.workspace_id = m.workspace_id AND c.user_id = m.user_id')
+      .addSelect('c')
+      .where('c.grant_id = :grantId', { grantId })
+      .getRawOne<Record<string, unknown>>();
+    return raw
+      ? { connection: entityFromRow(manager, OAuthConnection, raw, 'c'), actor: actorFromRow(manager, raw) }
+      : undefined;
+  }
+
+  private async touch(connection: OAuthConnection, now: Date): Promise<void> {
+    if (connection.lastUsedAt && now.getTime() - connection.lastUsedAt.getTime() < LAST_USED_RESOLUTION_MS)
+      return;
+    // The condition keeps several API processes from writing the same minute twice.
+    await this.dataSource.query(
+      `UPDATE oauth_connections SET last_used_at = $2
+        WHERE id = $1 AND (last_used_at IS NULL OR last_used_at < $3)`,
+      [connection.id, now, new Date(now.getTime() - LAST_USED_RESOLUTION_MS)],
+    );
+  }
+}
