@@ -59,10 +59,11 @@ export function createServices(deps: {
   // Built on first use: its issuer is PUBLIC_URL, which is final only once the API listens.
   let oauthProvider: Provider | undefined;
   const oauthServer = () => (oauthProvider ??= createOAuthProvider({ config, dataSource, box, logger }));
+  const oauthTokens = new OAuthTokenAuthenticator(oauthServer, dataSource, config);
   return {
     authenticator,
     oauthServer,
-    oauthTokens: new OAuthTokenAuthenticator(oauthServer, dataSource, config),
+    oauthTokens,
     oauthConnections: new OAuthConnectionsService(dataSource),
     consent: new ConsentService(oauthServer, dataSource, config),
     apiKeys: new ApiKeysService(dataSource, config),
@@ -79,7 +80,7 @@ export function createServices(deps: {
     dispatcher,
     deliveries,
     resendBatches: new ResendBatchesService(dataSource, starter, logger),
-    resendSteps: new ResendBatchSteps(dataSource, deliveries, authenticator),
+    resendSteps: new ResendBatchSteps(dataSource, deliveries, authenticator, oauthTokens),
     testEvents: new TestEventsService(dataSource, starter, temporalUrl, logger),
     modelChanges: new ModelChangesService(dataSource, recalculateFormulas),
     webhooks: new WebhooksService(dataSource, box, loadWebhookHealth),

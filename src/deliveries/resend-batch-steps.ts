@@ -1,6 +1,7 @@
 import type { DataSource } from 'typeorm';
 import { isUniqueViolation } from '../db/unique-violation';
 import type { ApiKeyAuthenticator } from '../api-keys/api-key-auth';
+import type { OAuthTokenAuthenticator } from '../oauth/oauth-token-auth';
 import { loadActor, type Actor } from '../identity/actor';
 import { AppError, authorizationError } from '../shared/app-error';
 import type { DeliveriesService } from './deliveries.service';
@@ -36,6 +37,7 @@ export class ResendBatchSteps {
     private readonly dataSource: DataSource,
     private readonly deliveries: DeliveriesService,
     private readonly keys: Pick<ApiKeyAuthenticator, 'recheck'>,
+    private readonly connections: Pick<OAuthTokenAuthenticator, 'recheck'>,
   ) {}
 
   async resendOne(step: BatchStep, now = new Date()): Promise<'resent' | 'refused'> {
@@ -108,13 +110,16 @@ export class ResendBatchSteps {
   }
 
   /**
-   * Who asked, as they are now: a key refused since, or a member who left, resends nothing more;
+   * Who asked, as they are now: a key or connected app refused since, or a member who left,
+   * resends nothing more;
    * the role's rights are checked by the resend itself.
    */
   private async requester(batch: ResendBatch, now: Date): Promise<Actor> {
     // Started with a key: every refusal a call with that key would get now (deleted, expired,
     // owner removed or Inactive, role without Read access All).
     if (batch.apiKeyId) return this.keys.recheck(batch.apiKeyId, batch.workspaceId, now);
+    // Started over OAuth: the same, for the connected app (disconnected, owner removed, …).
+    if (batch.oauthConnectionId) return this.connections.recheck(batch.oauthConnectionId, batch.workspaceId);
     const actor = await loadActor(this.dataSource.manager, batch.workspaceId, batch.requestedByUserId);
     if (!actor) {
       throw authorizationError('The member who started this batch left the workspace.', 'memberRemoved');

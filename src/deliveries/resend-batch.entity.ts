@@ -32,6 +32,10 @@ export class ResendBatch {
   @Column({ name: 'api_key_id', type: 'uuid', nullable: true })
   apiKeyId: string | null;
 
+  /** The OAuth connection they asked through (MCP); disconnecting it stops the rest. */
+  @Column({ name: 'oauth_connection_id', type: 'uuid', nullable: true })
+  oauthConnectionId: string | null;
+
   @Column({ type: 'timestamptz' })
   since: Date;
 

@@ -39,7 +39,7 @@ export class ResendBatchesService {
    * stands for it, and is chosen itself if it failed). Needs what a single resend needs.
    */
   async start(
-    actor: Actor & { apiKeyId?: string },
+    actor: Actor & { apiKeyId?: string; oauthConnectionId?: string },
     webhookId: string,
     since: string,
   ): Promise<ResendBatchView> {
@@ -72,6 +72,7 @@ export class ResendBatchesService {
             webhookId,
             requestedByUserId: actor.user.id,
             apiKeyId: actor.apiKeyId ?? null,
+            oauthConnectionId: actor.oauthConnectionId ?? null,
             since: from,
             limit: RESEND_BATCH_MAX,
             deliveryIds: chosen.slice(0, RESEND_BATCH_MAX).map((row) => row.id),

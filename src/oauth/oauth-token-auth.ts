@@ -6,6 +6,7 @@ import { entityFromRow } from '../db/entity-from-row';
 import { actorFromRow, actorQuery, type Actor } from '../identity/actor';
 import { OAuthConnection } from './oauth-connection.entity';
 import { LAST_USED_RESOLUTION_MS, mcpResourceUrl } from './oauth.constants';
+import { authenticationError, authorizationError, type AppError } from '../shared/app-error';
 
 /** Who acts through an OAuth access token: the connection's owner, in its workspace. */
 export interface OAuthActor extends Actor {
@@ -25,6 +26,14 @@ const DESCRIPTIONS: Record<OAuthRefusal, string> = {
   member_inactive: 'The person who connected this app is Inactive in the workspace.',
   insufficient_permissions:
     "The connected person's role needs Read access All on API & Webhooks to use connected apps.",
+};
+
+/** The REST refusals (spec's error body) of the same cases, for work a connection started earlier. */
+const RECHECK_REFUSALS: Record<AdmissionRefusal, () => AppError> = {
+  plan_required: () => authorizationError(DESCRIPTIONS.plan_required, 'workspacePlanRequired'),
+  member_inactive: () => authorizationError(DESCRIPTIONS.member_inactive, 'memberInactive'),
+  insufficient_permissions: () =>
+    authorizationError(DESCRIPTIONS.insufficient_permissions, 'insufficientPermissions'),
 };
 
 export class OAuthTokenRefusedError extends Error {
@@ -65,7 +74,7 @@ export class OAuthTokenAuthenticator {
     if (audience !== resource && !(Array.isArray(audience) && audience.includes(resource))) {
       throw new OAuthTokenRefusedError('invalid_token');
     }
-    const found = token.grantId ? await this.connectionWithOwner(token.grantId) : undefined;
+    const found = token.grantId ? await this.connectionWithOwner({ grantId: token.grantId }) : undefined;
     // Disconnected, or the member removed (which deletes the connection): the token is dead.
     if (!found) throw new OAuthTokenRefusedError('invalid_token');
     const { connection, actor } = found;
@@ -78,16 +87,36 @@ export class OAuthTokenAuthenticator {
     return { ...actor, oauthConnectionId: connection.id };
   }
 
-  /** The grant's connection and its owner as a member of its workspace, in one query (every call). */
+  /**
+   * A connection that acted earlier (a batch of resends it started, running later), checked again
+   * as a call with its token would be now; refused with the REST refusals of the same cases.
+   */
+  async recheck(connectionId: string, workspaceId: string): Promise<OAuthActor> {
+    const found = await this.connectionWithOwner({ id: connectionId, workspaceId });
+    if (!found) {
+      throw authenticationError(
+        'The connected app was disconnected, or the person who connected it left the workspace.',
+        'oauthConnectionRevoked',
+      );
+    }
+    const refusal = admissionRefusal(found.actor, this.config);
+    if (refusal) throw RECHECK_REFUSALS[refusal]();
+    return { ...found.actor, oauthConnectionId: found.connection.id };
+  }
+
+  /** The connection and its owner as a member of its workspace, in one query (every call). */
   private async connectionWithOwner(
-    grantId: string,
+    by: { grantId: string } | { id: string; workspaceId: string },
   ): Promise<{ connection: OAuthConnection; actor: Actor } | undefined> {
     const manager = this.dataSource.manager;
-    const raw = await actorQuery(manager)
+    const query = actorQuery(manager)
       .innerJoin(OAuthConnection, 'c', 'c.workspace_id = m.workspace_id AND c.user_id = m.user_id')
-      .addSelect('c')
-      .where('c.grant_id = :grantId', { grantId })
-      .getRawOne<Record<string, unknown>>();
+      .addSelect('c');
+    const raw = await (
+      'grantId' in by
+        ? query.where('c.grant_id = :grantId', by)
+        : query.where('c.id = :id AND c.workspace_id = :workspaceId', by)
+    ).getRawOne<Record<string, unknown>>();
     return raw
       ? { connection: entityFromRow(manager, OAuthConnection, raw, 'c'), actor: actorFromRow(manager, raw) }
       : undefined;

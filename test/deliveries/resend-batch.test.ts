@@ -1,4 +1,5 @@
 import { ApiKeyAuthenticator } from '../../src/api-keys/api-key-auth';
+import { OAuthTokenAuthenticator } from '../../src/oauth/oauth-token-auth';
 import { DeliveriesService } from '../../src/deliveries/deliveries.service';
 import { Delivery } from '../../src/deliveries/delivery.entity';
 import { ResendBatch, ResendBatchResult } from '../../src/deliveries/resend-batch.entity';
@@ -17,6 +18,11 @@ import { WebClient } from '../helpers/web-client';
 const HOUR = 60 * 60 * 1000;
 
 /** "Resend failed since …" (docs/deliveries.md): a bounded batch of resends run by a workflow. */
+/** The batch steps recheck a connection without the authorization server. */
+const noOAuthServer = (): never => {
+  throw new Error('no OAuth server in this test');
+};
+
 describe('resend failed since (time skipping)', () => {
   let fx: DeliveryFixture;
   let receiver: Receiver;
@@ -80,6 +86,10 @@ describe('resend failed since (time skipping)', () => {
         createLogger('silent'),
       ),
       new ApiKeyAuthenticator(fx.app.dataSource, { DEPLOYMENT: 'self-hosted' }),
+      new OAuthTokenAuthenticator(noOAuthServer, fx.app.dataSource, {
+        DEPLOYMENT: 'self-hosted',
+        PUBLIC_URL: fx.app.baseUrl,
+      }),
     );
   const admin = async () => (await loadActor(manager(), workspaceId, fx.userId))!;
 
@@ -253,6 +263,29 @@ describe('resend failed since (time skipping)', () => {
     expect(await steps().resendOne({ ...step, batchId: third.id })).toBe('refused');
     const [inactive] = await manager().findBy(ResendBatchResult, { batchId: third.id });
     expect(inactive!.refusal).toMatchObject({ status: 403, customCode: 'memberInactive' });
+
+    // Started through a connected app (OAuth): refused once the app is disconnected.
+    const connected = await memberWithKey('batch-oauth@example.com', 'Member');
+    const [connection] = await manager().query(
+      `INSERT INTO oauth_connections (workspace_id, user_id, client_id, client_name, redirect_host, grant_id)
+       VALUES ($1, $2, 'client', 'Claude', 'claude.ai', 'grant') RETURNING id`,
+      [workspaceId, connected.userId],
+    );
+    const viaApp = {
+      ...(await loadActor(manager(), workspaceId, connected.userId))!,
+      oauthConnectionId: connection.id as string,
+    };
+    const fourth = await unstartedBatches().start(viaApp, hook.id, since(1));
+    await connected.setRole('Viewer');
+    expect(await steps().resendOne({ ...step, batchId: fourth.id })).toBe('refused');
+    const [readNone] = await manager().findBy(ResendBatchResult, { batchId: fourth.id });
+    expect(readNone!.refusal).toMatchObject({ status: 403, customCode: 'insufficientPermissions' });
+    await connected.setRole('Member');
+    const fifth = await unstartedBatches().start(viaApp, hook.id, since(1));
+    await manager().query(`DELETE FROM oauth_connections WHERE id = $1`, [connection.id]);
+    expect(await steps().resendOne({ ...step, batchId: fifth.id })).toBe('refused');
+    const [disconnected] = await manager().findBy(ResendBatchResult, { batchId: fifth.id });
+    expect(disconnected!.refusal).toMatchObject({ status: 401, customCode: 'oauthConnectionRevoked' });
     expect(await resendsOf([event.body.id])).toEqual([]);
   });
 

@@ -1,4 +1,5 @@
 import { ApiKeyAuthenticator } from '../../src/api-keys/api-key-auth';
+import { OAuthTokenAuthenticator } from '../../src/oauth/oauth-token-auth';
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { Worker } from '@temporalio/worker';
@@ -28,6 +29,11 @@ import { createTimeSkippingEnv } from '../helpers/temporal';
  * record.deletedPermanently, scrubbing its earlier events); restoring it cancels that.
  * The real workflow and activities on the time-skipping test server.
  */
+/** The batch steps recheck a connection without the authorization server. */
+const noOAuthServer = (): never => {
+  throw new Error('no OAuth server in this test');
+};
+
 describe('trash retention timer (time skipping)', () => {
   let env: TestWorkflowEnvironment;
   let db: TestDatabase;
@@ -64,6 +70,10 @@ describe('trash retention timer (time skipping)', () => {
           db.dataSource,
           new DeliveriesService(db.dataSource, { startResend: async () => undefined }, () => null, logger),
           new ApiKeyAuthenticator(db.dataSource, { DEPLOYMENT: 'self-hosted' }),
+          new OAuthTokenAuthenticator(noOAuthServer, db.dataSource, {
+            DEPLOYMENT: 'self-hosted',
+            PUBLIC_URL: 'http://127.0.0.1',
+          }),
         ),
       }),
     });

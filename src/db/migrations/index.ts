@@ -11,6 +11,7 @@ import { TestEvents1764547200000 } from './1764547200000-test-events';
 import { AttemptRequests1764633600000 } from './1764633600000-attempt-requests';
 import { ResendBatches1764637200000 } from './1764637200000-resend-batches';
 import { OAuth1764644400000 } from './1764644400000-oauth';
+import { ResendBatchConnection1764648000000 } from './1764648000000-resend-batch-connection';
 
 /** Every migration, oldest first. Listed explicitly so the same list runs from src and dist. */
 export const migrations = [
@@ -27,4 +28,5 @@ export const migrations = [
   AttemptRequests1764633600000,
   ResendBatches1764637200000,
   OAuth1764644400000,
+  ResendBatchConnection1764648000000,
 ];
