@@ -3,6 +3,7 @@ import type { Config } from '../config';
 import { AppError, authenticationError, authorizationError } from '../shared/app-error';
 import { actorFromRow, actorQuery, type Actor } from '../identity/actor';
 import { entityFromRow } from '../db/entity-from-row';
+import { LastUsedWriter } from '../db/last-used';
 import { API_KEY_PATTERN, hashApiKeyValue } from './api-key-value';
 import { ApiKey } from './api-key.entity';
 import { isExpired } from '../shared/api-key.rules';
@@ -76,16 +77,15 @@ export interface ApiKeyActor extends Actor {
   apiKeyId: string;
 }
 
-// "Last used" is written at most once a minute per key, so a busy key does not write on every call.
-const LAST_USED_RESOLUTION_MS = 60_000;
-
 export class ApiKeyAuthenticator {
-  private readonly lastUsedWrites = new Map<string, number>();
+  private readonly lastUsed: LastUsedWriter;
 
   constructor(
     private readonly dataSource: DataSource,
     private readonly config: Pick<Config, 'DEPLOYMENT'>,
-  ) {}
+  ) {
+    this.lastUsed = new LastUsedWriter(dataSource, 'api_keys');
+  }
 
   /**
    * The key's owner, acting in the key's workspace with their current role, or a refusal.
@@ -98,7 +98,7 @@ export class ApiKeyAuthenticator {
     const found = await this.keyWithOwner({ hash: hashApiKeyValue(value) });
     if (!found) throw refuse('invalid');
     const actor = this.admit(found, now);
-    await this.touch(found.key, now);
+    await this.lastUsed.touch(found.key.id, found.key.lastUsedAt, now);
     return actor;
   }
 
@@ -138,21 +138,5 @@ export class ApiKeyAuthenticator {
     const refusal = admissionRefusal(actor, this.config);
     if (refusal) throw refuse(refusal);
     return { ...actor, apiKeyId: key.id };
-  }
-
-  private async touch(key: ApiKey, now: Date): Promise<void> {
-    const lastWrite = Math.max(this.lastUsedWrites.get(key.id) ?? 0, key.lastUsedAt?.getTime() ?? 0);
-    if (now.getTime() - lastWrite < LAST_USED_RESOLUTION_MS) return;
-    this.lastUsedWrites.set(key.id, now.getTime());
-    // The condition keeps several API processes from writing the same minute twice.
-    await this.dataSource.manager
-      .createQueryBuilder()
-      .update(ApiKey)
-      .set({ lastUsedAt: now })
-      .where('id = :id AND (last_used_at IS NULL OR last_used_at < :cutoff)', {
-        id: key.id,
-        cutoff: new Date(now.getTime() - LAST_USED_RESOLUTION_MS),
-      })
-      .execute();
   }
 }

@@ -5,7 +5,8 @@ import { admissionRefusal, type AdmissionRefusal } from '../api-keys/api-key-aut
 import { entityFromRow } from '../db/entity-from-row';
 import { actorFromRow, actorQuery, type Actor } from '../identity/actor';
 import { OAuthConnection } from './oauth-connection.entity';
-import { LAST_USED_RESOLUTION_MS, mcpResourceUrl } from './oauth.constants';
+import { LastUsedWriter } from '../db/last-used';
+import { mcpResourceUrl } from './oauth.constants';
 import { authenticationError, authorizationError, type AppError } from '../shared/app-error';
 
 /** Who acts through an OAuth access token: the connection's owner, in its workspace. */
@@ -60,11 +61,15 @@ export function bearerToken(header: string | undefined): string | undefined {
  * status and plan exactly as for a key.
  */
 export class OAuthTokenAuthenticator {
+  private readonly lastUsed: LastUsedWriter;
+
   constructor(
     private readonly provider: () => Provider,
     private readonly dataSource: DataSource,
     private readonly config: Pick<Config, 'DEPLOYMENT' | 'PUBLIC_URL'>,
-  ) {}
+  ) {
+    this.lastUsed = new LastUsedWriter(dataSource, 'oauth_connections');
+  }
 
   async authenticate(value: string, now = new Date()): Promise<OAuthActor> {
     const token = await this.provider().AccessToken.find(value);
@@ -83,7 +88,7 @@ export class OAuthTokenAuthenticator {
     }
     const refusal = admissionRefusal(actor, this.config);
     if (refusal) throw new OAuthTokenRefusedError(refusal);
-    await this.touch(connection, now);
+    await this.lastUsed.touch(connection.id, connection.lastUsedAt, now);
     return { ...actor, oauthConnectionId: connection.id };
   }
 
@@ -120,16 +125,5 @@ export class OAuthTokenAuthenticator {
     return raw
       ? { connection: entityFromRow(manager, OAuthConnection, raw, 'c'), actor: actorFromRow(manager, raw) }
       : undefined;
-  }
-
-  private async touch(connection: OAuthConnection, now: Date): Promise<void> {
-    if (connection.lastUsedAt && now.getTime() - connection.lastUsedAt.getTime() < LAST_USED_RESOLUTION_MS)
-      return;
-    // The condition keeps several API processes from writing the same minute twice.
-    await this.dataSource.query(
-      `UPDATE oauth_connections SET last_used_at = $2
-        WHERE id = $1 AND (last_used_at IS NULL OR last_used_at < $3)`,
-      [connection.id, now, new Date(now.getTime() - LAST_USED_RESOLUTION_MS)],
-    );
   }
 }

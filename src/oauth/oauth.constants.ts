@@ -27,9 +27,6 @@ export const AUTHORIZATION_CODE_TTL_SECONDS = 60;
 /** The sign-in and consent step must be finished within 30 minutes. */
 export const INTERACTION_TTL_SECONDS = 30 * 60;
 
-/** "Last used" of a connection is written at most once a minute, as for keys. */
-export const LAST_USED_RESOLUTION_MS = 60_000;
-
 /** The MCP endpoint's URL: the only resource (RFC 8707) tokens are issued for. */
 export const mcpResourceUrl = (publicUrl: string) => `${publicUrl}/api/v1/mcp`;
 
