@@ -1,10 +1,9 @@
 import type { EntityManager } from 'typeorm';
 import { entityFromRow } from '../db/entity-from-row';
 import { optionalActorFromRow, withActor, type Actor } from '../identity/actor';
-import { StoredEvent } from '../messaging/stored-event.entity';
 import { RecordEvent } from '../records/record-event.entity';
 import { Webhook } from '../webhooks/webhook.entity';
-import type { DeliveryEvent } from './delivery-event';
+import { loadStoredEvent, type DeliveryEvent } from './delivery-event';
 import type { Delivery } from './delivery.entity';
 import { activeOwnerOnly } from './record-owner';
 
@@ -44,14 +43,6 @@ export async function loadAttemptSources(
     owner: activeOwnerOnly(optionalActorFromRow(manager, raw)),
     event: raw.e_id
       ? { kind: 'record', row: entityFromRow(manager, RecordEvent, raw, 'e') }
-      : await storedEvent(manager, delivery),
+      : await loadStoredEvent(manager, delivery.workspaceId, delivery.eventId),
   };
-}
-
-async function storedEvent(manager: EntityManager, delivery: Delivery): Promise<DeliveryEvent | undefined> {
-  const row = await manager.findOneBy(StoredEvent, {
-    id: delivery.eventId,
-    workspaceId: delivery.workspaceId,
-  });
-  return row ? { kind: 'stored', row } : undefined;
 }

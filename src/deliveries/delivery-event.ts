@@ -15,6 +15,15 @@ export async function loadDeliveryEvent(
 ): Promise<DeliveryEvent | undefined> {
   const record = await manager.findOneBy(RecordEvent, { id: eventId, workspaceId });
   if (record) return { kind: 'record', row: record };
+  return loadStoredEvent(manager, workspaceId, eventId);
+}
+
+/** A messaging (or legacy) event, stored as sent. */
+export async function loadStoredEvent(
+  manager: EntityManager,
+  workspaceId: string,
+  eventId: string,
+): Promise<DeliveryEvent | undefined> {
   const stored = await manager.findOneBy(StoredEvent, { id: eventId, workspaceId });
   return stored ? { kind: 'stored', row: stored } : undefined;
 }
