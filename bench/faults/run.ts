@@ -19,8 +19,7 @@ import { killAll, type Component } from './components';
 import { FaultReceiver } from './receiver';
 import { lines, render, type FaultRecord } from './report';
 import { prepareRun, startService } from './service';
-import { topologyPorts } from '../topology/ports';
-import { startTopology } from '../topology/topology';
+import { startLoopbackTopology } from '../topology/topology';
 import { readSettings, USAGE, type FaultSettings } from './settings';
 import { startWrites, type FaultWrite } from './writer';
 
@@ -110,14 +109,9 @@ async function main(settings: FaultSettings): Promise<number> {
   let baseUrls: string[];
   let downMs = settings.downMs;
   if (topologyMode) {
-    const topology = await startTopology({
+    const topology = await startLoopbackTopology({
       projectRoot: PROJECT_ROOT,
       dataDir: tmp,
-      ports: await topologyPorts({}),
-      encryptionKey: randomBytes(32).toString('hex'),
-      // External mode reaches no loopback address unless allowed; the receiver is on loopback.
-      outboundAllowedCidrs: '127.0.0.0/8',
-      logLevel: 'warn',
       log,
       started: (component) => components.push(component),
     });

@@ -14,9 +14,8 @@ import type { Machine } from '../report';
 import { saturation, type SaturationReport } from '../saturation';
 import { ms, num, pct, sleep, summarize, table, wallMs, type Summary } from '../stats';
 import { prepareWorkspace } from '../workspace';
-import { topologyPorts } from './ports';
 import { TEMPORAL_SERVER_VERSION } from './spec';
-import { startTopology, type Topology } from './topology';
+import { startLoopbackTopology, type Topology } from './topology';
 
 export const TOPOLOGY_HEADING = '## Topology';
 
@@ -60,13 +59,9 @@ export async function runTopologyBench(options: {
   process.on('exit', () => components.forEach((component) => component.killNow()));
 
   try {
-    const topology = await startTopology({
+    const topology = await startLoopbackTopology({
       projectRoot: options.projectRoot,
       dataDir: tmp,
-      ports: await topologyPorts({}),
-      encryptionKey: randomBytes(32).toString('hex'),
-      outboundAllowedCidrs: '127.0.0.0/8',
-      logLevel: 'warn',
       log,
       started: (component) => components.push(component),
     });

@@ -4,6 +4,7 @@
 // implementation for `npm run topology`, `BENCH_STACK=topology npm run bench` and
 // `FAULTS_STACK=topology npm run test:faults`.
 import { execFile, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -20,6 +21,7 @@ import {
   type PostgresEndpoint,
   type TemporalPorts,
 } from './spec';
+import { topologyPorts } from './ports';
 import { TemporalServer } from './temporal-server';
 
 export interface TopologyPorts {
@@ -187,4 +189,24 @@ export function postgresEndpoint(url: string): PostgresEndpoint {
     user: decodeURIComponent(parsed.username),
     password: decodeURIComponent(parsed.password),
   };
+}
+
+/**
+ * The topology as the bench and the fault run use it: free ports, a fresh encryption key, quiet
+ * logs, and deliveries allowed to loopback (where their receiver listens).
+ */
+export async function startLoopbackTopology(options: {
+  projectRoot: string;
+  dataDir: string;
+  log: Log;
+  started: (component: Component) => void;
+}): Promise<Topology> {
+  return startTopology({
+    ...options,
+    ports: await topologyPorts({}),
+    encryptionKey: randomBytes(32).toString('hex'),
+    // External mode reaches no loopback address unless allowed; the receiver is on loopback.
+    outboundAllowedCidrs: '127.0.0.0/8',
+    logLevel: 'warn',
+  });
 }

@@ -81,3 +81,12 @@ export function DeliveryWebhook({ webhook }: { webhook: DeliveryView['webhook'] 
     </span>
   );
 }
+
+/** The link from a dialog's outcome (a test event sent, a batch of resends) to the webhook's deliveries. */
+export function ShowDeliveriesLink({ onClick, testId }: { onClick: () => void; testId: string }) {
+  return (
+    <button type="button" className="link-button" onClick={onClick} data-testid={testId}>
+      Show deliveries
+    </button>
+  );
+}

@@ -6,6 +6,7 @@ import { api, type ResendBatchResultView, type ResendBatchView, type WebhookView
 import { defaultResendSince } from '../../shared/resend-batch.rules';
 import { useSubmit } from '../useSubmit';
 import { DateTime } from '../format';
+import { ShowDeliveriesLink } from './DeliveryParts';
 import { Dialog, DialogActions, ErrorMessage } from './Dialog';
 
 type Props = {
@@ -71,14 +72,10 @@ export function ResendFailedDialog({ webhook, onClose, onShowDeliveries }: Props
       {batch ? <BatchProgress batch={batch} /> : null}
       {batch && !running ? (
         <p>
-          <button
-            type="button"
-            className="link-button"
+          <ShowDeliveriesLink
             onClick={() => onShowDeliveries(webhook)}
-            data-testid="resend-failed-show-deliveries"
-          >
-            Show deliveries
-          </button>
+            testId="resend-failed-show-deliveries"
+          />
         </p>
       ) : null}
       <DialogActions

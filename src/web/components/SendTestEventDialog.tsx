@@ -4,6 +4,7 @@ import { useState } from 'react';
 import { api, type DeliveryView, type SendTestEventBody, type WebhookView } from '../api';
 import { isRetiredEvent } from '../webhooks';
 import { useSubmit } from '../useSubmit';
+import { ShowDeliveriesLink } from './DeliveryParts';
 import { Dialog, DialogActions, ErrorMessage } from './Dialog';
 
 type Props = {
@@ -50,14 +51,7 @@ export function SendTestEventDialog({ webhook, onClose, onShowDeliveries }: Prop
       {sent ? (
         <p className="notice" data-testid="test-event-sent" data-delivery-id={sent.id}>
           Test delivery sent.{' '}
-          <button
-            type="button"
-            className="link-button"
-            onClick={() => onShowDeliveries(webhook)}
-            data-testid="test-event-show-deliveries"
-          >
-            Show deliveries
-          </button>
+          <ShowDeliveriesLink onClick={() => onShowDeliveries(webhook)} testId="test-event-show-deliveries" />
         </p>
       ) : null}
       <DialogActions
