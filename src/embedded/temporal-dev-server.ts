@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { closeSync, mkdirSync, openSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Connection } from '@temporalio/client';
+import { SEARCH_ATTRIBUTE_KEYS } from '../../workflows/search-attributes';
 
 export interface DevServerOptions {
   /** The Temporal CLI; undefined falls back to the SDK's downloaded dev server. */
@@ -20,6 +21,35 @@ export interface RunningDevServer {
 }
 
 const START_TIMEOUT_MS = 90_000;
+
+/**
+ * The dev server's settings that differ from the CLI's, each measured with `npm run bench` and a
+ * `perf` profile of the server (docs/architecture.md, "A delivery's engine path").
+ */
+export const DEV_SERVER_DYNAMIC_CONFIG: Record<string, string | number | boolean> = {
+  // The CLI turns this on so search attributes added at run time are seen at once; it makes
+  // every workflow start and search-attribute upsert read the cluster metadata and the namespace
+  // from SQLite under one global lock (about an eighth of the server's CPU per delivery). Ours are
+  // registered when the server is created (`--search-attribute`), so the cache is never stale.
+  'system.forceSearchAttributesCacheRefreshOnRead': false,
+  // A delivery that succeeds at once closes within milliseconds of its start. Reading the
+  // visibility queue at most twice a second lets the close arrive first, and the server then skips
+  // the "started" visibility row it would have replaced anyway. The Web UI shows a new delivery up
+  // to about half a second later; the delivery itself is not delayed.
+  'history.visibilityProcessorMaxPollRPS': 2,
+};
+
+/** `--search-attribute` values: every custom search attribute the workflows set is a Keyword. */
+function devServerSearchAttributeArgs(): string[] {
+  return SEARCH_ATTRIBUTE_KEYS.flatMap((key) => ['--search-attribute', `${key.name}=Keyword`]);
+}
+
+function devServerDynamicConfigArgs(): string[] {
+  return Object.entries(DEV_SERVER_DYNAMIC_CONFIG).flatMap(([name, value]) => [
+    '--dynamic-config-value',
+    `${name}=${JSON.stringify(value)}`,
+  ]);
+}
 
 /**
  * Runs `temporal server start-dev` with its state in a SQLite file under `dataDir` and the Web UI
@@ -55,6 +85,8 @@ export async function startTemporalDevServer(options: DevServerOptions): Promise
       'journal_mode=WAL',
       '--log-level',
       'warn',
+      ...devServerSearchAttributeArgs(),
+      ...devServerDynamicConfigArgs(),
     ],
     { stdio: ['ignore', logFd, logFd], detached: true },
   );
@@ -137,6 +169,8 @@ async function startWithSdkDownload(options: DevServerOptions): Promise<RunningD
       uiPort: options.uiPort,
       dbFilename: join(options.dataDir, 'temporal.sqlite'),
       namespace: options.namespace,
+      searchAttributes: SEARCH_ATTRIBUTE_KEYS,
+      extraArgs: devServerDynamicConfigArgs(),
     },
   });
   return {
