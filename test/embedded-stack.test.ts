@@ -122,7 +122,8 @@ describe('embedded stack (npm start)', () => {
 
         expect(processesMentioning(dataDir).length).toBeGreaterThanOrEqual(2); // postgres + temporal
       } finally {
-        process.kill(-started.child.pid!, 'SIGINT');
+        // Only while it runs, so an early exit reports its own output instead of ESRCH.
+        if (started.child.exitCode === null) process.kill(-started.child.pid!, 'SIGINT');
       }
       expect(await started.exited).toBe(0);
       expect(started.output()).toContain('Stopped.');
@@ -143,7 +144,7 @@ describe('embedded stack (npm start)', () => {
         expect(started.output()).not.toContain('Demo workspace');
         expect((await fetch(`http://127.0.0.1:${env.PORT}/healthz`)).status).toBe(200);
       } finally {
-        process.kill(-started.child.pid!, 'SIGTERM');
+        if (started.child.exitCode === null) process.kill(-started.child.pid!, 'SIGTERM');
       }
       expect(await started.exited).toBe(0);
       expect(processesMentioning(dataDir)).toEqual([]);
