@@ -1,9 +1,10 @@
-import type { DataSource } from 'typeorm';
+import type { DataSource, EntityManager } from 'typeorm';
 import type { Config } from '../config';
 import { AppError, authenticationError, authorizationError } from '../shared/app-error';
 import { actorFromRow, actorQuery, type Actor } from '../identity/actor';
 import { entityFromRow } from '../db/entity-from-row';
 import { LastUsedWriter } from '../db/last-used';
+import { PreparedSelect } from '../db/prepared';
 import { API_KEY_PATTERN, hashApiKeyValue } from './api-key-value';
 import { ApiKey } from './api-key.entity';
 import { isExpired } from '../shared/api-key.rules';
@@ -120,14 +121,7 @@ export class ApiKeyAuthenticator {
     by: { hash: string } | { id: string; workspaceId: string },
   ): Promise<{ key: ApiKey; actor: Actor } | undefined> {
     const manager = this.dataSource.manager;
-    const query = actorQuery(manager)
-      .innerJoin(ApiKey, 'k', 'k.workspace_id = m.workspace_id AND k.user_id = m.user_id')
-      .addSelect('k');
-    const raw = await (
-      'hash' in by
-        ? query.where('k.key_hash = :hash', { hash: by.hash })
-        : query.where('k.id = :id AND k.workspace_id = :workspaceId', by)
-    ).getRawOne<Record<string, unknown>>();
+    const raw = 'hash' in by ? await keyByHash.first(manager, by) : await keyById.first(manager, by);
     return raw
       ? { key: entityFromRow(manager, ApiKey, raw, 'k'), actor: actorFromRow(manager, raw) }
       : undefined;
@@ -140,3 +134,14 @@ export class ApiKeyAuthenticator {
     return { ...actor, apiKeyId: key.id };
   }
 }
+
+const keyWithOwnerQuery = (manager: EntityManager) =>
+  actorQuery(manager)
+    .innerJoin(ApiKey, 'k', 'k.workspace_id = m.workspace_id AND k.user_id = m.user_id')
+    .addSelect('k');
+const keyByHash = new PreparedSelect(['hash'] as const, (manager, parameters) =>
+  keyWithOwnerQuery(manager).where('k.key_hash = :hash', parameters),
+);
+const keyById = new PreparedSelect(['id', 'workspaceId'] as const, (manager, parameters) =>
+  keyWithOwnerQuery(manager).where('k.id = :id AND k.workspace_id = :workspaceId', parameters),
+);

@@ -1,5 +1,6 @@
 import type { EntityManager } from 'typeorm';
 import { entityFromRow } from '../db/entity-from-row';
+import { PreparedSelect } from '../db/prepared';
 import { optionalActorFromRow, withActor, type Actor } from '../identity/actor';
 import { RecordEvent } from '../records/record-event.entity';
 import { Webhook } from '../webhooks/webhook.entity';
@@ -24,19 +25,11 @@ export async function loadAttemptSources(
   manager: EntityManager,
   delivery: Delivery,
 ): Promise<AttemptSources> {
-  const raw = await withActor(
-    manager.createQueryBuilder(Webhook, 'wh'),
-    'm.workspace_id = wh.workspace_id AND m.user_id = wh.record_owner_user_id',
-  )
-    .leftJoin(RecordEvent, 'e', 'e.id = :eventId AND e.workspace_id = wh.workspace_id', {
-      eventId: delivery.eventId,
-    })
-    .addSelect('e')
-    .where('wh.workspace_id = :workspaceId AND wh.id = :webhookId', {
-      workspaceId: delivery.workspaceId,
-      webhookId: delivery.webhookId,
-    })
-    .getRawOne<Record<string, unknown>>();
+  const raw = await attemptSources.first(manager, {
+    eventId: delivery.eventId,
+    workspaceId: delivery.workspaceId,
+    webhookId: delivery.webhookId,
+  });
   if (!raw) return { webhook: null, owner: undefined, event: undefined };
   return {
     webhook: entityFromRow(manager, Webhook, raw, 'wh'),
@@ -46,3 +39,15 @@ export async function loadAttemptSources(
       : await loadStoredEvent(manager, delivery.workspaceId, delivery.eventId),
   };
 }
+
+const attemptSources = new PreparedSelect(
+  ['eventId', 'workspaceId', 'webhookId'] as const,
+  (manager, parameters) =>
+    withActor(
+      manager.createQueryBuilder(Webhook, 'wh'),
+      'm.workspace_id = wh.workspace_id AND m.user_id = wh.record_owner_user_id',
+    )
+      .leftJoin(RecordEvent, 'e', 'e.id = :eventId AND e.workspace_id = wh.workspace_id', parameters)
+      .addSelect('e')
+      .where('wh.workspace_id = :workspaceId AND wh.id = :webhookId', parameters),
+);

@@ -1,5 +1,6 @@
 import type { EntityManager } from 'typeorm';
 import { entityFromRow } from '../db/entity-from-row';
+import { columnsOf, PreparedStatement } from '../db/prepared';
 import { DeliveryAttempt, type AttemptSendOutcome } from './delivery-attempt.entity';
 import { Delivery, type DeliveryStatus } from './delivery.entity';
 import type { HeaderPair } from '../shared/attempt-record';
@@ -60,24 +61,7 @@ export class DeliveryAttemptsRepository {
    * earlier run left `sending` marked `unknown`, and the number of the next send.
    */
   async openAttempt(deliveryId: string, attempt: number, interruptedMessage: string): Promise<OpenedAttempt> {
-    const [row]: Record<string, unknown>[] = await this.manager.query(
-      `WITH completed AS (
-         SELECT outcome, status_code, response_message FROM delivery_attempts
-          WHERE delivery_id = $1 AND attempt = $2 AND outcome IN ('delivered', 'retry', 'failed')
-          ORDER BY send DESC LIMIT 1
-       ), closed AS (
-         UPDATE delivery_attempts SET outcome = 'unknown', response_message = $3
-          WHERE delivery_id = $1 AND attempt = $2 AND outcome = 'sending' AND NOT EXISTS (SELECT 1 FROM completed)
-       )
-       SELECT d.*, c.outcome AS completed_outcome, c.status_code AS completed_status_code,
-              c.response_message AS completed_response_message,
-              (SELECT coalesce(max(send), 0) + 1 FROM delivery_attempts WHERE delivery_id = $1 AND attempt = $2)
-                AS next_send
-         FROM (SELECT 1) AS one
-         LEFT JOIN deliveries d ON d.id = $1
-         LEFT JOIN completed c ON true`,
-      [deliveryId, attempt, interruptedMessage],
-    );
+    const [row] = await OPEN_ATTEMPT.rows(this.manager, [deliveryId, attempt, interruptedMessage]);
     if (row!.completed_outcome) {
       return {
         completed: {
@@ -101,31 +85,18 @@ export class DeliveryAttemptsRepository {
    */
   async startSend(send: SendRef, request: KeptRequest, eventId: string): Promise<void> {
     // One statement (atomic on its own): the send's row and the delivery shown as Sending.
-    await this.manager.query(
-      `WITH erased AS (
-         SELECT scrubbed_at FROM record_events WHERE id = $10::uuid FOR KEY SHARE
-       ), sent AS (
-         INSERT INTO delivery_attempts (delivery_id, attempt, send, started_at, duration_ms, url, outcome,
-                                        request_headers, request_body, request_body_sha256, request_body_bytes,
-                                        request_body_erased_at)
-         SELECT $1::uuid, $2::integer, $3::integer, $4::timestamptz, NULL, $5::text, 'sending', $6::jsonb,
-                CASE WHEN erased.scrubbed_at IS NULL THEN $7::text END, $8::text, $9::integer, erased.scrubbed_at
-           FROM (SELECT 1) AS one LEFT JOIN erased ON true
-       )
-       UPDATE deliveries SET status = 'sending', url = $5, attempts = $2, updated_at = now() WHERE id = $1`,
-      [
-        send.deliveryId,
-        send.attempt,
-        send.send,
-        send.startedAt,
-        send.url,
-        JSON.stringify(request.headers),
-        request.body,
-        request.bodySha256,
-        request.bodyBytes,
-        eventId,
-      ],
-    );
+    await START_SEND.run(this.manager, [
+      send.deliveryId,
+      send.attempt,
+      send.send,
+      send.startedAt,
+      send.url,
+      JSON.stringify(request.headers),
+      request.body,
+      request.bodySha256,
+      request.bodyBytes,
+      eventId,
+    ]);
   }
 
   /**
@@ -137,38 +108,21 @@ export class DeliveryAttemptsRepository {
     // One statement (atomic on its own). The delivery row follows only the attempt's latest send:
     // the check for a later send reads the rows as they were before this statement, which is the
     // same, since this statement writes only this send.
-    await this.manager.query(
-      `WITH recorded AS (
-         INSERT INTO delivery_attempts (delivery_id, attempt, send, started_at, duration_ms, url, status_code,
-                                        response_message, outcome, response_headers, response_headers_omitted)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
-         ON CONFLICT (delivery_id, attempt, send) DO UPDATE
-           SET duration_ms = EXCLUDED.duration_ms, status_code = EXCLUDED.status_code,
-               response_message = EXCLUDED.response_message, outcome = EXCLUDED.outcome,
-               response_headers = EXCLUDED.response_headers,
-               response_headers_omitted = EXCLUDED.response_headers_omitted
-       )
-       UPDATE deliveries
-          SET status = $12, status_code = $7, response_message = $8, attempts = $2, next_attempt_at = $13,
-              url = $6, updated_at = now()
-        WHERE id = $1 AND attempts <= $2
-          AND NOT EXISTS (SELECT 1 FROM delivery_attempts a WHERE a.delivery_id = $1 AND a.attempt = $2 AND a.send > $3)`,
-      [
-        send.deliveryId,
-        send.attempt,
-        send.send,
-        send.startedAt,
-        result.durationMs,
-        send.url,
-        result.statusCode,
-        result.responseMessage,
-        result.outcome,
-        result.responseHeaders ? JSON.stringify(result.responseHeaders.headers) : null,
-        result.responseHeaders?.omitted ?? null,
-        result.status,
-        result.nextAttemptAt,
-      ],
-    );
+    await COMPLETE_SEND.run(this.manager, [
+      send.deliveryId,
+      send.attempt,
+      send.send,
+      send.startedAt,
+      result.durationMs,
+      send.url,
+      result.statusCode,
+      result.responseMessage,
+      result.outcome,
+      result.responseHeaders ? JSON.stringify(result.responseHeaders.headers) : null,
+      result.responseHeaders?.omitted ?? null,
+      result.status,
+      result.nextAttemptAt,
+    ]);
   }
 
   /**
@@ -196,3 +150,54 @@ export class DeliveryAttemptsRepository {
     });
   }
 }
+
+const OPEN_ATTEMPT = new PreparedStatement(
+  (manager) =>
+    `WITH completed AS (
+         SELECT outcome, status_code, response_message FROM delivery_attempts
+          WHERE delivery_id = $1 AND attempt = $2 AND outcome IN ('delivered', 'retry', 'failed')
+          ORDER BY send DESC LIMIT 1
+       ), closed AS (
+         UPDATE delivery_attempts SET outcome = 'unknown', response_message = $3
+          WHERE delivery_id = $1 AND attempt = $2 AND outcome = 'sending' AND NOT EXISTS (SELECT 1 FROM completed)
+       )
+       SELECT ${columnsOf(manager, Delivery, 'd')}, c.outcome AS completed_outcome, c.status_code AS completed_status_code,
+              c.response_message AS completed_response_message,
+              (SELECT coalesce(max(send), 0) + 1 FROM delivery_attempts WHERE delivery_id = $1 AND attempt = $2)
+                AS next_send
+         FROM (SELECT 1) AS one
+         LEFT JOIN deliveries d ON d.id = $1
+         LEFT JOIN completed c ON true`,
+);
+
+const START_SEND = new PreparedStatement(
+  `WITH erased AS (
+         SELECT scrubbed_at FROM record_events WHERE id = $10::uuid FOR KEY SHARE
+       ), sent AS (
+         INSERT INTO delivery_attempts (delivery_id, attempt, send, started_at, duration_ms, url, outcome,
+                                        request_headers, request_body, request_body_sha256, request_body_bytes,
+                                        request_body_erased_at)
+         SELECT $1::uuid, $2::integer, $3::integer, $4::timestamptz, NULL, $5::text, 'sending', $6::jsonb,
+                CASE WHEN erased.scrubbed_at IS NULL THEN $7::text END, $8::text, $9::integer, erased.scrubbed_at
+           FROM (SELECT 1) AS one LEFT JOIN erased ON true
+       )
+       UPDATE deliveries SET status = 'sending', url = $5, attempts = $2, updated_at = now() WHERE id = $1`,
+);
+
+const COMPLETE_SEND = new PreparedStatement(
+  `WITH recorded AS (
+         INSERT INTO delivery_attempts (delivery_id, attempt, send, started_at, duration_ms, url, status_code,
+                                        response_message, outcome, response_headers, response_headers_omitted)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
+         ON CONFLICT (delivery_id, attempt, send) DO UPDATE
+           SET duration_ms = EXCLUDED.duration_ms, status_code = EXCLUDED.status_code,
+               response_message = EXCLUDED.response_message, outcome = EXCLUDED.outcome,
+               response_headers = EXCLUDED.response_headers,
+               response_headers_omitted = EXCLUDED.response_headers_omitted
+       )
+       UPDATE deliveries
+          SET status = $12, status_code = $7, response_message = $8, attempts = $2, next_attempt_at = $13,
+              url = $6, updated_at = now()
+        WHERE id = $1 AND attempts <= $2
+          AND NOT EXISTS (SELECT 1 FROM delivery_attempts a WHERE a.delivery_id = $1 AND a.attempt = $2 AND a.send > $3)`,
+);

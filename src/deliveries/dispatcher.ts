@@ -1,6 +1,7 @@
 import type { DataSource, EntityManager } from 'typeorm';
 import { In } from 'typeorm';
 import { entityFromRow } from '../db/entity-from-row';
+import { columnsOf, PreparedStatement } from '../db/prepared';
 import type { Logger } from '../logger';
 import { CrmRecord } from '../records/crm-record.entity';
 import { modelAtRevision } from '../record-model/model-cache';
@@ -206,10 +207,7 @@ export class Dispatcher {
           );
       });
       if (started.length) {
-        await this.dataSource.query(
-          `UPDATE deliveries SET workflow_started_at = now() WHERE id = ANY($1::uuid[])`,
-          [started],
-        );
+        await MARK_STARTED.run(this.dataSource.manager, [started]);
       }
     }
   }
@@ -263,24 +261,16 @@ export class Dispatcher {
     events: OutboxRow[],
     matches: Match[],
   ): Promise<Delivery[]> {
-    const rows: Record<string, unknown>[] = await manager.query(
-      `WITH dispatched AS (UPDATE ${table} SET dispatched_at = statement_timestamp() WHERE id = ANY($1::uuid[]))
-       INSERT INTO deliveries (workspace_id, webhook_id, event_id, event, url, element, trigger, sources_version)
-       SELECT workspace_id, webhook_id, event_id, event, url, element, 'event', sources_version
-         FROM unnest($2::uuid[], $3::uuid[], $4::uuid[], $5::text[], $6::text[], $7::jsonb[], $8::integer[])
-           AS m(workspace_id, webhook_id, event_id, event, url, element, sources_version)
-       ON CONFLICT (webhook_id, event_id) WHERE trigger = 'event' DO NOTHING RETURNING *`,
-      [
-        events.map((event) => event.id),
-        matches.map(({ webhook }) => webhook.workspaceId),
-        matches.map(({ webhook }) => webhook.id),
-        matches.map(({ event }) => event.id),
-        matches.map(({ event }) => event.event),
-        matches.map(({ webhook }) => webhook.url),
-        matches.map(({ element }) => (element === null ? null : JSON.stringify(element))),
-        matches.map(({ webhook }) => webhook.sourcesVersion),
-      ],
-    );
+    const rows = await insertingMarking(table).rows(manager, [
+      events.map((event) => event.id),
+      matches.map(({ webhook }) => webhook.workspaceId),
+      matches.map(({ webhook }) => webhook.id),
+      matches.map(({ event }) => event.id),
+      matches.map(({ event }) => event.event),
+      matches.map(({ webhook }) => webhook.url),
+      matches.map(({ element }) => (element === null ? null : JSON.stringify(element))),
+      matches.map(({ webhook }) => webhook.sourcesVersion),
+    ]);
     return rows.map((row) => entityFromRow(manager, Delivery, row));
   }
 
@@ -315,4 +305,29 @@ export class Dispatcher {
       }),
     );
   }
+}
+
+const MARK_STARTED = new PreparedStatement(
+  `UPDATE deliveries SET workflow_started_at = now() WHERE id = ANY($1::uuid[])`,
+);
+
+const insertMarkingStatements = new Map<string, PreparedStatement>();
+
+/** Dispatch's one statement for an outbox table (record_events or stored_events). */
+function insertingMarking(table: string): PreparedStatement {
+  let statement = insertMarkingStatements.get(table);
+  if (!statement) {
+    statement = new PreparedStatement(
+      (manager) =>
+        `WITH dispatched AS (UPDATE ${table} SET dispatched_at = statement_timestamp() WHERE id = ANY($1::uuid[]))
+         INSERT INTO deliveries (workspace_id, webhook_id, event_id, event, url, element, trigger, sources_version)
+         SELECT workspace_id, webhook_id, event_id, event, url, element, 'event', sources_version
+           FROM unnest($2::uuid[], $3::uuid[], $4::uuid[], $5::text[], $6::text[], $7::jsonb[], $8::integer[])
+             AS m(workspace_id, webhook_id, event_id, event, url, element, sources_version)
+         ON CONFLICT (webhook_id, event_id) WHERE trigger = 'event' DO NOTHING
+         RETURNING ${columnsOf(manager, Delivery, 'deliveries')}`,
+    );
+    insertMarkingStatements.set(table, statement);
+  }
+  return statement;
 }

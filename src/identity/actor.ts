@@ -1,6 +1,7 @@
 import type { Context } from 'koa';
 import type { EntityManager, ObjectLiteral, SelectQueryBuilder } from 'typeorm';
 import { entityFromRow } from '../db/entity-from-row';
+import { PreparedSelect } from '../db/prepared';
 import { Member } from './member.entity';
 import { apiPermissions, type ApiPermissions } from './permissions';
 import { Role } from './role.entity';
@@ -84,11 +85,13 @@ export async function loadActor(
   workspaceId: string,
   userId: string,
 ): Promise<Actor | undefined> {
-  const raw = await actorQuery(manager)
-    .where('m.workspace_id = :workspaceId AND m.user_id = :userId', { workspaceId, userId })
-    .getRawOne<Record<string, unknown>>();
+  const raw = await actorOfMember.first(manager, { workspaceId, userId });
   return raw ? actorFromRow(manager, raw) : undefined;
 }
+
+const actorOfMember = new PreparedSelect(['workspaceId', 'userId'] as const, (manager, parameters) =>
+  actorQuery(manager).where('m.workspace_id = :workspaceId AND m.user_id = :userId', parameters),
+);
 
 /** The actor set by requireSession or requireApiKey; a route mounted without either is a bug. */
 export function actorOf(ctx: Context): Actor {

@@ -1,4 +1,6 @@
 import type { EntityManager } from 'typeorm';
+import { entityFromRow } from '../db/entity-from-row';
+import { PreparedSelect } from '../db/prepared';
 import type { SecretBox } from '../security/secret-box';
 import { Webhook } from './webhook.entity';
 import type { WebhookSecrets } from './webhook-view';
@@ -43,10 +45,8 @@ export class WebhooksRepository {
 
   /** The enabled webhooks that subscribe to any of `events`. */
   async enabledSubscribers(workspaceId: string, events: string[]): Promise<Webhook[]> {
-    return this.manager
-      .createQueryBuilder(Webhook, 'w')
-      .where('w.workspace_id = :workspaceId AND w.enabled AND w.events && :events', { workspaceId, events })
-      .getMany();
+    const rows = await enabledSubscribersOf.rows(this.manager, { workspaceId, events });
+    return rows.map((row) => entityFromRow(this.manager, Webhook, row, 'w'));
   }
 
   /** Whether an enabled webhook subscribes to `event`. */
@@ -114,3 +114,9 @@ export class WebhooksRepository {
     return this.box;
   }
 }
+
+const enabledSubscribersOf = new PreparedSelect(['workspaceId', 'events'] as const, (manager, parameters) =>
+  manager
+    .createQueryBuilder(Webhook, 'w')
+    .where('w.workspace_id = :workspaceId AND w.enabled AND w.events && :events', parameters),
+);
