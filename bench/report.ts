@@ -311,15 +311,17 @@ export function renderResults(results: Results): string {
       `PostgreSQL's own log (log_statement=all) while ${counted.writes} records were written one after ` +
         'the other, each waiting for its signed POST, minus an idle window as long (sweeps, pollers): ' +
         `${counted.measured} statements logged, ${counted.idle} idle, so ${num(counted.perDelivery, 1)} per ` +
-        'record write and its delivery (BEGIN and COMMIT included). The most frequent:',
+        `record write and its delivery (BEGIN and COMMIT included), ${num(counted.preparedPerDelivery, 1)} of them ` +
+        'named prepared statements (planned once per connection). The most frequent:',
       '',
     );
     out.push(
       table(
-        ['statement (values elided)', 'per delivery'],
+        ['statement (values elided)', 'per delivery', 'prepared'],
         counted.top.map((entry) => [
           `\`${entry.statement.replace(/\|/g, '\\|')}\``,
           num(entry.perDelivery, 1),
+          entry.prepared ? 'yes' : 'no',
         ]),
       ),
       '',

@@ -10,16 +10,21 @@ export interface StatementCount {
   writes: number;
   /** Statements per write and its delivery, the idle rate taken off. */
   perDelivery: number;
+  /** Of those, the ones run as named prepared statements (src/db/prepared.ts). */
+  preparedPerDelivery: number;
   /** Statements logged while writing, and in an idle window as long, before subtracting. */
   measured: number;
   idle: number;
   /** The most frequent statements, per delivery (normalised text). */
-  top: { statement: string; perDelivery: number }[];
+  top: { statement: string; perDelivery: number; prepared: boolean }[];
 }
 
 const BENCH_APP = 'bench-statements';
 // `%a|`: the application name, so the bench's own statements are left out.
-const STATEMENT_LINE = /^([^|\n]*)\|LOG:\s+(?:statement|execute [^:]*): (.*)$/;
+const STATEMENT_LINE = /^([^|\n]*)\|LOG:\s+(?:statement|execute ([^:]*)): (.*)$/;
+
+/** The names src/db/prepared.ts gives its statements (an unnamed one logs as `<unnamed>`). */
+const PREPARED_NAME = /^crm_[0-9a-f]+$/;
 
 /** What the statement does, without its values: the first words of its text, parameters dropped. */
 export function normaliseStatement(text: string): string {
@@ -34,13 +39,21 @@ export function normaliseStatement(text: string): string {
 /** The statements logged between two offsets of the PostgreSQL log, by normalised text. */
 export function statementsIn(text: string): Map<string, number> {
   const counts = new Map<string, number>();
+  for (const { key } of loggedStatements(text)) counts.set(key, (counts.get(key) ?? 0) + 1);
+  return counts;
+}
+
+/** The normalised texts that ran as named prepared statements. */
+export function preparedIn(text: string): Set<string> {
+  return new Set([...loggedStatements(text)].filter(({ prepared }) => prepared).map(({ key }) => key));
+}
+
+function* loggedStatements(text: string): Generator<{ key: string; prepared: boolean }> {
   for (const line of text.split('\n')) {
     const match = STATEMENT_LINE.exec(line);
     if (!match || match[1] === BENCH_APP) continue;
-    const key = normaliseStatement(match[2]!);
-    counts.set(key, (counts.get(key) ?? 0) + 1);
+    yield { key: normaliseStatement(match[3]!), prepared: PREPARED_NAME.test(match[2] ?? '') };
   }
-  return counts;
 }
 
 function readFrom(file: string, from: number, to: number): string {
@@ -82,7 +95,9 @@ export async function countStatements(options: {
     await sleep(duration + 200);
     const idleTo = size();
 
-    const measured = statementsIn(readFrom(options.logFile, measuredFrom, measuredTo));
+    const measuredText = readFrom(options.logFile, measuredFrom, measuredTo);
+    const measured = statementsIn(measuredText);
+    const prepared = preparedIn(measuredText);
     const idle = statementsIn(readFrom(options.logFile, measuredTo, idleTo));
     const net = new Map(
       [...measured].map(([statement, count]) => [statement, count - (idle.get(statement) ?? 0)]),
@@ -90,13 +105,20 @@ export async function countStatements(options: {
     return {
       writes: options.writes,
       perDelivery: (total(measured) - total(idle)) / options.writes,
+      preparedPerDelivery:
+        [...net].filter(([statement]) => prepared.has(statement)).reduce((sum, [, count]) => sum + count, 0) /
+        options.writes,
       measured: total(measured),
       idle: total(idle),
       top: [...net]
         .filter(([, count]) => count > 0)
         .sort((a, b) => b[1] - a[1])
         .slice(0, 40)
-        .map(([statement, count]) => ({ statement, perDelivery: count / options.writes })),
+        .map(([statement, count]) => ({
+          statement,
+          perDelivery: count / options.writes,
+          prepared: prepared.has(statement),
+        })),
     };
   } finally {
     await client.query('ALTER SYSTEM RESET log_statement').catch(() => undefined);
