@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync, appendFileSync } from 'node:fs';
 import { userInfo } from 'node:os';
 import { join } from 'node:path';
+import { logTail } from './log-tail';
 
 export interface EmbeddedPostgresOptions {
   dataDir: string;
@@ -77,9 +78,12 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
   try {
     await pg.start();
   } catch (error) {
-    throw new Error(`PostgreSQL did not start; see ${logFile}${error ? `: ${String(error)}` : ''}`, {
-      cause: error,
-    });
+    throw new Error(
+      `PostgreSQL did not start; see ${logFile}${error ? `: ${String(error)}` : ''}\n${logTail(logFile)}`,
+      {
+        cause: error,
+      },
+    );
   }
 
   const client = pg.getPgClient('postgres', '127.0.0.1');

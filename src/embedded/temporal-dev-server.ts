@@ -1,8 +1,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { closeSync, mkdirSync, openSync, readFileSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync } from 'node:fs';
 import { join } from 'node:path';
 import { Connection } from '@temporalio/client';
 import { SEARCH_ATTRIBUTE_KEYS } from '../../workflows/search-attributes';
+import { logTail } from './log-tail';
 
 export interface DevServerOptions {
   /** The Temporal CLI; undefined falls back to the SDK's downloaded dev server. */
@@ -97,7 +98,7 @@ export async function startTemporalDevServer(options: DevServerOptions): Promise
   const exited = new Promise<never>((_, reject) =>
     child.once('exit', (code, signal) =>
       reject(
-        new Error(`The Temporal dev server exited (${code ?? signal}); see ${logFile}:\n${tail(logFile)}`),
+        new Error(`The Temporal dev server exited (${code ?? signal}); see ${logFile}:\n${logTail(logFile)}`),
       ),
     ),
   );
@@ -146,14 +147,6 @@ function stopChild(child: ChildProcess, graceMs = 10_000): Promise<void> {
     });
     child.kill('SIGTERM');
   });
-}
-
-function tail(file: string, lines = 15): string {
-  try {
-    return readFileSync(file, 'utf8').trimEnd().split('\n').slice(-lines).join('\n');
-  } catch {
-    return '';
-  }
 }
 
 /** Last resort where no CLI could be found or built: the SDK downloads its dev server. */
