@@ -6,11 +6,7 @@ import type { PostgresQueryRunner } from 'typeorm/driver/postgres/PostgresQueryR
 type Row = Record<string, unknown>;
 
 interface PgQueryable {
-  query(config: {
-    name: string;
-    text: string;
-    values: unknown[];
-  }): Promise<{ rows: Row[]; rowCount: number | null }>;
+  query(config: { name: string; text: string; values: unknown[] }): Promise<{ rows: Row[] }>;
 }
 
 /** A `*` in a select list or RETURNING (not `count(*)`). */
@@ -33,16 +29,11 @@ export class PreparedStatement {
     if (typeof text === 'string') this.statement = named(text);
   }
 
-  /** Runs on the manager's connection inside a transaction, else on a pooled one. */
-  async run(manager: EntityManager, values: unknown[]): Promise<{ rows: Row[]; rowCount: number }> {
+  /** Runs on the manager's connection inside a transaction, else on a pooled one; its rows. */
+  async run(manager: EntityManager, values: unknown[]): Promise<Row[]> {
     this.statement ??= named((this.text as (manager: EntityManager) => string)(manager));
     const connection = await connectionOf(manager);
-    const result = await connection.query({ ...this.statement, values });
-    return { rows: result.rows, rowCount: result.rowCount ?? 0 };
-  }
-
-  async rows(manager: EntityManager, values: unknown[]): Promise<Row[]> {
-    return (await this.run(manager, values)).rows;
+    return (await connection.query({ ...this.statement, values })).rows;
   }
 }
 
@@ -78,7 +69,7 @@ export class PreparedSelect<P extends string> {
 
   async rows(manager: EntityManager, parameters: Record<P, unknown>): Promise<Row[]> {
     const { statement, order } = this.compile(manager);
-    return statement.rows(
+    return statement.run(
       manager,
       order.map((name) => parameters[name]),
     );

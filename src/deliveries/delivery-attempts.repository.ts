@@ -61,7 +61,7 @@ export class DeliveryAttemptsRepository {
    * earlier run left `sending` marked `unknown`, and the number of the next send.
    */
   async openAttempt(deliveryId: string, attempt: number, interruptedMessage: string): Promise<OpenedAttempt> {
-    const [row] = await OPEN_ATTEMPT.rows(this.manager, [deliveryId, attempt, interruptedMessage]);
+    const [row] = await OPEN_ATTEMPT.run(this.manager, [deliveryId, attempt, interruptedMessage]);
     if (row!.completed_outcome) {
       return {
         completed: {

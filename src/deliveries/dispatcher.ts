@@ -261,7 +261,7 @@ export class Dispatcher {
     events: OutboxRow[],
     matches: Match[],
   ): Promise<Delivery[]> {
-    const rows = await insertingMarking(table).rows(manager, [
+    const rows = await insertingMarking(table).run(manager, [
       events.map((event) => event.id),
       matches.map(({ webhook }) => webhook.workspaceId),
       matches.map(({ webhook }) => webhook.id),

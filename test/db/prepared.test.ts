@@ -23,7 +23,7 @@ describe('prepared statements (real PostgreSQL)', () => {
     );
     await db.dataSource.query(`INSERT INTO workspaces (name) VALUES ('Prepared Ltd')`);
     await db.dataSource.transaction(async (manager) => {
-      const first = await renamed.rows(manager, ['Prepared Ltd', 'Prepared Two']);
+      const first = await renamed.run(manager, ['Prepared Ltd', 'Prepared Two']);
       expect(first).toEqual([
         expect.objectContaining({ name: 'Prepared Two', schema_revision: expect.any(Number) }),
       ]);
@@ -33,7 +33,7 @@ describe('prepared statements (real PostgreSQL)', () => {
       expect(prepared).toHaveLength(1);
       expect(prepared[0]!.name).toMatch(/^crm_[0-9a-f]{24}$/);
       // Same connection, same statement: executed again, not prepared a second time.
-      await renamed.rows(manager, ['Prepared Two', 'Prepared Ltd']);
+      await renamed.run(manager, ['Prepared Two', 'Prepared Ltd']);
       expect(
         await manager.query(`SELECT count(*)::int AS n FROM pg_prepared_statements WHERE name = $1`, [
           prepared[0]!.name,
