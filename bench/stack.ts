@@ -13,15 +13,30 @@ const START_TIMEOUT_MS = 180_000;
 const STOP_TIMEOUT_MS = 45_000;
 const BANNER = 'CRM webhooks service is running';
 
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
+/** Whether a process could listen on `port` of 127.0.0.1 now. */
+export function isFree(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
     const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
+    server.once('error', () => resolve(false));
+    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
   });
+}
+
+/**
+ * A port that was free a moment ago on 127.0.0.1, for a process that binds it seconds later, and
+ * not one of `taken` (ports chosen but not bound yet). It is below the kernel's ephemeral range
+ * (32768 and up), where any outgoing connection on the machine can take it first (the tests'
+ * embedded PostgreSQL once did not start in CI on a port chosen there), and where the Temporal
+ * server could not use it (it stores membership ports in a smallint column).
+ */
+export async function freePort(taken: Set<number> = new Set()): Promise<number> {
+  for (;;) {
+    const port = 20_000 + Math.floor(Math.random() * 12_000);
+    if (!taken.has(port) && (await isFree(port))) {
+      taken.add(port);
+      return port;
+    }
+  }
 }
 
 export interface Stack {
