@@ -17,20 +17,23 @@
 // BENCH_STACK=topology (the production topology instead: bench/topology/bench.ts, its own section).
 import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { cpus, loadavg, release, tmpdir, totalmem } from 'node:os';
+import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { cpuBetween, snapshot, type CpuUsage } from './cpu';
 import { prepareEngine, type EngineRun, type EngineShape } from './engine';
 import { closedLoop, openLoad, recordWriter, type Write } from './load';
 import { profileFiles, renderProfileSummary, summarizeProfile } from './profile-summary';
 import { CEILING_PATH, HOOK_PATH, BenchReceiver } from './receiver';
-import { renderResults, sustainedStep, type Machine, type Results, type StepResult } from './report';
+import { machine } from './machine';
+import { renderResults, sustainedStep, type Results, type StepResult } from './report';
 import { startStack, type Stack } from './stack';
 import { STAGES, StageReader } from './stages';
 import { saturation } from './saturation';
 import { countStatements } from './statements';
 import { ms, num, pct, sleep, summarize, wallMs } from './stats';
-import { runTopologyBench, topologySection, withTopologySection } from './topology/bench';
+import { keepSections } from './sections';
+import { runTopologyBench, TOPOLOGY_HEADING } from './topology/bench';
+import { FAIRNESS_HEADING } from './fairness/report';
 import { prepareWorkspace } from './workspace';
 
 const BENCH_ROOT = resolve(__dirname, '..', '..');
@@ -118,29 +121,6 @@ process.on('exit', () => {
   stack?.killNow();
   removeTmp();
 });
-
-function machine(): Machine {
-  let cpuModel = cpus()[0]?.model ?? 'unknown';
-  try {
-    const line = readFileSync('/proc/cpuinfo', 'utf8')
-      .split('\n')
-      .find((l) => l.startsWith('model name'));
-    if (line) cpuModel = line.split(':')[1]!.trim();
-  } catch {
-    // not Linux: os.cpus() is fine
-  }
-  return {
-    cpuModel,
-    cores: cpus().length,
-    memoryGiB: totalmem() / 1024 ** 3,
-    node: process.version,
-    kernel: `Linux ${release()}`,
-    date: new Date().toISOString(),
-    loadAverage: loadavg()
-      .map((value) => value.toFixed(2))
-      .join(', '),
-  };
-}
 
 /** CPU used between `fromMs` and `toMs` from now (wall), sampled by timers. */
 function cpuWindow(fromMs: number, toMs: number): Promise<CpuUsage> {
@@ -499,10 +479,9 @@ async function main(): Promise<void> {
 
   if (!sustainedStep(results) && results.steps.length)
     results.notes.push('No rate was sustained: lower BENCH_RATES to find the sustained rate.');
-  // The topology run's section (BENCH_STACK=topology) stays: it is measured apart.
+  // The sections measured apart (BENCH_STACK=topology, npm run bench:fairness) stay.
   const previous = existsSync(settings.output) ? readFileSync(settings.output, 'utf8') : '';
-  const kept = topologySection(previous);
-  const text = kept ? withTopologySection(renderResults(results), kept) : renderResults(results);
+  const text = keepSections(renderResults(results), previous, [TOPOLOGY_HEADING, FAIRNESS_HEADING]);
   writeFileSync(settings.output, text);
   if (settings.json) writeFileSync(settings.json, JSON.stringify(results));
   process.stdout.write(`\n${text}\n`);

@@ -14,6 +14,7 @@ import type { Machine } from '../report';
 import { saturation, type SaturationReport } from '../saturation';
 import { ms, num, pct, sleep, summarize, table, wallMs, type Summary } from '../stats';
 import { prepareWorkspace } from '../workspace';
+import { withSection } from '../sections';
 import { TEMPORAL_SERVER_VERSION } from './spec';
 import { startLoopbackTopology, type Topology } from './topology';
 
@@ -160,7 +161,7 @@ export async function runTopologyBench(options: {
       badSignatures: receiver.badSignatures,
     });
     const before = existsSync(options.output) ? readFileSync(options.output, 'utf8') : '';
-    writeFileSync(options.output, withTopologySection(before, section));
+    writeFileSync(options.output, withSection(before, TOPOLOGY_HEADING, section));
     process.stdout.write(`\n${section}\n`);
     log(`wrote the ${TOPOLOGY_HEADING} section of ${options.output}`);
   } finally {
@@ -182,23 +183,6 @@ function cpuLine(trees: Record<string, number>): string {
   return Object.entries(trees)
     .map(([name, used]) => `${name} ${pct(used)}`)
     .join(', ');
-}
-
-/** `text` with its `## Topology` section (to the end or the next `## `) replaced by `section`. */
-export function withTopologySection(text: string, section: string): string {
-  const start = text.indexOf(`\n${TOPOLOGY_HEADING}\n`);
-  if (start === -1) return `${text.trimEnd()}\n\n${section.trim()}\n`;
-  const next = text.indexOf('\n## ', start + 1);
-  const after = next === -1 ? '' : text.slice(next);
-  return `${text.slice(0, start).trimEnd()}\n\n${section.trim()}\n${after}`;
-}
-
-/** The `## Topology` section of `text`, or '' (a default run keeps it when it rewrites the file). */
-export function topologySection(text: string): string {
-  const start = text.indexOf(`\n${TOPOLOGY_HEADING}\n`);
-  if (start === -1) return '';
-  const next = text.indexOf('\n## ', start + 1);
-  return text.slice(start, next === -1 ? undefined : next).trim();
 }
 
 export function renderTopology(results: {

@@ -1,0 +1,121 @@
+// The `## Fairness` section of BENCHMARKS.md: B's latency beside A's load, as ratios to the
+// scenario where A is idle, with A's deliveries and their schedule, and the CPU of each component.
+import type { Machine } from '../report';
+import { ms, num, pct, table } from '../stats';
+import { BAD_MODE_LABELS } from './bad-receivers';
+import type { ScenarioResult } from './scenario';
+
+export const FAIRNESS_HEADING = '## Fairness';
+
+/** The targets of issue 23: B's p50 within 1.5×, its p99 within 2× of the A-idle values. */
+export const P50_BOUND = 1.5;
+export const P99_BOUND = 2;
+
+export function describeLoad(result: ScenarioResult): string {
+  const { scenario } = result;
+  if (!scenario.mode) return 'A idle';
+  const what = BAD_MODE_LABELS[scenario.mode];
+  return scenario.burst ? `A: ${scenario.burst} at once, ${what}` : `A: ${scenario.rate}/s, ${what}`;
+}
+
+export function renderFairness(results: {
+  machine: Machine;
+  revision: string;
+  durationS: number;
+  bIntervalMs: number;
+  scenarios: ScenarioResult[];
+}): string {
+  const m = results.machine;
+  const idle = results.scenarios.find((result) => !result.scenario.mode);
+  const ratio = (value: number, base: number | undefined) =>
+    base && Number.isFinite(value) ? `${(value / base).toFixed(2)}×` : '–';
+  const verdict = (result: ScenarioResult) => {
+    if (!idle || !result.scenario.mode) return '';
+    const ok = result.b.p50 <= P50_BOUND * idle.b.p50 && result.b.p99 <= P99_BOUND * idle.b.p99;
+    return ok ? 'within' : 'OUTSIDE';
+  };
+  const latencyRows = results.scenarios.map((result) => [
+    describeLoad(result),
+    ms(result.b.p50),
+    ms(result.b.p99),
+    ms(result.b.max),
+    ratio(result.b.p50, idle?.b.p50),
+    ratio(result.b.p99, idle?.b.p99),
+    verdict(result),
+    String(result.bUnreceived + result.bFailedWrites),
+    result.loadAverage.split(',')[0]!,
+  ]);
+  const aRows = results.scenarios
+    .filter((result) => result.a)
+    .map((result) => {
+      const a = result.a!;
+      const s = a.schedule;
+      return [
+        describeLoad(result),
+        `${a.writes} (${Object.entries(a.answers)
+          .map(([status, count]) => `${status}: ${count}`)
+          .join(', ')})`,
+        `${a.deliveries} (${Object.entries(a.byStatus)
+          .map(([status, count]) => `${status} ${count}`)
+          .join(', ')})`,
+        String(a.notStarted),
+        String(a.requests),
+        `${s.retries}: ${s.early} early, ${s.onTime} on time, ${s.late} late`,
+        s.firstRetryOffset.count
+          ? `${ms(s.firstRetryOffset.p50)} / ${ms(s.firstRetryOffset.max)}`
+          : '–',
+      ];
+    });
+  const cpuRows = results.scenarios.map((result) => [
+    describeLoad(result),
+    pct(result.cpu.groups['api+worker']),
+    pct(result.cpu.groups.postgresql),
+    pct(result.cpu.groups.temporal),
+    pct(result.cpu.groups.bench),
+    pct(result.cpu.machine),
+    pct(result.cpu.foreign),
+  ]);
+  const capacity = results.scenarios.filter((result) => result.capacity?.lines.length);
+  return [
+    FAIRNESS_HEADING,
+    '',
+    `\`npm run bench:fairness\` (revision ${results.revision}): each scenario on a fresh embedded stack. ` +
+      `Workspace B writes a record every ${results.bIntervalMs / 1000} s for ${results.durationS} s to a ` +
+      `receiver that answers at once; workspace A writes at the same time to a receiver that never answers ` +
+      `(every attempt runs into the 5 s timeout), answers after 4.9 s, or refuses connections. B's ` +
+      `write-to-receipt time is measured by the bench (write sent → signed POST received). ` +
+      `${m.cpuModel}, ${m.cores} cores, Node ${m.node}, ${m.date}; load average ${m.loadAverage} at the start.`,
+    '',
+    `Target (issue 23): B's p50 at most ${P50_BOUND}× and its p99 at most ${P99_BOUND}× the A-idle values.`,
+    '',
+    table(
+      ['scenario', 'B p50', 'B p99', 'B max', 'p50 ÷ idle', 'p99 ÷ idle', 'target', 'B lost', 'load'],
+      latencyRows,
+    ),
+    '',
+    "A's writes and deliveries at the end of the load (read from the delivery log). A retry is early when it " +
+      'started before its pause (10 s, 20 s, … after the previous attempt ended) was over, on time within 1 s ' +
+      'of it, late when it waited longer for capacity.',
+    '',
+    table(
+      ['scenario', 'A writes (answers)', 'A deliveries', 'not started', 'requests seen', 'retries', 'first retry late by p50 / max'],
+      aRows,
+    ),
+    '',
+    'CPU during the load, % of one core (200% = both cores):',
+    '',
+    table(['scenario', 'API + worker', 'PostgreSQL', 'Temporal', 'bench', 'machine', 'not ours'], cpuRows),
+    ...(capacity.length
+      ? [
+          '',
+          'Delivery capacity at the end of the load (`GET /metrics`):',
+          '',
+          ...capacity.flatMap((result) => [
+            `- ${describeLoad(result)}: ${result.capacity!.lines.map((line) => `\`${line}\``).join(', ')}`,
+          ]),
+        ]
+      : []),
+    '',
+    `${num(results.scenarios.length, 0)} scenarios.`,
+  ].join('\n');
+}

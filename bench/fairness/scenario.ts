@@ -1,0 +1,209 @@
+// One scenario of the fairness benchmark on a fresh embedded stack: workspace B writes a record
+// every 0.5 s to a receiver that answers at once, while workspace A writes at a steady rate (or in
+// one burst) to a receiver that never answers, answers in 4.9 s or refuses connections. B's
+// write-to-receipt time is what A must not move; A's deliveries must all exist and keep their
+// retry schedule.
+import { randomBytes } from 'node:crypto';
+import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Client } from 'pg';
+import { cpuBetween, snapshot, type CpuUsage } from '../cpu';
+import { openLoad, recordWriter, type OpenLoadResult, type Write } from '../load';
+import { BenchReceiver, HOOK_PATH } from '../receiver';
+import { startStack, type Stack } from '../stack';
+import { sleep, summarize, wallMs, type Summary } from '../stats';
+import { prepareWorkspace } from '../workspace';
+import { BadReceiver, type BadMode } from './bad-receivers';
+import { scrapeCapacity, type CapacitySample } from './metrics';
+import { checkSchedule, type ScheduleCheck, type SendRow } from './schedule';
+
+export interface Scenario {
+  /** As given in FAIRNESS_SCENARIOS: idle, hang:50, slow:50, refuse:50, burst:100. */
+  name: string;
+  /** A's receiver; null: A writes nothing. */
+  mode: BadMode | null;
+  /** A's steady writes per second. */
+  rate?: number;
+  /** A's writes all at once at the start. */
+  burst?: number;
+}
+
+export function parseScenario(name: string): Scenario {
+  if (name === 'idle') return { name, mode: null };
+  const [kind, count] = name.split(':');
+  const n = Number(count);
+  if (!Number.isFinite(n) || n <= 0) throw new Error(`bad scenario ${name}: expected e.g. hang:50`);
+  if (kind === 'burst') return { name, mode: 'hang', burst: n };
+  if (kind === 'hang' || kind === 'slow' || kind === 'refuse') return { name, mode: kind, rate: n };
+  throw new Error(`bad scenario ${name}: idle, hang:N, slow:N, refuse:N or burst:N`);
+}
+
+export interface ScenarioResult {
+  scenario: Scenario;
+  loadAverage: string;
+  /** B's write-to-receipt latency. */
+  b: Summary;
+  bUnreceived: number;
+  bFailedWrites: number;
+  a?: {
+    writes: number;
+    answers: Record<string, number>;
+    /** Deliveries of A's webhook in the log, by status. */
+    deliveries: number;
+    byStatus: Record<string, number>;
+    /** Deliveries whose workflow was never started (lost until the sweep finds them). */
+    notStarted: number;
+    /** Requests A's receiver saw. */
+    requests: number;
+    schedule: ScheduleCheck;
+  };
+  cpu: CpuUsage;
+  /** The service's capacity use at the end of the load (its /metrics), when it has one. */
+  capacity?: CapacitySample;
+}
+
+export interface ScenarioSettings {
+  projectRoot: string;
+  durationS: number;
+  bIntervalMs: number;
+  log: (message: string) => void;
+}
+
+/** Runs one scenario on its own stack, so no retry of an earlier scenario runs into it. */
+export async function runScenario(scenario: Scenario, settings: ScenarioSettings): Promise<ScenarioResult> {
+  const { log } = settings;
+  const tmp = mkdtempSync(join(tmpdir(), 'crm-fairness-'));
+  chmodSync(tmp, 0o755); // PostgreSQL runs as its own user when we are root
+  const secret = randomBytes(24).toString('hex');
+  const receiver = await new BenchReceiver(secret).start();
+  const bad = scenario.mode ? await new BadReceiver(scenario.mode).start() : undefined;
+  let stack: Stack | undefined;
+  const stopOnSignal = () => stack?.killNow();
+  process.once('exit', stopOnSignal);
+  try {
+    stack = await startStack({ projectRoot: settings.projectRoot, dataDir: tmp, log });
+    const b = await prepareWorkspace({ baseUrl: stack.baseUrl, webhookUrl: `${receiver.url}${HOOK_PATH}`, secret });
+    const a = bad ? await prepareWorkspace({ baseUrl: stack.baseUrl, webhookUrl: bad.url, secret }) : undefined;
+    const bWriter = recordWriter({ baseUrl: stack.baseUrl, apiKey: b.apiKey, type: 'deal', nameFieldId: b.nameFieldId });
+    const aWriter = a
+      ? recordWriter({ baseUrl: stack.baseUrl, apiKey: a.apiKey, type: 'deal', nameFieldId: a.nameFieldId })
+      : undefined;
+
+    // Warm-up: B's path once through every piece, so the first measured write is not the first.
+    const warm = await openLoad({ rate: 10, durationMs: 2000, maxInFlight: 50, send: bWriter.send });
+    await warm.settled;
+    await waitForArrivals(receiver, warm.writes, 30_000);
+
+    const durationMs = settings.durationS * 1000;
+    const loadAverage = loadavg()
+      .map((value) => value.toFixed(2))
+      .join(', ');
+    const before = snapshot(stack.pid);
+    const bLoad = openLoad({
+      rate: 1000 / settings.bIntervalMs,
+      durationMs,
+      maxInFlight: 1000,
+      send: bWriter.send,
+    });
+    let aLoad: Promise<OpenLoadResult> | undefined;
+    if (aWriter && scenario.rate)
+      aLoad = openLoad({ rate: scenario.rate, durationMs, maxInFlight: 2000, send: aWriter.send });
+    if (aWriter && scenario.burst)
+      aLoad = openLoad({ rate: 10_000, durationMs: (scenario.burst / 10_000) * 1000, maxInFlight: 2000, send: aWriter.send });
+    const bDone = await bLoad;
+    const capacity = await scrapeCapacity(stack.baseUrl);
+    const cpu = cpuBetween(before, snapshot(stack.pid));
+    const aDone = aLoad ? await aLoad : undefined;
+    await bDone.settled;
+    const unreceived = await waitForArrivals(receiver, bDone.writes, 60_000);
+    const latencies = bDone.writes.flatMap((write) => {
+      const at = write.recordId ? receiver.arrivals.get(write.recordId) : undefined;
+      return at === undefined ? [] : [at - write.startedAt];
+    });
+
+    let aResult: ScenarioResult['a'];
+    if (a && aDone && bad) {
+      await aDone.settled;
+      aResult = {
+        writes: aDone.writes.length,
+        answers: countBy(aDone.writes.map((write) => String(write.status ?? 'none'))),
+        requests: bad.requests,
+        ...(await readDeliveries(stack.postgresUrl, a.webhookId)),
+      };
+    }
+    bWriter.close();
+    aWriter?.close();
+    return {
+      scenario,
+      loadAverage,
+      b: summarize(latencies),
+      bUnreceived: unreceived,
+      bFailedWrites: bDone.writes.filter((write) => write.status !== 201).length,
+      a: aResult,
+      cpu,
+      capacity,
+    };
+  } finally {
+    await stack?.stop();
+    process.removeListener('exit', stopOnSignal);
+    await receiver.stop();
+    await bad?.stop();
+    rmSync(tmp, { recursive: true, force: true, maxRetries: 3 });
+  }
+}
+
+async function waitForArrivals(receiver: BenchReceiver, writes: Write[], timeoutMs: number): Promise<number> {
+  const deadline = wallMs() + timeoutMs;
+  for (;;) {
+    const missing = writes.filter((write) => write.recordId && !receiver.arrivals.has(write.recordId)).length;
+    if (missing === 0 || wallMs() > deadline) return missing;
+    await sleep(100);
+  }
+}
+
+function countBy(values: string[]): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const value of values) counts[value] = (counts[value] ?? 0) + 1;
+  return counts;
+}
+
+/** A's deliveries and their sends, read from the log the service keeps. */
+async function readDeliveries(postgresUrl: string, webhookId: string) {
+  const client = new Client({ connectionString: postgresUrl });
+  await client.connect();
+  try {
+    const deliveries = await client.query<{ status: string; count: string; not_started: string }>(
+      `SELECT status, count(*) AS count, count(*) FILTER (WHERE workflow_started_at IS NULL) AS not_started
+         FROM deliveries WHERE webhook_id = $1 GROUP BY status`,
+      [webhookId],
+    );
+    const sends = await client.query<{
+      delivery_id: string;
+      attempt: number;
+      send: number;
+      started: number;
+      duration_ms: number | null;
+    }>(
+      `SELECT a.delivery_id, a.attempt, a.send, extract(epoch FROM a.started_at) * 1000 AS started, a.duration_ms
+         FROM delivery_attempts a JOIN deliveries d ON d.id = a.delivery_id
+        WHERE d.webhook_id = $1`,
+      [webhookId],
+    );
+    const rows: SendRow[] = sends.rows.map((row) => ({
+      deliveryId: row.delivery_id,
+      attempt: row.attempt,
+      send: row.send,
+      startedAt: Number(row.started),
+      durationMs: row.duration_ms,
+    }));
+    return {
+      deliveries: deliveries.rows.reduce((sum, row) => sum + Number(row.count), 0),
+      byStatus: Object.fromEntries(deliveries.rows.map((row) => [row.status, Number(row.count)])),
+      notStarted: deliveries.rows.reduce((sum, row) => sum + Number(row.not_started), 0),
+      schedule: checkSchedule(rows),
+    };
+  } finally {
+    await client.end();
+  }
+}
