@@ -1,4 +1,5 @@
 import { MockActivityEnvironment } from '@temporalio/testing';
+import type { DeliveryLanes } from '../src/deliveries/capacity/delivery-lanes';
 import type { AttemptRequest, DeliveryAttempts } from '../src/deliveries/delivery-attempts';
 import { createDeliveryActivities } from './delivery.activities';
 
@@ -13,6 +14,7 @@ describe('attemptDelivery', () => {
     const attempts = { attempt: async (request: AttemptRequest) => (seen.push(request), outcome) };
     const { attemptDelivery } = createDeliveryActivities({
       attempts: attempts as unknown as DeliveryAttempts,
+      lanes: {} as DeliveryLanes,
     });
     await new MockActivityEnvironment().run(attemptDelivery, input);
     return seen[0];

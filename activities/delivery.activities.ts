@@ -1,4 +1,5 @@
 import { ApplicationFailure, Context } from '@temporalio/activity';
+import type { DeliveryLanes, FastLaneOutcome, LaneRequest } from '../src/deliveries/capacity/delivery-lanes';
 import {
   DeliveryMissingError,
   type AttemptOutcome,
@@ -16,26 +17,41 @@ export type AttemptDeliveryInput = Omit<AttemptRequest, 'retryInMs'> & { retryIn
  */
 const scheduleBefore = (attempt: number) => (hasAttemptsLeft(attempt) ? retryDelayMs(attempt) : null);
 
+/** Retrying cannot bring a deleted row back: end the workflow instead of retrying forever. */
+async function failingForGoodWhenMissing<T>(run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (error) {
+    if (error instanceof DeliveryMissingError) {
+      throw ApplicationFailure.nonRetryable(error.message, 'DeliveryMissing');
+    }
+    throw error;
+  }
+}
+
 /** One attempt of a delivery; the HTTP request is cancelled with the activity. */
-export function createDeliveryActivities(deps: { attempts: DeliveryAttempts }) {
+export function createDeliveryActivities(deps: { attempts: DeliveryAttempts; lanes: DeliveryLanes }) {
   return {
+    /** Deliveries started before the lanes (issue 23): the attempt at once, outside any budget. */
     async attemptDelivery(input: AttemptDeliveryInput): Promise<AttemptOutcome> {
-      try {
-        return await deps.attempts.attempt(
+      return failingForGoodWhenMissing(() =>
+        deps.attempts.attempt(
           {
             deliveryId: input.deliveryId,
             attempt: input.attempt,
             retryInMs: input.retryInMs === undefined ? scheduleBefore(input.attempt) : input.retryInMs,
           },
           Context.current().cancellationSignal,
-        );
-      } catch (error) {
-        // Retrying cannot bring a deleted row back: end the workflow instead of retrying forever.
-        if (error instanceof DeliveryMissingError) {
-          throw ApplicationFailure.nonRetryable(error.message, 'DeliveryMissing');
-        }
-        throw error;
-      }
+        ),
+      );
+    },
+    /** The fast lane (a local activity): the attempt now, or why the slow lane makes it instead. */
+    async attemptInFastLane(input: LaneRequest): Promise<FastLaneOutcome> {
+      return failingForGoodWhenMissing(() => deps.lanes.fast(input, Context.current().cancellationSignal));
+    },
+    /** The slow lane (an activity on the slow lane's task queue, dispatched fairly by workspace). */
+    async attemptInSlowLane(input: LaneRequest): Promise<AttemptOutcome> {
+      return failingForGoodWhenMissing(() => deps.lanes.slow(input, Context.current().cancellationSignal));
     },
   };
 }

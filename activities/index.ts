@@ -7,6 +7,9 @@ import type { Logger } from '../src/logger';
 import type { TrashService } from '../src/records/trash.service';
 import type { SecretBox } from '../src/security/secret-box';
 import { WebhooksRepository } from '../src/webhooks/webhooks.repository';
+import { createDeliveryCapacity, type DeliveryCapacity } from '../src/deliveries/capacity/delivery-capacity';
+import { DeliveryLanes, type LaneObserver } from '../src/deliveries/capacity/delivery-lanes';
+import { DeliveryAttemptsRepository } from '../src/deliveries/delivery-attempts.repository';
 import { createDeliveryActivities } from './delivery.activities';
 import { createRecordErasureActivities } from './record-erasure.activities';
 import { createResendBatchActivities } from './resend-batch.activities';
@@ -21,6 +24,9 @@ export interface ActivityDeps {
   sender: HttpSender;
   /** The steps of "Resend failed since …" (they resend through the deliveries service). */
   resendSteps: ResendBatchSteps;
+  /** This process's delivery capacity, when something else (the metrics) reads it too. */
+  capacity?: DeliveryCapacity;
+  laneObserver?: LaneObserver;
 }
 
 /**
@@ -28,17 +34,24 @@ export interface ActivityDeps {
  * activities-dependency-injection). Each feature adds its activities here as it lands.
  */
 export function createActivities(deps: ActivityDeps) {
+  const attempts = new DeliveryAttempts({
+    dataSource: deps.dataSource,
+    webhooks: new WebhooksRepository(deps.dataSource.manager, deps.box),
+    sender: deps.sender,
+    logger: deps.logger,
+  });
+  const capacity = deps.capacity ?? createDeliveryCapacity(deps);
+  const history = new DeliveryAttemptsRepository(deps.dataSource.manager);
+  const lanes = new DeliveryLanes({
+    attempts,
+    ...capacity,
+    markWaiting: (deliveryId) => history.markWaiting(deliveryId),
+    observer: deps.laneObserver,
+  });
   return {
     ...createRecordErasureActivities(deps),
     ...createResendBatchActivities({ steps: deps.resendSteps }),
-    ...createDeliveryActivities({
-      attempts: new DeliveryAttempts({
-        dataSource: deps.dataSource,
-        webhooks: new WebhooksRepository(deps.dataSource.manager, deps.box),
-        sender: deps.sender,
-        logger: deps.logger,
-      }),
-    }),
+    ...createDeliveryActivities({ attempts, lanes }),
   };
 }
 

@@ -43,6 +43,8 @@ export async function prepareWorkspace(options: {
   baseUrl: string;
   webhookUrl: string;
   secret: string;
+  /** What the webhook subscribes to: record.created unless said (each deal written is one delivery). */
+  events?: string[];
 }): Promise<BenchWorkspace> {
   const { baseUrl } = options;
   const email = `bench-${randomBytes(4).toString('hex')}@example.com`;
@@ -72,7 +74,7 @@ export async function prepareWorkspace(options: {
   const webhook = expect(
     await call(baseUrl, 'POST', '/api/v1/webhooks', {
       apiKey,
-      body: { url: options.webhookUrl, events: ['record.created'], secret: options.secret },
+      body: { url: options.webhookUrl, events: options.events ?? ['record.created'], secret: options.secret },
     }),
     201,
     'creating the webhook',

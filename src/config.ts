@@ -62,6 +62,51 @@ export const configSchema = z.object({
       })
       .optional(),
   ),
+  /** REST and MCP requests of one workspace served at once by one API process (docs/security.md). */
+  API_CONCURRENCY_PER_WORKSPACE: z.coerce.number().int().min(1).max(1000).default(2),
+  /** Requests of one workspace waiting for their turn in one API process; one more answers 429 busy. */
+  API_QUEUE_PER_WORKSPACE: z.coerce.number().int().min(0).max(100_000).default(200),
+  // Delivery capacity (docs/architecture.md, "Delivery capacity"): what one workspace may hold.
+  /** Attempts one worker runs at once in the fast lane (healthy endpoints, in-process). */
+  DELIVERY_FAST_LANE_SLOTS: z.coerce.number().int().min(1).max(5000).default(200),
+  /** Of those, at most this many for one workspace… */
+  DELIVERY_FAST_LANE_PER_WORKSPACE: z.coerce.number().int().min(1).max(5000).default(20),
+  /** …and this many for one endpoint (webhook). */
+  DELIVERY_FAST_LANE_PER_ENDPOINT: z.coerce.number().int().min(1).max(5000).default(5),
+  /** Attempts one worker runs at once in the slow lane (endpoints that are not healthy, and overflow). */
+  DELIVERY_SLOW_LANE_SLOTS: z.coerce.number().int().min(1).max(5000).default(100),
+  /** Attempts per second the slow lane starts in all, across every worker (enforced by Temporal). */
+  DELIVERY_SLOW_LANE_RATE: z.coerce.number().positive().max(100_000).default(20),
+  /** Attempts per second the slow lane starts for one workspace (Temporal's per-fairness-key limit). */
+  DELIVERY_SLOW_LANE_RATE_PER_WORKSPACE: z.coerce.number().positive().max(100_000).default(10),
+  /**
+   * Fairness weights of workspaces other than 1 (Temporal task queue fairness): `<workspace id>=<weight>`
+   * pairs, comma-separated. A workspace of weight 2 gets twice the share of a contended lane.
+   */
+  DELIVERY_FAIRNESS_WEIGHTS: optionalString.pipe(
+    z
+      .string()
+      .transform((value, context) => {
+        const weights: Record<string, number> = {};
+        for (const pair of value
+          .split(',')
+          .map((part) => part.trim())
+          .filter(Boolean)) {
+          const match = /^([0-9a-fA-F-]{36})=(\d+(?:\.\d+)?)$/.exec(pair);
+          const weight = match ? Number(match[2]) : NaN;
+          if (!match || !(weight > 0) || weight > 1000) {
+            context.addIssue({
+              code: 'custom',
+              message: 'must be <workspace id>=<weight> pairs, e.g. 0b5e…=2',
+            });
+            return z.NEVER;
+          }
+          weights[match[1]!.toLowerCase()] = weight;
+        }
+        return weights;
+      })
+      .default({}),
+  ),
   /** Behind a reverse proxy: trust its X-Forwarded-Proto/-Host/-For (Koa's app.proxy). */
   TRUST_PROXY: optionalString.pipe(z.stringbool().default(false)),
 });

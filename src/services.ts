@@ -3,6 +3,8 @@ import { deliveryWorkflowId } from '../workflows/delivery.workflow';
 import { DeliveriesService } from './deliveries/deliveries.service';
 import type { Delivery } from './deliveries/delivery.entity';
 import { Dispatcher } from './deliveries/dispatcher';
+import { HeldDeliveries } from './deliveries/capacity/held-deliveries';
+import type { DeliveryCapacity } from './deliveries/capacity/delivery-capacity';
 import { ResendBatchSteps } from './deliveries/resend-batch-steps';
 import { ResendBatchesService } from './deliveries/resend-batches.service';
 import { TestEventsService } from './deliveries/test-events.service';
@@ -43,13 +45,32 @@ export function createServices(deps: {
   logger: Logger;
   dataSource: DataSource;
   temporal: TemporalHandle;
+  /** This process's delivery capacity, when it runs a worker (the dispatcher holds by it). */
+  capacity?: DeliveryCapacity;
 }) {
   const { config, logger, dataSource, temporal } = deps;
   if (!config.ENCRYPTION_KEY)
     throw new Error('ENCRYPTION_KEY must be resolved before the services are built');
   const box = new SecretBox(config.ENCRYPTION_KEY);
-  const starter = new TemporalDeliveryStarter(temporal.client, temporal.taskQueue, temporal.eagerStart);
-  const dispatcher = new Dispatcher(dataSource, starter, logger);
+  const starter = new TemporalDeliveryStarter(
+    temporal.client,
+    temporal.taskQueue,
+    temporal.eagerStart,
+    config.DELIVERY_FAIRNESS_WEIGHTS,
+  );
+  const held = new HeldDeliveries(
+    dataSource,
+    starter,
+    logger,
+    {
+      // Two seconds of the workspace's slow-lane rate: enough that the lane never runs dry for it.
+      queuedPerEndpoint: Math.ceil(2 * config.DELIVERY_SLOW_LANE_RATE_PER_WORKSPACE),
+      // Release passes run twice a second: half a second of the workspace's slow-lane rate each.
+      releasedPerPass: Math.ceil(config.DELIVERY_SLOW_LANE_RATE_PER_WORKSPACE / 2),
+    },
+    deps.capacity,
+  );
+  const dispatcher = new Dispatcher(dataSource, starter, logger, held);
   const temporalUrl = (delivery: Delivery) =>
     config.TEMPORAL_UI_URL
       ? `${config.TEMPORAL_UI_URL.replace(/\/+$/, '')}/namespaces/${temporal.namespace}/workflows/${deliveryWorkflowId(delivery.id)}`
@@ -78,6 +99,7 @@ export function createServices(deps: {
       },
     ),
     dispatcher,
+    held,
     deliveries,
     resendBatches: new ResendBatchesService(dataSource, starter, logger),
     resendSteps: new ResendBatchSteps(dataSource, deliveries, authenticator, oauthTokens),

@@ -5,14 +5,19 @@ import {
   proxyLocalActivities,
   sleep,
   upsertSearchAttributes,
+  workflowInfo,
 } from '@temporalio/workflow';
 import type { Activities } from '../activities';
+import { slowLaneQueue } from '../src/shared/lanes';
 import { DELIVERY_MAX_ATTEMPTS } from '../src/shared/limits';
 import { hasAttemptsLeft, retryDelayMs } from '../src/shared/retry-policy';
-import { DeliveryStatusKey } from './search-attributes';
+import { DeliveryLaneKey, DeliveryStatusKey } from './search-attributes';
 
 export interface DeliveryInput {
   deliveryId: string;
+  /** Whose delivery it is, for the lanes' budgets; absent in deliveries started before the lanes. */
+  workspaceId?: string;
+  webhookId?: string;
 }
 
 /** How a delivery workflow ends: its result when delivered, the details of its failure otherwise. */
@@ -37,7 +42,8 @@ const { attemptDelivery: attemptAsActivity } = proxyActivities<Activities>(attem
 // A local activity runs in the worker that runs the workflow task, so an attempt costs no trip
 // through the server's task queues; its outcome is recorded in the history as a marker, which
 // the Web UI shows with the attempt's result (docs/architecture.md, "A delivery's engine path").
-const { attemptDelivery: attemptLocally } = proxyLocalActivities<Activities>(attemptOptions);
+const { attemptDelivery: attemptLocally, attemptInFastLane } =
+  proxyLocalActivities<Activities>(attemptOptions);
 
 /**
  * Delivers one event to one webhook with the spec's retry schedule: up to 10 attempts, the first
@@ -51,19 +57,27 @@ export async function deliveryWorkflow(input: DeliveryInput): Promise<DeliveryRe
   // Deliveries started before this version replay the schedule they were started with.
   if (!patched(STATUS_ON_CHANGE)) return deliveryWorkflowBefore(input);
   // Deliveries started before attempts became local activities keep scheduling regular ones.
-  const attemptDelivery = patched(LOCAL_ATTEMPTS) ? attemptLocally : attemptAsActivity;
+  const local = patched(LOCAL_ATTEMPTS);
+  const attemptDelivery = local ? attemptLocally : attemptAsActivity;
+  // Deliveries started before the lanes (or by an API that did not pass whose they are) attempt at once.
+  const { workspaceId, webhookId } = input;
+  const lanes = local && patched(LANES) && workspaceId && webhookId ? { workspaceId, webhookId } : null;
   let shown: string | undefined;
   const show = (status: string) => {
     if (status !== shown) upsertSearchAttributes([{ key: DeliveryStatusKey, value: status }]);
     shown = status;
   };
+  let lane = 'fast';
+  const showLane = (next: 'fast' | 'slow') => {
+    if (next !== lane) upsertSearchAttributes([{ key: DeliveryLaneKey, value: next }]);
+    lane = next;
+  };
   for (let attempt = 1; attempt <= DELIVERY_MAX_ATTEMPTS; attempt++) {
     const pause = retryDelayMs(attempt);
-    const outcome = await attemptDelivery({
-      deliveryId: input.deliveryId,
-      attempt,
-      retryInMs: retryAfter(attempt, pause),
-    });
+    const request = { deliveryId: input.deliveryId, attempt, retryInMs: retryAfter(attempt, pause) };
+    const outcome = lanes
+      ? await attemptInLanes({ ...request, ...lanes }, showLane)
+      : await attemptDelivery(request);
     if (outcome.status === 'delivered') {
       show('delivered');
       return { status: 'delivered', attempts: attempt };
@@ -79,6 +93,31 @@ export async function deliveryWorkflow(input: DeliveryInput): Promise<DeliveryRe
 const STATUS_ON_CHANGE = 'delivery-status-on-change';
 /** The patch id of attempts as local activities (issue 14). */
 const LOCAL_ATTEMPTS = 'delivery-local-attempts';
+/** The patch id of the fast and slow lanes (issue 23). */
+const LANES = 'delivery-lanes';
+
+type LaneRequest = Parameters<Activities['attemptInSlowLane']>[0];
+
+/**
+ * One attempt: in the fast lane at once when it has room and the endpoint is healthy; otherwise in
+ * the slow lane, where it waits in Temporal's task queue, dispatched fairly by workspace, until a
+ * slot and the workspace's rate allow it. Waiting is not an attempt: the attempt is opened (and
+ * its time taken) when it starts, so a retry is never early, only late when capacity is short.
+ */
+async function attemptInLanes(request: LaneRequest, showLane: (lane: 'fast' | 'slow') => void) {
+  const fast = await attemptInFastLane(request);
+  if (!('deferred' in fast)) {
+    showLane('fast');
+    return fast;
+  }
+  showLane('slow');
+  const { attemptInSlowLane } = proxyActivities<Activities>({
+    ...attemptOptions,
+    taskQueue: slowLaneQueue(workflowInfo().taskQueue),
+    summary: `Attempt ${request.attempt}. ${fast.message}`,
+  });
+  return attemptInSlowLane(request);
+}
 
 /** The schedule as it ran before STATUS_ON_CHANGE: an upsert after every attempt, a result at the end. */
 async function deliveryWorkflowBefore(input: DeliveryInput): Promise<DeliveryResult> {

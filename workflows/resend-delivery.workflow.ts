@@ -21,7 +21,7 @@ export const resendWorkflowId = (deliveryId: string) => `resend-${deliveryId}`;
 export async function resendDeliveryWorkflow(input: ResendInput) {
   return executeChild(deliveryWorkflow, {
     workflowId: deliveryWorkflowId(input.deliveryId),
-    args: [{ deliveryId: input.deliveryId }],
+    args: [{ deliveryId: input.deliveryId, workspaceId: input.workspaceId, webhookId: input.webhookId }],
     parentClosePolicy: ParentClosePolicy.ABANDON,
     typedSearchAttributes: deliverySearchAttributes(input),
     memo: { url: input.url, event: input.event, resendOf: input.originalDeliveryId },

@@ -9,6 +9,12 @@ export const EventIdKey = defineSearchAttributeKey('EventId', SearchAttributeTyp
 export const DeliveryIdKey = defineSearchAttributeKey('DeliveryId', SearchAttributeType.KEYWORD);
 /** The delivery's latest status, updated after every attempt. */
 export const DeliveryStatusKey = defineSearchAttributeKey('DeliveryStatus', SearchAttributeType.KEYWORD);
+/**
+ * `slow` once an attempt of the delivery waits for, or runs in, the slow lane (its endpoint is not
+ * healthy, or the fast lane had no room for it); `fast` again when a later attempt runs in the fast
+ * lane. Unset: every attempt so far ran in the fast lane (docs/architecture.md, "Delivery capacity").
+ */
+export const DeliveryLaneKey = defineSearchAttributeKey('DeliveryLane', SearchAttributeType.KEYWORD);
 
 export const SEARCH_ATTRIBUTE_KEYS = [
   WorkspaceIdKey,
@@ -17,6 +23,7 @@ export const SEARCH_ATTRIBUTE_KEYS = [
   EventIdKey,
   DeliveryIdKey,
   DeliveryStatusKey,
+  DeliveryLaneKey,
 ];
 
 /** The search attributes of a delivery workflow, from the delivery row's ids. */

@@ -6,12 +6,14 @@ import type { Socket } from 'node:net';
 import { freePort } from '../stack';
 import { listenOnLoopback } from '../receiver';
 
-export type BadMode = 'hang' | 'slow' | 'refuse';
+/** `none`: A writes records that no webhook subscribes to (the cost of the writes alone). */
+export type BadMode = 'hang' | 'slow' | 'refuse' | 'none';
 
 export const BAD_MODE_LABELS: Record<BadMode, string> = {
   hang: 'never answers',
   slow: 'answers in 4.9 s',
   refuse: 'refuses connections',
+  none: 'no webhook subscribed (writes only)',
 };
 
 const SLOW_ANSWER_MS = 4900;
@@ -26,7 +28,7 @@ export class BadReceiver {
   constructor(readonly mode: BadMode) {}
 
   async start(): Promise<this> {
-    if (this.mode === 'refuse') {
+    if (this.mode === 'refuse' || this.mode === 'none') {
       // A port that was free a moment ago, below the ephemeral range, where nothing listens.
       this.url = `http://127.0.0.1:${await freePort()}/hook`;
       return this;

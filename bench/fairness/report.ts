@@ -61,9 +61,7 @@ export function renderFairness(results: {
         String(a.notStarted),
         String(a.requests),
         `${s.retries}: ${s.early} early, ${s.onTime} on time, ${s.late} late`,
-        s.firstRetryOffset.count
-          ? `${ms(s.firstRetryOffset.p50)} / ${ms(s.firstRetryOffset.max)}`
-          : '–',
+        s.firstRetryOffset.count ? `${ms(s.firstRetryOffset.p50)} / ${ms(s.firstRetryOffset.max)}` : '–',
       ];
     });
   const cpuRows = results.scenarios.map((result) => [
@@ -98,7 +96,15 @@ export function renderFairness(results: {
       'of it, late when it waited longer for capacity.',
     '',
     table(
-      ['scenario', 'A writes (answers)', 'A deliveries', 'not started', 'requests seen', 'retries', 'first retry late by p50 / max'],
+      [
+        'scenario',
+        'A writes (answers)',
+        'A deliveries',
+        'not started',
+        'requests seen',
+        'retries',
+        'first retry late by p50 / max',
+      ],
       aRows,
     ),
     '',

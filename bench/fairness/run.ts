@@ -34,7 +34,10 @@ const log = (message: string) =>
 
 function revision(): string {
   try {
-    return execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: PROJECT_ROOT, encoding: 'utf8' }).trim();
+    return execFileSync('git', ['rev-parse', '--short', 'HEAD'], {
+      cwd: PROJECT_ROOT,
+      encoding: 'utf8',
+    }).trim();
   } catch {
     return 'unknown';
   }
@@ -59,8 +62,13 @@ async function main(): Promise<void> {
           ? `; A ${result.a.writes} writes, ${result.a.deliveries} deliveries, ${result.a.requests} requests seen, ` +
             `retries ${result.a.schedule.retries} (${result.a.schedule.early} early, ${result.a.schedule.late} late)`
           : '') +
-        `; machine ${Math.round(result.cpu.machine)}%`,
+        `; machine ${Math.round(result.cpu.machine)}%; B's slowest: ` +
+        result.bWorst
+          .map((worst) => `${ms(worst.ms)} (write ${ms(worst.writeMs)}) at ${worst.atS.toFixed(1)} s`)
+          .join(', '),
     );
+    for (const worst of result.bWorst)
+      if (worst.stages) log(`    ${ms(worst.ms)} at ${worst.atS.toFixed(1)} s: ${worst.stages}`);
   }
   const section = renderFairness({
     machine: onMachine,

@@ -9,17 +9,20 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from 'pg';
 import { cpuBetween, snapshot, type CpuUsage } from '../cpu';
-import { openLoad, recordWriter, type OpenLoadResult, type Write } from '../load';
+import { Worker } from 'node:worker_threads';
+import { openLoad, recordWriter, type Write } from '../load';
+import type { WriterThreadOptions } from './writer-thread';
 import { BenchReceiver, HOOK_PATH } from '../receiver';
 import { startStack, type Stack } from '../stack';
-import { sleep, summarize, wallMs, type Summary } from '../stats';
+import { ms, sleep, summarize, wallMs, type Summary } from '../stats';
+import { STAGES, StageReader } from '../stages';
 import { prepareWorkspace } from '../workspace';
 import { BadReceiver, type BadMode } from './bad-receivers';
 import { scrapeCapacity, type CapacitySample } from './metrics';
 import { checkSchedule, type ScheduleCheck, type SendRow } from './schedule';
 
 export interface Scenario {
-  /** As given in FAIRNESS_SCENARIOS: idle, hang:50, slow:50, refuse:50, burst:100. */
+  /** As given in FAIRNESS_SCENARIOS: idle, hang:50, slow:50, refuse:50, burst:100, writes:50. */
   name: string;
   /** A's receiver; null: A writes nothing. */
   mode: BadMode | null;
@@ -35,8 +38,12 @@ export function parseScenario(name: string): Scenario {
   const n = Number(count);
   if (!Number.isFinite(n) || n <= 0) throw new Error(`bad scenario ${name}: expected e.g. hang:50`);
   if (kind === 'burst') return { name, mode: 'hang', burst: n };
+  if (kind === 'burst-writes') return { name, mode: 'none', burst: n };
+  if (kind === 'writes') return { name, mode: 'none', rate: n };
   if (kind === 'hang' || kind === 'slow' || kind === 'refuse') return { name, mode: kind, rate: n };
-  throw new Error(`bad scenario ${name}: idle, hang:N, slow:N, refuse:N or burst:N`);
+  throw new Error(
+    `bad scenario ${name}: idle, hang:N, slow:N, refuse:N, burst:N, writes:N or burst-writes:N`,
+  );
 }
 
 export interface ScenarioResult {
@@ -46,6 +53,8 @@ export interface ScenarioResult {
   b: Summary;
   bUnreceived: number;
   bFailedWrites: number;
+  /** B's slowest writes: when in the load (s after its start) and how long to receipt (ms). */
+  bWorst: { atS: number; ms: number; writeMs: number; stages?: string }[];
   a?: {
     writes: number;
     answers: Record<string, number>;
@@ -83,12 +92,22 @@ export async function runScenario(scenario: Scenario, settings: ScenarioSettings
   process.once('exit', stopOnSignal);
   try {
     stack = await startStack({ projectRoot: settings.projectRoot, dataDir: tmp, log });
-    const b = await prepareWorkspace({ baseUrl: stack.baseUrl, webhookUrl: `${receiver.url}${HOOK_PATH}`, secret });
-    const a = bad ? await prepareWorkspace({ baseUrl: stack.baseUrl, webhookUrl: bad.url, secret }) : undefined;
-    const bWriter = recordWriter({ baseUrl: stack.baseUrl, apiKey: b.apiKey, type: 'deal', nameFieldId: b.nameFieldId });
-    const aWriter = a
-      ? recordWriter({ baseUrl: stack.baseUrl, apiKey: a.apiKey, type: 'deal', nameFieldId: a.nameFieldId })
+    const b = await prepareWorkspace({
+      baseUrl: stack.baseUrl,
+      webhookUrl: `${receiver.url}${HOOK_PATH}`,
+      secret,
+    });
+    // `none`: A's webhook subscribes to an event its writes never cause.
+    const aEvents = scenario.mode === 'none' ? ['record.deleted'] : ['record.created'];
+    const a = bad
+      ? await prepareWorkspace({ baseUrl: stack.baseUrl, webhookUrl: bad.url, secret, events: aEvents })
       : undefined;
+    const bWriter = recordWriter({
+      baseUrl: stack.baseUrl,
+      apiKey: b.apiKey,
+      type: 'deal',
+      nameFieldId: b.nameFieldId,
+    });
 
     // Warm-up: B's path once through every piece, so the first measured write is not the first.
     const warm = await openLoad({ rate: 10, durationMs: 2000, maxInFlight: 50, send: bWriter.send });
@@ -106,40 +125,66 @@ export async function runScenario(scenario: Scenario, settings: ScenarioSettings
       maxInFlight: 1000,
       send: bWriter.send,
     });
-    let aLoad: Promise<OpenLoadResult> | undefined;
-    if (aWriter && scenario.rate)
-      aLoad = openLoad({ rate: scenario.rate, durationMs, maxInFlight: 2000, send: aWriter.send });
-    if (aWriter && scenario.burst)
-      aLoad = openLoad({ rate: 10_000, durationMs: (scenario.burst / 10_000) * 1000, maxInFlight: 2000, send: aWriter.send });
+    let aLoad: Promise<Write[]> | undefined;
+    if (a && scenario.rate)
+      aLoad = noisyWrites({ ...a, baseUrl: stack.baseUrl, rate: scenario.rate, durationMs });
+    // A burst: every write due at once.
+    if (a && scenario.burst)
+      aLoad = noisyWrites({
+        ...a,
+        baseUrl: stack.baseUrl,
+        rate: 10_000,
+        durationMs: (scenario.burst / 10_000) * 1000,
+      });
     const bDone = await bLoad;
     const capacity = await scrapeCapacity(stack.baseUrl);
     const cpu = cpuBetween(before, snapshot(stack.pid));
-    const aDone = aLoad ? await aLoad : undefined;
+    const aWrites = aLoad ? await aLoad : undefined;
     await bDone.settled;
     const unreceived = await waitForArrivals(receiver, bDone.writes, 60_000);
-    const latencies = bDone.writes.flatMap((write) => {
+    const timed = bDone.writes.flatMap((write) => {
       const at = write.recordId ? receiver.arrivals.get(write.recordId) : undefined;
-      return at === undefined ? [] : [at - write.startedAt];
+      return at === undefined
+        ? []
+        : [
+            {
+              atS: (write.startedAt - bDone.startedAt) / 1000,
+              ms: at - write.startedAt,
+              writeMs: (write.endedAt ?? at) - write.startedAt,
+            },
+          ];
     });
+    const latencies = timed.map((sample) => sample.ms);
+    const bWorst: ScenarioResult['bWorst'] = [...timed].sort((x, y) => y.ms - x.ms).slice(0, 3);
+    // Where B's slowest spent their time (the stages the bench's default run reads).
+    const stages = await StageReader.connect(stack.postgresUrl);
+    try {
+      for (const worst of bWorst) {
+        const write = bDone.writes.find((w) => (w.startedAt - bDone.startedAt) / 1000 === worst.atS)!;
+        const one = await stages.breakdown([write], receiver.arrivals);
+        worst.stages = STAGES.map(([name]) => `${name} ${ms(one.stages[name].p50)}`).join('; ');
+      }
+    } finally {
+      await stages.close();
+    }
 
     let aResult: ScenarioResult['a'];
-    if (a && aDone && bad) {
-      await aDone.settled;
+    if (a && aWrites && bad) {
       aResult = {
-        writes: aDone.writes.length,
-        answers: countBy(aDone.writes.map((write) => String(write.status ?? 'none'))),
+        writes: aWrites.length,
+        answers: countBy(aWrites.map((write) => String(write.status ?? 'none'))),
         requests: bad.requests,
         ...(await readDeliveries(stack.postgresUrl, a.webhookId)),
       };
     }
     bWriter.close();
-    aWriter?.close();
     return {
       scenario,
       loadAverage,
       b: summarize(latencies),
       bUnreceived: unreceived,
       bFailedWrites: bDone.writes.filter((write) => write.status !== 201).length,
+      bWorst,
       a: aResult,
       cpu,
       capacity,
@@ -206,4 +251,13 @@ async function readDeliveries(postgresUrl: string, webhookId: string) {
   } finally {
     await client.end();
   }
+}
+
+/** A's writes from their own thread (writer-thread.ts); resolves with every write once answered. */
+function noisyWrites(options: WriterThreadOptions): Promise<Write[]> {
+  return new Promise((resolve, reject) => {
+    const worker = new Worker(join(__dirname, 'writer-thread.js'), { workerData: options });
+    worker.once('message', (message: { writes: Write[] }) => resolve(message.writes));
+    worker.once('error', reject);
+  });
 }

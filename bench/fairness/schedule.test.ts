@@ -1,7 +1,13 @@
 // The fairness bench's check of the retry schedule: early, on time and late retries.
 import { checkSchedule, specPauseMs, type SendRow } from './schedule';
 
-const send = (deliveryId: string, attempt: number, startedAt: number, durationMs: number | null, n = 1): SendRow => ({
+const send = (
+  deliveryId: string,
+  attempt: number,
+  startedAt: number,
+  durationMs: number | null,
+  n = 1,
+): SendRow => ({
   deliveryId,
   attempt,
   send: n,

@@ -126,6 +126,14 @@ export class DeliveryAttemptsRepository {
   }
 
   /**
+   * The delivery's next attempt waits for capacity in the slow lane (docs/architecture.md, "Delivery
+   * capacity"); the attempt's first send clears it. Since the first deferral, not the latest.
+   */
+  async markWaiting(deliveryId: string): Promise<void> {
+    await MARK_WAITING.run(this.manager, [deliveryId]);
+  }
+
+  /**
    * A record's permanent deletion erases its values everywhere they were kept (spec:
    * record.deletedPermanently): the bodies sent to webhooks for that record go too; their SHA-256
    * and size stay, like an event's who and when.
@@ -181,7 +189,12 @@ const START_SEND = new PreparedStatement(
                 CASE WHEN erased.scrubbed_at IS NULL THEN $7::text END, $8::text, $9::integer, erased.scrubbed_at
            FROM (SELECT 1) AS one LEFT JOIN erased ON true
        )
-       UPDATE deliveries SET status = 'sending', url = $5, attempts = $2, updated_at = now() WHERE id = $1`,
+       UPDATE deliveries SET status = 'sending', url = $5, attempts = $2, waiting_since = NULL, updated_at = now()
+        WHERE id = $1`,
+);
+
+const MARK_WAITING = new PreparedStatement(
+  `UPDATE deliveries SET waiting_since = coalesce(waiting_since, now()) WHERE id = $1`,
 );
 
 const COMPLETE_SEND = new PreparedStatement(
@@ -197,7 +210,7 @@ const COMPLETE_SEND = new PreparedStatement(
        )
        UPDATE deliveries
           SET status = $12, status_code = $7, response_message = $8, attempts = $2, next_attempt_at = $13,
-              url = $6, updated_at = now()
+              url = $6, waiting_since = NULL, updated_at = now()
         WHERE id = $1 AND attempts <= $2
           AND NOT EXISTS (SELECT 1 FROM delivery_attempts a WHERE a.delivery_id = $1 AND a.attempt = $2 AND a.send > $3)`,
 );

@@ -25,6 +25,7 @@ import {
 import { deliveryHeaders } from './delivery-request';
 import type { HttpSender } from './http-sender';
 import { classifyAttempt, type AttemptResult } from '../shared/retry-policy';
+import type { AttemptSignal } from '../shared/endpoint-state';
 
 /** One attempt of the schedule, as the delivery workflow asks for it. */
 export interface AttemptRequest {
@@ -100,7 +101,15 @@ export class DeliveryAttempts {
     this.history = new DeliveryAttemptsRepository(deps.dataSource.manager);
   }
 
-  async attempt(request: AttemptRequest, cancel?: AbortSignal): Promise<AttemptOutcome> {
+  /**
+   * Runs the attempt; `onSignal` hears what its request said about the endpoint (nothing when no
+   * request left: a recorded outcome, or a failure before sending).
+   */
+  async attempt(
+    request: AttemptRequest,
+    cancel?: AbortSignal,
+    onSignal?: (signal: AttemptSignal) => void,
+  ): Promise<AttemptOutcome> {
     const { deliveryId, attempt, retryInMs } = request;
     const opened = await this.history.openAttempt(deliveryId, attempt, INTERRUPTED_SEND_MESSAGE);
     if ('completed' in opened) return recordedOutcome(opened.completed);
@@ -129,13 +138,16 @@ export class DeliveryAttempts {
     if (cancel?.aborted) throw new Error('The attempt was cancelled before the receiver answered.');
     const durationMs = Date.now() - sendRef.startedAt.getTime();
     const responseHeaders = result.kind === 'response' ? keptResponseHeaders(result.headers ?? []) : null;
-    return this.complete(
+    const outcome = await this.complete(
       sendRef,
       durationMs,
       outcomeOf(result, retryInMs !== null),
       retryInMs,
       responseHeaders,
     );
+    const signal = signalOf(result, outcome, durationMs);
+    if (signal) onSignal?.(signal);
+    return outcome;
   }
 
   private async prepare(delivery: Delivery): Promise<Prepared> {
@@ -200,6 +212,20 @@ export class DeliveryAttempts {
     });
     return outcome;
   }
+}
+
+/** What a request's result says about its endpoint; nothing when the outbound guard refused it. */
+function signalOf(result: AttemptResult, outcome: AttemptOutcome, durationMs: number): AttemptSignal | null {
+  if (result.kind === 'refused') return null;
+  if (result.kind === 'timeout') return { kind: 'timeout', message: outcome.responseMessage };
+  if (result.kind === 'network') return { kind: 'no-response', message: outcome.responseMessage };
+  return {
+    kind: 'answered',
+    delivered: outcome.status === 'delivered',
+    statusCode: result.statusCode,
+    message: `${result.statusCode} ${outcome.responseMessage}`.trim(),
+    durationMs,
+  };
 }
 
 /** The outcome a completed send recorded: what a re-run of its attempt answers. */

@@ -60,6 +60,10 @@ export class Delivery {
   @Column({ name: 'workflow_started_at', type: 'timestamptz', nullable: true })
   workflowStartedAt: Date | null;
 
+  /** Since when its next attempt waits for capacity in the slow lane; null when it does not wait. */
+  @Column({ name: 'waiting_since', type: 'timestamptz', nullable: true })
+  waitingSince: Date | null;
+
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt: Date;
 

@@ -14,6 +14,8 @@ import type { MatchableRecord } from '../records/record-query';
 import { RecordsRepository } from '../records/records.repository';
 import { WebhooksRepository, type Webhook } from '../webhooks/webhooks.repository';
 import { Delivery, type DeliveryElement } from './delivery.entity';
+import type { DeliveryStarter } from './delivery-starter';
+import type { HeldDeliveries } from './capacity/held-deliveries';
 import { activeRecordOwner } from './record-owner';
 import {
   changedFieldIdsOf,
@@ -21,11 +23,6 @@ import {
   stateBeforeDeletion,
   webhookReceivesRecordEvent,
 } from './subscription-match';
-
-/** Starts the workflow of a delivery (Temporal, in production). */
-export interface DeliveryStarter {
-  startDelivery(delivery: Delivery): Promise<void>;
-}
 
 interface OutboxRow {
   id: string;
@@ -68,6 +65,8 @@ export class Dispatcher {
     private readonly dataSource: DataSource,
     private readonly starter: DeliveryStarter,
     private readonly logger: Logger,
+    /** Holds the new deliveries of endpoints that are not healthy (docs/architecture.md, "Delivery capacity"). */
+    private readonly held?: HeldDeliveries,
   ) {}
 
   /**
@@ -181,7 +180,8 @@ export class Dispatcher {
     await this.dispatchPending();
     const stale = await this.dataSource.manager
       .createQueryBuilder(Delivery, 'd')
-      .where('d.workflow_started_at IS NULL AND d.created_at < :before', {
+      // A held delivery is started by the release of held deliveries, not by the sweep.
+      .where('d.workflow_started_at IS NULL AND d.waiting_since IS NULL AND d.created_at < :before', {
         before: new Date(Date.now() - startedBeforeMs),
       })
       .orderBy('d.created_at', 'ASC')
@@ -192,7 +192,8 @@ export class Dispatcher {
   }
 
   /** Starts workflows a few at a time (a start is a round trip to Temporal), then marks them started. */
-  private async startAll(deliveries: Delivery[]): Promise<void> {
+  private async startAll(made: Delivery[]): Promise<void> {
+    const deliveries = made.filter((delivery) => !delivery.waitingSince);
     for (let from = 0; from < deliveries.length; from += START_CONCURRENCY) {
       const chunk = deliveries.slice(from, from + START_CONCURRENCY);
       const results = await Promise.allSettled(chunk.map((delivery) => this.starter.startDelivery(delivery)));
@@ -253,7 +254,8 @@ export class Dispatcher {
 
   /**
    * One statement: a Pending delivery per match (none twice for a webhook and event, whoever
-   * dispatched it first) and the events marked dispatched.
+   * dispatched it first) and the events marked dispatched. A delivery to an endpoint that is not
+   * healthy is held (`waiting_since` set): its workflow is started by the release, not here.
    */
   private async insertMarkingDispatched(
     manager: EntityManager,
@@ -261,6 +263,12 @@ export class Dispatcher {
     events: OutboxRow[],
     matches: Match[],
   ): Promise<Delivery[]> {
+    const held = this.held
+      ? await this.held.holds(
+          manager,
+          matches.map(({ webhook }) => ({ webhookId: webhook.id, workspaceId: webhook.workspaceId })),
+        )
+      : matches.map(() => false);
     const rows = await insertingMarking(table).run(manager, [
       events.map((event) => event.id),
       matches.map(({ webhook }) => webhook.workspaceId),
@@ -270,6 +278,7 @@ export class Dispatcher {
       matches.map(({ webhook }) => webhook.url),
       matches.map(({ element }) => (element === null ? null : JSON.stringify(element))),
       matches.map(({ webhook }) => webhook.sourcesVersion),
+      held,
     ]);
     return rows.map((row) => entityFromRow(manager, Delivery, row));
   }
@@ -320,10 +329,13 @@ function insertingMarking(table: string): PreparedStatement {
     statement = new PreparedStatement(
       (manager) =>
         `WITH dispatched AS (UPDATE ${table} SET dispatched_at = statement_timestamp() WHERE id = ANY($1::uuid[]))
-         INSERT INTO deliveries (workspace_id, webhook_id, event_id, event, url, element, trigger, sources_version)
-         SELECT workspace_id, webhook_id, event_id, event, url, element, 'event', sources_version
-           FROM unnest($2::uuid[], $3::uuid[], $4::uuid[], $5::text[], $6::text[], $7::jsonb[], $8::integer[])
-             AS m(workspace_id, webhook_id, event_id, event, url, element, sources_version)
+         INSERT INTO deliveries (workspace_id, webhook_id, event_id, event, url, element, trigger, sources_version,
+                                 waiting_since)
+         SELECT workspace_id, webhook_id, event_id, event, url, element, 'event', sources_version,
+                CASE WHEN held THEN statement_timestamp() END
+           FROM unnest($2::uuid[], $3::uuid[], $4::uuid[], $5::text[], $6::text[], $7::jsonb[], $8::integer[],
+                       $9::boolean[])
+             AS m(workspace_id, webhook_id, event_id, event, url, element, sources_version, held)
          ON CONFLICT (webhook_id, event_id) WHERE trigger = 'event' DO NOTHING
          RETURNING ${columnsOf(manager, Delivery, 'deliveries')}`,
     );

@@ -11,7 +11,7 @@ import { conflictError } from '../shared/app-error';
 import { isRecordEvent, type WebhookEvent } from '../shared/event-catalog';
 import { WebhooksRepository, type Webhook } from '../webhooks/webhooks.repository';
 import { webhookNotFound } from '../webhooks/webhooks.service';
-import type { DeliveryStarter } from './dispatcher';
+import type { DeliveryStarter } from './delivery-starter';
 import { Delivery } from './delivery.entity';
 import type { DeliveryLabels } from './delivery-labels';
 import type { DeliveryView } from './delivery-view';

@@ -8,8 +8,9 @@ import {
   WebhookIdKey,
   WorkspaceIdKey,
 } from '../../workflows/search-attributes';
+import { workspacePriority } from './capacity/fairness';
 import type { Delivery } from './delivery.entity';
-import type { DeliveryStarter } from './dispatcher';
+import type { DeliveryStarter } from './delivery-starter';
 import type { ResendBatch } from './resend-batch.entity';
 import type { ResendBatchStarter } from './resend-batches.service';
 
@@ -17,8 +18,9 @@ import type { ResendBatchStarter } from './resend-batches.service';
  * Search attributes and memo that let an operator find a delivery in the Temporal Web UI. Only the
  * delivery workflow carries DeliveryStatus (it keeps it current); a resend's parent does not.
  */
-function visibility(delivery: Delivery, withStatus = true) {
+function visibility(delivery: Delivery, weights: Readonly<Record<string, number>>, withStatus = true) {
   return {
+    priority: workspacePriority(delivery.workspaceId, weights),
     typedSearchAttributes: [
       ...deliverySearchAttributes({ ...delivery, deliveryId: delivery.id }),
       ...(withStatus ? [{ key: DeliveryStatusKey, value: delivery.status }] : []),
@@ -39,6 +41,8 @@ export class TemporalDeliveryStarter implements DeliveryStarter, ResendBatchStar
     private readonly taskQueue: string,
     /** Ask for eager start (only when this process's worker shares the client's connection). */
     private readonly eagerStart = false,
+    /** Fairness weights of workspaces other than 1 (DELIVERY_FAIRNESS_WEIGHTS). */
+    private readonly weights: Readonly<Record<string, number>> = {},
   ) {}
 
   async startDelivery(delivery: Delivery): Promise<void> {
@@ -49,10 +53,10 @@ export class TemporalDeliveryStarter implements DeliveryStarter, ResendBatchStar
         // The server hands the first workflow task back with the start's answer when this
         // process's worker has a free slot; otherwise it dispatches the task as usual.
         requestEagerStart: this.eagerStart,
-        args: [{ deliveryId: delivery.id }],
+        args: [{ deliveryId: delivery.id, workspaceId: delivery.workspaceId, webhookId: delivery.webhookId }],
         workflowIdConflictPolicy: 'USE_EXISTING',
         workflowIdReusePolicy: 'REJECT_DUPLICATE',
-        ...visibility(delivery),
+        ...visibility(delivery, this.weights),
       });
     } catch (error) {
       if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;
@@ -76,7 +80,7 @@ export class TemporalDeliveryStarter implements DeliveryStarter, ResendBatchStar
         },
       ],
       workflowIdConflictPolicy: 'USE_EXISTING',
-      ...visibility(delivery, false),
+      ...visibility(delivery, this.weights, false),
     });
   }
 
@@ -91,6 +95,7 @@ export class TemporalDeliveryStarter implements DeliveryStarter, ResendBatchStar
       args: [{ batchId: batch.id, deliveryIds: batch.deliveryIds }],
       workflowIdConflictPolicy: 'USE_EXISTING',
       workflowIdReusePolicy: 'REJECT_DUPLICATE',
+      priority: workspacePriority(batch.workspaceId, this.weights),
       typedSearchAttributes: [
         { key: WorkspaceIdKey, value: batch.workspaceId },
         { key: WebhookIdKey, value: batch.webhookId },

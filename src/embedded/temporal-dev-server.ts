@@ -38,6 +38,10 @@ export const DEV_SERVER_DYNAMIC_CONFIG: Record<string, string | number | boolean
   // the "started" visibility row it would have replaced anyway. The Web UI shows a new delivery up
   // to about half a second later; the delivery itself is not delayed.
   'history.visibilityProcessorMaxPollRPS': 2,
+  // Task queue fairness (docs/architecture.md, "Delivery capacity"): matching dispatches each
+  // queue's backlog round-robin across fairness keys (workspaces) instead of first come, first
+  // served, and enforces the slow lane's per-workspace rate.
+  'matching.enableFairness': true,
 };
 
 /** `--search-attribute` values: every custom search attribute the workflows set is a Keyword. */

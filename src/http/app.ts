@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { bodyParser } from '@koa/bodyparser';
 import Router from '@koa/router';
 import { join } from 'node:path';
@@ -33,6 +34,7 @@ import { webAppMiddleware } from './web-static';
 import { connectedAppsRoutes } from '../oauth/connected-apps.routes';
 import { consentRoutes } from '../oauth/consent.routes';
 import { isAuthorizationServerPath, oauthServerRoutes } from '../oauth/oauth-server.routes';
+import { FairShare } from './fair-share';
 
 export interface AppDeps {
   config: Config;
@@ -44,10 +46,20 @@ export interface AppDeps {
 /** The Koa application: REST and MCP under /api/v1, the web app's /app/api, and /healthz. */
 export function createApp(deps: AppDeps, services: Services = createServices(deps)): Koa {
   const { config, dataSource } = deps;
+  // Each client's and each workspace's REST and MCP requests to their share of this process
+  // (src/http/fair-share.ts): a client's line forms before its bodies are read and its key is
+  // checked, so a burst of a hundred requests costs another client's request almost nothing.
+  const limits = { concurrency: config.API_CONCURRENCY_PER_WORKSPACE, queue: config.API_QUEUE_PER_WORKSPACE };
+  const byClient = new FairShare(limits);
+  const byWorkspace = new FairShare(limits);
   const app = createBaseApp({
     logger: deps.logger,
     bodyLimitKb: config.REQUEST_BODY_LIMIT_KB,
     trustProxy: config.TRUST_PROXY,
+    beforeBody: (ctx, next) => {
+      const credential = ctx.path.startsWith('/api/v1/') ? credentialOf(ctx) : undefined;
+      return credential ? byClient.run(credential, next) : next();
+    },
   });
   const {
     authenticator,
@@ -109,6 +121,7 @@ export function createApp(deps: AppDeps, services: Services = createServices(dep
       oauth: oauthTokens,
       publicUrl: () => config.PUBLIC_URL,
       dataSource,
+      share: byWorkspace,
       tools: mcpTools({ dataSource, records, webhooks, deliveries, testEvents, resendBatches }),
     }),
   );
@@ -122,6 +135,7 @@ export function createApp(deps: AppDeps, services: Services = createServices(dep
   // REST: every call carries x-api-key.
   const rest = new Router({ prefix: '/api/v1' });
   rest.use(requireApiKey(authenticator));
+  rest.use((ctx, next) => byWorkspace.run(ctx.state.actor!.workspace.id, next));
   rest.use(idempotency(dataSource));
   rest.use(meRoutes().routes());
   rest.use(recordsRoutes({ records, trash }).routes());
@@ -153,6 +167,12 @@ export function createApp(deps: AppDeps, services: Services = createServices(dep
   return app;
 }
 
+/** Who sends a REST or MCP request, before it is checked: its key or bearer token, hashed. */
+function credentialOf(ctx: Koa.Context): string | undefined {
+  const credential = ctx.get('x-api-key') || ctx.get('authorization');
+  return credential ? createHash('sha256').update(credential).digest('base64url') : undefined;
+}
+
 /** The methods of every route whose path matched this request, in any mounted router. */
 function allowedMethodsOf(ctx: Koa.Context): string[] {
   const matched = (ctx as { matched?: { methods: string[] }[] }).matched ?? [];
@@ -168,12 +188,19 @@ function mount(app: Koa, router: Router, prefix?: string): void {
  * Request id and logging, the error mapping, and the JSON body parser with its size limit.
  * X-Forwarded-* headers are honoured only with `trustProxy` (TRUST_PROXY): a client could forge them.
  */
-export function createBaseApp(options: { logger: Logger; bodyLimitKb: number; trustProxy?: boolean }): Koa {
+export function createBaseApp(options: {
+  logger: Logger;
+  bodyLimitKb: number;
+  trustProxy?: boolean;
+  /** Runs before the body is read (the line each client's requests wait in). */
+  beforeBody?: Koa.Middleware;
+}): Koa {
   const app = new Koa({ proxy: options.trustProxy ?? false });
   // Errors are answered by errorMiddleware; Koa's default handler would log them again.
   app.silent = true;
   app.use(requestId(options.logger));
   app.use(errorMiddleware());
+  if (options.beforeBody) app.use(options.beforeBody);
   const parseJson = bodyParser({
     enableTypes: ['json'],
     jsonLimit: `${options.bodyLimitKb}kb`,

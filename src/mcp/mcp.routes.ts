@@ -7,6 +7,7 @@ import { OAuthTokenRefusedError, bearerToken, type OAuthTokenAuthenticator } fro
 import { wwwAuthenticate } from '../oauth/protected-resource';
 import { createMcpServer } from './mcp-server';
 import type { McpActor, McpTool } from './mcp-tool';
+import type { FairShare } from '../http/fair-share';
 
 /**
  * `POST /api/v1/mcp`: MCP over Streamable HTTP, stateless, JSON responses. The caller is checked
@@ -22,6 +23,8 @@ export function mcpRoutes(deps: {
   publicUrl: () => string;
   tools: McpTool[];
   dataSource: DataSource;
+  /** Each workspace's requests to its share of the process. */
+  share?: FairShare;
 }): Router {
   const router = new Router();
 
@@ -45,22 +48,25 @@ export function mcpRoutes(deps: {
       ctx.body = { error: refusal.error, error_description: refusal.description };
       return;
     }
-    const server = createMcpServer(actor, deps.tools, {
-      dataSource: deps.dataSource,
-      log: ctx.state.log,
-      requestId: ctx.state.requestId,
-    });
-    const transport = new StreamableHTTPServerTransport({
-      sessionIdGenerator: undefined,
-      enableJsonResponse: true,
-    });
-    ctx.respond = false;
-    ctx.res.on('close', () => {
-      void transport.close();
-      void server.close();
-    });
-    await server.connect(transport);
-    await transport.handleRequest(ctx.req, ctx.res, ctx.request.body);
+    const serve = async () => {
+      const server = createMcpServer(actor, deps.tools, {
+        dataSource: deps.dataSource,
+        log: ctx.state.log,
+        requestId: ctx.state.requestId,
+      });
+      const transport = new StreamableHTTPServerTransport({
+        sessionIdGenerator: undefined,
+        enableJsonResponse: true,
+      });
+      ctx.respond = false;
+      ctx.res.on('close', () => {
+        void transport.close();
+        void server.close();
+      });
+      await server.connect(transport);
+      await transport.handleRequest(ctx.req, ctx.res, ctx.request.body);
+    };
+    await (deps.share ? deps.share.run(actor.workspace.id, serve) : serve());
   });
 
   // Stateless: no server-sent event stream to open and no session to end.

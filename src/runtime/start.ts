@@ -17,7 +17,8 @@ import { startWorker } from '../temporal/worker';
 import { createServices, identityHooks } from '../services';
 import { HttpSender } from '../deliveries/http-sender';
 import { allowedCidrsFor } from '../deliveries/outbound-guard';
-import { startDispatchSweep, startRetentionSweep } from './sweeps';
+import { createDeliveryCapacity } from '../deliveries/capacity/delivery-capacity';
+import { startDispatchSweep, startHeldRelease, startRetentionSweep } from './sweeps';
 import { ensureDemoWorkspace, type CreatedWorkspace } from '../identity/bootstrap';
 import { Lifecycle } from './lifecycle';
 import { assertPortFree } from './ports';
@@ -144,8 +145,11 @@ async function run(
   const added = await ensureSearchAttributes(temporal.connection, config.TEMPORAL_NAMESPACE);
   if (added.length > 0) logger.info({ added }, 'registered Temporal search attributes');
 
+  // A worker process's delivery capacity: its lanes' budgets and what it knows of each endpoint,
+  // shared by its worker and its dispatcher (which holds deliveries the fast lane has no room for).
+  const capacity = options.worker ? createDeliveryCapacity({ config, dataSource, logger }) : undefined;
   // One set of services per process, shared by the API and the worker of the embedded stack.
-  const services = createServices({ config, logger, dataSource, temporal });
+  const services = createServices({ config, logger, dataSource, temporal, capacity });
   // Stopped before the database pool: a dispatch pass in flight finishes first.
   lifecycle.add('dispatcher', () => services.dispatcher.idle());
 
@@ -163,6 +167,12 @@ async function run(
         namespace: config.TEMPORAL_NAMESPACE,
         taskQueue: config.TEMPORAL_TASK_QUEUE,
         logger,
+        lanes: {
+          fastSlots: config.DELIVERY_FAST_LANE_SLOTS,
+          slowSlots: config.DELIVERY_SLOW_LANE_SLOTS,
+          slowRate: config.DELIVERY_SLOW_LANE_RATE,
+          slowRatePerWorkspace: config.DELIVERY_SLOW_LANE_RATE_PER_WORKSPACE,
+        },
       },
       {
         config,
@@ -172,12 +182,14 @@ async function run(
         box: services.box,
         sender,
         resendSteps: services.resendSteps,
+        capacity,
       },
       temporal.connection instanceof NativeConnection ? temporal.connection : undefined,
     );
     lifecycle.add('worker', worker.stop);
     lifecycle.add('retention sweep', startRetentionSweep(services.trash, logger));
     lifecycle.add('dispatch sweep', startDispatchSweep(services.dispatcher, logger, services.resendBatches));
+    lifecycle.add('release of held deliveries', startHeldRelease(services.held, logger));
     worker.done.catch((error) => {
       logger.fatal({ err: error }, 'the worker stopped unexpectedly');
       void lifecycle.stop().then(() => process.exit(1));

@@ -1,5 +1,6 @@
 import type { Logger } from '../logger';
 import type { Dispatcher } from '../deliveries/dispatcher';
+import type { HeldDeliveries } from '../deliveries/capacity/held-deliveries';
 import type { ResendBatchesService } from '../deliveries/resend-batches.service';
 import type { TrashService } from '../records/trash.service';
 
@@ -37,17 +38,33 @@ export function startDispatchSweep(
   logger: Logger,
   resendBatches?: ResendBatchesService,
 ): () => Promise<void> {
+  return repeatEvery(DISPATCH_SWEEP_EVERY_MS, logger, 'dispatch sweep failed', async () => {
+    await dispatcher.sweep();
+    await resendBatches?.sweep();
+  });
+}
+
+const RELEASE_EVERY_MS = 500;
+
+/**
+ * Twice a second, starts held deliveries as their endpoints have room (HeldDeliveries.release).
+ * Every worker process runs it; claims skip each other's rows. Returns the stop function.
+ */
+export function startHeldRelease(held: HeldDeliveries, logger: Logger): () => Promise<void> {
+  return repeatEvery(RELEASE_EVERY_MS, logger, 'release of held deliveries failed', () => held.wake());
+}
+
+/** Runs `task` every `ms`, never two at once; the stop function waits for a run in progress. */
+function repeatEvery(ms: number, logger: Logger, failure: string, task: () => Promise<unknown>) {
   let running: Promise<unknown> = Promise.resolve();
   let busy = false;
   const timer = setInterval(() => {
     if (busy) return;
     busy = true;
-    running = dispatcher
-      .sweep()
-      .then(() => resendBatches?.sweep())
-      .catch((error: unknown) => logger.error({ err: error }, 'dispatch sweep failed'))
+    running = task()
+      .catch((error: unknown) => logger.error({ err: error }, failure))
       .finally(() => (busy = false));
-  }, DISPATCH_SWEEP_EVERY_MS);
+  }, ms);
   timer.unref();
   return async () => {
     clearInterval(timer);

@@ -87,14 +87,19 @@ describe('the delivery log tells the truth (time skipping)', () => {
     const described = await handleOf(delivery!.id).describe();
     expect(described.status.name).toBe('COMPLETED');
     expect(described.typedSearchAttributes.get(DeliveryStatusKey)).toBe('delivered');
-    // Each attempt stays readable in the history (the Web UI), with its outcome.
+    // Each attempt stays readable in the history (the Web UI), with its outcome. The endpoint
+    // answered 503, so it is no longer healthy: the fast lane hands the retry to the slow lane.
     expect(attemptsInHistory(await handleOf(delivery!.id).fetchHistory())).toEqual([
       {
-        activityType: 'attemptDelivery',
+        activityType: 'attemptInFastLane',
         result: expect.objectContaining({ done: false, status: 'failed', statusCode: 503 }),
       },
       {
-        activityType: 'attemptDelivery',
+        activityType: 'attemptInFastLane',
+        result: { deferred: 'endpoint-unhealthy', message: expect.stringContaining('degraded') },
+      },
+      {
+        activityType: 'attemptInSlowLane',
         result: expect.objectContaining({ done: true, status: 'delivered', statusCode: 200 }),
       },
     ]);

@@ -21,7 +21,10 @@ export async function createTimeSkippingEnv(): Promise<TestWorkflowEnvironment> 
   });
 }
 
-/** One delivery attempt as the workflow's history records it (a local activity's marker). */
+/**
+ * One delivery attempt (or a fast-lane attempt handed to the slow lane) as the workflow's history
+ * records it: a local activity's marker, or a regular activity's completion.
+ */
 export interface RecordedAttempt {
   activityType: string;
   /** The attempt's outcome, when it returned one. */
@@ -31,23 +34,55 @@ export interface RecordedAttempt {
 }
 
 /**
- * The attempts a history holds, read as the Temporal Web UI reads them: each local activity is a
- * `core_local_activity` marker whose details carry its type and its result (or its failure).
+ * The attempts a history holds, in order, read as the Temporal Web UI reads them: each local
+ * activity is a `core_local_activity` marker whose details carry its type and its result (or its
+ * failure); a regular activity (the slow lane) is its scheduled event's type and its completion.
  */
 export function attemptsInHistory(history: temporal.api.history.v1.IHistory): RecordedAttempt[] {
-  return (history.events ?? [])
-    .map((event) => event.markerRecordedEventAttributes)
-    .filter((marker) => marker?.markerName === 'core_local_activity')
-    .map((marker) => {
-      const details = marker!.details ?? {};
+  const events = history.events ?? [];
+  const scheduledType = new Map(
+    events
+      .filter((event) => event.activityTaskScheduledEventAttributes)
+      .map((event) => [
+        String(event.eventId),
+        event.activityTaskScheduledEventAttributes!.activityType!.name!,
+      ]),
+  );
+  return events.flatMap((event): RecordedAttempt[] => {
+    const marker = event.markerRecordedEventAttributes;
+    if (marker?.markerName === 'core_local_activity') {
+      const details = marker.details ?? {};
       const data = defaultPayloadConverter.fromPayload<{ activity_type: string }>(
         details.data!.payloads![0]!,
       );
       const result = details.result?.payloads?.[0];
-      return {
-        activityType: data.activity_type,
-        ...(result ? { result: defaultPayloadConverter.fromPayload(result) } : {}),
-        ...(marker!.failure ? { failureType: marker!.failure.applicationFailureInfo?.type } : {}),
-      };
-    });
+      return [
+        {
+          activityType: data.activity_type,
+          ...(result ? { result: defaultPayloadConverter.fromPayload(result) } : {}),
+          ...(marker.failure ? { failureType: marker.failure.applicationFailureInfo?.type } : {}),
+        },
+      ];
+    }
+    const completed = event.activityTaskCompletedEventAttributes;
+    if (completed) {
+      const result = completed.result?.payloads?.[0];
+      return [
+        {
+          activityType: scheduledType.get(String(completed.scheduledEventId)) ?? 'unknown',
+          ...(result ? { result: defaultPayloadConverter.fromPayload(result) } : {}),
+        },
+      ];
+    }
+    const failed = event.activityTaskFailedEventAttributes;
+    if (failed) {
+      return [
+        {
+          activityType: scheduledType.get(String(failed.scheduledEventId)) ?? 'unknown',
+          failureType: failed.failure?.applicationFailureInfo?.type,
+        },
+      ];
+    }
+    return [];
+  });
 }

@@ -14,6 +14,9 @@ import { createServices, type Services } from '../../src/services';
 import { ensureSearchAttributes } from '../../src/temporal/search-attributes';
 import { createTestDatabase } from './database';
 import { createTimeSkippingEnv } from './temporal';
+import { createDeliveryCapacity } from '../../src/deliveries/capacity/delivery-capacity';
+import { startHeldRelease } from '../../src/runtime/sweeps';
+import { slowLaneQueue } from '../../src/shared/lanes';
 
 export interface TestApp {
   baseUrl: string;
@@ -64,27 +67,41 @@ export async function startTestApp(
   let workerServices: Services | undefined;
   if (options.worker) {
     await ensureSearchAttributes(env.connection, temporal.namespace);
-    workerServices = createServices({ config, logger, dataSource: db.dataSource, temporal });
+    // As `npm start` does: the worker's delivery capacity, shared with its dispatcher.
+    const capacity = createDeliveryCapacity({ config, dataSource: db.dataSource, logger });
+    workerServices = createServices({ config, logger, dataSource: db.dataSource, temporal, capacity });
     // As `npm start` does: loopback receivers are reachable unless OUTBOUND_ALLOWED_CIDRS says otherwise.
     const sender = new HttpSender({ allowedCidrs: allowedCidrsFor(config.OUTBOUND_ALLOWED_CIDRS, true) });
+    const activities = createActivities({
+      config,
+      logger,
+      dataSource: db.dataSource,
+      trash: workerServices.trash,
+      box: workerServices.box,
+      sender,
+      resendSteps: workerServices.resendSteps,
+      capacity,
+    });
     const worker = await Worker.create({
       connection: env.nativeConnection,
       namespace: env.namespace,
       taskQueue,
       workflowsPath: require.resolve('../../workflows'),
-      activities: createActivities({
-        config,
-        logger,
-        dataSource: db.dataSource,
-        trash: workerServices.trash,
-        box: workerServices.box,
-        sender,
-        resendSteps: workerServices.resendSteps,
-      }),
+      activities,
     });
-    const running = worker.run();
+    // The slow lane's worker and the release of held deliveries, as in a worker process.
+    const slowLane = await Worker.create({
+      connection: env.nativeConnection,
+      namespace: env.namespace,
+      taskQueue: slowLaneQueue(taskQueue),
+      activities: { attemptInSlowLane: activities.attemptInSlowLane },
+    });
+    const running = Promise.all([worker.run(), slowLane.run()]);
+    const stopRelease = startHeldRelease(workerServices.held, logger);
     stopWorker = async () => {
+      await stopRelease();
       worker.shutdown();
+      slowLane.shutdown();
       await running;
       sender.close();
     };

@@ -12,6 +12,8 @@ import { AttemptRequests1764633600000 } from './1764633600000-attempt-requests';
 import { ResendBatches1764637200000 } from './1764637200000-resend-batches';
 import { OAuth1764644400000 } from './1764644400000-oauth';
 import { ResendBatchConnection1764648000000 } from './1764648000000-resend-batch-connection';
+import { DeliveryLanes1764651600000 } from './1764651600000-delivery-lanes';
+import { DeliveriesWaitingIndex1764651600001 } from './1764651600001-deliveries-waiting-index';
 
 /** Every migration, oldest first. Listed explicitly so the same list runs from src and dist. */
 export const migrations = [
@@ -29,4 +31,6 @@ export const migrations = [
   ResendBatches1764637200000,
   OAuth1764644400000,
   ResendBatchConnection1764648000000,
+  DeliveryLanes1764651600000,
+  DeliveriesWaitingIndex1764651600001,
 ];

@@ -1,0 +1,33 @@
+import type { DataSource } from 'typeorm';
+import type { Config } from '../../config';
+import type { Logger } from '../../logger';
+import { EndpointHealth } from './endpoint-health';
+import { EndpointStatesRepository } from './endpoint-states.repository';
+import { LaneBudget } from './lane-budget';
+
+/** One worker process's delivery capacity: the two lanes' budgets and what it knows of each endpoint. */
+export interface DeliveryCapacity {
+  fast: LaneBudget;
+  slow: LaneBudget;
+  health: EndpointHealth;
+}
+
+export function createDeliveryCapacity(deps: {
+  config: Config;
+  dataSource: DataSource;
+  logger: Logger;
+}): DeliveryCapacity {
+  const { config } = deps;
+  const slowSlots = config.DELIVERY_SLOW_LANE_SLOTS;
+  return {
+    fast: new LaneBudget({
+      slots: config.DELIVERY_FAST_LANE_SLOTS,
+      perWorkspace: config.DELIVERY_FAST_LANE_PER_WORKSPACE,
+      perEndpoint: config.DELIVERY_FAST_LANE_PER_ENDPOINT,
+    }),
+    // Temporal gives the slow lane's worker its slots and shares them between workspaces: this
+    // budget only counts what is in flight.
+    slow: new LaneBudget({ slots: slowSlots, perWorkspace: slowSlots, perEndpoint: slowSlots }),
+    health: new EndpointHealth(new EndpointStatesRepository(deps.dataSource.manager), deps.logger),
+  };
+}

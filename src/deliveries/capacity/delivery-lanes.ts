@@ -1,0 +1,100 @@
+import { servedByFastLane, SLOW_ANSWER_MS, type AttemptSignal } from '../../shared/endpoint-state';
+import type { Deferral, DeferredAttempt } from '../../shared/lanes';
+import type { AttemptOutcome, AttemptRequest, DeliveryAttempts } from '../delivery-attempts';
+import type { EndpointHealth } from './endpoint-health';
+import type { LaneBudget, LaneKey } from './lane-budget';
+
+export type Lane = 'fast' | 'slow';
+
+/** An attempt as the lanes take it: who it belongs to, for the budgets and the endpoint's state. */
+export type LaneRequest = AttemptRequest & LaneKey;
+
+/** What the fast lane answers: the attempt's outcome, or that the slow lane makes it. */
+export type FastLaneOutcome = AttemptOutcome | DeferredAttempt;
+
+/** Who watches the lanes (the metrics). */
+export interface LaneObserver {
+  attempted(
+    lane: Lane,
+    key: LaneKey,
+    outcome: AttemptOutcome,
+    seconds: number,
+    signal: AttemptSignal | null,
+  ): void;
+  deferred(key: LaneKey, why: Deferral): void;
+}
+
+const DEFERRAL_MESSAGES: Record<Exclude<Deferral, 'endpoint-unhealthy'>, string> = {
+  'endpoint-share': 'the endpoint already has its share of the fast lane in flight',
+  'workspace-share': 'the workspace already has its share of the fast lane in flight',
+  'lane-full': 'every fast-lane slot of this worker is taken',
+};
+
+/**
+ * Where a delivery attempt runs (docs/architecture.md, "Delivery capacity"). The fast lane runs it
+ * at once, in the worker that runs the delivery (a local activity), when its endpoint is healthy
+ * and the endpoint, its workspace and the worker are within their budgets. Otherwise no attempt is
+ * made here: the delivery is marked as waiting, and the workflow hands the attempt to the slow
+ * lane, a task queue whose dispatch Temporal shares fairly between workspaces and rate-limits per
+ * workspace, so a dead or slow endpoint holds only its workspace's share of it.
+ */
+export class DeliveryLanes {
+  constructor(
+    private readonly deps: {
+      attempts: DeliveryAttempts;
+      health: EndpointHealth;
+      fast: LaneBudget;
+      slow: LaneBudget;
+      markWaiting: (deliveryId: string) => Promise<void>;
+      observer?: LaneObserver;
+    },
+  ) {}
+
+  async fast(request: LaneRequest, cancel?: AbortSignal): Promise<FastLaneOutcome> {
+    const endpoint = await this.deps.health.stateOf(request);
+    if (!servedByFastLane(endpoint))
+      return this.defer(
+        request,
+        'endpoint-unhealthy',
+        `the endpoint is ${endpoint.state}: ${endpoint.reason}`,
+      );
+    const place = this.deps.fast.enter(request);
+    if ('deferred' in place) return this.defer(request, place.deferred, DEFERRAL_MESSAGES[place.deferred]);
+    try {
+      return await this.run('fast', request, cancel);
+    } finally {
+      place.leave();
+    }
+  }
+
+  async slow(request: LaneRequest, cancel?: AbortSignal): Promise<AttemptOutcome> {
+    const place = this.deps.slow.enter(request);
+    try {
+      return await this.run('slow', request, cancel);
+    } finally {
+      if ('leave' in place) place.leave();
+    }
+  }
+
+  private async run(lane: Lane, request: LaneRequest, cancel?: AbortSignal): Promise<AttemptOutcome> {
+    const started = performance.now();
+    let signal: AttemptSignal | null = null;
+    // An answer this late already says the endpoint is slow: later attempts need not wait for it.
+    const noAnswer = setTimeout(() => void this.deps.health.waiting(request), SLOW_ANSWER_MS);
+    let outcome: AttemptOutcome;
+    try {
+      outcome = await this.deps.attempts.attempt(request, cancel, (heard) => (signal = heard));
+    } finally {
+      clearTimeout(noAnswer);
+    }
+    if (signal) await this.deps.health.record(request, signal);
+    this.deps.observer?.attempted(lane, request, outcome, (performance.now() - started) / 1000, signal);
+    return outcome;
+  }
+
+  private async defer(request: LaneRequest, why: Deferral, message: string): Promise<DeferredAttempt> {
+    await this.deps.markWaiting(request.deliveryId);
+    this.deps.observer?.deferred(request, why);
+    return { deferred: why, message: `Waiting for the slow lane: ${message}.` };
+  }
+}

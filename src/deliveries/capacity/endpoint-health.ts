@@ -1,0 +1,80 @@
+import type { Logger } from '../../logger';
+import {
+  nextEndpointState,
+  noAnswerYet,
+  UNKNOWN_ENDPOINT,
+  type AttemptSignal,
+  type EndpointState,
+} from '../../shared/endpoint-state';
+import type { LaneKey } from './lane-budget';
+import type { EndpointStatesRepository } from './endpoint-states.repository';
+
+/** Endpoints remembered per worker; the least recently used is forgotten beyond it. */
+const REMEMBERED_ENDPOINTS = 10_000;
+
+/**
+ * What this worker knows of each endpoint's state: read once from endpoint_states when first met
+ * (so a restarted worker does not send a failing endpoint's attempts to the fast lane again), then
+ * moved by every attempt it makes, and written back when the state or its reason changes.
+ * Workers learn apart: another worker's attempts reach this one only through the stored state it
+ * read first.
+ */
+export class EndpointHealth {
+  private readonly states = new Map<string, EndpointState>();
+
+  constructor(
+    private readonly store: EndpointStatesRepository,
+    private readonly logger: Logger,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  /** What this worker knows of the endpoint now, without reading the stored state. */
+  known(webhookId: string): EndpointState | undefined {
+    return this.states.get(webhookId);
+  }
+
+  async stateOf(key: LaneKey): Promise<EndpointState> {
+    const known = this.states.get(key.webhookId);
+    if (known) return this.remember(key.webhookId, known);
+    let stored: EndpointState | undefined;
+    try {
+      stored = await this.store.load(key.webhookId);
+    } catch (error) {
+      this.logger.warn({ err: error, webhookId: key.webhookId }, 'could not read the endpoint state');
+    }
+    // Another attempt may have learnt something while this one read.
+    return this.remember(key.webhookId, this.states.get(key.webhookId) ?? stored ?? UNKNOWN_ENDPOINT);
+  }
+
+  /** One more attempt of the endpoint reached the network: its state moves, and is saved when it changed. */
+  async record(key: LaneKey, signal: AttemptSignal): Promise<EndpointState> {
+    const previous = await this.stateOf(key);
+    return this.move(key, previous, nextEndpointState(previous, signal, this.now()));
+  }
+
+  /** An attempt of the endpoint has waited SLOW_ANSWER_MS for its answer (noAnswerYet). */
+  async waiting(key: LaneKey): Promise<EndpointState> {
+    const previous = await this.stateOf(key);
+    return this.move(key, previous, noAnswerYet(previous, this.now()));
+  }
+
+  private async move(key: LaneKey, previous: EndpointState, next: EndpointState): Promise<EndpointState> {
+    this.remember(key.webhookId, next);
+    if (next.state !== previous.state || next.reason !== previous.reason) {
+      try {
+        await this.store.save(key, next);
+      } catch (error) {
+        // The owner's view lags; the lanes go on with what this worker knows.
+        this.logger.warn({ err: error, webhookId: key.webhookId }, 'could not save the endpoint state');
+      }
+    }
+    return next;
+  }
+
+  private remember(webhookId: string, state: EndpointState): EndpointState {
+    this.states.delete(webhookId);
+    this.states.set(webhookId, state);
+    if (this.states.size > REMEMBERED_ENDPOINTS) this.states.delete(this.states.keys().next().value!);
+    return state;
+  }
+}

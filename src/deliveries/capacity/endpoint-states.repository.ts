@@ -1,0 +1,94 @@
+import type { EntityManager } from 'typeorm';
+import { PreparedStatement } from '../../db/prepared';
+import type { EndpointState, EndpointStateName } from '../../shared/endpoint-state';
+import type { LaneKey } from './lane-budget';
+
+/** An endpoint's state as its owner reads it (epoch ms turned into a time). */
+export interface StoredEndpointState {
+  state: EndpointStateName;
+  reason: string | null;
+  since: Date;
+}
+
+/**
+ * The one owner of endpoint_states: each endpoint's state as the workers last saw it change. The
+ * workers write it when the state (or its reason) changes, not on every attempt; the webhook view
+ * reads it.
+ */
+export class EndpointStatesRepository {
+  constructor(private readonly manager: EntityManager) {}
+
+  async load(webhookId: string): Promise<EndpointState | undefined> {
+    const [row] = await LOAD.run(this.manager, [webhookId]);
+    if (!row) return undefined;
+    return {
+      state: row.state as EndpointStateName,
+      reason: row.reason as string | null,
+      since: (row.since as Date).getTime(),
+      failuresInARow: row.failures_in_a_row as number,
+    };
+  }
+
+  /** Saves the state; an endpoint whose webhook was deleted meanwhile is left alone. */
+  async save(key: LaneKey, state: EndpointState): Promise<void> {
+    await SAVE.run(this.manager, [
+      key.webhookId,
+      key.workspaceId,
+      state.state,
+      state.reason,
+      new Date(state.since),
+      state.failuresInARow,
+    ]);
+  }
+
+  /** The states of some webhooks of one workspace; a webhook never attempted has none. */
+  async ofWebhooks(
+    workspaceId: string,
+    webhookIds: readonly string[],
+  ): Promise<Map<string, StoredEndpointState>> {
+    if (webhookIds.length === 0) return new Map();
+    const rows: { webhook_id: string; state: EndpointStateName; reason: string | null; since: Date }[] =
+      await this.manager.query(
+        `SELECT webhook_id, state, reason, since FROM endpoint_states
+          WHERE workspace_id = $1 AND webhook_id = ANY($2::uuid[])`,
+        [workspaceId, webhookIds],
+      );
+    return new Map(
+      rows.map((row) => [row.webhook_id, { state: row.state, reason: row.reason, since: row.since }]),
+    );
+  }
+
+  /** Every endpoint that is not healthy, for the metrics. */
+  async unhealthy(): Promise<(LaneKey & StoredEndpointState)[]> {
+    const rows: {
+      webhook_id: string;
+      workspace_id: string;
+      state: EndpointStateName;
+      reason: string | null;
+      since: Date;
+    }[] = await this.manager.query(
+      `SELECT webhook_id, workspace_id, state, reason, since FROM endpoint_states WHERE state <> 'healthy'`,
+    );
+    return rows.map((row) => ({
+      webhookId: row.webhook_id,
+      workspaceId: row.workspace_id,
+      state: row.state,
+      reason: row.reason,
+      since: row.since,
+    }));
+  }
+}
+
+const LOAD = new PreparedStatement(
+  `SELECT state, reason, since, failures_in_a_row FROM endpoint_states WHERE webhook_id = $1`,
+);
+
+// The webhook may be gone (deleted while its last attempt ran): insert only while it exists.
+const SAVE = new PreparedStatement(
+  `INSERT INTO endpoint_states (webhook_id, workspace_id, state, reason, since, failures_in_a_row, updated_at)
+   SELECT $1::uuid, $2::uuid, $3::text, $4::text, $5::timestamptz, $6::integer, now()
+    WHERE EXISTS (SELECT 1 FROM webhooks WHERE id = $1::uuid)
+   ON CONFLICT (webhook_id) DO UPDATE
+      SET state = EXCLUDED.state, reason = EXCLUDED.reason, since = EXCLUDED.since,
+          failures_in_a_row = EXCLUDED.failures_in_a_row, updated_at = now()`,
+);

@@ -1,0 +1,190 @@
+import type { DataSource, EntityManager } from 'typeorm';
+import { entityFromRow } from '../../db/entity-from-row';
+import { columnsOf, PreparedStatement } from '../../db/prepared';
+import type { Logger } from '../../logger';
+import { Delivery } from '../delivery.entity';
+import type { DeliveryStarter } from '../delivery-starter';
+import { servedByFastLane } from '../../shared/endpoint-state';
+import type { DeliveryCapacity } from './delivery-capacity';
+import type { LaneKey } from './lane-budget';
+
+/** How long a process trusts what it read of an endpoint's stored state before reading it again. */
+const STATE_READ_EVERY_MS = 500;
+/** Remembered endpoint states per process; all forgotten beyond it. */
+const REMEMBERED = 10_000;
+
+export interface HoldSettings {
+  /**
+   * An endpoint that is not healthy gets its held deliveries started only while fewer than this
+   * many of its attempts wait in the slow lane…
+   */
+  queuedPerEndpoint: number;
+  /** …and at most this many per release pass, so its starts come spread out, not all at once. */
+  releasedPerPass: number;
+}
+
+/**
+ * New deliveries that could only wait are held in PostgreSQL, before their workflow starts
+ * (docs/architecture.md, "Delivery capacity"): a started delivery costs Temporal and the worker
+ * about as much as a delivered one, so a workspace writing fifty events a second to a dead endpoint
+ * would otherwise spend both cores on workflows that wait. A delivery is held when its endpoint is
+ * not healthy (as stored in endpoint_states, or as this process's worker knows it), or when this
+ * process's fast lane has no room for its endpoint or workspace now. A held delivery is Pending, with
+ * `waiting_since`. Release passes (twice a second, and as soon as a fast-lane attempt of a held
+ * endpoint ends) start the oldest held deliveries of each endpoint: as many as its fast-lane room
+ * when it is healthy, else while few of its attempts wait in the slow lane. Nothing is lost: a held
+ * delivery is a committed row that the next pass of any worker starts.
+ */
+export class HeldDeliveries {
+  private readonly states = new Map<string, { unhealthy: boolean; readAt: number }>();
+  private pass: Promise<number> | undefined;
+  private again = false;
+
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly starter: DeliveryStarter,
+    private readonly logger: Logger,
+    private readonly settings: HoldSettings,
+    /** This process's own delivery capacity, when it runs a worker. */
+    private readonly local?: DeliveryCapacity,
+  ) {
+    local?.fast.onLeave(() => void this.wake());
+  }
+
+  /** For each new delivery, whether it is held rather than started. */
+  async holds(manager: EntityManager, keys: readonly LaneKey[]): Promise<boolean[]> {
+    if (!keys.length) return [];
+    const unhealthy = await this.storedUnhealthy(
+      manager,
+      keys.map((key) => key.webhookId),
+    );
+    const placed = new Map<string, number>();
+    return keys.map((key) => {
+      if (unhealthy.has(key.webhookId)) return true;
+      if (!this.local) return false;
+      const known = this.local.health.known(key.webhookId);
+      if (known && !servedByFastLane(known)) return true;
+      // The deliveries of this batch take the room one after the other.
+      const taken = placed.get(key.webhookId) ?? 0;
+      if (this.local.fast.roomFor(key) <= taken) return true;
+      placed.set(key.webhookId, taken + 1);
+      return false;
+    });
+  }
+
+  /** Asks for a release pass now (one runs at a time; asks meanwhile make one more after it). */
+  wake(): Promise<number> {
+    if (this.pass) {
+      this.again = true;
+      return this.pass;
+    }
+    this.pass = this.release()
+      .catch((error: unknown) => {
+        this.logger.error({ err: error }, 'release of held deliveries failed');
+        return 0;
+      })
+      .finally(() => {
+        this.pass = undefined;
+        if (this.again) {
+          this.again = false;
+          void this.wake();
+        }
+      });
+    return this.pass;
+  }
+
+  /** One pass: starts what each endpoint with held deliveries may have started now; returns how many. */
+  async release(): Promise<number> {
+    const endpoints = await HELD_ENDPOINTS.run(this.dataSource.manager, []);
+    let started = 0;
+    for (const endpoint of endpoints) {
+      const key = { webhookId: endpoint.webhook_id as string, workspaceId: endpoint.workspace_id as string };
+      const known = this.local?.health.known(key.webhookId);
+      const healthy = endpoint.state === 'healthy' && (!known || servedByFastLane(known));
+      const room = healthy
+        ? (this.local?.fast.roomFor(key) ?? this.settings.queuedPerEndpoint)
+        : Math.min(
+            this.settings.releasedPerPass,
+            this.settings.queuedPerEndpoint - (endpoint.queued as number),
+          );
+      if (room <= 0) continue;
+      const rows = await CLAIM.run(this.dataSource.manager, [key.webhookId, room, healthy]);
+      const deliveries = rows.map((row) => entityFromRow(this.dataSource.manager, Delivery, row));
+      started += await this.start(deliveries);
+    }
+    return started;
+  }
+
+  /** Of these webhooks, those whose stored state is not healthy (read at most twice a second each). */
+  private async storedUnhealthy(manager: EntityManager, webhookIds: readonly string[]): Promise<Set<string>> {
+    const now = Date.now();
+    const stale = [...new Set(webhookIds)].filter((id) => {
+      const known = this.states.get(id);
+      return !known || now - known.readAt >= STATE_READ_EVERY_MS;
+    });
+    if (stale.length) {
+      const rows = await UNHEALTHY.run(manager, [stale]);
+      const unhealthy = new Set(rows.map((row) => row.webhook_id as string));
+      if (this.states.size + stale.length > REMEMBERED) this.states.clear();
+      for (const id of stale) this.states.set(id, { unhealthy: unhealthy.has(id), readAt: now });
+    }
+    return new Set(webhookIds.filter((id) => this.states.get(id)?.unhealthy));
+  }
+
+  /** Starts claimed deliveries; one whose start failed is held again for the next pass. */
+  private async start(deliveries: Delivery[]): Promise<number> {
+    const results = await Promise.allSettled(
+      deliveries.map((delivery) => this.starter.startDelivery(delivery)),
+    );
+    const failed = deliveries.filter((_, index) => results[index]!.status === 'rejected').map((d) => d.id);
+    if (failed.length) {
+      this.logger.warn({ deliveries: failed.length }, 'could not start held deliveries yet');
+      await UNCLAIM.run(this.dataSource.manager, [failed]);
+    }
+    return deliveries.length - failed.length;
+  }
+}
+
+const UNHEALTHY = new PreparedStatement(
+  `SELECT webhook_id FROM endpoint_states WHERE webhook_id = ANY($1::uuid[]) AND state <> 'healthy'`,
+);
+
+// The endpoints with held deliveries, found by skipping through deliveries_held_idx one endpoint at
+// a time (a loose index scan: as many steps as endpoints, not as held rows), each with how many of
+// its attempts wait in the slow lane now (deliveries_queued_idx) and its state.
+const HELD_ENDPOINTS = new PreparedStatement(
+  `WITH RECURSIVE held(webhook_id) AS (
+     (SELECT webhook_id FROM deliveries
+       WHERE waiting_since IS NOT NULL AND workflow_started_at IS NULL ORDER BY webhook_id LIMIT 1)
+     UNION ALL
+     SELECT (SELECT d.webhook_id FROM deliveries d
+              WHERE d.waiting_since IS NOT NULL AND d.workflow_started_at IS NULL AND d.webhook_id > held.webhook_id
+              ORDER BY d.webhook_id LIMIT 1)
+       FROM held WHERE held.webhook_id IS NOT NULL
+   )
+   SELECT held.webhook_id, coalesce(s.state, 'healthy') AS state,
+          (SELECT d.workspace_id FROM deliveries d WHERE d.webhook_id = held.webhook_id
+            AND d.waiting_since IS NOT NULL AND d.workflow_started_at IS NULL LIMIT 1) AS workspace_id,
+          (SELECT count(*) FROM deliveries q
+            WHERE q.webhook_id = held.webhook_id AND q.waiting_since IS NOT NULL
+              AND q.workflow_started_at IS NOT NULL)::int AS queued
+     FROM held LEFT JOIN endpoint_states s ON s.webhook_id = held.webhook_id
+    WHERE held.webhook_id IS NOT NULL`,
+);
+
+// Claims an endpoint's oldest held deliveries for starting (another worker's pass skips them); a
+// healthy endpoint's no longer wait.
+const CLAIM = new PreparedStatement(
+  (manager) =>
+    `UPDATE deliveries
+        SET workflow_started_at = now(), waiting_since = CASE WHEN $3::boolean THEN NULL ELSE waiting_since END
+      WHERE id IN (SELECT id FROM deliveries
+                    WHERE webhook_id = $1::uuid AND waiting_since IS NOT NULL AND workflow_started_at IS NULL
+                    ORDER BY created_at LIMIT $2::integer FOR UPDATE SKIP LOCKED)
+      RETURNING ${columnsOf(manager, Delivery, 'deliveries')}`,
+);
+
+const UNCLAIM = new PreparedStatement(
+  `UPDATE deliveries SET workflow_started_at = NULL, waiting_since = coalesce(waiting_since, now())
+    WHERE id = ANY($1::uuid[])`,
+);
