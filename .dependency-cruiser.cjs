@@ -33,6 +33,7 @@ const KIT = [
   '^src/security/',
   '^src/temporal/',
   '^src/embedded/',
+  '^src/metrics/',
   '^src/(config|logger|project-root)\\.ts$',
 ];
 const featurePath = (names) => `^src/(${names.join('|')})/`;

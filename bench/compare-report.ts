@@ -1,7 +1,7 @@
 // The "Before and after" section of npm run bench:compare: the measures issue 14 asks about, from two
 // runs one right after the other on one machine, as ratios (after ÷ before).
 import { GROUPS, GROUP_LABELS } from './cpu';
-import { cpuPerDelivery, sustainedStep, type Results, type StepResult } from './report';
+import { bestFloor, cpuPerDelivery, sustainedStep, type Results, type StepResult } from './report';
 import { ms, num, table } from './stats';
 
 export interface ComparedRun {
@@ -96,8 +96,25 @@ export function renderComparison(runs: { before: ComparedRun; after: ComparedRun
     after.results.statements?.perDelivery,
     (v) => num(v, 1),
   );
+  // A run from before issue 23 has no floor: its cells read –.
+  for (const inFlight of (after.results.engineFloor ?? []).map((run) => run.concurrency)) {
+    const find = (results: Results) => results.engineFloor?.find((run) => run.concurrency === inFlight);
+    row(
+      `Engine floor (the delivery's engine shape), N = ${inFlight}`,
+      find(before.results)?.rate,
+      find(after.results)?.rate,
+      (v) => `${num(v)} /s`,
+    );
+  }
+  const [bFloor, aFloor] = [bestFloor(before.results), bestFloor(after.results)];
   row(
-    'Engine ceiling (empty workflow + no-op activity)',
+    'Closed-loop saturation ÷ engine floor (best N of each)',
+    bBest && bFloor && bBest.rate / bFloor.rate,
+    aBest && aFloor && aBest.rate / aFloor.rate,
+    (v) => v.toFixed(2),
+  );
+  row(
+    'Engine, regular activity, no eager start (empty workflow)',
     before.results.engine?.rate,
     after.results.engine?.rate,
     (v) => `${num(v)} /s`,

@@ -45,6 +45,8 @@ export interface Stack {
   temporalAddress: string;
   namespace: string;
   postgresUrl: string;
+  /** The stack's Prometheus metrics (GET). */
+  metricsUrl: string;
   logFile: string;
   /** SIGINT (the stack stops in order), then SIGKILL whatever is left after a grace period. */
   stop: () => Promise<void>;
@@ -59,7 +61,8 @@ export async function startStack(options: {
   cpuProfileDir?: string;
   log: (message: string) => void;
 }): Promise<Stack> {
-  const [port, postgresPort, temporalPort, uiPort] = [
+  const [port, postgresPort, temporalPort, uiPort, metricsPort] = [
+    await freePort(),
     await freePort(),
     await freePort(),
     await freePort(),
@@ -75,6 +78,7 @@ export async function startStack(options: {
     EMBEDDED_POSTGRES_PORT: String(postgresPort),
     TEMPORAL_PORT: String(temporalPort),
     TEMPORAL_UI_PORT: String(uiPort),
+    METRICS_PORT: String(metricsPort),
     TEMPORAL_NAMESPACE: 'default',
     LOG_LEVEL: 'warn',
     ADMIN_EMAIL: 'bench-admin@example.com',
@@ -159,6 +163,7 @@ export async function startStack(options: {
     temporalAddress: `127.0.0.1:${temporalPort}`,
     namespace: 'default',
     postgresUrl: `postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${postgresPort}/crm`,
+    metricsUrl: `http://127.0.0.1:${metricsPort}/metrics`,
     logFile,
     stop,
     killNow,

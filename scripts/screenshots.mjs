@@ -73,6 +73,7 @@ async function startStack(dataDir) {
     EMBEDDED_POSTGRES_PORT: String(await freePort()),
     TEMPORAL_PORT: String(await freePort()),
     TEMPORAL_UI_PORT: String(await freePort()),
+    METRICS_PORT: String(await freePort()),
   };
   let output = '';
   const child = spawn(process.execPath, [MAIN], { env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });

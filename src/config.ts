@@ -62,6 +62,13 @@ export const configSchema = z.object({
       })
       .optional(),
   ),
+  /** Address of the Prometheus metrics listener (GET /metrics), apart from the API. */
+  METRICS_HOST: z.string().min(1).default('127.0.0.1'),
+  /** Its port; `none` serves no metrics. */
+  METRICS_PORT: z
+    .union([z.literal('none'), port])
+    .default(9464)
+    .transform((value) => (value === 'none' ? undefined : value)),
   /** REST and MCP requests of one workspace served at once by one API process (docs/security.md). */
   API_CONCURRENCY_PER_WORKSPACE: z.coerce.number().int().min(1).max(1000).default(2),
   /** Requests of one workspace waiting for their turn in one API process; one more answers 429 busy. */

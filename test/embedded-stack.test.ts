@@ -71,6 +71,7 @@ describe('embedded stack (npm start)', () => {
       EMBEDDED_POSTGRES_PORT: String(await freePort()),
       TEMPORAL_PORT: String(await freePort()),
       TEMPORAL_UI_PORT: String(await freePort()),
+      METRICS_PORT: String(await freePort()),
     };
   });
 
@@ -111,6 +112,17 @@ describe('embedded stack (npm start)', () => {
 
         const ui = await fetch(`http://127.0.0.1:${env.TEMPORAL_UI_PORT}/`);
         expect(ui.status).toBe(200);
+
+        // The metrics, on their own listener, in Prometheus's text format with the lanes' slots.
+        expect(output).toContain(`Metrics:          http://127.0.0.1:${env.METRICS_PORT}/metrics`);
+        const metrics = await fetch(`http://127.0.0.1:${env.METRICS_PORT}/metrics`);
+        expect(metrics.status).toBe(200);
+        expect(metrics.headers.get('content-type')).toContain('text/plain');
+        const text = await metrics.text();
+        expect(text).toContain('webhook_lane_slots{lane="fast"} 200');
+        expect(text).toContain('# TYPE webhook_attempts_total counter');
+        // Not on the API's port.
+        expect((await fetch(`http://127.0.0.1:${env.PORT}/metrics`)).status).not.toBe(200);
 
         // The running stack registered its search attributes on the dev server.
         const temporal = await connectTemporal(`127.0.0.1:${env.TEMPORAL_PORT}`, 'default', 'unused');

@@ -137,7 +137,7 @@ export async function runScenario(scenario: Scenario, settings: ScenarioSettings
         durationMs: (scenario.burst / 10_000) * 1000,
       });
     const bDone = await bLoad;
-    const capacity = await scrapeCapacity(stack.baseUrl);
+    const capacity = await scrapeCapacity(stack.metricsUrl);
     const cpu = cpuBetween(before, snapshot(stack.pid));
     const aWrites = aLoad ? await aLoad : undefined;
     await bDone.settled;

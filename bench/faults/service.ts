@@ -84,7 +84,8 @@ export function roleEnv(values: Record<string, string>): NodeJS.ProcessEnv {
   // Only what this run sets: nothing from the caller's shell points the roles elsewhere.
   const unset = ['TEMPORAL_UI_URL', 'TEMPORAL_NAMESPACE', 'TEMPORAL_TASK_QUEUE', 'TRUST_PROXY', 'NODE_ENV'];
   for (const name of [...unset, 'ADMIN_EMAIL', 'ADMIN_PASSWORD']) delete env[name];
-  return { ...env, ...values };
+  // The roles share one host: each would claim the same metrics port.
+  return { ...env, METRICS_PORT: 'none', ...values };
 }
 
 export interface RunWorkspace {

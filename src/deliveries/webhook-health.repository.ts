@@ -1,7 +1,8 @@
 import type { EntityManager } from 'typeorm';
 import { windowHealth } from '../shared/webhook-health';
-import type { WebhookHealth } from '../webhooks/webhook-view';
+import type { EndpointStateView, WebhookHealth } from '../webhooks/webhook-view';
 import type { DeliveryStatus } from './delivery.entity';
+import { EndpointStatesRepository } from './capacity/endpoint-states.repository';
 
 interface CountRow {
   webhook_id: string;
@@ -16,9 +17,9 @@ interface CountRow {
 const EMPTY = { delivered: 0, failed: 0, inFlight: 0 };
 
 /**
- * The health of a page of webhooks in two queries whatever the page's size, both served by the
- * deliveries (webhook_id, created_at) index: the counts of the last 7 days, and each webhook's
- * newest delivery.
+ * The health of a page of webhooks in three queries whatever the page's size: the counts of the
+ * last 7 days and each webhook's newest delivery (both served by the deliveries (webhook_id,
+ * created_at) index), and each endpoint's stored state.
  */
 export async function loadWebhookHealth(
   manager: EntityManager,
@@ -51,6 +52,7 @@ export async function loadWebhookHealth(
        ) newest ON true`,
     [workspaceId, webhookIds],
   );
+  const endpoints = await endpointStates(manager, workspaceId, webhookIds);
   const byId = new Map(counts.map((row) => [row.webhook_id, row]));
   return new Map(
     last.map((row) => {
@@ -70,8 +72,21 @@ export async function loadWebhookHealth(
               ? { delivered: count.delivered_7d, failed: count.failed_7d, inFlight: count.in_flight_7d }
               : EMPTY,
           ),
+          endpoint: endpoints.get(row.id) ?? null,
         },
       ];
     }),
+  );
+}
+
+/** Each endpoint's state as the workers stored it; a webhook not attempted since they store it has none. */
+async function endpointStates(
+  manager: EntityManager,
+  workspaceId: string,
+  webhookIds: readonly string[],
+): Promise<Map<string, EndpointStateView>> {
+  const stored = await new EndpointStatesRepository(manager).ofWebhooks(workspaceId, webhookIds);
+  return new Map(
+    [...stored].map(([id, { state, reason, since }]) => [id, { state, reason, since: since.toISOString() }]),
   );
 }

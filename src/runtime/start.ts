@@ -13,11 +13,14 @@ import { temporalBinaries } from '../temporal/binaries';
 import { connectTemporal } from '../temporal/client';
 import { ensureSearchAttributes } from '../temporal/search-attributes';
 import { installTemporalRuntime } from '../temporal/runtime';
-import { startWorker } from '../temporal/worker';
+import { laneSizes, startWorker } from '../temporal/worker';
 import { createServices, identityHooks } from '../services';
 import { HttpSender } from '../deliveries/http-sender';
 import { allowedCidrsFor } from '../deliveries/outbound-guard';
 import { createDeliveryCapacity } from '../deliveries/capacity/delivery-capacity';
+import { deliveryMetrics } from '../deliveries/capacity/delivery-metrics';
+import { createMetricsRegistry } from '../metrics/registry';
+import { serveMetrics } from '../metrics/metrics-server';
 import { startDispatchSweep, startHeldRelease, startRetentionSweep } from './sweeps';
 import { ensureDemoWorkspace, type CreatedWorkspace } from '../identity/bootstrap';
 import { Lifecycle } from './lifecycle';
@@ -97,6 +100,9 @@ async function run(
     embedTemporal
       ? assertPortFree(config.TEMPORAL_UI_PORT, '127.0.0.1', 'TEMPORAL_UI_PORT', 'the Temporal Web UI')
       : undefined,
+    config.METRICS_PORT
+      ? assertPortFree(config.METRICS_PORT, config.METRICS_HOST, 'METRICS_PORT', 'the metrics')
+      : undefined,
   ]);
   if (embedPostgres || embedTemporal) mkdirSync(config.DATA_DIR, { recursive: true, mode: 0o755 });
   config.ENCRYPTION_KEY = resolveEncryptionKey(config, options.embedded);
@@ -148,6 +154,12 @@ async function run(
   // A worker process's delivery capacity: its lanes' budgets and what it knows of each endpoint,
   // shared by its worker and its dispatcher (which holds deliveries the fast lane has no room for).
   const capacity = options.worker ? createDeliveryCapacity({ config, dataSource, logger }) : undefined;
+  const metrics = createMetricsRegistry();
+  const laneObserver = deliveryMetrics(metrics, {
+    dataSource,
+    capacity,
+    slowLaneSlots: config.DELIVERY_SLOW_LANE_SLOTS,
+  });
   // One set of services per process, shared by the API and the worker of the embedded stack.
   const services = createServices({ config, logger, dataSource, temporal, capacity });
   // Stopped before the database pool: a dispatch pass in flight finishes first.
@@ -167,12 +179,7 @@ async function run(
         namespace: config.TEMPORAL_NAMESPACE,
         taskQueue: config.TEMPORAL_TASK_QUEUE,
         logger,
-        lanes: {
-          fastSlots: config.DELIVERY_FAST_LANE_SLOTS,
-          slowSlots: config.DELIVERY_SLOW_LANE_SLOTS,
-          slowRate: config.DELIVERY_SLOW_LANE_RATE,
-          slowRatePerWorkspace: config.DELIVERY_SLOW_LANE_RATE_PER_WORKSPACE,
-        },
+        lanes: laneSizes(config),
       },
       {
         config,
@@ -183,6 +190,7 @@ async function run(
         sender,
         resendSteps: services.resendSteps,
         capacity,
+        laneObserver,
       },
       temporal.connection instanceof NativeConnection ? temporal.connection : undefined,
     );
@@ -206,7 +214,18 @@ async function run(
     lifecycle.add('api', () => closeServer(server!));
   }
 
-  printBanner(config, options, embeddedTemporal?.uiUrl);
+  let metricsUrl: string | undefined;
+  if (config.METRICS_PORT) {
+    const served = await serveMetrics(metrics, {
+      host: config.METRICS_HOST,
+      port: config.METRICS_PORT,
+      logger,
+    });
+    lifecycle.add('metrics', served.close);
+    metricsUrl = served.url;
+  }
+
+  printBanner(config, options, embeddedTemporal?.uiUrl, metricsUrl);
   if (demo) {
     say(
       `\nCreated "${demo.workspace.name}" with its first Admin. Sign in at ${config.PUBLIC_URL}/sign-in as:`,
@@ -245,7 +264,12 @@ async function startTemporal(
   return server;
 }
 
-function printBanner(config: Config, options: StartOptions, temporalUiUrl: string | undefined): void {
+function printBanner(
+  config: Config,
+  options: StartOptions,
+  temporalUiUrl: string | undefined,
+  metricsUrl: string | undefined,
+): void {
   const lines = [''];
   lines.push(
     `CRM webhooks service is running (${options.embedded ? 'embedded' : 'external'} mode, ${roleName(options)})`,
@@ -256,6 +280,7 @@ function printBanner(config: Config, options: StartOptions, temporalUiUrl: strin
     lines.push(`  MCP endpoint:     ${config.PUBLIC_URL}/api/v1/mcp`);
     lines.push(`  Health:           ${config.PUBLIC_URL}/healthz`);
   }
+  if (metricsUrl) lines.push(`  Metrics:          ${metricsUrl}`);
   if (temporalUiUrl)
     lines.push(`  Temporal Web UI:  ${temporalUiUrl}/namespaces/${config.TEMPORAL_NAMESPACE}/workflows`);
   if (options.embedded) lines.push(`  Data directory:   ${config.DATA_DIR}`);

@@ -1,6 +1,7 @@
 import { NativeConnection, Worker } from '@temporalio/worker';
 import { createActivities, type ActivityDeps } from '../../activities';
 import { slowLaneQueue } from '../shared/lanes';
+import type { Config } from '../config';
 import type { Logger } from '../logger';
 import { installTemporalRuntime } from './runtime';
 import { configureSlowLane } from './task-queue-config';
@@ -22,25 +23,57 @@ export interface LaneSizes {
   slowRatePerWorkspace: number;
 }
 
+/** The lanes' sizes as configured (DELIVERY_FAST_LANE_SLOTS, DELIVERY_SLOW_LANE_*). */
+export function laneSizes(config: Config): LaneSizes {
+  return {
+    fastSlots: config.DELIVERY_FAST_LANE_SLOTS,
+    slowSlots: config.DELIVERY_SLOW_LANE_SLOTS,
+    slowRate: config.DELIVERY_SLOW_LANE_RATE,
+    slowRatePerWorkspace: config.DELIVERY_SLOW_LANE_RATE_PER_WORKSPACE,
+  };
+}
+
 /**
  * Workflow tasks that run no fast-lane attempt (a timer firing, an attempt sent to the slow lane, a
  * resend's parent) need slots too; a fast-lane attempt holds its workflow task's slot while it runs.
  */
 const SLOTS_BESIDE_THE_FAST_LANE = 50;
 
+/** Where and how a worker process polls. */
+export interface WorkerOptions {
+  address: string;
+  namespace: string;
+  taskQueue: string;
+  logger: Logger;
+  lanes: LaneSizes;
+}
+
 /**
- * Starts the two workers of a worker process: one polling the service's task queue with every
- * workflow and activity (fast-lane attempts run there as local activities), one polling the slow
- * lane's task queue for the attempts sent there. Given `shared`, the API client's NativeConnection
- * (eager start needs both on one connection), the workers use it and leave closing it to its owner.
+ * Starts a worker process's workers on its own connection, or, given `shared` (the API client's
+ * NativeConnection: eager start needs both on one connection), on that one, leaving closing it to
+ * its owner.
  */
 export async function startWorker(
-  options: { address: string; namespace: string; taskQueue: string; logger: Logger; lanes: LaneSizes },
+  options: WorkerOptions,
   deps: ActivityDeps,
   shared?: NativeConnection,
 ): Promise<RunningWorker> {
   installTemporalRuntime(options.logger);
   const connection = shared ?? (await NativeConnection.connect({ address: options.address }));
+  const running = await runWorkers(connection, options, deps);
+  return shared ? running : { ...running, done: running.done.finally(() => connection.close()) };
+}
+
+/**
+ * The two workers of a worker process, on `connection`: one polling the service's task queue with
+ * every workflow and activity (fast-lane attempts run there as local activities), one polling the
+ * slow lane's task queue for the attempts sent there.
+ */
+export async function runWorkers(
+  connection: NativeConnection,
+  options: Omit<WorkerOptions, 'address'>,
+  deps: ActivityDeps,
+): Promise<RunningWorker> {
   const { lanes } = options;
   await configureSlowLane(
     connection,
@@ -80,8 +113,7 @@ export async function startWorker(
   const runs = [worker.run(), slowLane.run()].map((run) =>
     run.catch((error: unknown) => (stopBoth(), Promise.reject(error))),
   );
-  const both = Promise.all(runs).then(() => undefined);
-  const done = shared ? both : both.finally(() => connection.close());
+  const done = Promise.all(runs).then(() => undefined);
   return {
     worker,
     done,

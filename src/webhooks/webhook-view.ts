@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { id, page, timestamp } from '../http/view-schemas';
 import { recordSourcesSchema, recordTriggerSchema } from './record-source-schemas';
 import { EXAMPLE } from '../http/view-examples';
+import { ENDPOINT_STATES, FAILING_AFTER, SLOW_ANSWER_MS } from '../shared/endpoint-state';
 
 /** Deliveries by outcome over a window (also a chart's totals). */
 export const windowHealthSchema = z.object({
@@ -16,7 +17,31 @@ export const windowHealthSchema = z.object({
     .meta({ description: 'delivered / (delivered + failed); null when none finished.' }),
 });
 
-/** Endpoint health at a glance: the last delivery and the outcomes of the last 24 hours and 7 days. */
+const slowAnswer = `${SLOW_ANSWER_MS / 1000} s`;
+
+/** The endpoint's state as the workers last saw its attempts (src/shared/endpoint-state.ts). */
+export const endpointStateSchema = z
+  .object({
+    state: z.enum(ENDPOINT_STATES).meta({
+      description:
+        `healthy: its latest attempt delivered within ${slowAnswer}. ` +
+        `degraded: its latest attempt timed out, failed, or answered slower than ${slowAnswer} ` +
+        `(or has had no answer for ${slowAnswer} yet); its attempts and new deliveries wait in the slow ` +
+        `lane, so they may arrive later. failing: ${FAILING_AFTER} attempts in a row did not deliver; ` +
+        'its deliveries wait in the slow lane too. The next attempt that delivers in time makes it healthy.',
+    }),
+    reason: z.string().nullable().meta({
+      description:
+        'Why it is not healthy: the latest failed attempt’s status or error, or how slowly it answered. null when healthy.',
+    }),
+    since: timestamp.meta({ description: 'When it entered this state.' }),
+  })
+  .meta({ description: 'The endpoint’s state as its delivery attempts show it.' });
+
+/**
+ * Endpoint health at a glance: the last delivery, the outcomes of the last 24 hours and 7 days, and
+ * the endpoint's state.
+ */
 export const webhookHealthSchema = z
   .object({
     lastDelivery: z
@@ -24,13 +49,25 @@ export const webhookHealthSchema = z
       .nullable(),
     last24h: windowHealthSchema,
     last7d: windowHealthSchema,
+    endpoint: endpointStateSchema.nullable().meta({
+      description:
+        'The endpoint’s state from its latest attempts; null until an attempt of this webhook has been seen.',
+    }),
   })
-  .meta({ description: 'Counted from the delivery log when the webhook is read.' });
+  .meta({
+    description: 'Counted from the delivery log when the webhook is read, with the endpoint’s state.',
+  });
 export type WebhookHealth = z.output<typeof webhookHealthSchema>;
+export type EndpointStateView = z.output<typeof endpointStateSchema>;
 
 const NO_WINDOW = { delivered: 0, failed: 0, inFlight: 0, successRate: null };
 /** The health of a webhook that has sent nothing yet. */
-export const NO_HEALTH: WebhookHealth = { lastDelivery: null, last24h: NO_WINDOW, last7d: NO_WINDOW };
+export const NO_HEALTH: WebhookHealth = {
+  lastDelivery: null,
+  last24h: NO_WINDOW,
+  last7d: NO_WINDOW,
+  endpoint: null,
+};
 
 /** A webhook as REST, MCP and the web app return it: never its secret or header values. */
 export const webhookViewSchema = z
@@ -115,6 +152,7 @@ export const webhookViewExample = {
     lastDelivery: { status: 'delivered', at: '2025-03-04T16:20:05.000Z' },
     last24h: exampleWindow(18, 2),
     last7d: exampleWindow(131, 4),
+    endpoint: { state: 'healthy', reason: null, since: '2025-03-02T08:14:31.000Z' },
   },
   createdAt: '2025-03-01T09:30:00.000Z',
   updatedAt: '2025-03-02T11:05:42.000Z',

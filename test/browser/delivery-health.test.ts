@@ -5,14 +5,16 @@ import { WebClient } from '../helpers/web-client';
 
 /**
  * Endpoint health at a glance in a real headless Chromium: the Dashboard's chart of deliveries by
- * outcome draws bars of the seeded counts, the Webhooks list shows each webhook's health, and a
- * webhook's Health dialog its numbers and its own chart; a role without Read access on API &
- * Webhooks sees no chart. Delivery rows are inserted at known times (another workspace's too).
+ * outcome draws bars of the seeded counts, the Webhooks list shows each webhook's health and its
+ * endpoint's state (issue 23), and a webhook's Health dialog its numbers, its endpoint's state and
+ * its own chart; a role without Read access on API & Webhooks sees no chart. Delivery rows and
+ * endpoint states are inserted at known times (another workspace's too).
  */
 
 const admin = { name: 'Hana Health', email: 'hana@example.com', password: 'correct horse battery' };
 const BUSY_URL = 'https://health.example.com/busy';
 const QUIET_URL = 'https://health.example.com/quiet';
+const SLOW_URL = 'https://health.example.com/slow';
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
 const floorTo = (time: number, size: number) => new Date(Math.floor(time / size) * size).toISOString();
@@ -27,6 +29,8 @@ describe('web app: delivery health and the chart in a browser', () => {
   const oneHourAgo = Math.floor((now - HOUR) / HOUR) * HOUR + 10 * 60_000;
   const fiveHoursAgo = Math.floor((now - 5 * HOUR) / HOUR) * HOUR + 10 * 60_000;
   const threeDaysAgo = now - 3 * DAY;
+  const failingSince = new Date(fiveHoursAgo + 2 * 60_000).toISOString();
+  const degradedSince = new Date(oneHourAgo).toISOString();
 
   beforeAll(async () => {
     ({ app, page } = session);
@@ -58,6 +62,17 @@ describe('web app: delivery health and the chart in a browser', () => {
     await insert(workspaceId, busy, 'failed', threeDaysAgo, 4);
     // Another workspace's deliveries in the same hour: never in this workspace's chart.
     await insert(stranger.session.workspace.id, strangerHook, 'failed', oneHourAgo, 7);
+    // The endpoints' states as a worker stores them: the busy one healthy again, the quiet one failing.
+    const slow = await make(SLOW_URL);
+    const state = (webhook: string, name: string, reason: string | null, since: string, failures: number) =>
+      app.dataSource.query(
+        `INSERT INTO endpoint_states (webhook_id, workspace_id, state, reason, since, failures_in_a_row, updated_at)
+         VALUES ($1, $2, $3, $4, $5, $6, now())`,
+        [webhook, workspaceId, name, reason, since, failures],
+      );
+    await state(busy, 'healthy', null, new Date(threeDaysAgo).toISOString(), 0);
+    await state(quiet, 'failing', '503 Service Unavailable', failingSince, 3);
+    await state(slow, 'degraded', 'Answered slowly: in 2.4 s', degradedSince, 0);
   });
 
   const bar = (scope: Page | ReturnType<Page['getByTestId']>, start: string) =>
@@ -163,6 +178,60 @@ describe('web app: delivery health and the chart in a browser', () => {
     });
     await expect(chart.getByTestId('chart-total-delivered').textContent()).resolves.toBe('Delivered 4');
     await screenshot(page, 'health-02-webhook-dialog');
+    await dialog.getByTestId('dialog-close').click();
+    await dialog.waitFor({ state: 'detached' });
+  });
+
+  it('shows each endpoint’s state in the Webhooks list and under Health: the word in its colour, why and since when', async () => {
+    await page.goto(`${app.baseUrl}/webhooks`);
+    const rowOf = (url: string) => page.locator(`[data-testid=webhook-row][data-url="${url}"]`);
+    await rowOf(QUIET_URL).waitFor();
+    const colour = (locator: ReturnType<Page['locator']>) =>
+      // The test code is type-checked without the DOM library: the page's own getComputedStyle.
+      locator.evaluate((element: any) => element.ownerDocument.defaultView.getComputedStyle(element).color);
+
+    const healthy = rowOf(BUSY_URL).getByTestId('webhook-endpoint');
+    await expect(healthy.getAttribute('data-state')).resolves.toBe('healthy');
+    // Healthy needs no reason nor time: the word alone.
+    await expect(healthy.textContent()).resolves.toBe('Endpoint: Healthy');
+    await expect(rowOf(BUSY_URL).getByTestId('webhook-endpoint-reason').count()).resolves.toBe(0);
+
+    const failing = rowOf(QUIET_URL).getByTestId('webhook-endpoint');
+    await expect(failing.getAttribute('data-state')).resolves.toBe('failing');
+    await expect(failing.getByTestId('endpoint-state').textContent()).resolves.toBe('Failing');
+    await expect(failing.textContent()).resolves.toMatch(/^Endpoint: Failing since \S/);
+    await expect(failing.locator('time').getAttribute('datetime')).resolves.toBe(failingSince);
+    const reason = rowOf(QUIET_URL).getByTestId('webhook-endpoint-reason');
+    await expect(reason.textContent()).resolves.toBe('503 Service Unavailable');
+    await expect(reason.isVisible()).resolves.toBe(true);
+
+    const degraded = rowOf(SLOW_URL).getByTestId('webhook-endpoint');
+    await expect(degraded.getByTestId('endpoint-state').textContent()).resolves.toBe('Degraded');
+    await expect(degraded.locator('time').getAttribute('datetime')).resolves.toBe(degradedSince);
+    await expect(rowOf(SLOW_URL).getByTestId('webhook-endpoint-reason').textContent()).resolves.toBe(
+      'Answered slowly: in 2.4 s',
+    );
+    // Each state has its own colour (the word says it too): green, amber, red.
+    await expect(colour(healthy.getByTestId('endpoint-state'))).resolves.toBe('rgb(43, 138, 62)');
+    await expect(colour(degraded.getByTestId('endpoint-state'))).resolves.toBe('rgb(138, 109, 0)');
+    await expect(colour(failing.getByTestId('endpoint-state'))).resolves.toBe('rgb(201, 42, 42)');
+    await screenshot(page, 'health-03-endpoint-states');
+
+    await rowOf(QUIET_URL).getByTestId('webhook-menu').click();
+    await page.getByTestId('webhook-show-health').click();
+    const dialog = page.getByTestId('webhook-health-dialog');
+    const endpoint = dialog.getByTestId('health-endpoint');
+    await endpoint.waitFor();
+    await expect(endpoint.getAttribute('data-state')).resolves.toBe('failing');
+    await expect(endpoint.getByTestId('endpoint-state').textContent()).resolves.toBe('Failing');
+    await expect(endpoint.locator('time').getAttribute('datetime')).resolves.toBe(failingSince);
+    await expect(endpoint.getByTestId('health-endpoint-reason').textContent()).resolves.toBe(
+      'Why: 503 Service Unavailable',
+    );
+    await expect(endpoint.getByTestId('health-endpoint-meaning').textContent()).resolves.toMatch(
+      /^3 attempts in a row did not deliver/,
+    );
+    await screenshot(page, 'health-04-failing-endpoint');
     await dialog.getByTestId('dialog-close').click();
     await dialog.waitFor({ state: 'detached' });
   });

@@ -41,8 +41,17 @@ describe('web app: a 390 px wide screen', () => {
   beforeAll(async () => {
     ({ app, page } = session);
     await signUpInBrowser(page, app.baseUrl, { ...admin, workspace: 'Analytical Engines' });
-    // Content that tends to widen a page: a long URL (webhook, deliveries) and a long key name.
-    await appFetch(page, 'POST', '/app/api/webhooks', { url: LONG_URL, events: ['record.created'] });
+    // Content that tends to widen a page: a long URL (webhook, deliveries, an endpoint's reason) and a long key name.
+    const webhook = await appFetch(page, 'POST', '/app/api/webhooks', {
+      url: LONG_URL,
+      events: ['record.created'],
+    });
+    const workspaceId = (await appFetch(page, 'GET', '/app/api/session')).workspace.id as string;
+    await app.dataSource.query(
+      `INSERT INTO endpoint_states (webhook_id, workspace_id, state, reason, since, failures_in_a_row, updated_at)
+       VALUES ($1, $2, 'failing', $3, now(), 3, now())`,
+      [webhook.id, workspaceId, `No response: getaddrinfo ENOTFOUND ${LONG_URL}`],
+    );
     const model = await appFetch(page, 'POST', '/app/api/model/read', { type: 'deal' });
     const name = model.type.fields.find((field: { name: string }) => field.name === 'Name').id as string;
     await appFetch(page, 'POST', '/app/api/records/deal', { values: { [name]: 'Compiler deal' } });
@@ -106,6 +115,21 @@ describe('web app: a 390 px wide screen', () => {
     expect(await horizontalOverflow(page)).toBeLessThanOrEqual(0);
     await webhookDialog.getByTestId('dialog-close').click();
 
+    // The Health dialog with a failing endpoint whose reason holds the long URL.
+    // The table scrolls sideways to its ⋯ first, as a person's thumb would: scrolling closes an open menu.
+    const menu = page.getByTestId('webhook-row').first().getByTestId('webhook-menu');
+    await menu.scrollIntoViewIfNeeded();
+    await page.evaluate('new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))');
+    await menu.click();
+    await page.getByTestId('webhook-show-health').click();
+    const healthDialog = page.getByTestId('webhook-health-dialog');
+    await healthDialog.getByTestId('health-endpoint-reason').waitFor();
+    await screenshot(page, 'narrow-webhook-health', { fullPage: false });
+    await expectDialogFits(healthDialog);
+    await expectWithinScreen(healthDialog.getByTestId('health-endpoint-reason'));
+    expect(await horizontalOverflow(page)).toBeLessThanOrEqual(0);
+    await healthDialog.getByTestId('dialog-close').click();
+
     await page.goto(`${app.baseUrl}/deliveries`);
     await page.getByTestId('delivery-row').first().click();
     const details = page.getByTestId('event-details');
@@ -128,10 +152,17 @@ describe('web app: a 390 px wide screen', () => {
 
   it('breaks the long URL in the webhooks list mid-word: its cell stays narrower than the screen', async () => {
     await page.goto(`${app.baseUrl}/webhooks`);
-    const url = page.getByTestId('webhook-row').first().getByText(LONG_URL);
+    const url = page.getByTestId('webhook-row').first().getByTestId('webhook-open');
+    await expect(url.textContent()).resolves.toBe(LONG_URL);
     const box = await url.boundingBox();
     expect(box!.width).toBeLessThan(PHONE.width);
     // Wrapped onto several lines, not cut off.
     expect(box!.height).toBeGreaterThan(40);
+    // So is the failing endpoint's reason under the status, which holds it too.
+    const reason = page.getByTestId('webhook-row').first().getByTestId('webhook-endpoint-reason');
+    await expect(reason.textContent()).resolves.toContain(LONG_URL);
+    const reasonBox = await reason.boundingBox();
+    expect(reasonBox!.width).toBeLessThan(PHONE.width);
+    expect(reasonBox!.height).toBeGreaterThan(40);
   });
 });

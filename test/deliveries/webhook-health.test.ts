@@ -4,7 +4,11 @@ import { connectMcp } from '../helpers/mcp';
 import { startTestApp, type TestApp } from '../helpers/test-app';
 import { WebClient } from '../helpers/web-client';
 
-/** The health of webhooks, counted by PostgreSQL from delivery rows at known times. */
+/**
+ * The health of webhooks, counted by PostgreSQL from delivery rows at known times, with the
+ * endpoint's state as a worker stored it (a row written here; test/deliveries/endpoint-state.test.ts
+ * drives it with real attempts).
+ */
 describe('webhook health', () => {
   let app: TestApp;
   let workspaceId: string;
@@ -12,6 +16,9 @@ describe('webhook health', () => {
   let hook: string;
   let quiet: string;
   let key: string;
+  let make: (url: string) => Promise<string>;
+  const FAILING_SINCE = '2025-03-04T16:20:05.000Z';
+  const failing = { state: 'failing', reason: '503 Service Unavailable', since: FAILING_SINCE };
 
   beforeAll(async () => {
     app = await startTestApp();
@@ -20,7 +27,7 @@ describe('webhook health', () => {
     workspaceId = a.session.workspace.id;
     key = (await a.client.ok('POST', '/app/api/api-keys', { name: 'health' })).value as string;
     otherWorkspaceId = b.session.workspace.id;
-    const make = async (url: string) =>
+    make = async (url: string) =>
       (await a.client.ok('POST', '/app/api/webhooks', { url, events: ['messaging.chat.updated'] }))
         .id as string;
     hook = await make('https://health.example.com/a');
@@ -41,6 +48,11 @@ describe('webhook health', () => {
     await insert(workspaceId, hook, 'failed', '10 days'); // outside both windows
     // Another workspace's rows under the same webhook id are never counted.
     await insert(otherWorkspaceId, hook, 'failed', '1 hour');
+    await app.dataSource.query(
+      `INSERT INTO endpoint_states (webhook_id, workspace_id, state, reason, since, failures_in_a_row, updated_at)
+       VALUES ($1, $2, 'failing', '503 Service Unavailable', $3, 3, now())`,
+      [hook, workspaceId, new Date(FAILING_SINCE)],
+    );
   });
   afterAll(async () => {
     await app.close();
@@ -52,11 +64,14 @@ describe('webhook health', () => {
       lastDelivery: { status: 'pending', at: expect.any(String) },
       last24h: { delivered: 2, failed: 1, inFlight: 1, successRate: 2 / 3 },
       last7d: { delivered: 3, failed: 2, inFlight: 1, successRate: 3 / 5 },
+      endpoint: failing,
     });
+    // Never attempted: no state yet.
     expect(health.get(quiet)).toEqual({
       lastDelivery: null,
       last24h: { delivered: 0, failed: 0, inFlight: 0, successRate: null },
       last7d: { delivered: 0, failed: 0, inFlight: 0, successRate: null },
+      endpoint: null,
     });
   });
 
@@ -65,8 +80,28 @@ describe('webhook health', () => {
     expect(health.get(hook)).toMatchObject({
       lastDelivery: { status: 'failed' },
       last24h: { delivered: 0, failed: 1, inFlight: 0 },
+      // The endpoint's state is its own workspace's, read with the workspace.
+      endpoint: null,
     });
     expect((await loadWebhookHealth(app.dataSource.manager, workspaceId, [])).size).toBe(0);
+  });
+
+  it('reads no endpoint state for a webhook whose endpoint no worker has stored, whatever its past deliveries', async () => {
+    const answered = await make('https://health.example.com/answered');
+    const [delivery] = await app.dataSource.query(
+      `INSERT INTO deliveries (workspace_id, webhook_id, event_id, event, url, trigger, status)
+       VALUES ($1, $2, $3, 'messaging.chat.updated', 'https://health.example.com/x', 'event', 'delivered')
+       RETURNING id`,
+      [workspaceId, answered, randomUUID()],
+    );
+    await app.dataSource.query(
+      `INSERT INTO delivery_attempts (delivery_id, attempt, send, started_at, duration_ms, url, status_code, outcome)
+       VALUES ($1, 1, 1, now(), 5, 'https://health.example.com/x', 200, 'delivered')`,
+      [delivery.id],
+    );
+    const health = await loadWebhookHealth(app.dataSource.manager, workspaceId, [answered, quiet]);
+    expect(health.get(answered)!.endpoint).toBeNull();
+    expect(health.get(quiet)!.endpoint).toBeNull();
   });
 
   it('is part of every webhook read over REST (get and list), and over MCP through the same service', async () => {
@@ -77,13 +112,18 @@ describe('webhook health', () => {
       lastDelivery: { status: 'pending' },
       last24h: { delivered: 2, failed: 1, inFlight: 1 },
       last7d: { delivered: 3, failed: 2, inFlight: 1 },
+      endpoint: failing,
     });
     const list = await read('/webhooks');
     const byId = new Map(
       list.data.map((webhook: { id: string; health: unknown }) => [webhook.id, webhook.health]),
     );
     expect(byId.get(hook)).toEqual(one.health);
-    expect(byId.get(quiet)).toMatchObject({ lastDelivery: null, last24h: { successRate: null } });
+    expect(byId.get(quiet)).toMatchObject({
+      lastDelivery: null,
+      last24h: { successRate: null },
+      endpoint: null,
+    });
 
     const mcp = await connectMcp(app.baseUrl, key);
     try {

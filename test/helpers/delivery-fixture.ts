@@ -23,8 +23,11 @@ export interface DeliveryFixture {
 }
 
 /** The app with a worker, an Admin with an API key, and the built-in deal type. */
-export async function deliveryFixture(overrides: Record<string, string> = {}): Promise<DeliveryFixture> {
-  const app = await startTestApp(overrides, { worker: true });
+export async function deliveryFixture(
+  overrides: Record<string, string> = {},
+  options: { temporalAddress?: string } = {},
+): Promise<DeliveryFixture> {
+  const app = await startTestApp(overrides, { worker: true, ...options });
   const signedUp = await WebClient.signUp(app.baseUrl, { email: 'deliveries@example.com' });
   const key = (await signedUp.client.ok('POST', '/app/api/api-keys', { name: 'deliveries' })).value as string;
   const api = async (method: string, path: string, body?: unknown, withKey = key) => {

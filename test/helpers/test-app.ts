@@ -1,10 +1,8 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { TestWorkflowEnvironment } from '@temporalio/testing';
-import { Worker } from '@temporalio/worker';
+import { TestWorkflowEnvironment } from '@temporalio/testing';
 import type { DataSource } from 'typeorm';
-import { createActivities } from '../../activities';
 import { loadConfig, type Config } from '../../src/config';
 import { HttpSender } from '../../src/deliveries/http-sender';
 import { allowedCidrsFor } from '../../src/deliveries/outbound-guard';
@@ -16,7 +14,10 @@ import { createTestDatabase } from './database';
 import { createTimeSkippingEnv } from './temporal';
 import { createDeliveryCapacity } from '../../src/deliveries/capacity/delivery-capacity';
 import { startHeldRelease } from '../../src/runtime/sweeps';
-import { slowLaneQueue } from '../../src/shared/lanes';
+import { laneSizes, runWorkers } from '../../src/temporal/worker';
+import { createMetricsRegistry } from '../../src/metrics/registry';
+import { deliveryMetrics } from '../../src/deliveries/capacity/delivery-metrics';
+import type { Registry } from 'prom-client';
 
 export interface TestApp {
   baseUrl: string;
@@ -26,6 +27,8 @@ export interface TestApp {
   taskQueue: string;
   /** The services of a worker process; set when started with `{ worker: true }`. */
   workerServices?: Services;
+  /** The process's Prometheus metrics, as GET /metrics serves them. */
+  metrics: Registry;
   close: () => Promise<void>;
 }
 
@@ -36,10 +39,16 @@ export interface TestApp {
  */
 export async function startTestApp(
   overrides: Record<string, string> = {},
-  options: { worker?: boolean } = {},
+  options: {
+    worker?: boolean;
+    /** A Temporal server the test started (a dev server) instead of the time-skipping one. */
+    temporalAddress?: string;
+  } = {},
 ): Promise<TestApp> {
   const db = await createTestDatabase();
-  const env = await createTimeSkippingEnv();
+  const env = options.temporalAddress
+    ? await TestWorkflowEnvironment.createFromExistingServer({ address: options.temporalAddress })
+    : await createTimeSkippingEnv();
   const taskQueue = `test-${randomUUID()}`;
   const temporal = {
     connection: env.connection,
@@ -56,7 +65,19 @@ export async function startTestApp(
     ...overrides,
   });
   const logger = createLogger(process.env.TEST_LOG_LEVEL ?? 'silent');
-  const app = createApp({ config, logger, dataSource: db.dataSource, temporal });
+  // With a worker, as `npm start` does: one set of services for the API and the worker, sharing the
+  // worker's delivery capacity (its dispatcher holds what the fast lane has no room for).
+  const capacity = options.worker
+    ? createDeliveryCapacity({ config, dataSource: db.dataSource, logger })
+    : undefined;
+  const services = createServices({ config, logger, dataSource: db.dataSource, temporal, capacity });
+  const metrics = createMetricsRegistry();
+  const laneObserver = deliveryMetrics(metrics, {
+    dataSource: db.dataSource,
+    capacity,
+    slowLaneSlots: config.DELIVERY_SLOW_LANE_SLOTS,
+  });
+  const app = createApp({ config, logger, dataSource: db.dataSource, temporal }, services);
   const server: Server = app.listen(0, '127.0.0.1');
   await new Promise((resolve) => server.once('listening', resolve));
   const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -67,42 +88,34 @@ export async function startTestApp(
   let workerServices: Services | undefined;
   if (options.worker) {
     await ensureSearchAttributes(env.connection, temporal.namespace);
-    // As `npm start` does: the worker's delivery capacity, shared with its dispatcher.
-    const capacity = createDeliveryCapacity({ config, dataSource: db.dataSource, logger });
-    workerServices = createServices({ config, logger, dataSource: db.dataSource, temporal, capacity });
+    workerServices = services;
     // As `npm start` does: loopback receivers are reachable unless OUTBOUND_ALLOWED_CIDRS says otherwise.
     const sender = new HttpSender({ allowedCidrs: allowedCidrsFor(config.OUTBOUND_ALLOWED_CIDRS, true) });
-    const activities = createActivities({
-      config,
-      logger,
-      dataSource: db.dataSource,
-      trash: workerServices.trash,
-      box: workerServices.box,
-      sender,
-      resendSteps: workerServices.resendSteps,
-      capacity,
-    });
-    const worker = await Worker.create({
-      connection: env.nativeConnection,
-      namespace: env.namespace,
-      taskQueue,
-      workflowsPath: require.resolve('../../workflows'),
-      activities,
-    });
-    // The slow lane's worker and the release of held deliveries, as in a worker process.
-    const slowLane = await Worker.create({
-      connection: env.nativeConnection,
-      namespace: env.namespace,
-      taskQueue: slowLaneQueue(taskQueue),
-      activities: { attemptInSlowLane: activities.attemptInSlowLane },
-    });
-    const running = Promise.all([worker.run(), slowLane.run()]);
+    // The workers of a worker process (the service's task queue and the slow lane's).
+    const running = await runWorkers(
+      env.nativeConnection,
+      {
+        namespace: temporal.namespace,
+        taskQueue,
+        logger,
+        lanes: laneSizes(config),
+      },
+      {
+        config,
+        logger,
+        dataSource: db.dataSource,
+        trash: workerServices.trash,
+        box: workerServices.box,
+        sender,
+        resendSteps: workerServices.resendSteps,
+        capacity,
+        laneObserver,
+      },
+    );
     const stopRelease = startHeldRelease(workerServices.held, logger);
     stopWorker = async () => {
       await stopRelease();
-      worker.shutdown();
-      slowLane.shutdown();
-      await running;
+      await running.stop();
       sender.close();
     };
   }
@@ -114,6 +127,7 @@ export async function startTestApp(
     env,
     taskQueue,
     workerServices,
+    metrics,
     close: async () => {
       await new Promise((resolve) => server.close(resolve));
       server.closeAllConnections();

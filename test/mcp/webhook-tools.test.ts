@@ -126,6 +126,27 @@ describe('MCP webhook tools', () => {
       }
       expect(tool('get_record_model').outputSchema).toMatchObject({ type: 'object' });
     });
+
+    it('describes a webhook’s health with its endpoint’s state (issue 23) in the reads’ outputSchema and descriptions', () => {
+      const healthOf = (schema: any) => schema.properties.health;
+      const webhookOfList = (tool('list_webhooks').outputSchema as any).properties.data.items;
+      for (const health of [healthOf(tool('get_webhook').outputSchema), healthOf(webhookOfList)]) {
+        expect(health.required).toEqual(['lastDelivery', 'last24h', 'last7d', 'endpoint']);
+        const [endpoint, none] = health.properties.endpoint.anyOf;
+        expect(none).toEqual({ type: 'null' });
+        expect(health.properties.endpoint.description).toMatch(/null until an attempt/);
+        expect(endpoint.required).toEqual(['state', 'reason', 'since']);
+        expect(endpoint.properties.state.enum).toEqual(['healthy', 'degraded', 'failing']);
+        // What each state means, for an assistant explaining slow deliveries.
+        expect(endpoint.properties.state.description).toMatch(/degraded: .*slower than 1 s.*slow lane/);
+        expect(endpoint.properties.state.description).toMatch(/failing: 3 attempts in a row did not deliver/);
+        expect(endpoint.properties.since.description).toBe('When it entered this state.');
+      }
+      expect(tool('get_webhook').description).toMatch(
+        /healthy, degraded or failing, with the reason and since when/,
+      );
+      expect(tool('list_webhooks').description).toMatch(/each with its health/);
+    });
   });
 
   describe('every tool and action answers what its outputSchema says (the SDK client checks)', () => {

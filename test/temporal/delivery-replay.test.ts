@@ -7,8 +7,8 @@ import { createTimeSkippingEnv } from '../helpers/temporal';
 
 /**
  * Deliveries in flight during an upgrade: histories recorded by the delivery workflow as it was
- * before the `delivery-status-on-change` patch, and before attempts became local activities,
- * replay on today's code (workflows/) without a non-determinism error, as Temporal replays them
+ * before the `delivery-status-on-change` patch, before attempts became local activities, and before
+ * the fast and slow lanes, replay on today's code (workflows/) without a non-determinism error, as Temporal replays them
  * when a new worker picks them up.
  */
 describe('delivery workflow replay across its patches (time skipping)', () => {
@@ -60,9 +60,18 @@ describe('delivery workflow replay across its patches (time skipping)', () => {
     ['delivery-before-status-patch', 'failed for good after a retry', [retry, refused]],
     ['delivery-before-local-attempts', 'delivered after two retries', [retry, retry, delivered]],
     ['delivery-before-local-attempts', 'failed for good after a retry', [retry, refused]],
+    ['delivery-before-lanes', 'delivered after two retries', [retry, retry, delivered]],
+    ['delivery-before-lanes', 'failed for good after a retry', [retry, refused]],
   ])('replays an old history (%s): %s', async (fixture, _name, outcomes) => {
     const { workflowId, history } = await oldHistory(fixture, outcomes);
-    expect(history.events?.some((event) => event.activityTaskScheduledEventAttributes)).toBe(true);
+    // Its attempts are in it, as activities or as local activities' markers.
+    expect(
+      history.events?.filter(
+        (event) =>
+          event.activityTaskScheduledEventAttributes ||
+          event.markerRecordedEventAttributes?.markerName === 'core_local_activity',
+      ).length,
+    ).toBe(outcomes.length);
     await expect(
       Worker.runReplayHistory({ workflowsPath: require.resolve('../../workflows') }, history, workflowId),
     ).resolves.toBeUndefined();

@@ -1,18 +1,14 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { Client, Connection, type WorkflowExecutionInfo } from '@temporalio/client';
 import { TypedSearchAttributes } from '@temporalio/common';
-import { startTemporalDevServer, type RunningDevServer } from '../../src/embedded/temporal-dev-server';
-import { temporalBinaries } from '../../src/temporal/binaries';
+import type { RunningDevServer } from '../../src/embedded/temporal-dev-server';
 import { ensureSearchAttributes } from '../../src/temporal/search-attributes';
 import {
   DeliveryIdKey,
   DeliveryStatusKey,
   deliverySearchAttributes,
 } from '../../workflows/search-attributes';
-import { freePort } from '../helpers/ports';
+import { startTestDevServer } from '../helpers/dev-server';
 
 /**
  * The embedded dev server runs with its search-attribute cache on and a slower visibility queue
@@ -21,20 +17,12 @@ import { freePort } from '../helpers/ports';
  * found in the Web UI's list by its search attributes.
  */
 describe('the embedded Temporal dev server', () => {
-  let dataDir: string;
   let server: RunningDevServer;
   let connection: Connection;
   let client: Client;
 
   beforeAll(async () => {
-    dataDir = mkdtempSync(join(tmpdir(), 'crm-dev-server-'));
-    server = await startTemporalDevServer({
-      cli: temporalBinaries().cli,
-      dataDir,
-      port: await freePort(),
-      uiPort: await freePort(),
-      namespace: 'default',
-    });
+    server = await startTestDevServer();
     connection = await Connection.connect({ address: server.address });
     client = new Client({ connection, namespace: 'default' });
   }, 120_000);
@@ -42,7 +30,6 @@ describe('the embedded Temporal dev server', () => {
   afterAll(async () => {
     await connection?.close();
     await server?.stop();
-    rmSync(dataDir, { recursive: true, force: true });
   });
 
   /** A workflow with a delivery's search attributes; no worker serves its queue, so it stays open. */

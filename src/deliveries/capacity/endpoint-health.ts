@@ -21,6 +21,8 @@ const REMEMBERED_ENDPOINTS = 10_000;
  */
 export class EndpointHealth {
   private readonly states = new Map<string, EndpointState>();
+  /** Endpoints read with no stored state (none was ever saved). */
+  private readonly unsaved = new Set<string>();
 
   constructor(
     private readonly store: EndpointStatesRepository,
@@ -43,7 +45,11 @@ export class EndpointHealth {
       this.logger.warn({ err: error, webhookId: key.webhookId }, 'could not read the endpoint state');
     }
     // Another attempt may have learnt something while this one read.
-    return this.remember(key.webhookId, this.states.get(key.webhookId) ?? stored ?? UNKNOWN_ENDPOINT);
+    const learnt = this.states.get(key.webhookId);
+    if (learnt) return this.remember(key.webhookId, learnt);
+    // Never stored: the first state this worker learns is saved even when it is the healthy it began with.
+    if (!stored) this.unsaved.add(key.webhookId);
+    return this.remember(key.webhookId, stored ?? UNKNOWN_ENDPOINT);
   }
 
   /** One more attempt of the endpoint reached the network: its state moves, and is saved when it changed. */
@@ -60,7 +66,8 @@ export class EndpointHealth {
 
   private async move(key: LaneKey, previous: EndpointState, next: EndpointState): Promise<EndpointState> {
     this.remember(key.webhookId, next);
-    if (next.state !== previous.state || next.reason !== previous.reason) {
+    const firstLearnt = this.unsaved.delete(key.webhookId);
+    if (firstLearnt || next.state !== previous.state || next.reason !== previous.reason) {
       try {
         await this.store.save(key, next);
       } catch (error) {
@@ -74,7 +81,11 @@ export class EndpointHealth {
   private remember(webhookId: string, state: EndpointState): EndpointState {
     this.states.delete(webhookId);
     this.states.set(webhookId, state);
-    if (this.states.size > REMEMBERED_ENDPOINTS) this.states.delete(this.states.keys().next().value!);
+    if (this.states.size > REMEMBERED_ENDPOINTS) {
+      const forgotten = this.states.keys().next().value!;
+      this.states.delete(forgotten);
+      this.unsaved.delete(forgotten);
+    }
     return state;
   }
 }

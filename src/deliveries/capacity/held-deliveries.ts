@@ -58,17 +58,13 @@ export class HeldDeliveries {
       manager,
       keys.map((key) => key.webhookId),
     );
-    const placed = new Map<string, number>();
     return keys.map((key) => {
       if (unhealthy.has(key.webhookId)) return true;
       if (!this.local) return false;
       const known = this.local.health.known(key.webhookId);
       if (known && !servedByFastLane(known)) return true;
-      // The deliveries of this batch take the room one after the other.
-      const taken = placed.get(key.webhookId) ?? 0;
-      if (this.local.fast.roomFor(key) <= taken) return true;
-      placed.set(key.webhookId, taken + 1);
-      return false;
+      // A delivery started now takes its place in the fast lane at once, before its attempt comes.
+      return !this.local.fast.reserve(key);
     });
   }
 
@@ -110,6 +106,7 @@ export class HeldDeliveries {
       if (room <= 0) continue;
       const rows = await CLAIM.run(this.dataSource.manager, [key.webhookId, room, healthy]);
       const deliveries = rows.map((row) => entityFromRow(this.dataSource.manager, Delivery, row));
+      if (healthy) for (let i = 0; i < deliveries.length; i++) this.local?.fast.reserve(key);
       started += await this.start(deliveries);
     }
     return started;

@@ -55,4 +55,20 @@ describe('LaneBudget', () => {
     if ('leave' in place) place.leave();
     expect(left).toEqual(['a1']);
   });
+
+  it('counts a reservation as a place until its attempt takes it, and gives it back when none comes', () => {
+    let now = 0;
+    const sut = new LaneBudget({ slots: 5, perWorkspace: 5, perEndpoint: 2 }, () => now);
+    expect(sut.reserve(key('a', 'a1'))).toBe(true);
+    expect(sut.reserve(key('a', 'a1'))).toBe(true);
+    expect(sut.reserve(key('a', 'a1'))).toBe(false);
+    expect(sut.roomFor(key('a', 'a1'))).toBe(0);
+    // The attempts take the reserved places: no more than two in flight.
+    expect('leave' in sut.enter(key('a', 'a1'))).toBe(true);
+    expect(sut.inFlight).toBe(2);
+    // The second reservation's attempt never came: after 10 s its place is free again.
+    now = 10_001;
+    expect(sut.roomFor(key('a', 'a1'))).toBe(1);
+    expect(sut.inFlight).toBe(1);
+  });
 });

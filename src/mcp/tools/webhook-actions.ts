@@ -31,8 +31,8 @@ export function webhookActions(webhooks: WebhooksService): WebhookAction[] {
         name: 'list_webhooks',
         title: 'List webhooks',
         description:
-          'Lists the webhooks of your workspace, newest first, optionally by URL text and creation or update dates. ' +
-          'Read-only. Pass nextCursor as cursor for the next page.',
+          'Lists the webhooks of your workspace, newest first, optionally by URL text and creation or update dates, ' +
+          'each with its health (as get_webhook). Read-only. Pass nextCursor as cursor for the next page.',
       },
       run: async ({ limit, ...query }, actor) =>
         encodePage(await webhooks.list(actor, decodePaging({ ...query, limit }))),
@@ -47,7 +47,9 @@ export function webhookActions(webhooks: WebhooksService): WebhookAction[] {
         name: 'get_webhook',
         title: 'Get a webhook',
         description:
-          'Reads one webhook: URL, events, record settings, hasSecret and headerNames (never the secret or header values). Read-only.',
+          'Reads one webhook: URL, events, record settings, hasSecret and headerNames (never the secret or header values), ' +
+          'and its health: recent delivery outcomes and the endpoint’s state (healthy, degraded or failing, with the ' +
+          'reason and since when), which says why its deliveries may be slow. Read-only.',
       },
       run: async (args, actor) => webhooks.get(actor, args.id),
     }),

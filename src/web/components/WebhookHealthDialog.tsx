@@ -1,5 +1,6 @@
-// A webhook's health from its row menu: the last delivery, the outcomes of the last 24 hours and
-// 7 days with their success rates, and the chart of its deliveries by outcome over time.
+// A webhook's health from its row menu: its endpoint's state, the last delivery, the outcomes of
+// the last 24 hours and 7 days with their success rates, and the chart of its deliveries by
+// outcome over time.
 import { useEffect, useState } from 'react';
 import { api, type WebhookView } from '../api';
 import { DateTime } from '../format';
@@ -8,6 +9,7 @@ import { STATUS_LABELS } from '../webhooks';
 import { BreakableUrl } from './BreakableUrl';
 import { DeliveryStatsPanel } from './DeliveryStatsPanel';
 import { Dialog, DialogActions } from './Dialog';
+import { EndpointStatePanel } from './EndpointState';
 
 type Props = {
   webhook: WebhookView;
@@ -40,6 +42,7 @@ export function WebhookHealthDialog({ webhook, onClose, onShowDeliveries }: Prop
         </code>
         {webhook.description ? <span className="muted"> — {webhook.description}</span> : null}
       </p>
+      <EndpointStatePanel endpoint={health.endpoint} />
       <p data-testid="health-last-delivery">
         Last delivery:{' '}
         {lastDelivery ? (

@@ -1,0 +1,150 @@
+import type { RunningDevServer } from '../../src/embedded/temporal-dev-server';
+import { deliveryWorkflowId } from '../../workflows/delivery.workflow';
+import { DeliveryLaneKey } from '../../workflows/search-attributes';
+import { deliveryFixture, type DeliveryFixture } from '../helpers/delivery-fixture';
+import { eventually } from '../helpers/eventually';
+import { startTestDevServer } from '../helpers/dev-server';
+import { Receiver } from '../helpers/receiver';
+import { WebClient } from '../helpers/web-client';
+
+/**
+ * Issue 23: one workspace's dead endpoint must not slow another workspace's webhooks. The real
+ * Temporal dev server (task queue fairness on), real HTTP on loopback, the lanes made small: the
+ * fast lane takes two attempts per endpoint, the slow lane two at once.
+ */
+describe("delivery capacity: a dead endpoint holds only its workspace's share", () => {
+  let server: RunningDevServer;
+  let a: DeliveryFixture;
+  let receiver: Receiver;
+
+  beforeAll(async () => {
+    server = await startTestDevServer();
+    a = await deliveryFixture(
+      {
+        DELIVERY_FAST_LANE_SLOTS: '4',
+        DELIVERY_FAST_LANE_PER_WORKSPACE: '2',
+        DELIVERY_FAST_LANE_PER_ENDPOINT: '2',
+        DELIVERY_SLOW_LANE_SLOTS: '2',
+        // Many writes at once in this test, all from one workspace's key.
+        API_CONCURRENCY_PER_WORKSPACE: '20',
+      },
+      { temporalAddress: server.address },
+    );
+    receiver = await new Receiver().start();
+    // Never answers within the 5 s request timeout.
+    receiver.replies('/dead', { status: 200, delayMs: 60_000 });
+  }, 120_000);
+
+  const workspaceOf = async (webhookId: string): Promise<string> =>
+    (await a.app.dataSource.query(`SELECT workspace_id FROM webhooks WHERE id = $1`, [webhookId]))[0]
+      .workspace_id;
+
+  afterAll(async () => {
+    await receiver?.stop();
+    await a?.close();
+    await server?.stop();
+  });
+
+  it("delivers another workspace's event at once while the first one's fifty attempts hang", async () => {
+    const dead = await a.webhook(`${receiver.url}/dead`);
+    // Workspace B: another sign-up on the same service, its own key, a receiver that answers at once.
+    const b = await WebClient.signUp(a.app.baseUrl, { email: 'second-tenant@example.com' });
+    const bKey = (await b.client.ok('POST', '/app/api/api-keys', { name: 'b' })).value as string;
+    const bName = (
+      (await a.api('POST', '/model/read', { type: 'deal' }, bKey)).body.type.fields as {
+        id: string;
+        name: string;
+      }[]
+    ).find((field) => field.name === 'Name')!.id;
+    const bHook = await a.api(
+      'POST',
+      '/webhooks',
+      { url: `${receiver.url}/b`, events: ['record.created'] },
+      bKey,
+    );
+    expect(bHook.status).toBe(201);
+
+    const writes = await Promise.all(Array.from({ length: 50 }, (_, i) => a.createDeal(`Hanging ${i}`)));
+    expect(writes).toHaveLength(50);
+    // A's first attempts are hanging now.
+    await eventually(
+      async () => receiver.received.filter((r) => r.path === '/dead').length >= 2,
+      'A hanging',
+    );
+
+    const written = await a.api('POST', '/records/deal', { values: { [bName]: 'Meanwhile in B' } }, bKey);
+    expect(written.status).toBe(201);
+    await eventually(
+      async () =>
+        receiver.received.some(
+          (r) => r.path === '/b' && r.json?.data?.record?.ref?.recordId === written.body.id,
+        ),
+      "B's delivery",
+      10_000,
+    );
+    // At once: B's delivery arrived while every attempt A made was still waiting for its answer
+    // (each hangs until the 5 s timeout), not after A's attempts gave up and freed the worker.
+    const aSends: { outcome: string }[] = await a.app.dataSource.query(
+      `SELECT a.outcome FROM delivery_attempts a JOIN deliveries d ON d.id = a.delivery_id WHERE d.webhook_id = $1`,
+      [dead.id],
+    );
+    expect(aSends.length).toBeGreaterThanOrEqual(2);
+    expect(aSends.every((send) => send.outcome === 'sending')).toBe(true);
+
+    // A holds only its share: at most two fast-lane and two slow-lane requests at a time…
+    expect(receiver.received.filter((r) => r.path === '/dead').length).toBeLessThanOrEqual(4);
+    // …and nothing of A's is lost: every write has its delivery, the rest waiting for capacity.
+    const rows: { waiting: number; total: number }[] = await a.app.dataSource.query(
+      `SELECT count(*) FILTER (WHERE waiting_since IS NOT NULL)::int AS waiting, count(*)::int AS total
+         FROM deliveries WHERE webhook_id = $1`,
+      [dead.id],
+    );
+    expect(rows[0]).toMatchObject({ total: 50 });
+    expect(rows[0]!.waiting).toBeGreaterThan(40);
+
+    // The metrics say so, per workspace and endpoint.
+    const metrics = await a.app.metrics.metrics();
+    const aLabels = `workspace="${dead.workspaceId ?? (await workspaceOf(dead.id))}",webhook="${dead.id}"`;
+    expect(metrics).toMatch(new RegExp(`webhook_lane_in_flight\\{lane="fast",${aLabels}\\} 2`));
+    expect(metrics).toMatch(new RegExp(`webhook_deliveries_waiting\\{${aLabels},where="held"\\} \\d+`));
+    expect(metrics).toContain('webhook_lane_slots{lane="fast"} 4');
+    expect(metrics).toMatch(/webhook_attempts_total\{lane="fast",workspace="[^"]+",result="delivered"\} 1/);
+  }, 60_000);
+
+  it('marks the endpoint degraded, and a delivery whose attempt waits in the slow lane says so in Temporal', async () => {
+    const [hook] = (await a.api('GET', '/webhooks')).body.data.filter((w: { url: string }) =>
+      w.url.endsWith('/dead'),
+    );
+    await eventually(async () => {
+      const [state] = await a.app.dataSource.query(
+        `SELECT state, reason FROM endpoint_states WHERE webhook_id = $1`,
+        [hook.id],
+      );
+      return state?.state === 'degraded' || state?.state === 'failing';
+    }, 'the endpoint degraded');
+    // Released a few at a time, their first attempts go to the slow lane: DeliveryLane says so.
+    await eventually(
+      async () => {
+        const started: { id: string }[] = await a.app.dataSource.query(
+          `SELECT id FROM deliveries WHERE webhook_id = $1 AND workflow_started_at IS NOT NULL`,
+          [hook.id],
+        );
+        for (const { id } of started) {
+          const described = await a.app.env.client.workflow.getHandle(deliveryWorkflowId(id)).describe();
+          if (described.typedSearchAttributes.get(DeliveryLaneKey) === 'slow') return true;
+        }
+        return false;
+      },
+      'a delivery in the slow lane',
+      20_000,
+    );
+    const metrics = await a.app.metrics.metrics();
+    const labels = `workspace="${await workspaceOf(hook.id)}",webhook="${hook.id}"`;
+    expect(metrics).toMatch(
+      new RegExp(`webhook_endpoint_unhealthy_since_seconds\\{${labels},state="(degraded|failing)"\\} \\d+`),
+    );
+    expect(metrics).toMatch(
+      /webhook_lane_deferred_total\{workspace="[^"]+",reason="endpoint-unhealthy"\} \d+/,
+    );
+  }, 60_000);
+});
