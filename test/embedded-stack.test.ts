@@ -101,6 +101,7 @@ describe('embedded stack (npm start)', () => {
           body: JSON.stringify({ email: 'admin@example.com', password }),
         });
         expect(signIn.status).toBe(200);
+        const cookie = signIn.headers.get('set-cookie')!.split(';')[0]!;
 
         const health = await fetch(`http://127.0.0.1:${env.PORT}/healthz`);
         expect(health.status).toBe(200);
@@ -130,6 +131,48 @@ describe('embedded stack (npm start)', () => {
           expect(await ensureSearchAttributes(temporal.connection, 'default')).toEqual([]);
         } finally {
           await temporal.connection.close();
+        }
+
+        // Deliveries never reach the stack's own listeners, though loopback is allowed here: each is
+        // refused before connecting (422, not retried), in any spelling of the address.
+        const app = async (method: string, path: string, body?: unknown) => {
+          const response = await fetch(`http://127.0.0.1:${env.PORT}/app/api${path}`, {
+            method,
+            headers: { cookie, origin: `http://127.0.0.1:${env.PORT}`, 'content-type': 'application/json' },
+            body: body === undefined ? undefined : JSON.stringify(body),
+          });
+          return { status: response.status, body: (await response.json()) as any };
+        };
+        const targets = [
+          `http://127.0.0.1:${env.PORT}/api/v1/me`,
+          `http://127.0.0.1:${env.METRICS_PORT}/metrics`,
+          `http://127.0.0.1:${env.TEMPORAL_UI_PORT}/api/v1/namespaces/default/workflows`,
+          `http://localhost:${env.TEMPORAL_UI_PORT}/`,
+          `http://127.0.0.1:${env.TEMPORAL_PORT}/`,
+          `http://[::ffff:127.0.0.1]:${env.EMBEDDED_POSTGRES_PORT}/`,
+        ];
+        const hooks: string[] = [];
+        for (const url of targets) {
+          const created = await app('POST', '/webhooks', { url, events: ['record.created'] });
+          expect(created.status).toBe(201);
+          hooks.push(created.body.id);
+          const sent = await app('POST', `/webhooks/${created.body.id}/test`, { event: 'record.created' });
+          expect(sent.status).toBe(201);
+        }
+        for (const [index, id] of hooks.entries()) {
+          let delivery: any;
+          for (let tries = 0; tries < 100; tries++) {
+            [delivery] = (await app('GET', `/webhooks/${id}/deliveries`)).body.data;
+            if (delivery?.status === 'failed') break;
+            await new Promise((resolve) => setTimeout(resolve, 100));
+          }
+          // (The target leads the object, so a failure names it.)
+          expect({ target: targets[index], ...delivery }).toMatchObject({
+            status: 'failed',
+            statusCode: 422,
+            nextAttemptAt: null,
+            responseMessage: expect.stringContaining("is one of the service's own listeners"),
+          });
         }
 
         expect(processesMentioning(dataDir).length).toBeGreaterThanOrEqual(2); // postgres + temporal

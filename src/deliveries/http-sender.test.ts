@@ -96,4 +96,47 @@ describe('HttpSender over real loopback HTTP', () => {
       expect(received.length).toBe(before);
     });
   });
+
+  describe("the service's own listeners, with loopback allowed (the embedded default)", () => {
+    let own: HttpSender;
+    beforeAll(() => {
+      const port = Number(new URL(url).port);
+      // The test receiver plays one of the stack's own listeners (say, the Temporal Web UI).
+      own = new HttpSender({
+        timeoutMs: 300,
+        allowedCidrs: LOOPBACK_CIDRS,
+        ownListeners: [{ name: 'the Temporal Web UI', address: '127.0.0.1', port }],
+      });
+    });
+    afterAll(() => own.close());
+
+    it.each([
+      ['its address', () => `${url}/workflows/terminate`],
+      ['another loopback address', () => url.replace('127.0.0.1', '127.0.0.2')],
+      ['a name resolving to it', () => url.replace('127.0.0.1', 'localhost')],
+      ['a mapped form of it', () => url.replace('127.0.0.1', '[::ffff:127.0.0.1]')],
+      ['its decimal form', () => url.replace('127.0.0.1', '2130706433')],
+    ])('refuses %s without connecting, whatever the allow-list says', async (_, target) => {
+      const before = received.length;
+      const result = await own.post(target(), {}, '{}');
+      expect(result).toEqual({
+        kind: 'refused',
+        message: expect.stringMatching(/^Not sent: .+:\d+ is one of the service's own listeners;/),
+      });
+      // The message names no component of the stack.
+      expect((result as { message: string }).message).not.toContain('Temporal');
+      expect(received.length).toBe(before);
+    });
+
+    it('still reaches another port on loopback (a receiver of the developer)', async () => {
+      const other = createServer((_request, response) => response.end('ok'));
+      await new Promise<void>((resolve) => other.listen(0, '127.0.0.1', resolve));
+      try {
+        const result = await own.post(`http://127.0.0.1:${(other.address() as AddressInfo).port}/`, {}, '{}');
+        expect(result).toMatchObject({ kind: 'response', statusCode: 200 });
+      } finally {
+        await new Promise((resolve) => other.close(resolve));
+      }
+    });
+  });
 });

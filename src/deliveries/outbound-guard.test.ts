@@ -2,6 +2,7 @@ import {
   allowedCidrsFor,
   checkOutboundAddress,
   LOOPBACK_CIDRS,
+  ownListenerAt,
   parseAllowList,
   refusalMessage,
 } from './outbound-guard';
@@ -118,5 +119,36 @@ describe('allowedCidrsFor', () => {
     expect(allowedCidrsFor(undefined, false)).toEqual([]);
     expect(allowedCidrsFor([], true)).toEqual([]);
     expect(allowedCidrsFor(['10.0.0.0/8'], false)).toEqual(['10.0.0.0/8']);
+  });
+});
+
+describe('ownListenerAt', () => {
+  const listeners = [
+    { name: 'Temporal', address: '127.0.0.1', port: 8233 },
+    { name: 'the API', address: '0.0.0.0', port: 3000 },
+    { name: 'PostgreSQL', address: '10.0.0.7', port: 5432 },
+  ];
+
+  it.each([
+    ['127.0.0.1', 8233, 'Temporal'],
+    ['127.0.0.5', 8233, 'Temporal'],
+    ['::ffff:127.0.0.1', 8233, 'Temporal'],
+    ['::1', 8233, 'Temporal'],
+    ['127.0.0.1', 3000, 'the API'],
+    ['0.0.0.0', 3000, 'the API'],
+    ['192.168.1.20', 3000, 'the API'],
+    ['10.0.0.7', 5432, 'PostgreSQL'],
+  ])('%s:%d is %s', (address, port, name) => {
+    expect(ownListenerAt(address, port, listeners, ['192.168.1.20'])?.name).toBe(name);
+  });
+
+  it.each([
+    ['127.0.0.1', 4000],
+    ['192.168.1.21', 3000],
+    ['10.0.0.8', 5432],
+    ['203.0.113.5', 8233],
+    ['not an address', 8233],
+  ])('%s:%d is not one of them', (address, port) => {
+    expect(ownListenerAt(address, port, listeners, ['192.168.1.20'])).toBeNull();
   });
 });

@@ -67,6 +67,61 @@ export function checkOutboundAddress(address: string, allowList: AllowList): Out
   return allowed ? null : { address: shown, range: internal, allowable: true };
 }
 
+/**
+ * A listener of the service itself (its API, its metrics, PostgreSQL, the Temporal frontend and Web
+ * UI): deliveries never reach it, whatever OUTBOUND_ALLOWED_CIDRS allows, so a webhook cannot turn
+ * the worker against the stack's own control plane. `address` is the IP it listens on; `0.0.0.0`
+ * or `::` for every address of the machine.
+ */
+export interface OwnListener {
+  /** What it is, for the logs (never told to the webhook's owner). */
+  name: string;
+  address: string;
+  port: number;
+}
+
+/**
+ * The service's own listener at `address`:`port`, or null. A loopback listener is reached through
+ * any loopback address; one on every address through loopback, the unspecified address or any of
+ * `localAddresses` (the machine's own).
+ */
+export function ownListenerAt(
+  address: string,
+  port: number,
+  listeners: readonly OwnListener[],
+  localAddresses: readonly string[] = [],
+): OwnListener | null {
+  if (!ipaddr.isValid(address)) return null;
+  const destination = embeddedIPv4(ipaddr.parse(address));
+  const isLoopback = destination.range() === 'loopback' || destination.range() === 'unspecified';
+  const local = isLoopback || localAddresses.some((own) => sameAddress(own, destination));
+  for (const listener of listeners) {
+    if (listener.port !== port || !ipaddr.isValid(listener.address)) continue;
+    const at = embeddedIPv4(ipaddr.parse(listener.address));
+    const range = at.range();
+    if (
+      range === 'unspecified'
+        ? local
+        : range === 'loopback'
+          ? isLoopback
+          : sameAddress(at.toString(), destination)
+    )
+      return listener;
+  }
+  return null;
+}
+
+function sameAddress(address: string, destination: Address): boolean {
+  if (!ipaddr.isValid(address)) return false;
+  const parsed = embeddedIPv4(ipaddr.parse(address));
+  return parsed.kind() === destination.kind() && parsed.toString() === destination.toString();
+}
+
+/** The delivery's failure message for the service's own listener reached as `host`. */
+export function ownListenerMessage(host: string, port: number): string {
+  return `Not sent: ${host}:${port} is one of the service's own listeners; deliveries never reach them.`;
+}
+
 /** The delivery's failure message for a refused address reached as `host`. */
 export function refusalMessage(refusal: OutboundRefusal, host: string): string {
   const article = /^[aeiou]/.test(refusal.range) ? 'an' : 'a';

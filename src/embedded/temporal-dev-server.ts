@@ -3,6 +3,7 @@ import { closeSync, mkdirSync, openSync } from 'node:fs';
 import { join } from 'node:path';
 import { Connection } from '@temporalio/client';
 import { SEARCH_ATTRIBUTE_KEYS } from '../../workflows/search-attributes';
+import { listeningPorts } from './listening-ports';
 import { logTail } from './log-tail';
 
 export interface DevServerOptions {
@@ -18,6 +19,8 @@ export interface DevServerOptions {
 export interface RunningDevServer {
   address: string;
   uiUrl: string;
+  /** Every port it listens on (its frontend, Web UI, HTTP API, metrics and internal services). */
+  ports: () => number[];
   stop: () => Promise<void>;
 }
 
@@ -112,6 +115,8 @@ export async function startTemporalDevServer(options: DevServerOptions): Promise
   return {
     address,
     uiUrl: `http://localhost:${options.uiPort}`,
+    // The HTTP API, metrics and internal services take random free ports: read them off the process.
+    ports: () => [...new Set([options.port, options.uiPort, ...listeningPorts(child.pid!)])],
     stop: async () => {
       process.removeListener('exit', killOnExit);
       await stopChild(child);
@@ -173,6 +178,7 @@ async function startWithSdkDownload(options: DevServerOptions): Promise<RunningD
   return {
     address: `127.0.0.1:${options.port}`,
     uiUrl: `http://localhost:${options.uiPort}`,
+    ports: () => [options.port, options.uiPort],
     stop: () => env.teardown(),
   };
 }

@@ -5,7 +5,7 @@ import { ConfigError, loadConfig, type Config } from '../config';
 import { createDataSource, runMigrations } from '../db/data-source';
 import { startEmbeddedPostgres } from '../embedded/postgres';
 import { resolveEncryptionKey } from '../security/encryption-key';
-import { startTemporalDevServer } from '../embedded/temporal-dev-server';
+import { startTemporalDevServer, type RunningDevServer } from '../embedded/temporal-dev-server';
 import { createApp } from '../http/app';
 import { closeServer, listen, PortInUseError } from '../http/server';
 import { createLogger, type Logger } from '../logger';
@@ -25,6 +25,7 @@ import { startDispatchSweep, startHeldRelease, startRetentionSweep } from './swe
 import { ensureDemoWorkspace, type CreatedWorkspace } from '../identity/bootstrap';
 import { Lifecycle } from './lifecycle';
 import { assertPortFree } from './ports';
+import { ownListeners } from './own-listeners';
 
 export interface StartOptions {
   /** Serve REST, MCP and the web app. */
@@ -171,6 +172,10 @@ async function run(
     // private or loopback address unless OUTBOUND_ALLOWED_CIDRS opens it (docs/deliveries.md).
     const sender = new HttpSender({
       allowedCidrs: allowedCidrsFor(config.OUTBOUND_ALLOWED_CIDRS, options.embedded),
+      ownListeners: await ownListeners(config, {
+        postgresPort: embedPostgres ? config.EMBEDDED_POSTGRES_PORT : undefined,
+        temporalPorts: embeddedTemporal?.ports(),
+      }),
     });
     lifecycle.add('delivery sender', async () => sender.close());
     const worker = await startWorker(
@@ -248,10 +253,7 @@ async function startPostgres(config: Config, lifecycle: Lifecycle): Promise<stri
   return postgres.url;
 }
 
-async function startTemporal(
-  config: Config,
-  lifecycle: Lifecycle,
-): Promise<{ address: string; uiUrl: string }> {
+async function startTemporal(config: Config, lifecycle: Lifecycle): Promise<RunningDevServer> {
   const server = await startTemporalDevServer({
     cli: temporalBinaries().cli,
     dataDir: config.DATA_DIR,
