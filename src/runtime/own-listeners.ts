@@ -15,7 +15,9 @@ export async function ownListeners(
   const wanted: { name: string; host: string; port: number }[] = [
     { name: 'the API', host: config.HOST, port: config.PORT },
     ...urlListener('the public URL', config.PUBLIC_URL),
-    ...(config.METRICS_PORT ? [{ name: 'the metrics', host: config.METRICS_HOST, port: config.METRICS_PORT }] : []),
+    ...(config.METRICS_PORT
+      ? [{ name: 'the metrics', host: config.METRICS_HOST, port: config.METRICS_PORT }]
+      : []),
     ...(embedded.postgresPort
       ? [{ name: 'PostgreSQL', host: '127.0.0.1', port: embedded.postgresPort }]
       : urlListener('PostgreSQL', config.DATABASE_URL, 5432)),
