@@ -69,6 +69,15 @@ export const configSchema = z.object({
     .union([z.literal('none'), port])
     .default(9464)
     .transform((value) => (value === 'none' ? undefined : value)),
+  // Request quotas (docs/security.md, "Limits"): token buckets shared by every API process.
+  /** Requests per second one API key or OAuth connection may make… */
+  QUOTA_PER_KEY: z.coerce.number().int().min(1).max(100_000).default(20),
+  /** …and how many more it may burst to, refilled over 10 seconds. */
+  QUOTA_BURST_PER_KEY: z.coerce.number().int().min(0).max(1_000_000).default(100),
+  /** Requests per second one workspace may make with all its keys and connections… */
+  QUOTA_PER_WORKSPACE: z.coerce.number().int().min(1).max(100_000).default(50),
+  /** …and how many more it may burst to, refilled over 10 seconds. */
+  QUOTA_BURST_PER_WORKSPACE: z.coerce.number().int().min(0).max(1_000_000).default(250),
   /** REST and MCP requests of one workspace served at once by one API process (docs/security.md). */
   API_CONCURRENCY_PER_WORKSPACE: z.coerce.number().int().min(1).max(1000).default(2),
   /** Requests of one workspace waiting for their turn in one API process; one more answers 429 busy. */

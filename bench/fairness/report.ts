@@ -14,6 +14,7 @@ export const P99_BOUND = 2;
 export function describeLoad(result: ScenarioResult): string {
   const { scenario } = result;
   if (!scenario.mode) return 'A idle';
+  if (scenario.flood) return `A floods: ${scenario.flood} writes in flight, default quotas`;
   const what = BAD_MODE_LABELS[scenario.mode];
   return scenario.burst ? `A: ${scenario.burst} at once, ${what}` : `A: ${scenario.rate}/s, ${what}`;
 }
@@ -116,12 +117,34 @@ export function renderFairness(results: {
           '',
           'Delivery capacity at the end of the load (`GET /metrics`):',
           '',
-          ...capacity.flatMap((result) => [
-            `- ${describeLoad(result)}: ${result.capacity!.lines.map((line) => `\`${line}\``).join(', ')}`,
-          ]),
+          ...capacity.map(
+            (result) => `- ${describeLoad(result)}: ${capacitySummary(result.capacity!.lines)}`,
+          ),
         ]
       : []),
     '',
     `${num(results.scenarios.length, 0)} scenarios.`,
   ].join('\n');
+}
+
+/**
+ * The capacity metrics in words, summed over workspaces and webhooks: `slots fast 200, slow 100;
+ * in flight slow 51; waiting held 328, slow_lane 93`.
+ */
+export function capacitySummary(lines: readonly string[]): string {
+  const groups = new Map<string, Map<string, number>>();
+  for (const line of lines) {
+    const match = /^webhook_(\w+)\{([^}]*)\} ([\d.e+-]+)$/.exec(line);
+    if (!match) continue;
+    const [, metric, labels, value] = match;
+    const part = /(?:lane|where)="([^"]+)"/.exec(labels!)?.[1] ?? 'all';
+    const name =
+      { lane_slots: 'slots', lane_in_flight: 'in flight', deliveries_waiting: 'waiting' }[metric!] ?? metric!;
+    const group = groups.get(name) ?? new Map<string, number>();
+    group.set(part, (group.get(part) ?? 0) + Number(value));
+    groups.set(name, group);
+  }
+  return [...groups]
+    .map(([name, parts]) => `${name} ${[...parts].map(([part, value]) => `${part} ${value}`).join(', ')}`)
+    .join('; ');
 }

@@ -3,7 +3,7 @@
 // the results go to the `## Fairness` section of BENCHMARKS.md, the rest of the file kept.
 //
 // Settings (environment): FAIRNESS_SCENARIOS (default idle,hang:10,hang:50,hang:100,burst:100,
-// slow:50,refuse:50), FAIRNESS_SECONDS (each scenario's load, default 60), FAIRNESS_B_INTERVAL_MS
+// slow:50,refuse:50,flood:32), FAIRNESS_SECONDS (each scenario's load, default 60), FAIRNESS_B_INTERVAL_MS
 // (B's pause between writes, default 500), BENCH_OUTPUT (default BENCHMARKS.md), BENCH_JSON=<file>
 // (the results as JSON too), BENCH_PROJECT_ROOT=<dir> (measure another checkout's build).
 import { execFileSync } from 'node:child_process';
@@ -19,7 +19,9 @@ const BENCH_ROOT = resolve(__dirname, '..', '..', '..');
 const PROJECT_ROOT = resolve(process.env.BENCH_PROJECT_ROOT ?? BENCH_ROOT);
 
 const settings = {
-  scenarios: (process.env.FAIRNESS_SCENARIOS ?? 'idle,hang:10,hang:50,hang:100,burst:100,slow:50,refuse:50')
+  scenarios: (
+    process.env.FAIRNESS_SCENARIOS ?? 'idle,hang:10,hang:50,hang:100,burst:100,slow:50,refuse:50,flood:32'
+  )
     .split(',')
     .map((name) => parseScenario(name.trim())),
   durationS: Math.min(600, Math.max(10, Number(process.env.FAIRNESS_SECONDS ?? 60) || 60)),

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { Client } from 'pg';
 import { cpuBetween, snapshot, type CpuUsage } from '../cpu';
 import { Worker } from 'node:worker_threads';
-import { openLoad, recordWriter, type Write } from '../load';
+import { closedLoop, openLoad, recordWriter, type Write } from '../load';
 import type { WriterThreadOptions } from './writer-thread';
 import { BenchReceiver, HOOK_PATH } from '../receiver';
 import { startStack, type Stack } from '../stack';
@@ -22,7 +22,7 @@ import { scrapeCapacity, type CapacitySample } from './metrics';
 import { checkSchedule, type ScheduleCheck, type SendRow } from './schedule';
 
 export interface Scenario {
-  /** As given in FAIRNESS_SCENARIOS: idle, hang:50, slow:50, refuse:50, burst:100, writes:50. */
+  /** As given in FAIRNESS_SCENARIOS: idle, hang:50, slow:50, refuse:50, burst:100, writes:50, flood:32. */
   name: string;
   /** A's receiver; null: A writes nothing. */
   mode: BadMode | null;
@@ -30,6 +30,11 @@ export interface Scenario {
   rate?: number;
   /** A's writes all at once at the start. */
   burst?: number;
+  /**
+   * A floods: this many writes in flight all the time (a closed loop), each sent as soon as the
+   * last answered, with the default request quotas on (the other scenarios lift them).
+   */
+  flood?: number;
 }
 
 export function parseScenario(name: string): Scenario {
@@ -40,9 +45,10 @@ export function parseScenario(name: string): Scenario {
   if (kind === 'burst') return { name, mode: 'hang', burst: n };
   if (kind === 'burst-writes') return { name, mode: 'none', burst: n };
   if (kind === 'writes') return { name, mode: 'none', rate: n };
+  if (kind === 'flood') return { name, mode: 'none', flood: n };
   if (kind === 'hang' || kind === 'slow' || kind === 'refuse') return { name, mode: kind, rate: n };
   throw new Error(
-    `bad scenario ${name}: idle, hang:N, slow:N, refuse:N, burst:N, writes:N or burst-writes:N`,
+    `bad scenario ${name}: idle, hang:N, slow:N, refuse:N, burst:N, writes:N, burst-writes:N or flood:N`,
   );
 }
 
@@ -91,7 +97,13 @@ export async function runScenario(scenario: Scenario, settings: ScenarioSettings
   const stopOnSignal = () => stack?.killNow();
   process.once('exit', stopOnSignal);
   try {
-    stack = await startStack({ projectRoot: settings.projectRoot, dataDir: tmp, log });
+    stack = await startStack({
+      projectRoot: settings.projectRoot,
+      dataDir: tmp,
+      log,
+      // A flood meets the quotas a user's stack has; the delivery scenarios measure the lanes alone.
+      liftQuotas: !scenario.flood,
+    });
     const b = await prepareWorkspace({
       baseUrl: stack.baseUrl,
       webhookUrl: `${receiver.url}${HOOK_PATH}`,
@@ -125,6 +137,18 @@ export async function runScenario(scenario: Scenario, settings: ScenarioSettings
       maxInFlight: 1000,
       send: bWriter.send,
     });
+    const aFlood =
+      a && scenario.flood
+        ? closedLoop({
+            url: `${stack.baseUrl}/api/v1/records/deal`,
+            method: 'POST',
+            headers: { 'x-api-key': a.apiKey, 'content-type': 'application/json' },
+            body: JSON.stringify({ values: { [a.nameFieldId]: 'Flood' } }),
+            concurrency: scenario.flood,
+            warmupMs: 0,
+            durationMs,
+          })
+        : undefined;
     let aLoad: Promise<Write[]> | undefined;
     if (a && scenario.rate)
       aLoad = noisyWrites({ ...a, baseUrl: stack.baseUrl, rate: scenario.rate, durationMs });
@@ -140,6 +164,7 @@ export async function runScenario(scenario: Scenario, settings: ScenarioSettings
     const capacity = await scrapeCapacity(stack.metricsUrl);
     const cpu = cpuBetween(before, snapshot(stack.pid));
     const aWrites = aLoad ? await aLoad : undefined;
+    const aFlooded = aFlood ? await aFlood : undefined;
     await bDone.settled;
     const unreceived = await waitForArrivals(receiver, bDone.writes, 60_000);
     const timed = bDone.writes.flatMap((write) => {
@@ -169,10 +194,12 @@ export async function runScenario(scenario: Scenario, settings: ScenarioSettings
     }
 
     let aResult: ScenarioResult['a'];
-    if (a && aWrites && bad) {
+    if (a && (aWrites || aFlooded) && bad) {
       aResult = {
-        writes: aWrites.length,
-        answers: countBy(aWrites.map((write) => String(write.status ?? 'none'))),
+        writes: aWrites?.length ?? aFlooded!.count,
+        answers: aWrites
+          ? countBy(aWrites.map((write) => String(write.status ?? 'none')))
+          : aFlooded!.statuses,
         requests: bad.requests,
         ...(await readDeliveries(stack.postgresUrl, a.webhookId)),
       };

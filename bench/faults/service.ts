@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { prepareWorkspace } from '../workspace';
 import { NodeRole, Postgres, TemporalDevServer, type Component, type Log } from './components';
+import { QUOTAS_LIFTED } from '../stack';
 
 export interface Service {
   postgres: Postgres;
@@ -85,7 +86,7 @@ export function roleEnv(values: Record<string, string>): NodeJS.ProcessEnv {
   const unset = ['TEMPORAL_UI_URL', 'TEMPORAL_NAMESPACE', 'TEMPORAL_TASK_QUEUE', 'TRUST_PROXY', 'NODE_ENV'];
   for (const name of [...unset, 'ADMIN_EMAIL', 'ADMIN_PASSWORD']) delete env[name];
   // The roles share one host: each would claim the same metrics port.
-  return { ...env, METRICS_PORT: 'none', ...values };
+  return { ...env, METRICS_PORT: 'none', ...QUOTAS_LIFTED, ...values };
 }
 
 export interface RunWorkspace {

@@ -35,6 +35,12 @@ import { connectedAppsRoutes } from '../oauth/connected-apps.routes';
 import { consentRoutes } from '../oauth/consent.routes';
 import { isAuthorizationServerPath, oauthServerRoutes } from '../oauth/oauth-server.routes';
 import { FairShare } from './fair-share';
+import { RequestQuotas, type QuotaVerdict } from './request-quotas';
+import { RequestQuota } from '../security/request-quota';
+import type { Pool } from 'pg';
+import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
+import type { ApiKeyActor } from '../api-keys/api-key-auth';
+import type { McpActor } from '../mcp/mcp-tool';
 
 export interface AppDeps {
   config: Config;
@@ -52,6 +58,25 @@ export function createApp(deps: AppDeps, services: Services = createServices(dep
   const limits = { concurrency: config.API_CONCURRENCY_PER_WORKSPACE, queue: config.API_QUEUE_PER_WORKSPACE };
   const byClient = new FairShare(limits);
   const byWorkspace = new FairShare(limits);
+  // Each API key (or OAuth connection) and each workspace to its request quota, counted in PostgreSQL.
+  const pool = (dataSource.driver as PostgresDriver).master as Pool;
+  const quotas = new RequestQuotas(
+    new RequestQuota(
+      'credential',
+      { perSecond: config.QUOTA_PER_KEY, burst: config.QUOTA_BURST_PER_KEY },
+      pool,
+    ),
+    new RequestQuota(
+      'workspace',
+      { perSecond: config.QUOTA_PER_WORKSPACE, burst: config.QUOTA_BURST_PER_WORKSPACE },
+      pool,
+    ),
+  );
+  const withinQuota = async (actor: McpActor): Promise<QuotaVerdict> =>
+    quotas.check({
+      credential: 'apiKeyId' in actor ? `key:${actor.apiKeyId}` : `oauth:${actor.oauthConnectionId}`,
+      workspace: actor.workspace.id,
+    });
   const app = createBaseApp({
     logger: deps.logger,
     bodyLimitKb: config.REQUEST_BODY_LIMIT_KB,
@@ -122,6 +147,7 @@ export function createApp(deps: AppDeps, services: Services = createServices(dep
       publicUrl: () => config.PUBLIC_URL,
       dataSource,
       share: byWorkspace,
+      quota: withinQuota,
       tools: mcpTools({ dataSource, records, webhooks, deliveries, testEvents, resendBatches }),
     }),
   );
@@ -135,6 +161,12 @@ export function createApp(deps: AppDeps, services: Services = createServices(dep
   // REST: every call carries x-api-key.
   const rest = new Router({ prefix: '/api/v1' });
   rest.use(requireApiKey(authenticator));
+  rest.use(async (ctx, next) => {
+    const verdict = await withinQuota(ctx.state.actor as ApiKeyActor);
+    ctx.set(verdict.headers);
+    if (verdict.refusal) throw verdict.refusal;
+    await next();
+  });
   rest.use((ctx, next) => byWorkspace.run(ctx.state.actor!.workspace.id, next));
   rest.use(idempotency(dataSource));
   rest.use(meRoutes().routes());

@@ -21,6 +21,8 @@ export interface McpRequestDeps {
   dataSource: DataSource;
   log: Logger;
   requestId: string;
+  /** Every tool call of this request is refused with this (the request is over its quota). */
+  refusal?: AppError;
 }
 
 /**
@@ -50,6 +52,7 @@ export function createMcpServer(actor: McpActor, tools: McpTool[], deps: McpRequ
   }));
 
   server.setRequestHandler(CallToolRequestSchema, async (request): Promise<CallToolResult> => {
+    if (deps.refusal) return failureResult(deps.refusal);
     const tool = tools.find((candidate) => candidate.name === request.params.name);
     if (!tool) {
       return failureResult(

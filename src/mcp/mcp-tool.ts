@@ -62,7 +62,17 @@ export function failureResult(error: AppError): CallToolResult {
   return {
     isError: true,
     content: [{ type: 'text', text: `Refused (${kind}): ${text}` }],
-    _meta: { failure: retryable === undefined ? { kind, issues } : { kind, issues, retryable } },
+    // When to try again, which REST says in Retry-After: an MCP client may not see the headers.
+    _meta: {
+      failure: {
+        kind,
+        issues,
+        ...(retryable === undefined ? {} : { retryable }),
+        ...(error.options.retryAfterSeconds === undefined
+          ? {}
+          : { retryAfterSeconds: Math.ceil(error.options.retryAfterSeconds) }),
+      },
+    },
   };
 }
 

@@ -8,6 +8,7 @@ import { wwwAuthenticate } from '../oauth/protected-resource';
 import { createMcpServer } from './mcp-server';
 import type { McpActor, McpTool } from './mcp-tool';
 import type { FairShare } from '../http/fair-share';
+import type { QuotaVerdict } from '../http/request-quotas';
 
 /**
  * `POST /api/v1/mcp`: MCP over Streamable HTTP, stateless, JSON responses. The caller is checked
@@ -25,6 +26,8 @@ export function mcpRoutes(deps: {
   dataSource: DataSource;
   /** Each workspace's requests to its share of the process. */
   share?: FairShare;
+  /** Counts the request against its credential's and workspace's quotas. */
+  quota?: (actor: McpActor) => Promise<QuotaVerdict>;
 }): Router {
   const router = new Router();
 
@@ -48,11 +51,18 @@ export function mcpRoutes(deps: {
       ctx.body = { error: refusal.error, error_description: refusal.description };
       return;
     }
+    const verdict = deps.quota ? await deps.quota(actor) : undefined;
+    if (verdict) ctx.set(verdict.headers);
+    // Over quota: a tool call answers with the refusal in `_meta.failure`, as any tool refusal does;
+    // any other method, with 429 itself.
+    if (verdict?.refusal && (ctx.request.body as { method?: unknown } | undefined)?.method !== 'tools/call')
+      throw verdict.refusal;
     const serve = async () => {
       const server = createMcpServer(actor, deps.tools, {
         dataSource: deps.dataSource,
         log: ctx.state.log,
         requestId: ctx.state.requestId,
+        refusal: verdict?.refusal,
       });
       const transport = new StreamableHTTPServerTransport({
         sessionIdGenerator: undefined,

@@ -62,6 +62,9 @@ export async function startTestApp(
     ...process.env,
     LOG_LEVEL: 'silent',
     ENCRYPTION_KEY: randomBytes(32).toString('hex'),
+    // Tests call the API faster than a client would: no quotas, but where a test sets its own.
+    QUOTA_PER_KEY: '100000',
+    QUOTA_PER_WORKSPACE: '100000',
     ...overrides,
   });
   const logger = createLogger(process.env.TEST_LOG_LEVEL ?? 'silent');

@@ -42,6 +42,8 @@ describe('MCP tool failures', () => {
     expect(failed._meta?.failure).toEqual({
       kind: 'rate_limit',
       retryable: true,
+      // What REST says in Retry-After: an MCP client may not see the headers.
+      retryAfterSeconds: 2,
       issues: [expect.objectContaining({ message: BUSY_MESSAGE })],
     });
     expect(failed.content[0]!.text).toContain(BUSY_MESSAGE);

@@ -14,6 +14,7 @@ import { OAuth1764644400000 } from './1764644400000-oauth';
 import { ResendBatchConnection1764648000000 } from './1764648000000-resend-batch-connection';
 import { DeliveryLanes1764651600000 } from './1764651600000-delivery-lanes';
 import { DeliveriesWaitingIndex1764651600001 } from './1764651600001-deliveries-waiting-index';
+import { RateLimits1764655200000 } from './1764655200000-rate-limits';
 
 /** Every migration, oldest first. Listed explicitly so the same list runs from src and dist. */
 export const migrations = [
@@ -33,4 +34,5 @@ export const migrations = [
   ResendBatchConnection1764648000000,
   DeliveryLanes1764651600000,
   DeliveriesWaitingIndex1764651600001,
+  RateLimits1764655200000,
 ];

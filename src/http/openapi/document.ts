@@ -38,7 +38,7 @@ const TAGS: OpenApiDocument['tags'] = [
 
 const DESCRIPTION = `The REST API of the CRM webhooks service. Every call carries an \`x-api-key\` header; the key acts as its owner, with the owner's current role, in the workspace it was created in.
 
-A refused call answers the \`Refusal\` body with the status of its kind (validation 400, authentication 401, authorization 403, not_found 404, conflict 409, unavailable 422, rate_limit 429 with \`Retry-After\`). Branch on \`customCode\`, never on \`message\`. An unexpected error is a 500 with no body. A path that names no route answers 404 \`routeNotFound\`. A path that exists with other methods answers 405 \`methodNotAllowed\` (kind validation) with an \`Allow\` header. Every answer carries \`X-Request-Id\`.`;
+A refused call answers the \`Refusal\` body with the status of its kind (validation 400, authentication 401, authorization 403, not_found 404, conflict 409, unavailable 422, rate_limit 429 with \`Retry-After\`). Each API key (or OAuth connection) and each workspace has a request quota, a token bucket shared by every API process (by default 20 requests a second per key with bursts of 100 more, 50 a second per workspace with bursts of 250); every keyed answer says where it stands in \`RateLimit-Policy\` and \`RateLimit\`, and a request over it answers 429 \`requestQuotaExceeded\`. Branch on \`customCode\`, never on \`message\`. An unexpected error is a 500 with no body. A path that names no route answers 404 \`routeNotFound\`. A path that exists with other methods answers 405 \`methodNotAllowed\` (kind validation) with an \`Allow\` header. Every answer carries \`X-Request-Id\`.`;
 
 const KIND_BY_STATUS: Record<number, string> = {
   400: 'validation',
@@ -81,6 +81,16 @@ export function buildOpenApiDocument(): OpenApiDocument {
         RetryAfter: {
           description: 'Seconds to wait before retrying.',
           schema: { type: 'integer', minimum: 0 },
+        },
+        RateLimitPolicy: {
+          description:
+            'The request quotas that apply (IETF RateLimit fields): `"credential";q=20;w=1, "workspace";q=50;w=1` — q requests per w seconds, per API key or OAuth connection and per workspace.',
+          schema: { type: 'string' },
+        },
+        RateLimit: {
+          description:
+            'Where the caller stands: `"credential";r=17;t=1, …` — r requests left in the current window, which ends in t seconds.',
+          schema: { type: 'string' },
         },
       },
     },
@@ -191,7 +201,12 @@ function response(
   return {
     description: spec.description,
     headers: spec.retryAfter
-      ? { ...requestIdHeader, 'Retry-After': { $ref: '#/components/headers/RetryAfter' } }
+      ? {
+          ...requestIdHeader,
+          'Retry-After': { $ref: '#/components/headers/RetryAfter' },
+          'RateLimit-Policy': { $ref: '#/components/headers/RateLimitPolicy' },
+          RateLimit: { $ref: '#/components/headers/RateLimit' },
+        }
       : requestIdHeader,
     ...(spec.customCodes?.length ? { 'x-custom-codes': [...spec.customCodes] } : {}),
     ...(spec.schema
@@ -263,10 +278,13 @@ function restRefusals(
     };
   }
   refusals[429] = {
-    description: `rate_limit: "${BUSY_MESSAGE}" Wait for Retry-After seconds.`,
+    description:
+      `rate_limit: over the request quota of the API key (or OAuth connection) or of its workspace ` +
+      `(customCode requestQuotaExceeded; every answer carries RateLimit-Policy and RateLimit), or ` +
+      `"${BUSY_MESSAGE}" (no customCode). Wait for Retry-After seconds.`,
     schema: refusalSchema,
     retryAfter: true,
-    customCodes: [],
+    customCodes: ['requestQuotaExceeded'],
   };
   return refusals;
 }

@@ -1,0 +1,140 @@
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createApp } from '../../src/http/app';
+import { createLogger } from '../../src/logger';
+import { connectMcp } from '../helpers/mcp';
+import { startTestApp, type TestApp } from '../helpers/test-app';
+import { WebClient } from '../helpers/web-client';
+
+/**
+ * Request quotas (issue 24, item 6), from the side of a client that floods: each API key and each
+ * workspace has its token bucket, counted in PostgreSQL so two API processes share it; over it, 429
+ * rate_limit with Retry-After (REST) or the same in `_meta.failure` (an MCP tool call), and every
+ * answer carries the IETF RateLimit fields. Small quotas here: 3 a second with a burst of 2 more
+ * per key, 8 a second with no burst per workspace.
+ */
+describe('request quotas per API key and per workspace', () => {
+  let app: TestApp;
+  let second: { server: Server; baseUrl: string };
+  let admin: WebClient;
+  let key: string;
+  let otherWorkspaceKey: string;
+
+  beforeAll(async () => {
+    app = await startTestApp({
+      QUOTA_PER_KEY: '3',
+      QUOTA_BURST_PER_KEY: '2',
+      QUOTA_PER_WORKSPACE: '8',
+      QUOTA_BURST_PER_WORKSPACE: '0',
+    });
+    // A second API process on the same database, as the production topology runs two.
+    const server = createApp({
+      config: app.config,
+      logger: createLogger('silent'),
+      dataSource: app.dataSource,
+      temporal: {
+        connection: app.env.connection,
+        client: app.env.client,
+        namespace: 'default',
+        taskQueue: app.taskQueue,
+        eagerStart: false,
+      },
+    }).listen(0, '127.0.0.1');
+    await new Promise((resolve) => server.once('listening', resolve));
+    second = { server, baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
+    admin = (await WebClient.signUp(app.baseUrl, { email: 'quota-admin@example.com' })).client;
+    key = (await admin.ok('POST', '/app/api/api-keys', { name: 'flood' })).value;
+    const other = (await WebClient.signUp(app.baseUrl, { email: 'quota-other@example.com' })).client;
+    otherWorkspaceKey = (await other.ok('POST', '/app/api/api-keys', { name: 'other' })).value;
+  });
+
+  afterAll(async () => {
+    second?.server.closeAllConnections();
+    await new Promise((resolve) => second?.server.close(resolve));
+    await app?.close();
+  });
+
+  const get = (baseUrl: string, withKey: string) =>
+    fetch(`${baseUrl}/api/v1/webhooks`, { headers: { 'x-api-key': withKey } });
+
+  /**
+   * Waits until every one-second window an earlier test opened has ended (a window starts at its
+   * key's first request). Burst reserves last 10 s: tests that count on one use fresh keys.
+   */
+  const nextSecond = () => new Promise((resolve) => setTimeout(resolve, 1100));
+
+  it('lets a key make its rate and burst, then refuses it with 429, Retry-After and the RateLimit fields, in both API processes', async () => {
+    await nextSecond();
+    const statuses: number[] = [];
+    let refused: Response | undefined;
+    // Alternating between the two processes: they count in one bucket.
+    for (let i = 0; i < 8; i++) {
+      const response = await get(i % 2 ? second.baseUrl : app.baseUrl, key);
+      statuses.push(response.status);
+      if (response.status === 429) refused ??= response;
+      else await response.arrayBuffer();
+    }
+    expect(statuses.filter((status) => status === 200)).toHaveLength(5);
+    expect(statuses.slice(5)).toEqual([429, 429, 429]);
+    expect(Number(refused!.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    expect(refused!.headers.get('ratelimit-policy')).toBe('"credential";q=3;w=1, "workspace";q=8;w=1');
+    expect(refused!.headers.get('ratelimit')).toMatch(/^"credential";r=0;t=\d+$/);
+    expect(await refused!.json()).toEqual({
+      error: {
+        kind: 'rate_limit',
+        retryable: true,
+        issues: [
+          {
+            code: 'rate_limit',
+            path: [],
+            message: expect.stringContaining('Too many requests for this API key or connection'),
+            customCode: 'requestQuotaExceeded',
+          },
+        ],
+      },
+    });
+  });
+
+  it("does not touch another workspace's key, and says where it stands on every answer", async () => {
+    await nextSecond();
+    for (let i = 0; i < 8; i++) await (await get(app.baseUrl, key)).arrayBuffer();
+    const other = await get(app.baseUrl, otherWorkspaceKey);
+    expect(other.status).toBe(200);
+    expect(other.headers.get('ratelimit')).toMatch(/^"credential";r=2;t=\d+, "workspace";r=7;t=\d+$/);
+  });
+
+  it("counts every key of a workspace against the workspace's quota", async () => {
+    const first = (await admin.ok('POST', '/app/api/api-keys', { name: 'first' })).value as string;
+    const second = (await admin.ok('POST', '/app/api/api-keys', { name: 'second' })).value as string;
+    await nextSecond();
+    const answers: Response[] = [];
+    // Two keys, each within its own 3 (+2), together over the workspace's 8.
+    for (let i = 0; i < 10; i++) answers.push(await get(app.baseUrl, i % 2 ? first : second));
+    expect(answers.map((answer) => answer.status)).toEqual([
+      200, 200, 200, 200, 200, 200, 200, 200, 429, 429,
+    ]);
+    expect(((await answers[9]!.json()) as any).error.issues[0].message).toContain(
+      'Too many requests for this workspace',
+    );
+  });
+
+  it('refuses an MCP tool call over the quota with rate_limit in _meta.failure, and tools/list with 429', async () => {
+    const mcp = await connectMcp(app.baseUrl, otherWorkspaceKey);
+    try {
+      await nextSecond();
+      const results = [];
+      for (let i = 0; i < 7; i++) results.push(await mcp.call('manage_webhooks', { action: 'list' }));
+      const refusal = results.find((result) => result.isError);
+      expect(refusal?._meta?.failure).toEqual({
+        kind: 'rate_limit',
+        retryable: true,
+        retryAfterSeconds: expect.any(Number),
+        issues: [expect.objectContaining({ customCode: 'requestQuotaExceeded' })],
+      });
+      expect(refusal?.content[0]?.text).toContain('Refused (rate_limit)');
+      await expect(mcp.client.listTools()).rejects.toThrow(/requestQuotaExceeded/);
+    } finally {
+      await mcp.client.close();
+    }
+  });
+});
