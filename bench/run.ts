@@ -35,6 +35,7 @@ import { ms, num, pct, sleep, summarize, wallMs } from './stats';
 import { keepSections } from './sections';
 import { runTopologyBench, TOPOLOGY_HEADING } from './topology/bench';
 import { FAIRNESS_HEADING } from './fairness/report';
+import { LOG_HEADING } from './log/heading';
 import { prepareWorkspace } from './workspace';
 
 const BENCH_ROOT = resolve(__dirname, '..', '..');
@@ -491,7 +492,11 @@ async function main(): Promise<void> {
     results.notes.push('No rate was sustained: lower BENCH_RATES to find the sustained rate.');
   // The sections measured apart (BENCH_STACK=topology, npm run bench:fairness) stay.
   const previous = existsSync(settings.output) ? readFileSync(settings.output, 'utf8') : '';
-  const text = keepSections(renderResults(results), previous, [TOPOLOGY_HEADING, FAIRNESS_HEADING]);
+  const text = keepSections(renderResults(results), previous, [
+    TOPOLOGY_HEADING,
+    FAIRNESS_HEADING,
+    LOG_HEADING,
+  ]);
   writeFileSync(settings.output, text);
   if (settings.json) writeFileSync(settings.json, JSON.stringify(results));
   process.stdout.write(`\n${text}\n`);

@@ -1,0 +1,130 @@
+// The delivery log's read routes as a user reaches them, timed: each route's first call, then the
+// p50 of 20 more, over REST (and the search over MCP too).
+import { Client as McpClient } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { summarize, wallMs } from '../stats';
+
+export interface RouteTiming {
+  route: string;
+  firstMs: number;
+  p50Ms: number;
+  /** What the last answer held (rows, or the count it said), to show the route did its work. */
+  answered: string;
+}
+
+export interface LogTarget {
+  baseUrl: string;
+  apiKey: string;
+  webhookId: string;
+  /** A webhook URL with many deliveries, for the exact-URL filter ("Show deliveries"). */
+  commonUrl: string;
+  /** A URL with only a few old deliveries, for the rare search. */
+  rareUrl: string;
+  /** A delivery to open in Event Details. */
+  deliveryId: string;
+}
+
+const REPEAT = 20;
+
+async function timed(call: () => Promise<string>): Promise<{ ms: number; answered: string }> {
+  const started = wallMs();
+  const answered = await call();
+  return { ms: wallMs() - started, answered };
+}
+
+async function measure(route: string, call: () => Promise<string>): Promise<RouteTiming> {
+  const first = await timed(call);
+  const times: number[] = [];
+  let answered = first.answered;
+  for (let i = 0; i < REPEAT; i++) {
+    const next = await timed(call);
+    times.push(next.ms);
+    answered = next.answered;
+  }
+  return { route, firstMs: first.ms, p50Ms: summarize(times).p50, answered };
+}
+
+export async function measureRoutes(target: LogTarget): Promise<RouteTiming[]> {
+  const get = async (path: string): Promise<any> => {
+    const response = await fetch(`${target.baseUrl}/api/v1${path}`, {
+      headers: { 'x-api-key': target.apiKey },
+    });
+    const text = await response.text();
+    if (!response.ok) throw new Error(`GET ${path} answered ${response.status}: ${text.slice(0, 300)}`);
+    return JSON.parse(text);
+  };
+  const rows = (page: { data: unknown[]; total?: unknown }) =>
+    `${page.data.length} rows${page.total === undefined ? '' : `, total ${JSON.stringify(page.total)}`}`;
+  const day = (daysAgo: number) => new Date(Date.now() - daysAgo * 86_400_000).toISOString();
+
+  // Page 50: the cursor of page 49, found by paging once.
+  let cursor: string | undefined;
+  for (let page = 1; page < 50; page++) {
+    const answer = await get(
+      `/webhooks/deliveries?limit=50${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
+    );
+    cursor = answer.nextCursor ?? cursor;
+  }
+
+  const mcp = new McpClient({ name: 'bench-log', version: '1.0.0' });
+  await mcp.connect(
+    new StreamableHTTPClientTransport(new URL(`${target.baseUrl}/api/v1/mcp`), {
+      requestInit: { headers: { 'x-api-key': target.apiKey } },
+    }),
+  );
+  const host = new URL(target.rareUrl).host;
+  const routes: [string, () => Promise<string>][] = [
+    ['list, first page', async () => rows(await get('/webhooks/deliveries?limit=50'))],
+    [
+      'list, page 50',
+      async () => rows(await get(`/webhooks/deliveries?limit=50&cursor=${encodeURIComponent(cursor ?? '')}`)),
+    ],
+    [
+      "list, one day's window",
+      async () =>
+        rows(await get(`/webhooks/deliveries?limit=50&createdFrom=${day(15)}&createdTo=${day(14)}`)),
+    ],
+    [
+      'Event Details',
+      async () => {
+        const details = await get(`/webhooks/${target.webhookId}/deliveries/${target.deliveryId}`);
+        return `${details.attemptHistory?.length ?? 0} sends in its history`;
+      },
+    ],
+    ['status=failed, all webhooks', async () => rows(await get('/webhooks/deliveries?status=failed'))],
+    [
+      'status=failed, one webhook',
+      async () => rows(await get(`/webhooks/${target.webhookId}/deliveries?status=failed`)),
+    ],
+    [
+      'searchTerm, a URL with 3 old deliveries',
+      async () => rows(await get(`/webhooks/deliveries?searchTerm=${encodeURIComponent(host)}`)),
+    ],
+    [
+      'the same over MCP list_deliveries',
+      async () => {
+        const result = (await mcp.callTool({
+          name: 'manage_webhooks',
+          arguments: { action: 'list_deliveries', searchTerm: host },
+        })) as { structuredContent?: { data: unknown[] } };
+        return `${result.structuredContent?.data.length ?? 0} rows`;
+      },
+    ],
+    [
+      'url= exact ("Show deliveries")',
+      async () => rows(await get(`/webhooks/deliveries?url=${encodeURIComponent(target.commonUrl)}`)),
+    ],
+    ...(['24h', '7d', '30d'] as const).map((range): [string, () => Promise<string>] => [
+      `stats ${range} (Dashboard chart)`,
+      async () => `${JSON.stringify(await get(`/webhooks/deliveries/stats?range=${range}`)).length} bytes`,
+    ]),
+    ['GET /webhooks with health', async () => rows(await get('/webhooks'))],
+  ];
+  try {
+    const timings: RouteTiming[] = [];
+    for (const [route, call] of routes) timings.push(await measure(route, call));
+    return timings;
+  } finally {
+    await mcp.close();
+  }
+}
