@@ -45,13 +45,15 @@ async function measure(route: string, call: () => Promise<string>): Promise<Rout
 }
 
 export async function measureRoutes(target: LogTarget): Promise<RouteTiming[]> {
-  const get = async (path: string): Promise<any> => {
+  /** An answer of the API, read loosely: the bench only counts what came back. */
+  type Answer = { data: unknown[]; total?: unknown; nextCursor?: string; attemptHistory?: unknown[] };
+  const get = async (path: string): Promise<Answer> => {
     const response = await fetch(`${target.baseUrl}/api/v1${path}`, {
       headers: { 'x-api-key': target.apiKey },
     });
     const text = await response.text();
     if (!response.ok) throw new Error(`GET ${path} answered ${response.status}: ${text.slice(0, 300)}`);
-    return JSON.parse(text);
+    return JSON.parse(text) as Answer;
   };
   const rows = (page: { data: unknown[]; total?: unknown }) =>
     `${page.data.length} rows${page.total === undefined ? '' : `, total ${JSON.stringify(page.total)}`}`;

@@ -77,7 +77,7 @@ async function main(): Promise<void> {
         headers: { 'x-api-key': workspace.apiKey, 'content-type': 'application/json' },
         body: body === undefined ? undefined : JSON.stringify(body),
       });
-      return (await response.json()) as any;
+      return (await response.json()) as { id: string };
     };
     // Three webhooks in all, each receiving every record.created.
     const webhooks = [{ id: workspace.webhookId, url: `${receiver.url}${HOOK_PATH}` }];
