@@ -28,6 +28,7 @@ import { errorMiddleware } from './error-middleware';
 import { idempotency } from './idempotency';
 import { healthRoutes } from './health.routes';
 import { requestId } from './request-id';
+import { securityHeaders } from './security-headers';
 import { requireSameOrigin, requireSession } from '../identity/session-auth';
 import { openapiRoutes } from './openapi/openapi.routes';
 import { webAppMiddleware } from './web-static';
@@ -217,7 +218,7 @@ function mount(app: Koa, router: Router, prefix?: string): void {
 }
 
 /**
- * Request id and logging, the error mapping, and the JSON body parser with its size limit.
+ * Security headers, request id and logging, the error mapping, and the JSON body parser with its size limit.
  * X-Forwarded-* headers are honoured only with `trustProxy` (TRUST_PROXY): a client could forge them.
  */
 export function createBaseApp(options: {
@@ -227,9 +228,14 @@ export function createBaseApp(options: {
   /** Runs before the body is read (the line each client's requests wait in). */
   beforeBody?: Koa.Middleware;
 }): Koa {
-  const app = new Koa({ proxy: options.trustProxy ?? false });
+  // Behind the one proxy TRUST_PROXY trusts, the client's address is the entry that proxy added to
+  // X-Forwarded-For (the last): entries before it are whatever the client wrote, so taking the
+  // first would let anyone spread sign-in guesses over made-up addresses.
+  const app = new Koa({ proxy: options.trustProxy ?? false, maxIpsCount: 1 });
   // Errors are answered by errorMiddleware; Koa's default handler would log them again.
   app.silent = true;
+  // First, so every answer carries them, errors and the raw answers of OAuth and MCP included.
+  app.use(securityHeaders({ formPostsToClients: isAuthorizationServerPath }));
   app.use(requestId(options.logger));
   app.use(errorMiddleware());
   if (options.beforeBody) app.use(options.beforeBody);

@@ -98,7 +98,6 @@ describe('webAppMiddleware', () => {
     expect(script.status).toBe(200);
     expect(script.headers['content-type']).toBe('text/javascript; charset=utf-8');
     expect(script.headers['cache-control']).toBe('public, max-age=31536000, immutable');
-    expect(script.headers['x-content-type-options']).toBe('nosniff');
     expect(script.body).toBe(SCRIPT);
 
     const style = await get(server, '/assets/index-abc123.css', { Accept: 'text/css,*/*;q=0.1' });

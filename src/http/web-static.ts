@@ -123,7 +123,6 @@ async function send(ctx: Koa.Context, file: StaticFile, cacheControl: string): P
   ctx.status = 200;
   ctx.type = CONTENT_TYPES[extname(file.path).toLowerCase()] ?? 'application/octet-stream';
   ctx.set('Cache-Control', cacheControl);
-  ctx.set('X-Content-Type-Options', 'nosniff');
   ctx.lastModified = file.mtime;
   ctx.etag = `W/"${file.size.toString(16)}-${Math.floor(file.mtime.getTime()).toString(16)}"`;
   if (ctx.fresh) {
