@@ -10,6 +10,7 @@ import type { McpActor } from './mcp-tool';
 import { AppError } from '../shared/app-error';
 import { busyErrorFrom } from '../errors/busy';
 import { idempotent } from '../http/idempotent-write';
+import { safeParseRequest } from '../http/validate';
 import type { Logger } from '../logger';
 import { inputJsonSchema, outputJsonSchema } from './json-schemas';
 import { failureResult, jsonResult, unexpectedFailure, validationFailure, type McpTool } from './mcp-tool';
@@ -66,7 +67,8 @@ export function createMcpServer(actor: McpActor, tools: McpTool[], deps: McpRequ
         ]),
       );
     }
-    const args = tool.input.safeParse(request.params.arguments ?? {});
+    // The same parsing as REST's, control-character rule included.
+    const args = safeParseRequest(tool.input, request.params.arguments ?? {});
     if (!args.success) return validationFailure(args.error);
     const { idempotencyKey, ...rest } = args.data as Record<string, unknown>;
     try {

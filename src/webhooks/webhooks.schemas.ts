@@ -7,6 +7,7 @@ import {
   WEBHOOK_HEADERS_MAX_COUNT,
 } from '../shared/webhook-headers';
 import { pagingQuery } from '../http/paging-query';
+import { ownCharacterRule } from '../http/validate';
 import { recordSourcesSchema, recordTriggerSchema } from './record-source-schemas';
 
 const description = z
@@ -35,20 +36,25 @@ const secret = z
  * are pure functions the service runs for REST, MCP and the web app alike.
  */
 export const webhookFields = {
-  url: z.string().max(4096),
+  // The URL and header rules refuse control characters themselves, with their own customCodes
+  // (webhookUrlInvalid, webhookHeaderNameInvalid, webhookHeaderValueInvalid: a value may hold a tab).
+  url: ownCharacterRule(z.string().max(4096), 'src/shared/webhook-url.ts'),
   description: description.nullable(),
   events: z.array(z.string().max(100)).max(50),
   secret: secret.nullable(),
   // The shape bounds only cap the request; the rules (with their customCodes) are checked by the
   // header and template rules, and the documents advertise those real limits.
-  headers: z
-    .record(z.string().max(1000), z.string().max(10_000))
-    .meta({
-      maxProperties: WEBHOOK_HEADERS_MAX_COUNT,
-      propertyNames: { maxLength: WEBHOOK_HEADER_NAME_MAX },
-      additionalProperties: { type: 'string', maxLength: WEBHOOK_HEADER_VALUE_MAX },
-    })
-    .nullable(),
+  headers: ownCharacterRule(
+    z
+      .record(z.string().max(1000), z.string().max(10_000))
+      .meta({
+        maxProperties: WEBHOOK_HEADERS_MAX_COUNT,
+        propertyNames: { maxLength: WEBHOOK_HEADER_NAME_MAX },
+        additionalProperties: { type: 'string', maxLength: WEBHOOK_HEADER_VALUE_MAX },
+      })
+      .nullable(),
+    'src/shared/webhook-headers.ts',
+  ),
   bodyTemplate: z.string().max(100_000).meta({ maxLength: BODY_TEMPLATE_MAX }).nullable(),
   enabled: z.boolean(),
   expectedSchemaRevision: z.number().int().min(0),

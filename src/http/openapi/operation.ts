@@ -93,6 +93,8 @@ export const FIELD_CODES = [
   'invalidValue',
   'unknownField',
   'invalid',
+  // A control character in text (src/shared/control-characters.ts, run by src/http/validate.ts).
+  'controlCharacter',
 ] as const;
 
 // ---- Parameters -----------------------------------------------------------------------------
