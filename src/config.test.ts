@@ -16,9 +16,14 @@ describe('loadConfig', () => {
 
   it('holds ADMIN_PASSWORD to the web password rule (src/shared/password.rules.ts)', () => {
     expect(() => loadConfig({ ADMIN_PASSWORD: 'short' })).toThrow(
-      new ConfigError('Invalid configuration: ADMIN_PASSWORD use at least 8 characters.'),
+      new ConfigError(
+        'Invalid configuration: ADMIN_PASSWORD use at least 15 characters: a few unrelated words are easy to remember.',
+      ),
     );
-    expect(loadConfig({ ADMIN_PASSWORD: 'long enough' }).ADMIN_PASSWORD).toBe('long enough');
+    expect(() => loadConfig({ ADMIN_PASSWORD: 'password12345678' })).toThrow(/too common/);
+    expect(loadConfig({ ADMIN_PASSWORD: 'plum kettle orbit 42' }).ADMIN_PASSWORD).toBe(
+      'plum kettle orbit 42',
+    );
     // Secrets are not echoed into the error (and so into logs).
     expect(() => loadConfig({ ENCRYPTION_KEY: 'my-secret-key' })).toThrow(/^((?!my-secret-key).)*$/);
   });

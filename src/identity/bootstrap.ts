@@ -1,5 +1,5 @@
 import type { DataSource } from 'typeorm';
-import { createUser, normaliseEmail } from './accounts.service';
+import { assertPasswordAllowed, createUser, normaliseEmail } from './accounts.service';
 import { generatePassword, hashPassword } from './passwords';
 import { User } from './user.entity';
 import { Workspace } from './workspace.entity';
@@ -25,12 +25,14 @@ export async function createWorkspaceWithAdmin(
 ): Promise<CreatedWorkspace> {
   const email = normaliseEmail(input.adminEmail);
   const existing = await dataSource.manager.findOneBy(User, { email });
-  const generatedPassword = existing || input.adminPassword ? undefined : generatePassword();
+  const name = input.adminName ?? 'Admin';
+  // ADMIN_PASSWORD and --admin-password follow the rule with the admin's own email and name.
+  if (!existing && input.adminPassword)
+    assertPasswordAllowed(input.adminPassword, { email, name }, ['adminPassword']);
+  const generatedPassword = existing || input.adminPassword ? undefined : generatePassword({ email, name });
   const passwordHash = existing ? undefined : await hashPassword(input.adminPassword ?? generatedPassword!);
   const workspace = await dataSource.transaction(async (manager) => {
-    const admin =
-      existing ??
-      (await createUser(manager, { email, name: input.adminName ?? 'Admin', passwordHash: passwordHash! }));
+    const admin = existing ?? (await createUser(manager, { email, name, passwordHash: passwordHash! }));
     return createWorkspace(manager, { name: input.name, adminUserId: admin.id, planState: 'active' }, hooks);
   });
   return { workspace, adminEmail: email, generatedPassword };

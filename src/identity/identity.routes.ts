@@ -1,5 +1,7 @@
 import Router from '@koa/router';
+import type { Pool } from 'pg';
 import { IsNull, type DataSource } from 'typeorm';
+import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
 import type { Config } from '../config';
 import { authorizationError, notFoundError } from '../shared/app-error';
 import { actorOf } from './actor';
@@ -17,6 +19,7 @@ import {
 } from './identity.schemas';
 import { createSession, deleteSession, setSessionWorkspace } from './sessions.service';
 import { sessionView } from './session-view-of';
+import { SignInThrottle } from './sign-in-throttle';
 import { Workspace } from './workspace.entity';
 import { addWorkspaceForUser, workspacesOf } from './workspaces.service';
 
@@ -31,6 +34,8 @@ export function identityRoutes(deps: {
 }): Router {
   const { dataSource, config } = deps;
   const router = new Router();
+  // Counted in PostgreSQL, so every API process shares the locks (docs/security.md).
+  const throttle = new SignInThrottle((dataSource.driver as PostgresDriver).master as Pool);
 
   const answerSession = async (userId: string, workspaceId: string) => {
     const actor = await loadActor(dataSource.manager, workspaceId, userId);
@@ -40,6 +45,9 @@ export function identityRoutes(deps: {
 
   router.post('/auth/sign-up', async (ctx) => {
     const body = parse(signUpBody, ctx.request.body);
+    // Every attempt counts, a taken email too: "email taken" tells whether an account exists (the
+    // web app must say so), and the allowance bounds how many emails one address can test.
+    await throttle.signUp(ctx.ip);
     const { user, workspace } = await signUp(dataSource, body, deps.hooks);
     setSessionCookie(ctx, await createSession(dataSource, user.id, workspace.id), config.PUBLIC_URL);
     ctx.status = 201;
@@ -47,7 +55,8 @@ export function identityRoutes(deps: {
   });
 
   router.post('/auth/sign-in', async (ctx) => {
-    const user = await signIn(dataSource, parse(signInBody, ctx.request.body));
+    // ctx.ip: the peer, or X-Forwarded-For's client only with TRUST_PROXY (Koa's `proxy`).
+    const user = await signIn(dataSource, throttle, { ...parse(signInBody, ctx.request.body), ip: ctx.ip });
     const [first] = await workspacesOf(dataSource.manager, user.id);
     if (!first) throw notFoundError('You are not a member of any workspace.', 'noWorkspace');
     setSessionCookie(ctx, await createSession(dataSource, user.id, first.id), config.PUBLIC_URL);
@@ -78,7 +87,7 @@ export function identityRoutes(deps: {
 
   router.post('/auth/password', signedIn, async (ctx) => {
     const { currentPassword, newPassword } = parse(changePasswordBody, ctx.request.body);
-    await changePassword(dataSource, {
+    await changePassword(dataSource, throttle, {
       userId: actorOf(ctx).user.id,
       currentPassword,
       newPassword,

@@ -1,36 +1,51 @@
 import { z } from 'zod';
 import { MEMBER_STATUSES } from './member.entity';
-import { PASSWORD_MAX_LENGTH, passwordProblem } from '../shared/password.rules';
+import { PASSWORD_INPUT_LIMIT, passwordProblem, type PasswordContext } from '../shared/password.rules';
+import { ownCharacterRule } from '../http/validate';
 
 const email = z.email({ error: 'Enter a valid email address.' }).max(320);
 const name = z.string().trim().min(1, 'Required.').max(255);
 
-/** A password being chosen (sign-up, change password): the one rule in src/shared/password.rules.ts. */
-const newPassword = z.string().superRefine((password, ctx) => {
-  const problem = passwordProblem(password);
+/**
+ * A password being chosen (sign-up, change password) follows the one rule in
+ * src/shared/password.rules.ts, with who it is for when the body says (sign-up); change password
+ * adds the signed-in person's own email and name in the service.
+ */
+const newPasswordIssue = (
+  ctx: z.RefinementCtx,
+  path: string,
+  password: string,
+  context?: PasswordContext,
+) => {
+  const problem = passwordProblem(password, context);
   if (problem)
-    ctx.addIssue({ code: 'custom', message: problem.message, params: { customCode: problem.customCode } });
-});
+    ctx.addIssue({
+      code: 'custom',
+      path: [path],
+      message: problem.message,
+      params: { customCode: problem.customCode },
+    });
+};
 
-export const signUpBody = z.object({
-  name,
-  email,
-  password: newPassword,
-  workspaceName: name,
-});
+// A password may hold any character (password.rules.ts): the control-character rule leaves it alone.
+const anyCharacters = <Schema extends z.ZodType>(schema: Schema) =>
+  ownCharacterRule(schema, 'src/shared/password.rules.ts');
+
+/** A password typed to prove who one is: any length a password may have, bounded for scrypt. */
+const password = anyCharacters(z.string().min(1, 'Required.').max(PASSWORD_INPUT_LIMIT));
+
+export const signUpBody = z
+  .object({ name, email, password: anyCharacters(z.string()), workspaceName: name })
+  .superRefine((body, ctx) => newPasswordIssue(ctx, 'password', body.password, body));
 export type SignUpBody = z.infer<typeof signUpBody>;
 
-export const signInBody = z.object({
-  email: z.string().min(1).max(320),
-  password: z.string().min(1).max(PASSWORD_MAX_LENGTH),
-});
+export const signInBody = z.object({ email: z.string().min(1).max(320), password });
 export type SignInBody = z.infer<typeof signInBody>;
 
 /** The current password proves it is the person, not only their browser (docs/app-api.md). */
-export const changePasswordBody = z.object({
-  currentPassword: z.string().min(1, 'Required.').max(PASSWORD_MAX_LENGTH),
-  newPassword,
-});
+export const changePasswordBody = z
+  .object({ currentPassword: password, newPassword: anyCharacters(z.string()) })
+  .superRefine((body, ctx) => newPasswordIssue(ctx, 'newPassword', body.newPassword));
 export type ChangePasswordBody = z.infer<typeof changePasswordBody>;
 
 /** Another workspace of the signed-in user, named as sign-up names the first one. */

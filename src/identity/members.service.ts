@@ -2,7 +2,7 @@ import type { MemberAdded, MemberView } from './identity-view';
 import type { IdentityHooks } from './identity-hooks';
 import type { DataSource, EntityManager } from 'typeorm';
 import { conflictError, notFoundError } from '../shared/app-error';
-import { createUser, normaliseEmail } from './accounts.service';
+import { assertPasswordAllowed, createUser, normaliseEmail } from './accounts.service';
 import { Member, type MemberStatus } from './member.entity';
 import { generatePassword, hashPassword } from './passwords';
 import { Role } from './role.entity';
@@ -52,18 +52,21 @@ export async function addMember(
   input: { email: string; name?: string; roleId: string; password?: string },
 ): Promise<MemberAdded> {
   const email = normaliseEmail(input.email);
+  const name = input.name?.trim() || email.split('@')[0]!;
   let temporaryPassword: string | undefined;
   const existing = await dataSource.manager.findOneBy(User, { email });
+  // A given password (the CLI's --password) follows the rule like any other; so does a generated one.
+  if (!existing && input.password) assertPasswordAllowed(input.password, { email, name }, ['password']);
   const passwordHash = existing
     ? undefined
-    : await hashPassword((temporaryPassword = input.password ?? generatePassword()));
+    : await hashPassword((temporaryPassword = input.password ?? generatePassword({ email, name })));
   const member = await dataSource.transaction(async (manager) => {
     await roleIn(manager, workspaceId, input.roleId);
     const user =
       existing ??
       (await createUser(manager, {
         email,
-        name: input.name?.trim() || email.split('@')[0]!,
+        name,
         passwordHash: passwordHash!,
       }));
     if (await manager.existsBy(Member, { workspaceId, userId: user.id })) {

@@ -1,8 +1,32 @@
+import { Agent, fetch as fetchFrom } from 'undici';
+
+/** The password of every person `WebClient.signUp` creates: one the password rule accepts. */
+export const TEST_PASSWORD = 'plum kettle orbit 42';
+
+let loopbackAddresses = 0;
+
+/**
+ * A loopback address of its own (Linux routes all of 127.0.0.0/8 to this machine), to send from:
+ * sign-ups and failed sign-ins are limited per client address, and separate people come from
+ * separate addresses. (test/helpers/oauth.ts hands out 127.1.x.y; these are 127.2.x.y.)
+ */
+export function freshClientAddress(): string {
+  loopbackAddresses += 1;
+  return `127.2.${Math.floor(loopbackAddresses / 250)}.${(loopbackAddresses % 250) + 1}`;
+}
+
 /** A signed-in browser, minus the browser: keeps the session cookie and sends Origin on writes. */
 export class WebClient {
   private cookie = '';
+  private readonly dispatcher?: Agent;
 
-  constructor(private readonly baseUrl: string) {}
+  /** `from`: the loopback address to send from (default: the system's, 127.0.0.1). */
+  constructor(
+    private readonly baseUrl: string,
+    options: { from?: string } = {},
+  ) {
+    if (options.from) this.dispatcher = new Agent({ localAddress: options.from });
+  }
 
   /** The `crm_session` cookie's value, for a flow the test drives without this client. */
   get sessionCookie(): string {
@@ -14,7 +38,7 @@ export class WebClient {
     path: string,
     body?: unknown,
   ): Promise<{ status: number; body: T }> {
-    const response = await fetch(`${this.baseUrl}${path}`, {
+    const init = {
       method,
       headers: {
         ...(body === undefined ? {} : { 'content-type': 'application/json' }),
@@ -22,7 +46,11 @@ export class WebClient {
         origin: this.baseUrl,
       },
       body: body === undefined ? undefined : JSON.stringify(body),
-    });
+    };
+    const url = `${this.baseUrl}${path}`;
+    const response = this.dispatcher
+      ? await fetchFrom(url, { ...init, dispatcher: this.dispatcher })
+      : await fetch(url, init);
     const setCookie = response.headers.get('set-cookie');
     if (setCookie) this.cookie = setCookie.split(';')[0]!;
     const text = await response.text();
@@ -38,12 +66,13 @@ export class WebClient {
     return result.body;
   }
 
+  /** A new person, with TEST_PASSWORD, signing up from an address of their own (freshClientAddress). */
   static async signUp(baseUrl: string, who: { email: string; name?: string; workspaceName?: string }) {
-    const client = new WebClient(baseUrl);
+    const client = new WebClient(baseUrl, { from: freshClientAddress() });
     const session = await client.ok('POST', '/app/api/auth/sign-up', {
       name: who.name ?? who.email.split('@')[0],
       email: who.email,
-      password: 'password-123',
+      password: TEST_PASSWORD,
       workspaceName: who.workspaceName ?? `${who.email} workspace`,
     });
     return { client, session };

@@ -1,5 +1,5 @@
 import { startTestApp, type TestApp } from '../helpers/test-app';
-import { WebClient } from '../helpers/web-client';
+import { TEST_PASSWORD, WebClient } from '../helpers/web-client';
 
 /** Issue 10, hole 6 (a, b): a write that is not JSON, and a method the path does not have. */
 describe('HTTP edges', () => {
@@ -151,7 +151,7 @@ describe('HTTP edges', () => {
     const response = await fetch(`${app.baseUrl}/app/api/auth/sign-in`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', origin: app.baseUrl },
-      body: JSON.stringify({ email: 'edges@example.com', password: 'password-123' }),
+      body: JSON.stringify({ email: 'edges@example.com', password: TEST_PASSWORD }),
     });
     return response.headers.get('set-cookie')!.split(';')[0]!;
   }

@@ -1,5 +1,5 @@
 import { startTestApp, type TestApp } from '../helpers/test-app';
-import { WebClient } from '../helpers/web-client';
+import { TEST_PASSWORD, WebClient } from '../helpers/web-client';
 
 /**
  * A signed-in person's own account: changing the password (POST /app/api/auth/password) and
@@ -14,7 +14,7 @@ describe('account: change password and create another workspace', () => {
   });
   afterAll(() => app.close());
 
-  const OLD = 'password-123';
+  const OLD = TEST_PASSWORD;
   const NEW = 'a much longer passphrase';
 
   const signInStatus = async (email: string, password: string) =>

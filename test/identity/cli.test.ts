@@ -55,7 +55,7 @@ describe('self-hosting CLI', () => {
     ]) {
       const result = cli(...args);
       expect(result.status).not.toBe(0);
-      expect(result.stderr).toContain('Use at least 8 characters.');
+      expect(result.stderr).toContain('Use at least 15 characters');
     }
     expect(await db.dataSource.manager.existsBy(User, { email: 'weak@example.com' })).toBe(false);
   });
@@ -70,13 +70,13 @@ describe('self-hosting CLI', () => {
       '--role',
       'viewer',
       '--password',
-      'ops-password',
+      'night shift keeps the lights',
     );
     expect(result.status).toBe(0);
     expect(result.stdout).toContain('Added ops@example.com to "Self Hosted" as Viewer.');
     expect(result.stdout).not.toContain('Generated password');
     const user = await db.dataSource.manager.findOneByOrFail(User, { email: 'ops@example.com' });
-    expect(await verifyPassword('ops-password', user.passwordHash)).toBe(true);
+    expect(await verifyPassword('night shift keeps the lights', user.passwordHash)).toBe(true);
   });
 
   it('explains a wrong call in words, with the usage, and exit code 1', () => {

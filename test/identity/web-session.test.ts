@@ -1,5 +1,5 @@
 import { startTestApp, type TestApp } from '../helpers/test-app';
-import { WebClient } from '../helpers/web-client';
+import { TEST_PASSWORD, WebClient } from '../helpers/web-client';
 
 /** Sign-up, sign-in, sessions, the workspace switcher, members and roles (architecture.md). */
 describe('web sessions, members and roles', () => {
@@ -42,7 +42,7 @@ describe('web sessions, members and roles', () => {
     const taken = await new WebClient(app.baseUrl).request<any>('POST', '/app/api/auth/sign-up', {
       name: 'Dup',
       email: 'DUP@example.com',
-      password: 'password-123',
+      password: TEST_PASSWORD,
       workspaceName: 'X',
     });
     expect(taken.status).toBe(409);
@@ -222,7 +222,7 @@ describe('the session cookie is Secure whenever the service is reached over http
       const response = await fetch(`${app.baseUrl}/app/api/auth/sign-in`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', origin: app.baseUrl, ...headers(app.baseUrl) },
-        body: JSON.stringify({ email, password: 'password-123' }),
+        body: JSON.stringify({ email, password: TEST_PASSWORD }),
       });
       expect(response.status).toBe(200);
       const [cookie] = response.headers.getSetCookie();

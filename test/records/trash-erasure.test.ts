@@ -84,7 +84,7 @@ describe('trash retention timer (time skipping)', () => {
       {
         name: 'Tess',
         email: 'tess@example.com',
-        password: 'password-123',
+        password: 'plum kettle orbit 42',
         workspaceName: 'Trash Co',
       },
       identityHooks,

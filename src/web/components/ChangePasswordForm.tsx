@@ -1,7 +1,12 @@
 // Settings → Account: a new password, proven by the current one (POST /app/api/auth/password).
 // The server signs out the person's other sessions; this one stays signed in.
 import { useState, type FormEvent } from 'react';
-import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, passwordProblem } from '../../shared/password.rules';
+import {
+  PASSWORD_MAX_LENGTH,
+  PASSWORD_MIN_LENGTH,
+  PASSWORD_RULE_HINT,
+  passwordProblem,
+} from '../../shared/password.rules';
 import { api } from '../api';
 import { useSubmit } from '../useSubmit';
 import { ErrorMessage, SubmitButton } from './Dialog';
@@ -53,7 +58,7 @@ export function ChangePasswordForm() {
           data-testid="new-password"
           {...field('newPassword')}
         />
-        <span className="hint">At least {PASSWORD_MIN_LENGTH} characters.</span>
+        <span className="hint">{PASSWORD_RULE_HINT}</span>
       </label>
       <label>
         New password again

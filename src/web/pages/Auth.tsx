@@ -1,6 +1,6 @@
 // Sign up (a new user and a new workspace where the user is Admin) and sign in.
 import type { FormEvent, InputHTMLAttributes, ReactNode } from 'react';
-import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '../../shared/password.rules';
+import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, PASSWORD_RULE_HINT } from '../../shared/password.rules';
 import { api } from '../api';
 import { ErrorMessage, SubmitButton } from '../components/Dialog';
 import { useFormFields } from '../components/useFormFields';
@@ -78,7 +78,7 @@ export function SignUpPage() {
         />
         <AuthField
           label="Password"
-          hint={`At least ${PASSWORD_MIN_LENGTH} characters.`}
+          hint={PASSWORD_RULE_HINT}
           type="password"
           minLength={PASSWORD_MIN_LENGTH}
           maxLength={PASSWORD_MAX_LENGTH}
