@@ -3,6 +3,7 @@ import type { Adapter, AdapterFactory, AdapterPayload } from 'oidc-provider';
 import type { DataSource } from 'typeorm';
 import type { SecretBox } from '../security/secret-box';
 import { OAuthStoreRow } from './oauth-store.entity';
+import { markClientUsed, marksClientUse } from './unused-clients';
 
 /** SHA-256 hex: how every id, uid and user code is kept (a token is its own id). */
 export const hashOAuthId = (id: string) => createHash('sha256').update(id).digest('hex');
@@ -29,8 +30,12 @@ export class PostgresOAuthAdapter implements Adapter {
     const { jti: _id, ...stored } = payload;
     if (typeof stored.client_secret === 'string') stored.client_secret = this.box.seal(stored.client_secret);
     const grantId = payload.grantId ?? (this.model === 'Grant' ? id : null);
+    // What is issued to a client after consent is its use (unused-clients.ts), noted in the same statement.
+    const usedBy =
+      marksClientUse(this.model) && typeof payload.clientId === 'string' ? payload.clientId : null;
     await this.dataSource.query(
-      `INSERT INTO oauth_store (model, id_hash, payload, grant_id, uid_hash, user_code_hash, expires_at)
+      `${usedBy ? markClientUsed('$8') : ''}
+       INSERT INTO oauth_store (model, id_hash, payload, grant_id, uid_hash, user_code_hash, expires_at)
        VALUES ($1, $2, $3, $4, $5, $6, $7)
        ON CONFLICT (model, id_hash) DO UPDATE SET payload = $3, grant_id = $4, uid_hash = $5,
          user_code_hash = $6, expires_at = $7`,
@@ -42,6 +47,7 @@ export class PostgresOAuthAdapter implements Adapter {
         payload.uid ? hashOAuthId(payload.uid) : null,
         payload.userCode ? hashOAuthId(payload.userCode) : null,
         expiresIn ? new Date(Date.now() + expiresIn * 1000) : null,
+        ...(usedBy ? [hashOAuthId(usedBy)] : []),
       ],
     );
   }

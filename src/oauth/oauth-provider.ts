@@ -1,9 +1,12 @@
 import { createHmac, createPrivateKey } from 'node:crypto';
 import type { Configuration, Provider } from 'oidc-provider';
+import type { Pool } from 'pg';
 import type { DataSource } from 'typeorm';
+import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
 import type { Config } from '../config';
 import type { Logger } from '../logger';
 import type { SecretBox } from '../security/secret-box';
+import { clientNameRefusal, redirectUrisRefusal } from './client-metadata-rules';
 import { postgresOAuthAdapter } from './oauth-adapter';
 import { OAuthConnection } from './oauth-connection.entity';
 import {
@@ -17,6 +20,7 @@ import {
   mcpResourceUrl,
   oauthIssuer,
 } from './oauth.constants';
+import { REGISTRATION_PATH, RegistrationLimit, limitRegistrations } from './registration-limit';
 
 /** A secret of its own for each use, derived from ENCRYPTION_KEY (the same in every API process). */
 const derive = (encryptionKey: string, purpose: string) =>
@@ -68,9 +72,9 @@ function consentEveryTime({ interactionPolicy }: OidcProvider) {
 
 /**
  * The authorization server (oidc-provider: OpenID-certified, Koa-native). Only what MCP clients
- * need is on: dynamic registration (RFC 7591), the authorization code grant with PKCE S256
- * (required for every client), resource indicators (RFC 8707) with the MCP endpoint as the only
- * resource, opaque access tokens, rotating refresh tokens, revocation (RFC 7009).
+ * need is on: dynamic registration (RFC 7591, within limits), the authorization code grant with
+ * PKCE S256 (required for every client), resource indicators (RFC 8707) with the MCP endpoint as
+ * the only resource, opaque access tokens, rotating refresh tokens, revocation (RFC 7009).
  */
 export function createOAuthProvider(deps: {
   config: Pick<Config, 'PUBLIC_URL' | 'ENCRYPTION_KEY' | 'TRUST_PROXY'>;
@@ -97,9 +101,23 @@ export function createOAuthProvider(deps: {
     scopes: [MCP_SCOPE, 'offline_access'],
     claims: { openid: ['sub'] },
     pkce: { required: () => true },
+    routes: { registration: REGISTRATION_PATH },
+    // oidc-provider's way to extend its checks of standard metadata: these run before its own, on
+    // every registration and whenever it loads a stored client (one registered before a rule
+    // existed no longer loads, and must register again).
+    extraClientMetadata: {
+      properties: ['redirect_uris', 'client_name'],
+      validator: (_ctx, key, value) => {
+        const refusal = key === 'redirect_uris' ? redirectUrisRefusal(value) : clientNameRefusal(value);
+        if (refusal) throw new oidc.errors.InvalidClientMetadata(refusal);
+      },
+    },
     features: {
       devInteractions: { enabled: false },
-      registration: { enabled: true },
+      // Open to any client (no initial access token), within limits: limitRegistrations below, and
+      // the metadata rules of extraClientMetadata. Nothing manages a registration afterwards, so no
+      // registration access token is issued (it would be one more row per registration).
+      registration: { enabled: true, issueRegistrationAccessToken: false },
       revocation: { enabled: true },
       userinfo: { enabled: false },
       rpInitiatedLogout: { enabled: false },
@@ -163,6 +181,9 @@ export function createOAuthProvider(deps: {
   };
   const provider = new oidc.Provider(oauthIssuer(config.PUBLIC_URL), configuration);
   provider.proxy = config.TRUST_PROXY;
+  // Before any of its routes: a registration over the address's limit is refused unread.
+  const pool = (dataSource.driver as PostgresDriver).master as Pool;
+  provider.use(limitRegistrations(new RegistrationLimit(pool)));
   // Its own answers are RFC 6749's; an unexpected failure is logged here as the rest of the API's are.
   provider.on('server_error', (_ctx: unknown, err: unknown) =>
     deps.logger.error({ err }, 'OAuth server error'),

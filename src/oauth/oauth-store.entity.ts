@@ -29,4 +29,8 @@ export class OAuthStoreRow {
 
   @Column({ name: 'expires_at', type: 'timestamptz', nullable: true })
   expiresAt: Date | null;
+
+  /** Client rows only: when a grant or token was last issued to it, to the hour (unused-clients.ts). */
+  @Column({ name: 'last_used_at', type: 'timestamptz', nullable: true })
+  lastUsedAt: Date | null;
 }

@@ -21,7 +21,12 @@ import { createDeliveryCapacity } from '../deliveries/capacity/delivery-capacity
 import { deliveryMetrics } from '../deliveries/capacity/delivery-metrics';
 import { createMetricsRegistry } from '../metrics/registry';
 import { serveMetrics } from '../metrics/metrics-server';
-import { startDispatchSweep, startHeldRelease, startRetentionSweep } from './sweeps';
+import {
+  startDispatchSweep,
+  startHeldRelease,
+  startRetentionSweep,
+  startUnusedOAuthClientSweep,
+} from './sweeps';
 import { ensureDemoWorkspace, type CreatedWorkspace } from '../identity/bootstrap';
 import { Lifecycle } from './lifecycle';
 import { assertPortFree } from './ports';
@@ -203,6 +208,7 @@ async function run(
     lifecycle.add('retention sweep', startRetentionSweep(services.trash, logger));
     lifecycle.add('dispatch sweep', startDispatchSweep(services.dispatcher, logger, services.resendBatches));
     lifecycle.add('release of held deliveries', startHeldRelease(services.held, logger));
+    lifecycle.add('sweep of unused OAuth clients', startUnusedOAuthClientSweep(dataSource, logger));
     worker.done.catch((error) => {
       logger.fatal({ err: error }, 'the worker stopped unexpectedly');
       void lifecycle.stop().then(() => process.exit(1));

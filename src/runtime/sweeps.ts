@@ -1,4 +1,6 @@
+import type { DataSource } from 'typeorm';
 import type { Logger } from '../logger';
+import { removeUnusedOAuthClients } from '../oauth/unused-clients';
 import type { Dispatcher } from '../deliveries/dispatcher';
 import type { HeldDeliveries } from '../deliveries/capacity/held-deliveries';
 import type { ResendBatchesService } from '../deliveries/resend-batches.service';
@@ -23,6 +25,25 @@ export function startRetentionSweep(trash: TrashService, logger: Logger): () => 
     clearInterval(timer);
     await running;
   };
+}
+
+const OAUTH_CLIENT_SWEEP_EVERY_MS = 60 * 60 * 1000;
+
+/**
+ * Every hour, removes OAuth clients registered more than 30 days ago that nothing was issued to
+ * since (src/oauth/unused-clients.ts): registration is open, so unused ones would pile up for ever.
+ * Returns the stop function.
+ */
+export function startUnusedOAuthClientSweep(dataSource: DataSource, logger: Logger): () => Promise<void> {
+  return repeatEvery(
+    OAUTH_CLIENT_SWEEP_EVERY_MS,
+    logger,
+    'sweep of unused OAuth clients failed',
+    async () => {
+      const removed = await removeUnusedOAuthClients(dataSource);
+      if (removed) logger.info({ removed }, 'removed OAuth clients unused for 30 days');
+    },
+  );
 }
 
 const DISPATCH_SWEEP_EVERY_MS = 2_000;

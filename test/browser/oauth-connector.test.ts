@@ -5,7 +5,10 @@ import type { Page } from 'playwright-core';
 import { OAuthConnection } from '../../src/oauth/oauth-connection.entity';
 import { screenshot, useBrowserSession } from '../helpers/browser';
 import {
+  authorizationUrl,
   mcpWithToken,
+  pkce,
+  registerClient,
   startRedirectListener,
   TestOAuthClientProvider,
   type RedirectListener,
@@ -89,6 +92,9 @@ describe('the custom connector for chat assistants: the SDK client over OAuth, c
     await expect(page.getByTestId('consent-redirect-host').textContent()).resolves.toBe(
       new URL(redirect.url).host,
     );
+    await expect(page.getByTestId('consent-client').textContent()).resolves.toBe(
+      `“${name}” — will return you to ${new URL(redirect.url).host}`,
+    );
     await page.locator('[data-testid=consent-workspace][data-workspace-name="Acme"]').check();
     await screenshot(page, `oauth-consent-${name.replace(/\W+/g, '-')}`);
     await page.getByTestId('consent-allow').click();
@@ -127,6 +133,22 @@ describe('the custom connector for chat assistants: the SDK client over OAuth, c
     expect(tools.map((tool) => tool.name)).toContain('manage_webhooks');
     const connection = await app.dataSource.manager.findOneByOrFail(OAuthConnection, { userId: mia.userId });
     expect(connection).toMatchObject({ clientName: 'Claude test', lastUsedAt: expect.any(Date) });
+  });
+
+  it('the consent page shows a client’s claimed name beside the host it will return to, so a borrowed name shows', async () => {
+    // Anyone may register "Claude": what the name cannot change is where the answer goes.
+    const impostor = await registerClient(app.baseUrl, 'https://evil.example/callback', 'Claude');
+    const { challenge } = pkce();
+    await page.goto(authorizationUrl(app.baseUrl, impostor, 'https://evil.example/callback', challenge));
+    await page.getByTestId('consent-page').waitFor();
+    await expect(page.getByTestId('consent-client').textContent()).resolves.toBe(
+      '“Claude” — will return you to evil.example',
+    );
+    await expect(page.getByTestId('consent-title').textContent()).resolves.not.toContain('Claude');
+    await page.getByTestId('consent-identity-hint').waitFor();
+    await screenshot(page, 'oauth-consent-borrowed-name');
+    // Left unanswered: nothing is granted and the browser never goes to evil.example.
+    expect(await app.dataSource.manager.countBy(OAuthConnection, { clientId: impostor.client_id })).toBe(0);
   });
 
   it('refreshes: once the access token has expired, the SDK rotates the refresh token and the call works', async () => {

@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { createServer, type Server } from 'node:http';
+import { createServer, request as httpRequest, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
 import type {
@@ -139,22 +139,85 @@ export class CookieJar {
   }
 }
 
-/** Dynamic registration (RFC 7591) of a public client with one redirect URI. */
-export async function registerClient(baseUrl: string, redirectUri: string, name = 'Attacker test client') {
-  const response = await fetch(`${baseUrl}/oauth/reg`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({
-      client_name: name,
-      redirect_uris: [redirectUri],
-      grant_types: ['authorization_code', 'refresh_token'],
-      response_types: ['code'],
-      token_endpoint_auth_method: 'none',
-    }),
+let loopbackAddresses = 0;
+
+/**
+ * A loopback address of its own (Linux routes all of 127.0.0.0/8 to this machine), to send from:
+ * registrations are limited per client address, and separate assistants come from separate
+ * addresses.
+ */
+export function freshLoopbackAddress(): string {
+  loopbackAddresses += 1;
+  return `127.1.${Math.floor(loopbackAddresses / 250)}.${(loopbackAddresses % 250) + 1}`;
+}
+
+export interface RegistrationAnswer {
+  status: number;
+  headers: IncomingHttpHeaders;
+  body: Record<string, any>;
+}
+
+/**
+ * `POST /oauth/reg` (or `path`) with a JSON body, sent from the loopback address `from`: the
+ * status, headers and JSON answer.
+ */
+export function postRegistration(
+  baseUrl: string,
+  metadata: unknown,
+  options: { from: string; path?: string },
+): Promise<RegistrationAnswer> {
+  const body = JSON.stringify(metadata);
+  return new Promise((resolve, reject) => {
+    const outgoing = httpRequest(
+      new URL(options.path ?? '/oauth/reg', baseUrl),
+      {
+        method: 'POST',
+        localAddress: options.from,
+        agent: false,
+        headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
+      },
+      (response) => {
+        let text = '';
+        response.setEncoding('utf8');
+        response.on('data', (chunk: string) => (text += chunk));
+        response.on('end', () =>
+          resolve({
+            status: response.statusCode!,
+            headers: response.headers,
+            body: text ? JSON.parse(text) : {},
+          }),
+        );
+        response.on('error', reject);
+      },
+    );
+    outgoing.on('error', reject);
+    outgoing.end(body);
   });
-  if (response.status !== 201)
-    throw new Error(`registration answered ${response.status}: ${await response.text()}`);
-  return (await response.json()) as { client_id: string; client_name: string };
+}
+
+/** A public client's registration metadata (RFC 7591) with these redirect URIs. */
+export const clientMetadata = (redirectUris: string[], name = 'Attacker test client') => ({
+  client_name: name,
+  redirect_uris: redirectUris,
+  grant_types: ['authorization_code', 'refresh_token'],
+  response_types: ['code'],
+  token_endpoint_auth_method: 'none',
+});
+
+/**
+ * Dynamic registration (RFC 7591) of a public client with one redirect URI, from a loopback address
+ * of its own (`from`, or a fresh one), so a test's many clients stay within the per-address limit.
+ */
+export async function registerClient(
+  baseUrl: string,
+  redirectUri: string,
+  name = 'Attacker test client',
+  from = freshLoopbackAddress(),
+) {
+  const answer = await postRegistration(baseUrl, clientMetadata([redirectUri], name), { from });
+  if (answer.status !== 201)
+    throw new Error(`registration answered ${answer.status}: ${JSON.stringify(answer.body)}`);
+  return answer.body as { client_id: string; client_name: string };
 }
 
 /** `POST /oauth/token` with a form body; the status and the JSON answer. */

@@ -15,6 +15,7 @@ import { ResendBatchConnection1764648000000 } from './1764648000000-resend-batch
 import { DeliveryLanes1764651600000 } from './1764651600000-delivery-lanes';
 import { DeliveriesWaitingIndex1764651600001 } from './1764651600001-deliveries-waiting-index';
 import { RateLimits1764655200000 } from './1764655200000-rate-limits';
+import { OAuthClientLimits1764658800000 } from './1764658800000-oauth-client-limits';
 
 /** Every migration, oldest first. Listed explicitly so the same list runs from src and dist. */
 export const migrations = [
@@ -35,4 +36,5 @@ export const migrations = [
   DeliveryLanes1764651600000,
   DeliveriesWaitingIndex1764651600001,
   RateLimits1764655200000,
+  OAuthClientLimits1764658800000,
 ];

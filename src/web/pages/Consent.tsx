@@ -48,15 +48,21 @@ export function ConsentPage({ uid }: { uid: string }) {
           )
         ) : (
           <>
-            <h1 data-testid="consent-title">
-              Connect <span data-testid="consent-client-name">{details.client.name}</span>?
-            </h1>
+            <h1 data-testid="consent-title">Connect an app?</h1>
+            {/* The name is the app's own claim (anyone may register any name); the host is where this
+                service will send the browser back, checked against the app's registration. */}
+            <p className="consent-identity" data-testid="consent-client">
+              &ldquo;<span data-testid="consent-client-name">{details.client.name}</span>&rdquo; — will return
+              you to <strong data-testid="consent-redirect-host">{details.client.redirectHost}</strong>
+            </p>
+            <p className="hint" data-testid="consent-identity-hint">
+              The name is what the app calls itself. Where it returns you is what this service checked: allow
+              only if that is the app you meant to connect.
+            </p>
             <p>
-              <strong>{details.client.name}</strong> (answers go to{' '}
-              <code data-testid="consent-redirect-host">{details.client.redirectHost}</code>) asks to act as
-              you in the workspace you choose, on the MCP endpoint <code>{details.resource}</code>, with your
-              role&rsquo;s access there: it can read and change what your role lets you read and change, until
-              you disconnect it in Settings → Connected apps.
+              It asks to act as you in the workspace you choose, on the MCP endpoint{' '}
+              <code>{details.resource}</code>, with your role&rsquo;s access there: it can read and change
+              what your role lets you read and change, until you disconnect it in Settings → Connected apps.
             </p>
             <fieldset className="radio-group" data-testid="consent-workspaces">
               <legend>Workspace</legend>

@@ -1,0 +1,220 @@
+import { createHash } from 'node:crypto';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createApp } from '../../src/http/app';
+import { createLogger } from '../../src/logger';
+import { OAuthStoreRow } from '../../src/oauth/oauth-store.entity';
+import {
+  authorizationUrl,
+  authorizeWithoutBrowser,
+  clientMetadata,
+  freshLoopbackAddress,
+  pkce,
+  postRegistration,
+  startRedirectListener,
+  tokenRequest,
+  type RedirectListener,
+} from '../helpers/oauth';
+import { startTestApp, type TestApp } from '../helpers/test-app';
+import { WebClient } from '../helpers/web-client';
+
+/**
+ * Issue 24, item 4: dynamic client registration (RFC 7591) cannot be flooded or abused, from the
+ * side of whoever registers: at most 10 registrations an hour per client address, counted in
+ * PostgreSQL so two API processes share the count; a few redirect URIs, each https or on loopback;
+ * a short, visible name. Every refusal stores nothing. Requests come from loopback addresses of
+ * their own (127.1.x.y), one address per "client machine".
+ */
+describe('client registration: what is refused', () => {
+  let app: TestApp;
+  let second: { server: Server; baseUrl: string };
+  let redirect: RedirectListener;
+
+  beforeAll(async () => {
+    app = await startTestApp();
+    // A second API process on the same database, as the production topology runs two.
+    const server = createApp({
+      config: app.config,
+      logger: createLogger('silent'),
+      dataSource: app.dataSource,
+      temporal: {
+        connection: app.env.connection,
+        client: app.env.client,
+        namespace: 'default',
+        taskQueue: app.taskQueue,
+        eagerStart: false,
+      },
+    }).listen(0, '127.0.0.1');
+    await new Promise((resolve) => server.once('listening', resolve));
+    second = { server, baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
+    redirect = await startRedirectListener();
+  });
+  afterAll(async () => {
+    await redirect?.close();
+    second?.server.closeAllConnections();
+    await new Promise((resolve) => second?.server.close(resolve));
+    await app?.close();
+  });
+
+  const metadata = (name = 'Flood client') => clientMetadata(['https://app.example/cb'], name);
+  const storedRows = () => app.dataSource.manager.count(OAuthStoreRow);
+  const storedClients = () => app.dataSource.manager.countBy(OAuthStoreRow, { model: 'Client' });
+
+  it('a flood from one address: 10 registered, 50 answered 429 with Retry-After, and nothing of theirs stored', async () => {
+    const from = freshLoopbackAddress();
+    const before = await storedRows();
+    const answers = await Promise.all(
+      Array.from({ length: 60 }, (_, i) => postRegistration(app.baseUrl, metadata(`Flood ${i}`), { from })),
+    );
+    const registered = answers.filter((answer) => answer.status === 201);
+    const refused = answers.filter((answer) => answer.status === 429);
+    expect(registered).toHaveLength(10);
+    expect(refused).toHaveLength(50);
+    for (const answer of refused) {
+      expect(answer.body).toEqual({ error: 'too_many_requests', error_description: expect.any(String) });
+      const retryAfter = Number(answer.headers['retry-after']);
+      expect(retryAfter).toBeGreaterThanOrEqual(1);
+      expect(retryAfter).toBeLessThanOrEqual(3600);
+    }
+    // One row per registration (no registration access token), and none for a refused one.
+    expect(await storedRows()).toBe(before + 10);
+
+    // Still refused: a plain retry, and the same endpoint spelt as oidc-provider's router also
+    // accepts it (any case, a trailing slash).
+    for (const path of ['/oauth/reg', '/oauth/REG', '/oauth/reg/', '/oauth/Reg/']) {
+      expect(await postRegistration(app.baseUrl, metadata(), { from, path })).toMatchObject({ status: 429 });
+    }
+    expect(await storedRows()).toBe(before + 10);
+  });
+
+  it('those other spellings do reach the registration endpoint (so the limit must count them)', async () => {
+    const from = freshLoopbackAddress();
+    const clients = await storedClients();
+    for (const path of ['/oauth/REG', '/oauth/reg/']) {
+      expect(await postRegistration(app.baseUrl, metadata(), { from, path })).toMatchObject({ status: 201 });
+    }
+    expect(await storedClients()).toBe(clients + 2);
+  });
+
+  it('another address is not held back by the flood', async () => {
+    const answer = await postRegistration(app.baseUrl, metadata('Neighbour'), {
+      from: freshLoopbackAddress(),
+    });
+    expect(answer).toMatchObject({ status: 201, body: { client_name: 'Neighbour' } });
+    expect(answer.body.registration_access_token).toBeUndefined();
+  });
+
+  it('two API processes count in one place: the second refuses what the first used up', async () => {
+    const from = freshLoopbackAddress();
+    for (let i = 0; i < 10; i++) {
+      const baseUrl = i % 2 ? second.baseUrl : app.baseUrl;
+      expect(await postRegistration(baseUrl, metadata(), { from })).toMatchObject({ status: 201 });
+    }
+    const clients = await storedClients();
+    expect(await postRegistration(second.baseUrl, metadata(), { from })).toMatchObject({
+      status: 429,
+      body: { error: 'too_many_requests' },
+    });
+    expect(await postRegistration(app.baseUrl, metadata(), { from })).toMatchObject({ status: 429 });
+    expect(await storedClients()).toBe(clients);
+  });
+
+  it.each([
+    [
+      '11 redirect URIs',
+      Array.from({ length: 11 }, (_, i) => `https://app.example/cb/${i}`),
+      'invalid_redirect_uri',
+    ],
+    [
+      '1,000 redirect URIs',
+      Array.from({ length: 1000 }, (_, i) => `https://app.example/${i}`),
+      'invalid_redirect_uri',
+    ],
+    ['a plain-http redirect URI off loopback', ['http://evil.example/callback'], 'invalid_redirect_uri'],
+    ['http on another loopback address', ['http://127.0.0.2:4000/callback'], 'invalid_redirect_uri'],
+    ['a fragment', ['https://app.example/cb#token'], 'invalid_redirect_uri'],
+    ['a user name that reads as a host', ['https://claude.ai@evil.example/cb'], 'invalid_redirect_uri'],
+    ['a custom scheme', ['myapp://callback'], 'invalid_redirect_uri'],
+  ])('refuses %s, storing nothing', async (_what, redirectUris, error) => {
+    const clients = await storedRows();
+    const answer = await postRegistration(app.baseUrl, clientMetadata(redirectUris, 'Looks fine'), {
+      from: freshLoopbackAddress(),
+    });
+    expect(answer).toMatchObject({ status: 400, body: { error, error_description: expect.any(String) } });
+    expect(await storedRows()).toBe(clients);
+  });
+
+  it.each([
+    ['a 500-character name', 'Claude '.repeat(72).slice(0, 500)],
+    ['an empty name', ''],
+    ['a name with a newline', 'Claude\n— will return you to claude.ai'],
+    ['a name with a NUL', 'Claude\u0000'],
+    ['a name with a right-to-left override', 'Claude \u202eia.edualc'],
+  ])('refuses %s, storing nothing', async (_what, name) => {
+    const clients = await storedRows();
+    const answer = await postRegistration(app.baseUrl, clientMetadata(['https://app.example/cb'], name), {
+      from: freshLoopbackAddress(),
+    });
+    expect(answer).toMatchObject({
+      status: 400,
+      body: { error: 'invalid_client_metadata', error_description: expect.stringMatching(/^client_name /) },
+    });
+    expect(await storedRows()).toBe(clients);
+  });
+
+  it('accepts loopback redirect URIs on any port (RFC 8252) beside https ones, and the flow returns to one', async () => {
+    const loopback = [redirect.url, 'http://[::1]:8123/callback', 'http://localhost:33418/callback'];
+    const answer = await postRegistration(
+      app.baseUrl,
+      clientMetadata([...loopback, 'https://app.example/cb'], 'Desktop assistant'),
+      { from: freshLoopbackAddress() },
+    );
+    expect(answer).toMatchObject({
+      status: 201,
+      body: { redirect_uris: [...loopback, 'https://app.example/cb'] },
+    });
+
+    const { client: person, session } = await WebClient.signUp(app.baseUrl, { email: 'lena@acme.test' });
+    const client = { client_id: answer.body.client_id as string };
+    const { verifier, challenge } = pkce();
+    const result = await authorizeWithoutBrowser(app.baseUrl, {
+      url: authorizationUrl(app.baseUrl, client, redirect.url, challenge),
+      sessionCookie: person.sessionCookie,
+      answer: { allow: session.workspace.id },
+    });
+    expect(result.location?.startsWith(`${redirect.url}?`)).toBe(true);
+    const code = new URL(result.location!).searchParams.get('code')!;
+    const tokens = await tokenRequest(app.baseUrl, {
+      grant_type: 'authorization_code',
+      code,
+      redirect_uri: redirect.url,
+      client_id: client.client_id,
+      code_verifier: verifier,
+    });
+    expect(tokens.status).toBe(200);
+  });
+
+  it('a client stored before these rules, with a plain-http redirect URI, no longer gets a consent page', async () => {
+    // As an attacker's registration from before the change was stored: valid for oidc-provider then.
+    const clientId = 'legacy-attacker-client';
+    await app.dataSource.query(
+      `INSERT INTO oauth_store (model, id_hash, payload) VALUES ('Client', $1, $2)`,
+      [
+        createHash('sha256').update(clientId).digest('hex'),
+        JSON.stringify({
+          ...clientMetadata(['http://evil.example/callback'], 'Claude'),
+          client_id: clientId,
+          client_id_issued_at: Math.floor(Date.now() / 1000),
+        }),
+      ],
+    );
+    const { challenge } = pkce();
+    const start = await fetch(
+      authorizationUrl(app.baseUrl, { client_id: clientId }, 'http://evil.example/callback', challenge),
+      { redirect: 'manual' },
+    );
+    expect(start.status).toBe(400);
+    expect(await start.json()).toMatchObject({ error: 'invalid_redirect_uri' });
+    expect(start.headers.get('location')).toBeNull();
+  });
+});
