@@ -2,7 +2,10 @@ import type { FieldDef } from '../record-model/field-kinds';
 import type { MatchableRecord } from '../records/record-query';
 import type { RecordEventData } from '../records/redaction';
 import {
+  ASSIGNMENTS_CHANGED,
   changedFieldIdsOf,
+  changesOnlyHiddenFields,
+  IDENTITIES_CHANGED,
   needsCurrentState,
   stateBeforeDeletion,
   webhookReceivesRecordEvent,
@@ -13,6 +16,8 @@ const DEAL = '11111111-1111-4111-8111-111111111111';
 const CONTACT = '22222222-2222-4222-8222-222222222222';
 const STAGE = '33333333-3333-4333-8333-333333333333';
 const AMOUNT = '44444444-4444-4444-8444-444444444444';
+/** A formula computed from Amount: restricted with it. */
+const WEIGHTED = '55555555-5555-4555-8555-555555555555';
 const fields: FieldDef[] = [
   {
     id: STAGE,
@@ -127,6 +132,54 @@ describe('webhookReceivesRecordEvent', () => {
   });
 });
 
+describe('changesOnlyHiddenFields (the owner-hidden change rule)', () => {
+  const noAmount = { isFieldRestricted: (id: string) => id === AMOUNT || id === WEIGHTED };
+
+  it('is a record.updated whose every change is on a field the owner cannot read', () => {
+    expect(changesOnlyHiddenFields(updated([AMOUNT, WEIGHTED]), noAmount)).toBe(true);
+    expect(changesOnlyHiddenFields(updated([AMOUNT]), noAmount)).toBe(true);
+  });
+
+  it('is not when anything else changed: a readable field, assignees, identities', () => {
+    expect(changesOnlyHiddenFields(updated([AMOUNT, STAGE]), noAmount)).toBe(false);
+    expect(changesOnlyHiddenFields(updated([AMOUNT, ASSIGNMENTS_CHANGED]), noAmount)).toBe(false);
+    expect(changesOnlyHiddenFields(updated([WEIGHTED, IDENTITIES_CHANGED]), noAmount)).toBe(false);
+    expect(changesOnlyHiddenFields(updated([]), noAmount)).toBe(false);
+    expect(changesOnlyHiddenFields(updated([AMOUNT]), everything)).toBe(false);
+  });
+
+  it('is never another event: created, deleted and restored still arrive, redacted', () => {
+    for (const event of ['record.created', 'record.deleted', 'record.restored'] as const) {
+      expect(changesOnlyHiddenFields({ event, changedFieldIds: [AMOUNT] }, noAmount)).toBe(false);
+    }
+  });
+
+  it('keeps such an update from the webhook, whatever its sources, and delivers the rest', () => {
+    const ownerAccess = { ...everything, isFieldRestricted: noAmount.isFieldRestricted };
+    const all = webhook({ ownerAccess });
+    expect(webhookReceivesRecordEvent(all, updated([AMOUNT, WEIGHTED]), fields)).toBe(false);
+    expect(webhookReceivesRecordEvent(all, updated([STAGE, AMOUNT]), fields)).toBe(true);
+    expect(webhookReceivesRecordEvent(all, { ...updated([AMOUNT]), event: 'record.created' }, fields)).toBe(
+      true,
+    );
+    const sources = webhook({ ownerAccess, recordSources: [{ query: { typeId: DEAL } }] });
+    expect(webhookReceivesRecordEvent(sources, updated([AMOUNT]), fields)).toBe(false);
+    // An Admin owner (nothing hidden) receives it.
+    expect(webhookReceivesRecordEvent(webhook({}), updated([AMOUNT, WEIGHTED]), fields)).toBe(true);
+  });
+
+  it('never matches a watched field the owner cannot read (restricted since it was saved)', () => {
+    const ownerAccess = { ...everything, isFieldRestricted: noAmount.isFieldRestricted };
+    const watchesAmount = webhook({ ownerAccess, recordTrigger: { ...wonOnly, changedFieldIds: [AMOUNT] } });
+    expect(webhookReceivesRecordEvent(watchesAmount, updated([STAGE, AMOUNT]), fields)).toBe(false);
+    const watchesBoth = webhook({
+      ownerAccess,
+      recordTrigger: { ...wonOnly, changedFieldIds: [AMOUNT, STAGE] },
+    });
+    expect(webhookReceivesRecordEvent(watchesBoth, updated([STAGE, AMOUNT]), fields)).toBe(true);
+  });
+});
+
 describe('needsCurrentState', () => {
   it('is needed by a webhook with a trigger or sources, not by one that lists events alone', () => {
     expect(needsCurrentState(webhook({}))).toBe(false);
@@ -184,5 +237,22 @@ describe('event helpers', () => {
 
   it('lists changed fields and link fields', () => {
     expect(changedFieldIdsOf(deleted)).toEqual([STAGE, AMOUNT, 'org']);
+  });
+
+  it('stands for changed assignees and identities with markers no field id reads like', () => {
+    const connections: RecordEventData = {
+      ...deleted,
+      record: {
+        ...deleted.record,
+        fields: [],
+        links: [],
+        assignments: [{ change: 'added', user: { id: 'u', name: 'Ada' } }],
+        identities: [{ change: 'removed', kind: 'email', value: 'ada@example.com' }],
+      },
+    };
+    expect(changedFieldIdsOf(connections)).toEqual([ASSIGNMENTS_CHANGED, IDENTITIES_CHANGED]);
+    expect(changedFieldIdsOf({ ...connections, record: { ...connections.record, identities: [] } })).toEqual([
+      ASSIGNMENTS_CHANGED,
+    ]);
   });
 });

@@ -72,7 +72,10 @@ function canonical(value: unknown): unknown {
   }
   return value ?? null;
 }
-const same = (a: unknown, b: unknown) => JSON.stringify(canonical(a)) === JSON.stringify(canonical(b));
+/** Equal as JSON, whatever the key order (a jsonb column gives its keys back in its own order). */
+export const sameSetting = (a: unknown, b: unknown) =>
+  JSON.stringify(canonical(a)) === JSON.stringify(canonical(b));
+const same = sameSetting;
 const sameSet = (a: readonly string[], b: readonly string[]) =>
   same([...new Set(a)].sort(), [...new Set(b)].sort());
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { AppError, type ErrorIssue } from './app-error';
+import { MASKED_VALUE } from './attempt-record';
 import { RECORD_EVENTS } from './record-event-names';
 import { fieldOf, recordQuerySchema, validateQuery, type QueryField } from './record-query.rules';
 import { withCode } from './with-code';
@@ -12,7 +13,17 @@ export const CHANGED_FIELDS_MAX = 100;
 /** A record source: a query over one type (`typeId`, search, filters) and optional changed fields. */
 export const recordTriggerSchema = z.strictObject({
   query: recordQuerySchema,
-  changedFieldIds: z.array(z.uuid()).max(CHANGED_FIELDS_MAX).optional(),
+  // A watched field the reader cannot read reads as the mask, and is sent back as it (record-source-mask.rules.ts).
+  changedFieldIds: z
+    .array(z.uuid().or(z.literal(MASKED_VALUE)))
+    .max(CHANGED_FIELDS_MAX)
+    .optional()
+    .meta({
+      description:
+        'The fields whose change sends record.updated, by id. In answers, a watched field you cannot ' +
+        `read reads as \`${MASKED_VALUE}\`, as does a filter value on such a field; send them back as ` +
+        'read to keep the saved ones.',
+    }),
 });
 export type RecordTrigger = z.infer<typeof recordTriggerSchema>;
 

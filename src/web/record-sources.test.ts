@@ -1,7 +1,9 @@
 import { describe, expect, it } from '@jest/globals';
-import type { WebhookView } from './api';
+import type { Field, WebhookView } from './api';
 import {
+  MASKED_VALUE,
   parseValue,
+  recordSettingsIssues,
   recordSettingsOf,
   recordSettingsUpdate,
   recordSettingsWrite,
@@ -50,6 +52,25 @@ describe('record settings of the webhook dialog', () => {
     });
     const several: RecordSettingsDraft = { several: true, sources: [initial.sources[0]!] };
     expect(recordSettingsUpdate(initial, several)).toEqual({ recordTrigger: null, recordSources: [trigger] });
+  });
+
+  it('leaves masks on fields the viewer cannot read to the server, and judges the rest', () => {
+    const field = (id: string, name: string, kind: Field['kind'], restricted: boolean) =>
+      ({ id, typeId: DEALS, name, kind, config: {}, position: 0, restricted }) as unknown as Field;
+    const fields = [field(STAGE, 'Stage', 'text', false), field(AMOUNT, 'Amount', 'number', true)];
+    const asRead = {
+      query: {
+        typeId: DEALS,
+        filters: [
+          { fieldId: AMOUNT, op: 'gt' as const, value: MASKED_VALUE },
+          { fieldId: STAGE, op: 'gt' as const, value: 'x' },
+        ],
+      },
+      changedFieldIds: [MASKED_VALUE, STAGE],
+    };
+    const draft = recordSettingsOf(webhookWith({ recordTrigger: asRead }));
+    const issues = recordSettingsIssues(draft, () => ({ name: 'Deals', fields }), ['record.updated']);
+    expect(issues.map((issue) => issue.path.join('.'))).toEqual(['recordTrigger.query.filters.1.op']);
   });
 
   it('reads a typed value as the kind stores it', () => {

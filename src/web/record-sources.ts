@@ -10,9 +10,10 @@ import {
   recordTriggerSchema,
   RECORD_SOURCES_MAX,
 } from '../shared/record-source.rules';
+import { MASKED_VALUE } from '../shared/record-source-mask.rules';
 import type { Field, RecordSource, RecordTrigger, WebhookView } from './api';
 
-export { RECORD_SOURCES_MAX };
+export { MASKED_VALUE, RECORD_SOURCES_MAX };
 
 /** One filter as edited: `text` is what the value input shows, `value` what is sent. */
 export type FilterDraft = { fieldId: string; op: RecordFilterOp | ''; text: string; value?: unknown };
@@ -199,9 +200,35 @@ export function recordSettingsIssues(
       });
     }
     const type = typeFields(source.query.typeId);
-    if (type) issues.push(...recordSourceIssues(source, type, path, subscribedEvents));
+    if (type) {
+      const masked = maskedPaths(source, type, path);
+      issues.push(
+        ...recordSourceIssues(source, type, path, subscribedEvents).filter(
+          (issue) => !masked.some((prefix) => issuesUnder([issue], prefix).length),
+        ),
+      );
+    }
   }
   return issues;
+}
+
+/**
+ * Where the source holds masks the viewer read (a filter value or a watched field they cannot
+ * read): the server puts the saved values back before its checks, so the dialog does not judge them.
+ */
+function maskedPaths(
+  source: RecordSource,
+  type: NonNullable<TypeFields>,
+  path: (string | number)[],
+): (string | number)[][] {
+  const hidden = (fieldId: string) => !isVisibleField(type.fields.find((field) => field.id === fieldId));
+  const filters = (source.query.filters ?? []).flatMap((filter, index) =>
+    filter.value === MASKED_VALUE && hidden(filter.fieldId) ? [[...path, 'query', 'filters', index]] : [],
+  );
+  const watched = (source.changedFieldIds ?? []).flatMap((fieldId, index) =>
+    fieldId === MASKED_VALUE ? [[...path, 'changedFieldIds', index]] : [],
+  );
+  return [...filters, ...watched];
 }
 
 /** The record events a source can be limited to: those the webhook subscribes to. */

@@ -1,16 +1,20 @@
 import { isRetiredEvent } from '../shared/event-catalog';
+import { maskRecordSettings, type FieldReadable } from '../shared/record-source-mask.rules';
 import type { WebhookHealth, WebhookView } from './webhook-view';
 import type { Webhook } from './webhook.entity';
 
 /**
- * The view of a stored webhook. `recordOwnerName` is the record owner's display name (null without
- * an owner): deliveries are redacted with this person's access.
+ * The view of a stored webhook for one reader. `recordOwnerName` is the record owner's display
+ * name (null without an owner): deliveries are redacted with this person's access. `readable` is
+ * the reader's field access: filter values and watched fields they cannot read read as masked.
  */
 export function webhookView(
   webhook: Webhook,
   recordOwnerName: string | null,
   health: WebhookHealth,
+  readable: FieldReadable,
 ): WebhookView {
+  const { recordTrigger, recordSources } = maskRecordSettings(webhook, readable);
   return {
     id: webhook.id,
     url: webhook.url,
@@ -21,8 +25,8 @@ export function webhookView(
     hasSecret: webhook.secretSealed !== null,
     headerNames: webhook.headerNames,
     bodyTemplate: webhook.bodyTemplate,
-    recordTrigger: webhook.recordTrigger,
-    recordSources: webhook.recordSources,
+    recordTrigger,
+    recordSources,
     recordOwnerUserId: webhook.recordOwnerUserId,
     recordOwnerName: webhook.recordOwnerUserId ? recordOwnerName : null,
     expectedSchemaRevision: webhook.schemaRevision,

@@ -50,6 +50,7 @@ const WEBHOOK_RULE_CODES = [
   'webhookRecordTypeNotReadable',
   'webhookChangedFieldUnknown',
   'webhookFieldRestricted',
+  'webhookMaskUnmatched',
   'webhookSourceEventNotSubscribed',
   'queryTypeIdInvalid',
   'querySearchTooLong',

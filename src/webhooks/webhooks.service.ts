@@ -6,12 +6,18 @@ import { loadActor } from '../identity/actor';
 import { User } from '../identity/user.entity';
 import { assertApiRight } from '../identity/permissions';
 import { loadModel } from '../record-model/model.service';
-import { recordAccessOf } from '../record-model/record-access';
+import { loadRecordAccess, recordAccessOf } from '../record-model/record-access';
+import { restoreMaskedSettings, type FieldReadable } from '../shared/record-source-mask.rules';
 import type { SecretBox } from '../security/secret-box';
 import { validateBodyTemplate } from './body-template';
 import { checkWebhookEvents } from './events-rule';
 import { isRecordEvent } from '../shared/event-catalog';
-import { checkWebhookSteering, maySteerWebhook, type SendingSettings } from '../shared/ownership-rule';
+import {
+  checkWebhookSteering,
+  maySteerWebhook,
+  sameSetting,
+  type SendingSettings,
+} from '../shared/ownership-rule';
 import { checkRecordSettings } from './record-sources';
 import type { RecordSource, RecordTrigger } from './record-source-schemas';
 import { checkTransportRule } from './transport-rule';
@@ -36,8 +42,6 @@ export type WebhookHealthSource = (
 
 export const webhookNotFound = () => notFoundError('Webhook not found.', 'webhookNotFound');
 
-const sameJson = (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
-
 /**
  * Webhooks of a workspace (spec.md, "Webhook"), for REST, MCP and the web app alike. Every rule
  * runs on every save; secrets and header values are sealed at rest and never leave through
@@ -57,14 +61,17 @@ export class WebhooksService {
 
   async list(actor: Actor, query: WebhookListOptions): Promise<Page<WebhookView>> {
     assertApiRight(actor, 'apiRead');
-    const { rows, next } = await listWebhookRows(this.dataSource.manager, actor.workspace.id, query);
-    return { data: await this.views(this.dataSource.manager, rows, await this.health(actor, rows)), next };
+    const manager = this.dataSource.manager;
+    const { rows, next } = await listWebhookRows(manager, actor.workspace.id, query);
+    const readable = await this.readable(manager, actor);
+    return { data: await this.views(manager, rows, await this.health(actor, rows), readable), next };
   }
 
   async get(actor: Actor, id: string): Promise<WebhookView> {
     assertApiRight(actor, 'apiRead');
     const webhook = await this.find(this.webhooks, actor.workspace.id, id);
-    return this.view(this.dataSource.manager, webhook, await this.health(actor, [webhook]));
+    const readable = await this.readable(this.dataSource.manager, actor);
+    return this.view(this.dataSource.manager, webhook, await this.health(actor, [webhook]), readable);
   }
 
   /** The saved secret and header values, for the dialog of people with Edit (spec: Custom header rules 6). */
@@ -78,15 +85,18 @@ export class WebhooksService {
 
   async create(actor: Actor, input: CreateWebhookBody, channel: WebhookChannel): Promise<WebhookView> {
     assertApiRight(actor, 'apiCreate');
+    const readable = await this.readable(this.dataSource.manager, actor);
+    // A new webhook has no saved value for a mask to stand for.
+    const unmasked = restoreMaskedSettings(input, {}, readable);
     return writeTransaction(this.dataSource, async (manager) => {
       const webhooks = this.webhooks.in(manager);
       const webhook = webhooks.create(actor.workspace.id, {
         recordOwnerUserId: actor.user.id,
         createdBy: actor.user.id,
       });
-      await this.apply(manager, webhooks, actor, webhook, input, { channel, creating: true });
+      await this.apply(manager, webhooks, actor, webhook, unmasked, { channel, creating: true });
       // A new webhook has no deliveries: nothing to count.
-      return this.view(manager, await webhooks.save(actor.workspace.id, webhook), new Map());
+      return this.view(manager, await webhooks.save(actor.workspace.id, webhook), new Map(), readable);
     });
   }
 
@@ -101,16 +111,20 @@ export class WebhooksService {
     // Counted before the write, not inside it: an update changes no delivery, and the count
     // should not hold the webhook's row lock.
     const health = await this.healthOf(this.dataSource.manager, actor.workspace.id, [id]);
+    const readable = await this.readable(this.dataSource.manager, actor);
     return writeTransaction(this.dataSource, async (manager) => {
       const webhooks = this.webhooks.in(manager);
       const webhook = await this.find(webhooks, actor.workspace.id, id, true);
+      // Masks sent back as read keep the saved values (issue 24, item 5): first, so that settings
+      // sent as read are no change to the rules below.
+      const unmasked = restoreMaskedSettings(input, webhook, readable);
       // Deliveries are redacted with the record owner's access: others may not re-point them (issue 10, hole 1).
       const editor = { userId: actor.user.id, isAdmin: actor.permissions.manageWorkspace };
       if (!maySteerWebhook(editor, webhook.recordOwnerUserId)) {
-        checkWebhookSteering(editor, this.sendingSettings(webhook), input);
+        checkWebhookSteering(editor, this.sendingSettings(webhook), unmasked);
       }
-      await this.apply(manager, webhooks, actor, webhook, input, { channel, creating: false });
-      return this.view(manager, await webhooks.save(actor.workspace.id, webhook), health);
+      await this.apply(manager, webhooks, actor, webhook, unmasked, { channel, creating: false });
+      return this.view(manager, await webhooks.save(actor.workspace.id, webhook), health, readable);
     });
   }
 
@@ -130,10 +144,17 @@ export class WebhooksService {
     );
   }
 
+  /** The fields the actor can read now (issue 24, item 5): the views mask the values of the others. */
+  private async readable(manager: EntityManager, actor: Actor): Promise<FieldReadable> {
+    const access = await loadRecordAccess(manager, actor.workspace.id, actor.role);
+    return (typeId, fieldId) => access.canReadType(typeId) && !access.isFieldRestricted(fieldId);
+  }
+
   private async views(
     manager: EntityManager,
     rows: Webhook[],
     health: Map<string, WebhookHealth>,
+    readable: FieldReadable,
   ): Promise<WebhookView[]> {
     const ids = [...new Set(rows.map((row) => row.recordOwnerUserId).filter((id): id is string => !!id))];
     const users = ids.length
@@ -141,7 +162,12 @@ export class WebhooksService {
       : [];
     const names = new Map(users.map((user) => [user.id, user.name]));
     return rows.map((row) =>
-      webhookView(row, names.get(row.recordOwnerUserId ?? '') ?? null, health.get(row.id) ?? NO_HEALTH),
+      webhookView(
+        row,
+        names.get(row.recordOwnerUserId ?? '') ?? null,
+        health.get(row.id) ?? NO_HEALTH,
+        readable,
+      ),
     );
   }
 
@@ -149,8 +175,9 @@ export class WebhooksService {
     manager: EntityManager,
     row: Webhook,
     health: Map<string, WebhookHealth>,
+    readable: FieldReadable,
   ): Promise<WebhookView> {
-    return (await this.views(manager, [row], health))[0]!;
+    return (await this.views(manager, [row], health, readable))[0]!;
   }
 
   /** The saved sending settings with the secret and header values opened, to tell what a write changes. */
@@ -230,9 +257,10 @@ export class WebhooksService {
     checkTransportRule(webhook.url, webhook.headerNames.length > 0);
 
     const subscribesToRecords = webhook.events.some(isRecordEvent);
+    // Settings sent as read (in any key order, masks restored) are no change.
     const triggerChanged =
-      !sameJson(before.trigger, webhook.recordTrigger) ||
-      !sameJson(before.sources, webhook.recordSources) ||
+      !sameSetting(before.trigger, webhook.recordTrigger) ||
+      !sameSetting(before.sources, webhook.recordSources) ||
       before.owner !== webhook.recordOwnerUserId;
     if (!subscribesToRecords || !(options.creating || triggerChanged || input.events !== undefined)) return;
 

@@ -22,6 +22,7 @@ import type { TestApp } from '../helpers/test-app';
 const admin = { name: 'Ada Admin', email: 'ada@example.com', password: 'correct horse battery' };
 const HOOK_URL = 'https://hooks.example.com/deals';
 const SAMS_URL = 'https://sam.example.com/in';
+const ADMINS_URL = 'https://erp.example.com/won-deals';
 /** A filter value only a reader of Amount may learn. */
 const SECRET_AMOUNT = 987654;
 
@@ -260,6 +261,8 @@ describe('web app: record sources in the webhook dialog', () => {
     const view = dialog(samPage);
     await expect(view.getByTestId('webhook-owned-by-another').count()).resolves.toBe(0);
     const only = source(0, samPage);
+    // The filters name their fields once the type's fields have loaded.
+    await only.locator('[data-testid=record-filter][data-field-name="Stage"]').waitFor();
     await expect(filterRow(only, 0).getAttribute('data-field-name')).resolves.toBe('Stage');
     await expect(filterRow(only, 1).getAttribute('data-hidden')).resolves.toBe('true');
     await expect(filterRow(only, 1).textContent()).resolves.toContain('A filter on a field you cannot see');
@@ -311,5 +314,74 @@ describe('web app: record sources in the webhook dialog', () => {
       query: { typeId: deals.id, search: 'acme', filters: [trigger.query.filters[0]] },
     });
     await samPage.context().close();
+  });
+
+  it('a member whose role hides Amount opens an Admin’s webhook: its filter reads masked, in the dialog and in every answer, and a description edit keeps it', async () => {
+    const amount = fieldId(deals, 'Amount');
+    const role = await appFetch(page, 'POST', '/app/api/roles', {
+      name: 'Analysts',
+      apiRead: 'all',
+      apiCreate: true,
+      apiEdit: true,
+      restrictedFieldIds: [amount],
+    });
+    const mia = await appFetch(page, 'POST', '/app/api/members', {
+      email: 'mia@example.com',
+      name: 'Mia Analyst',
+      roleId: role.id,
+    });
+    const trigger = {
+      query: {
+        typeId: deals.id,
+        filters: [
+          { fieldId: fieldId(deals, 'Stage'), op: 'eq', value: 'Won' },
+          { fieldId: amount, op: 'gt', value: SECRET_AMOUNT },
+        ],
+      },
+      changedFieldIds: [amount, fieldId(deals, 'Stage')],
+    };
+    await appFetch(page, 'POST', '/app/api/webhooks', {
+      url: ADMINS_URL,
+      events: ['record.updated'],
+      recordTrigger: trigger,
+    });
+
+    const miaPage = await session.newPage();
+    // Every answer of the webhook routes the page reads, as the browser received it.
+    const answers: Promise<string>[] = [];
+    miaPage.on('response', (response) => {
+      if (response.url().includes('/app/api/webhooks')) answers.push(response.text().catch(() => ''));
+    });
+    await signInInBrowser(miaPage, app.baseUrl, 'mia@example.com', mia.temporaryPassword);
+    await miaPage.getByTestId('nav-webhooks').click();
+    await openRow(ADMINS_URL, miaPage);
+    const view = dialog(miaPage);
+    await view.getByTestId('webhook-owned-by-another').waitFor();
+    const only = source(0, miaPage);
+    await only.locator('[data-testid=record-filter][data-field-name="Stage"]').waitFor();
+    await expect(filterRow(only, 0).getAttribute('data-field-name')).resolves.toBe('Stage');
+    await expect(filterRow(only, 1).getAttribute('data-hidden')).resolves.toBe('true');
+    await expect(filterRow(only, 1).getByTestId('record-filter-mask').textContent()).resolves.toBe(
+      'is greater than ********',
+    );
+    await expect(only.getByTestId('record-changed-mask').textContent()).resolves.toBe('********');
+    await expect(changedField(only, 'Stage').isChecked()).resolves.toBe(true);
+    await expect(pageHolds(miaPage, String(SECRET_AMOUNT))).resolves.toBe(false);
+    await expect(pageHolds(miaPage, 'Amount')).resolves.toBe(false);
+    await screenshot(miaPage, 'record-sources-06-masked-for-a-reader');
+
+    await view.getByTestId('webhook-description').fill('Won deals to the ERP');
+    const described = nextWrite(miaPage);
+    await view.getByTestId('webhook-save').click();
+    expect((await described).postDataJSON()).toEqual({ description: 'Won deals to the ERP' });
+    await view.waitFor({ state: 'detached' });
+    const saved = await restRead(ADMINS_URL);
+    expect(saved.recordTrigger).toEqual(trigger);
+    // Not in the page, and not in anything the server answered it either (list, webhook, saved view).
+    const received = await Promise.all(answers);
+    expect(received.length).toBeGreaterThanOrEqual(2);
+    expect(received.some((text) => text.includes(ADMINS_URL))).toBe(true);
+    expect(received.filter((text) => text.includes(String(SECRET_AMOUNT)))).toEqual([]);
+    await miaPage.context().close();
   });
 });

@@ -5,6 +5,7 @@ import { TemporalDeliveryStarter } from '../../src/deliveries/workflow-starter';
 import { RecordEvent } from '../../src/records/record-event.entity';
 import { deliveryFixture, type DeliveryFixture } from '../helpers/delivery-fixture';
 import { Receiver } from '../helpers/receiver';
+import { memberWithRole } from '../helpers/web-client';
 
 /** spec.md, Delivery behavior 6 and 7, transport rule 3, and architecture.md's dispatch guarantees. */
 /**
@@ -224,5 +225,46 @@ describe('delivery rules (time skipping)', () => {
     const details = (await fx.api('GET', `/webhooks/${webhook.id}/deliveries/${own[0].id}`)).body;
     expect(details.payload).toMatchObject({ record: { ref: { recordId: record.id } } });
     expect(details.attemptHistory).toHaveLength(1);
+  });
+
+  it('keeps from a webhook an update of only fields its record owner cannot read (issue 24, item 5)', async () => {
+    const amount = fx.field('Amount');
+    const owner = await memberWithRole(fx.admin, fx.app.baseUrl, 'hides-amount@example.com', {
+      restrictedFieldIds: [amount],
+    });
+    const hidden = await fx.webhook(`${receiver.url}/owner-hides-amount`, {
+      recordOwnerUserId: owner.userId,
+    });
+    const control = await fx.webhook(`${receiver.url}/owner-reads-all`);
+    const countOf = (webhookId: string) => fx.app.dataSource.manager.countBy(Delivery, { webhookId });
+
+    // created still arrives, redacted.
+    const record = await fx.createDeal('Hidden change deal', {
+      [amount]: 100,
+      [fx.field('Probability')]: 50,
+    });
+    const [created] = await fx.deliveriesOf(hidden.id);
+    expect(await fx.finish(created!.id)).toEqual({ status: 'delivered', attempts: 1 });
+
+    // Amount alone (and Weighted amount, computed from it): the owner sees nothing of it, so nothing arrives.
+    const secret = 31337;
+    const amountOnly = await fx.api('PATCH', `/records/deal/${record.id}`, { values: { [amount]: secret } });
+    expect(amountOnly.status).toBe(200);
+    const changed = amountOnly.body.values;
+    expect(changed[fx.field('Weighted amount')]).toMatchObject({ value: secret / 2 });
+    // Matched in the write's own transaction: the Admin-owned webhook has its delivery, this one none.
+    await fx.deliveriesOf(control.id, 2);
+    expect([await countOf(hidden.id), await countOf(control.id)]).toEqual([1, 2]);
+
+    // A change the owner can read arrives, with Amount still redacted.
+    await fx.api('PATCH', `/records/deal/${record.id}`, { values: { [fx.field('Name')]: 'Renamed deal' } });
+    const rows = await fx.deliveriesOf(hidden.id, 2);
+    expect(rows.map((row) => row.event)).toEqual(['record.created', 'record.updated']);
+    expect(await fx.finish(rows[1]!.id)).toEqual({ status: 'delivered', attempts: 1 });
+    const sent = requestsTo('/owner-hides-amount');
+    expect(sent.map((request) => request.json.event)).toEqual(['record.created', 'record.updated']);
+    const fields = sent[1]!.json.data.record.fields as { fieldId: string }[];
+    expect(fields.map((field) => field.fieldId)).toEqual([fx.field('Name')]);
+    expect(sent.map((request) => request.rawBody.toString()).join('\n')).not.toContain(String(secret));
   });
 });

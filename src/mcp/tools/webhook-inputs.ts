@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { listAllDeliveriesQuery } from '../../deliveries/delivery-query';
 import { WEBHOOK_EVENTS } from '../../shared/event-catalog';
+import { MASKED_VALUE } from '../../shared/record-source-mask.rules';
 import { BODY_TEMPLATE_MAX, WEBHOOK_DESCRIPTION_MAX, WEBHOOK_SECRET_MAX } from '../../shared/limits';
 import {
   RESERVED_HEADER_NAMES,
@@ -20,7 +21,8 @@ import { listWebhooksQuery, webhookFields } from '../../webhooks/webhooks.schema
 
 const RECORD_IDS_FROM_MODEL =
   'Use the stable ids from get_record_model (call it with the type name, e.g. "Contact"): typeId is the type id, ' +
-  'fieldId and changedFieldIds are field ids; names are not accepted here.';
+  'fieldId and changedFieldIds are field ids; names are not accepted here. A filter value or a changed field on ' +
+  `a field you cannot read reads as ${MASKED_VALUE} in answers: send it back as read to keep the saved one.`;
 
 /** Every webhook field (a new one is listed at once; the tools/list test asks for its description). */
 export const webhookInputs = {

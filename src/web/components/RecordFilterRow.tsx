@@ -1,9 +1,11 @@
 // One filter of a record source: a field of the type (by name), a condition that fits its kind,
-// and a value. A filter on a field the viewer cannot see shows neither its field nor its value.
+// and a value. A filter on a field the viewer cannot see shows neither its field nor its value:
+// the server sends that value masked, and the mask is shown as it is.
 import type { Field } from '../api';
 import {
   FILTER_OP_LABELS,
   HIDDEN_FIELD_MESSAGE,
+  MASKED_VALUE,
   filterOpsOf,
   parseValue,
   type FilterDraft,
@@ -37,6 +39,11 @@ export function RecordFilterRow({ filter, fields, standing, messages, readOnly, 
             ? 'A filter on a field you cannot see'
             : 'A filter on a field that no longer exists'}
         </span>
+        {filter.value === MASKED_VALUE && filter.op ? (
+          <span data-testid="record-filter-mask">
+            {FILTER_OP_LABELS[filter.op]} <code>{MASKED_VALUE}</code>
+          </span>
+        ) : null}
         {remove}
         <IssueMessages
           messages={messages.length && standing === 'hidden' ? [HIDDEN_FIELD_MESSAGE] : messages}

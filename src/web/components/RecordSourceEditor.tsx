@@ -8,6 +8,7 @@ import { QUERY_FILTERS_MAX } from '../../shared/record-query.rules';
 import type { RecordTypeSummary } from '../api';
 import {
   HIDDEN_FIELD_MESSAGE,
+  MASKED_VALUE,
   issuesUnder,
   isVisibleField,
   sourceEventChoices,
@@ -42,7 +43,8 @@ export function RecordSourceEditor(props: Props) {
   const allFields = typeFields?.fields ?? [];
   const visible = allFields.filter(isVisibleField).sort((a, b) => a.position - b.position);
   const standingOf = (fieldId: string) => {
-    if (!typeFields) return 'hidden' as const; // a type the viewer cannot read: nothing is named
+    // A type the viewer cannot read, or a watched field masked for them: nothing is named.
+    if (!typeFields || fieldId === MASKED_VALUE) return 'hidden' as const;
     const field = allFields.find((candidate) => candidate.id === fieldId);
     if (!field) return fieldId === '' ? ('visible' as const) : ('gone' as const);
     return field.restricted ? ('hidden' as const) : ('visible' as const);
@@ -50,9 +52,11 @@ export function RecordSourceEditor(props: Props) {
   // A saved type the viewer cannot read is still shown, by its id.
   const knownType = !source.typeId || types.some((type) => type.id === source.typeId);
   const narrowed = Boolean(source.typeId);
-  const hiddenChanged = source.changedFieldIds.filter((fieldId) => standingOf(fieldId) !== 'visible');
-  const changedMessages = (fieldId: string) => {
-    const index = source.changedFieldIds.indexOf(fieldId);
+  // By position: several masked watched fields read alike.
+  const hiddenChanged = source.changedFieldIds.flatMap((fieldId, index) =>
+    standingOf(fieldId) === 'visible' ? [] : [{ fieldId, index }],
+  );
+  const changedMessages = (fieldId: string, index = source.changedFieldIds.indexOf(fieldId)) => {
     const messages = messagesAt('changedFieldIds', index);
     return messages.length && standingOf(fieldId) === 'hidden' ? [HIDDEN_FIELD_MESSAGE] : messages;
   };
@@ -159,26 +163,29 @@ export function RecordSourceEditor(props: Props) {
                 </label>
               ))}
             </div>
-            {hiddenChanged.map((fieldId) => (
-              <div key={fieldId} className="record-filter" data-testid="record-changed-hidden">
+            {hiddenChanged.map(({ fieldId, index }) => (
+              <div key={index} className="record-filter" data-testid="record-changed-hidden">
                 <span className="hint">
                   {standingOf(fieldId) === 'gone'
                     ? 'A field that no longer exists'
                     : 'A field you cannot see'}
                 </span>
+                {fieldId === MASKED_VALUE ? (
+                  <code data-testid="record-changed-mask">{MASKED_VALUE}</code>
+                ) : null}
                 {readOnly ? null : (
                   <button
                     type="button"
                     className="link-button small"
                     onClick={() =>
-                      change({ changedFieldIds: source.changedFieldIds.filter((each) => each !== fieldId) })
+                      change({ changedFieldIds: source.changedFieldIds.filter((_each, at) => at !== index) })
                     }
                     data-testid="record-changed-hidden-remove"
                   >
                     Remove
                   </button>
                 )}
-                <IssueMessages messages={changedMessages(fieldId)} />
+                <IssueMessages messages={changedMessages(fieldId, index)} />
               </div>
             ))}
           </fieldset>
