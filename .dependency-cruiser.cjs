@@ -15,17 +15,13 @@ const FEATURES = [
   'mcp',
 ];
 
-const COMPOSITION = [
-  '^src/(main|api|worker|cli|services|index)\\.ts$',
-  '^src/runtime/',
-  '^src/http/app\\.ts$',
-  '^src/http/openapi/(document|paths|openapi\\.routes)\\.ts$',
-  // The application's database: every entity and migration bound to one data source.
-  '^src/db/(entities|data-source|with-database|migrate)\\.ts$',
-  '^src/db/migrations/',
-  '^src/temporal/worker\\.ts$',
-  '^activities/',
-];
+/** The composition root: the only place that knows every feature (the HTTP app, the OpenAPI
+ * document, the entities and migrations, the worker's activities, the services, the sweeps). */
+const APP = '^src/app/';
+/** The processes' entry points, which start the composition root, and the package's export. */
+const ENTRY = '^src/(main|api|worker|cli|migrate|index)\\.ts$';
+/** Activities run delivery work for the workflows: features below them, the worker above. */
+const ACTIVITIES = '^activities/';
 const KIT = [
   '^src/http/',
   '^src/db/',
@@ -34,6 +30,7 @@ const KIT = [
   '^src/temporal/',
   '^src/embedded/',
   '^src/metrics/',
+  '^src/runtime/',
   '^src/(config|logger|project-root)\\.ts$',
 ];
 const featurePath = (names) => `^src/(${names.join('|')})/`;
@@ -80,8 +77,22 @@ module.exports = {
       name: 'kit-knows-no-feature',
       comment: 'The HTTP/DB/Temporal kit sits below the features and the composition root.',
       severity: 'error',
-      from: { path: KIT, pathNot: COMPOSITION },
-      to: { path: [featurePath(FEATURES), ...COMPOSITION, '^src/web/'] },
+      from: { path: KIT },
+      to: { path: [featurePath(FEATURES), APP, ACTIVITIES, ENTRY, '^src/web/'] },
+    },
+    {
+      name: 'nothing-imports-the-app',
+      comment: 'Only the entry points start the composition root; nothing else imports it.',
+      severity: 'error',
+      from: { pathNot: [APP, ENTRY] },
+      to: { path: APP },
+    },
+    {
+      name: 'only-the-app-runs-activities',
+      comment: 'The worker (src/app) registers the activities; workflows see their types only.',
+      severity: 'error',
+      from: { pathNot: [APP, ACTIVITIES, '^workflows/'] },
+      to: { path: ACTIVITIES },
     },
     ...FEATURES.map((feature, index) => ({
       name: `${feature}-imports-no-higher-feature`,
@@ -91,7 +102,9 @@ module.exports = {
       to: {
         path: [
           ...(index + 1 < FEATURES.length ? [featurePath(FEATURES.slice(index + 1))] : []),
-          ...COMPOSITION,
+          APP,
+          ACTIVITIES,
+          ENTRY,
           '^src/web/',
         ],
       },

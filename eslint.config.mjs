@@ -48,17 +48,30 @@ export default tseslint.config(
               group: ['typeorm', 'pg', 'koa', '@koa/*', '@temporalio/*', 'undici', 'pino'],
               message: 'src/shared is pure: no database, HTTP or Temporal.',
             },
-            { group: ['../*'], message: 'src/shared imports only src/shared.' },
           ],
         },
       ],
     },
   },
+  // …and nothing outside itself (a file one folder down may reach the rest of src/shared).
+  ...[
+    ['src/shared/*.ts', ['../*']],
+    ['src/shared/*/*.ts', ['../../*']],
+  ].map(([files, group]) => ({
+    files: [files],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        { patterns: [{ group, message: 'src/shared imports only src/shared.' }] },
+      ],
+    },
+  })),
   // The web app and the workflows import the server only through src/shared (types are erased).
   ...[
-    ['src/web/*.{ts,tsx}', ['../*', '!../shared', '!../shared/*', '!../web', '!../web/*']],
-    ['src/web/*/*.{ts,tsx}', ['../../*', '!../../shared', '!../../shared/*', '!../../web', '!../../web/*']],
-    ['workflows/*.ts', ['../*', '!../src', '../src/*', '!../src/shared', '!../src/shared/*']],
+    ['src/web/*.{ts,tsx}', ['../*', '!../shared', '!../web']],
+    ['src/web/*/*.{ts,tsx}', ['../../*', '!../../shared', '!../../web']],
+    ['src/web/*/*/*.{ts,tsx}', ['../../../*', '!../../../shared', '!../../../web']],
+    ['workflows/*.ts', ['../*', '!../src', '../src/*', '!../src/shared']],
   ].map(([files, group]) => ({
     files: [files],
     rules: {

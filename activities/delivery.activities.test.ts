@@ -1,6 +1,6 @@
 import { MockActivityEnvironment } from '@temporalio/testing';
 import type { DeliveryLanes } from '../src/deliveries/capacity/delivery-lanes';
-import type { AttemptRequest, DeliveryAttempts } from '../src/deliveries/delivery-attempts';
+import type { AttemptRequest, DeliveryAttempts } from '../src/deliveries/engine/delivery-attempts';
 import { createDeliveryActivities } from './delivery.activities';
 
 /** The activity records the workflow's retry decision; it only fills one in for older workflows. */

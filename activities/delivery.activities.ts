@@ -5,8 +5,8 @@ import {
   type AttemptOutcome,
   type AttemptRequest,
   type DeliveryAttempts,
-} from '../src/deliveries/delivery-attempts';
-import { hasAttemptsLeft, retryDelayMs } from '../src/shared/retry-policy';
+} from '../src/deliveries/engine/delivery-attempts';
+import { hasAttemptsLeft, retryDelayMs } from '../src/shared/deliveries/retry-policy';
 
 /** An attempt as the workflow schedules it; `retryInMs` is absent in attempts scheduled before it was passed. */
 export type AttemptDeliveryInput = Omit<AttemptRequest, 'retryInMs'> & { retryInMs?: number | null };

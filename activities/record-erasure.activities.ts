@@ -1,4 +1,4 @@
-import type { TrashService } from '../src/records/trash.service';
+import type { TrashService } from '../src/records/trash/trash.service';
 
 /** The end of a trashed record's 30 days: erase it unless it was restored or trashed again. */
 export function createRecordErasureActivities(deps: { trash: TrashService }) {

@@ -3,7 +3,7 @@ import {
   ResendBatchMissingError,
   type BatchStep,
   type ResendBatchSteps,
-} from '../src/deliveries/resend-batch-steps';
+} from '../src/deliveries/resend/resend-batch-steps';
 
 /** The steps of "Resend failed since …" (workflows/resend-failed.workflow.ts); each is idempotent. */
 export function createResendBatchActivities(deps: { steps: ResendBatchSteps }) {

@@ -7,8 +7,8 @@ import { spawnSync, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { renderComparison } from './compare-report';
-import type { Results } from './report';
+import { renderComparison } from './report/compare-report';
+import type { Results } from './report/report';
 
 const ROOT = resolve(__dirname, '..', '..');
 const log = (message: string) => process.stdout.write(`[bench:compare] ${message}\n`);

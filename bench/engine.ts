@@ -4,7 +4,7 @@
 //   - The ceilings (regular activity, no eager start): an empty workflow, and one shaped like a
 //     delivery's visibility; the client has its own connection and waits for the result.
 //   - The floor: the delivery's engine shape exactly (workflows/delivery.workflow.ts started as
-//     src/deliveries/workflow-starter.ts does, on the worker's connection as src/temporal/client.ts
+//     src/deliveries/engine/workflow-starter.ts does, on the worker's connection as src/temporal/client.ts
 //     shares it), its attempt a no-op local activity. The loop waits for the attempt to run, as
 //     the delivery path's closed loop waits for the POST, not for the result (a poll on the history
 //     the dispatcher never makes).
@@ -23,7 +23,7 @@ import { sleep, summarize, wallMs, type Summary } from './stats';
 export const ENGINE_TASK_QUEUE = 'bench-engine';
 export const FLOOR_TASK_QUEUE = 'bench-engine-floor';
 
-/** The real worker's slots (src/temporal/worker.ts, default lanes): eager start needs a free one. */
+/** The real worker's slots (src/app/temporal-worker.ts, default lanes): eager start needs a free one. */
 const FLOOR_SLOTS = 250;
 /** A floor attempt slower than this counts as failed and its loop moves on. */
 const ATTEMPT_TIMEOUT_MS = 30_000;
@@ -48,7 +48,7 @@ const idsOf = (runId: string, workflowId: string): DeliveryIds => ({
   deliveryId: workflowId,
 });
 
-/** What the dispatcher attaches to a delivery workflow's start (src/deliveries/workflow-starter.ts). */
+/** What the dispatcher attaches to a delivery workflow's start (src/deliveries/engine/workflow-starter.ts). */
 function deliveryVisibility(ids: DeliveryIds) {
   const url = 'http://127.0.0.1/hook';
   const event = 'record.created';

@@ -1,7 +1,7 @@
 // The machine a bench ran on, for the record beside its figures.
 import { readFileSync } from 'node:fs';
 import { cpus, loadavg, release, totalmem } from 'node:os';
-import type { Machine } from './report';
+import type { Machine } from './report/report';
 
 export function machine(): Machine {
   let cpuModel = cpus()[0]?.model ?? 'unknown';

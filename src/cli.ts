@@ -4,11 +4,11 @@ import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import type { DataSource } from 'typeorm';
 import { ConfigError, loadConfig } from './config';
-import { withDatabase } from './db/with-database';
+import { withDatabase } from './app/db/with-database';
 import { AppError } from './shared/app-error';
 import { passwordProblem } from './shared/password.rules';
 import { createWorkspaceWithAdmin } from './identity/bootstrap';
-import { identityHooks } from './services';
+import { identityHooks } from './app/services';
 import { addMember } from './identity/members.service';
 import { Role } from './identity/role.entity';
 import { Workspace } from './identity/workspace.entity';
@@ -19,6 +19,7 @@ import { simulateProvider } from './messaging/simulator';
 import { resolveEncryptionKey } from './security/encryption-key';
 import { SecretBox } from './security/secret-box';
 import { importLegacyWebhooks } from './webhooks/legacy-import';
+import { importedDeliveries } from './deliveries/deliveries.repository';
 
 const USAGE = `Usage: npm run cli -- <command> [options]
 
@@ -219,7 +220,7 @@ async function importLegacyCommand(args: string[]): Promise<void> {
   }
   const imported = await withDatabase(async (dataSource) => {
     const workspace = await findWorkspace(dataSource, required(values, 'workspace'));
-    return importLegacyWebhooks(dataSource, secretBox(), workspace.id, content);
+    return importLegacyWebhooks(dataSource, secretBox(), importedDeliveries, workspace.id, content);
   });
   say(`Imported ${imported.webhooks} webhook(s) and ${imported.deliveries} delivery record(s).`);
 }

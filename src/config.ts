@@ -51,7 +51,7 @@ export const configSchema = z.object({
   REQUEST_BODY_LIMIT_KB: z.coerce.number().int().min(16).max(10_240).default(512),
   /**
    * Private and loopback ranges deliveries may reach (docs/deliveries.md): comma-separated CIDRs,
-   * or `none`. Unset: loopback in embedded mode, nothing in external mode (src/runtime/start.ts).
+   * or `none`. Unset: loopback in embedded mode, nothing in external mode (src/app/start.ts).
    */
   OUTBOUND_ALLOWED_CIDRS: optionalString.pipe(
     z

@@ -1,4 +1,4 @@
 // `npm start`: the whole service on this machine (architecture.md, "Two ways to run", 1).
-import { start } from './runtime/start';
+import { start } from './app/start';
 
 void start({ api: true, worker: true, embedded: true });

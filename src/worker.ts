@@ -1,4 +1,4 @@
 // `npm run worker`: one Temporal worker alone, against DATABASE_URL and TEMPORAL_ADDRESS.
-import { start } from './runtime/start';
+import { start } from './app/start';
 
 void start({ api: false, worker: true, embedded: false });

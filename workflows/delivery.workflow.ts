@@ -8,9 +8,9 @@ import {
   workflowInfo,
 } from '@temporalio/workflow';
 import type { Activities } from '../activities';
-import { slowLaneQueue } from '../src/shared/lanes';
+import { slowLaneQueue } from '../src/shared/deliveries/lanes';
 import { DELIVERY_MAX_ATTEMPTS } from '../src/shared/limits';
-import { hasAttemptsLeft, retryDelayMs } from '../src/shared/retry-policy';
+import { hasAttemptsLeft, retryDelayMs } from '../src/shared/deliveries/retry-policy';
 import { DeliveryLaneKey, DeliveryStatusKey } from './search-attributes';
 
 export interface DeliveryInput {

@@ -1,6 +1,6 @@
 // The `## Fairness` section of BENCHMARKS.md: B's latency beside A's load, as ratios to the
 // scenario where A is idle, with A's deliveries and their schedule, and the CPU of each component.
-import type { Machine } from '../report';
+import type { Machine } from '../report/report';
 import { ms, num, pct, table } from '../stats';
 import { BAD_MODE_LABELS } from './bad-receivers';
 import type { ScenarioResult } from './scenario';

@@ -10,7 +10,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { machine } from '../machine';
-import { withSection } from '../sections';
+import { withSection } from '../report/sections';
 import { ms, wallMs } from '../stats';
 import { describeLoad, FAIRNESS_HEADING, renderFairness } from './report';
 import { parseScenario, runScenario, type ScenarioResult } from './scenario';

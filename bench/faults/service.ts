@@ -1,5 +1,5 @@
 // Brings the service up for the fault run as an operator runs it in external mode: PostgreSQL and
-// the Temporal dev server, migrations (`node dist/src/db/migrate.js`), then the API and the worker
+// the Temporal dev server, migrations (`node dist/src/migrate.js`), then the API and the worker
 // as two processes; and the workspace the run writes to, made through the real API.
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -53,7 +53,7 @@ export async function startService(options: {
     // External mode reaches no loopback address unless allowed; the receiver is on loopback.
     OUTBOUND_ALLOWED_CIDRS: '127.0.0.0/8',
   });
-  log('applying migrations (node dist/src/db/migrate.js)…');
+  log('applying migrations (node dist/src/migrate.js)…');
   await promisify(execFile)(process.execPath, [join(projectRoot, 'dist', 'src', 'db', 'migrate.js')], {
     env,
     timeout: 120_000,

@@ -16,7 +16,7 @@ import { Client } from 'pg';
 import { recordWriter } from '../load';
 import { machine } from '../machine';
 import { BenchReceiver, HOOK_PATH } from '../receiver';
-import { withSection } from '../sections';
+import { withSection } from '../report/sections';
 import { startStack, type Stack } from '../stack';
 import { ms, num, summarize, table, wallMs } from '../stats';
 import { prepareWorkspace } from '../workspace';

@@ -10,11 +10,11 @@ import type { Component } from '../faults/components';
 import { treeCpuBetween, treeSnapshot } from '../cpu';
 import { openLoad, recordWriter, type Write } from '../load';
 import { BenchReceiver, HOOK_PATH } from '../receiver';
-import type { Machine } from '../report';
+import type { Machine } from '../report/report';
 import { saturation, type SaturationReport } from '../saturation';
 import { ms, num, pct, sleep, summarize, table, wallMs, type Summary } from '../stats';
 import { prepareWorkspace } from '../workspace';
-import { withSection } from '../sections';
+import { withSection } from '../report/sections';
 import { TEMPORAL_SERVER_VERSION } from './spec';
 import { startLoopbackTopology, type Topology } from './topology';
 

@@ -89,7 +89,7 @@ describe('docker-compose.yml against the topology run (bench/topology/spec.ts)',
     const running = (script: string) =>
       Object.entries(services).filter(([, s]) => s.command?.join(' ') === `node ${script}`);
     expect(running('dist/src/api.js')).toHaveLength(API_REPLICAS);
-    expect(running('dist/src/db/migrate.js').map(([name]) => name)).toEqual(['migrate']);
+    expect(running('dist/src/migrate.js').map(([name]) => name)).toEqual(['migrate']);
     const workers = running('dist/src/worker.js');
     expect(workers.map(([name]) => name)).toEqual(['worker']);
     expect(String(workers[0]![1].deploy?.replicas)).toBe(`\${WORKER_REPLICAS:-${WORKER_REPLICAS}}`);

@@ -27,7 +27,7 @@ export const SERVICES: Record<string, string> = {
   temporal: 'the Temporal server binary (server start)',
   'temporal-namespace': 'the namespace registered over gRPC once the server answers',
   'temporal-ui': 'none: compose only (no UI server binary is built for the run)',
-  migrate: 'node dist/src/db/migrate.js, once',
+  migrate: 'node dist/src/migrate.js, once',
   'api-1': 'node dist/src/api.js',
   'api-2': 'node dist/src/api.js (a second port)',
   worker: `node dist/src/worker.js, ${WORKER_REPLICAS} processes`,

@@ -110,7 +110,7 @@ export async function startTopology(options: {
       ...(port ? { PORT: String(port) } : {}),
       DATA_DIR: dir('app'),
     });
-  log('applying migrations (node dist/src/db/migrate.js)…');
+  log('applying migrations (node dist/src/migrate.js)…');
   await promisify(execFile)(process.execPath, [join(projectRoot, 'dist', 'src', 'db', 'migrate.js')], {
     env: env(),
     timeout: 120_000,

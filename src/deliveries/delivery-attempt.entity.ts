@@ -1,5 +1,5 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
-import type { HeaderPair } from '../shared/attempt-record';
+import type { HeaderPair } from '../shared/deliveries/attempt-record';
 
 /**
  * Where a send stands: `sending` is committed before the request leaves; a send a lost worker or
@@ -41,7 +41,7 @@ export class DeliveryAttempt {
   @Column({ type: 'text' })
   outcome: AttemptSendOutcome;
 
-  /** The request's headers as sent, secrets masked (src/shared/attempt-record.ts); null: not sent or not recorded. */
+  /** The request's headers as sent, secrets masked (src/shared/deliveries/attempt-record.ts); null: not sent or not recorded. */
   @Column({ name: 'request_headers', type: 'jsonb', nullable: true })
   requestHeaders: HeaderPair[] | null;
 

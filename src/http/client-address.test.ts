@@ -1,6 +1,6 @@
 import type { AddressInfo } from 'node:net';
 import { createLogger } from '../logger';
-import { createBaseApp } from './app';
+import { createBaseApp } from './base-app';
 
 /** The client's address as the sign-in throttle and the registration limit count it. */
 describe("the client's address behind a trusted proxy", () => {

@@ -11,7 +11,7 @@ import {
   ValidationError,
 } from '../shared/app-error';
 import { createLogger } from '../logger';
-import { createBaseApp } from './app';
+import { createBaseApp } from './base-app';
 
 type RefusalBody = ReturnType<AppError['toBody']>;
 const refusal = async (response: Response) => (await response.json()) as RefusalBody;

@@ -24,7 +24,7 @@ export const CONTENT_SECURITY_POLICY = DIRECTIVES.join('; ');
 /**
  * oidc-provider's `form_post` response mode answers with a page that posts the code to the client's
  * redirect URI, on another origin: there form-action also takes the schemes a registered redirect
- * URI may use (https, and http on loopback; src/oauth/client-metadata-rules.ts). Its inline script
+ * URI may use (https, and http on loopback; src/oauth/registration/client-metadata-rules.ts). Its inline script
  * needs nothing from us: oidc-provider adds its hash to the script-src it finds on the answer.
  * Its query mode, the one MCP clients use, is a 303 redirect, which form-action does not govern.
  */

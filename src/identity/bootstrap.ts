@@ -1,6 +1,6 @@
 import type { DataSource } from 'typeorm';
-import { assertPasswordAllowed, createUser, normaliseEmail } from './accounts.service';
-import { generatePassword, hashPassword } from './passwords';
+import { assertPasswordAllowed, createUser, normaliseEmail } from './sign-in/accounts.service';
+import { generatePassword, hashPassword } from './sign-in/passwords';
 import { User } from './user.entity';
 import { Workspace } from './workspace.entity';
 import type { IdentityHooks } from './identity-hooks';

@@ -15,7 +15,7 @@ export type MembershipEndedHook = (
 
 /**
  * What other features do when identity changes, each run in identity's own transaction, in order.
- * Identity is the bottom feature and imports none above it: the composition root (src/services.ts)
+ * Identity is the bottom feature and imports none above it: the composition root (src/app/services.ts)
  * fills these lists in.
  */
 export interface IdentityHooks {

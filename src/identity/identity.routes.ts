@@ -5,9 +5,9 @@ import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
 import type { Config } from '../config';
 import { authorizationError, notFoundError } from '../shared/app-error';
 import { actorOf } from './actor';
-import { clearSessionCookie, requireSession, setSessionCookie } from './session-auth';
+import { clearSessionCookie, requireSession, setSessionCookie } from './sessions/session-auth';
 import { parse } from '../http/validate';
-import { changePassword, signIn, signUp } from './accounts.service';
+import { changePassword, signIn, signUp } from './sign-in/accounts.service';
 import type { IdentityHooks } from './identity-hooks';
 import { loadActor } from './actor';
 import {
@@ -17,9 +17,9 @@ import {
   signUpBody,
   switchWorkspaceBody,
 } from './identity.schemas';
-import { createSession, deleteSession, setSessionWorkspace } from './sessions.service';
-import { sessionView } from './session-view-of';
-import { SignInThrottle } from './sign-in-throttle';
+import { createSession, deleteSession, setSessionWorkspace } from './sessions/sessions.service';
+import { sessionView } from './sessions/session-view-of';
+import { SignInThrottle } from './sign-in/sign-in-throttle';
 import { Workspace } from './workspace.entity';
 import { addWorkspaceForUser, workspacesOf } from './workspaces.service';
 

@@ -2,9 +2,9 @@ import type { MemberAdded, MemberView } from './identity-view';
 import type { IdentityHooks } from './identity-hooks';
 import type { DataSource, EntityManager } from 'typeorm';
 import { conflictError, notFoundError } from '../shared/app-error';
-import { assertPasswordAllowed, createUser, normaliseEmail } from './accounts.service';
+import { assertPasswordAllowed, createUser, normaliseEmail } from './sign-in/accounts.service';
 import { Member, type MemberStatus } from './member.entity';
-import { generatePassword, hashPassword } from './passwords';
+import { generatePassword, hashPassword } from './sign-in/passwords';
 import { Role } from './role.entity';
 import { User } from './user.entity';
 

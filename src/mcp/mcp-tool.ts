@@ -7,7 +7,7 @@ import type { OAuthActor } from '../oauth/oauth-token-auth';
 export type McpActor = ApiKeyActor | OAuthActor;
 import { AppError, unavailableError } from '../shared/app-error';
 import { issuesFromZod } from '../errors/zod-issues';
-import { IDEMPOTENCY_KEY_MAX } from '../http/idempotency';
+import { IDEMPOTENCY_KEY_MAX } from '../http/idempotency/idempotency';
 import { untrusted } from './markdown';
 
 /**

@@ -1,7 +1,7 @@
 import type { DataSource } from 'typeorm';
-import type { TestEventsService } from '../deliveries/test-events.service';
-import type { DeliveriesService } from '../deliveries/deliveries.service';
-import type { ResendBatchesService } from '../deliveries/resend-batches.service';
+import type { TestEventsService } from '../deliveries/test-events/test-events.service';
+import type { DeliveriesService } from '../deliveries/log/deliveries.service';
+import type { ResendBatchesService } from '../deliveries/resend/resend-batches.service';
 import type { RecordsService } from '../records/records.service';
 import type { WebhooksService } from '../webhooks/webhooks.service';
 import type { McpTool } from './mcp-tool';

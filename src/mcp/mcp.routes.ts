@@ -7,8 +7,8 @@ import { OAuthTokenRefusedError, bearerToken, type OAuthTokenAuthenticator } fro
 import { wwwAuthenticate } from '../oauth/protected-resource';
 import { createMcpServer } from './mcp-server';
 import type { McpActor, McpTool } from './mcp-tool';
-import type { FairShare } from '../http/fair-share';
-import type { QuotaVerdict } from '../http/request-quotas';
+import type { FairShare } from '../http/quotas/fair-share';
+import type { QuotaVerdict } from '../http/quotas/request-quotas';
 
 /**
  * `POST /api/v1/mcp`: MCP over Streamable HTTP, stateless, JSON responses. The caller is checked

@@ -2,7 +2,7 @@ import Router from '@koa/router';
 import type { Context } from 'koa';
 import type { DataSource } from 'typeorm';
 import { actorOf } from '../identity/actor';
-import { requireSameOrigin, requireSession } from '../identity/session-auth';
+import { requireSameOrigin, requireSession } from '../identity/sessions/session-auth';
 import { parse } from '../http/validate';
 import type { ConsentService } from './consent.service';
 import { CONSENT_PATH } from './oauth.constants';

@@ -3,7 +3,7 @@ import type { Adapter, AdapterFactory, AdapterPayload } from 'oidc-provider';
 import type { DataSource } from 'typeorm';
 import type { SecretBox } from '../security/secret-box';
 import { OAuthStoreRow } from './oauth-store.entity';
-import { markClientUsed, marksClientUse } from './unused-clients';
+import { markClientUsed, marksClientUse } from './registration/unused-clients';
 
 /** SHA-256 hex: how every id, uid and user code is kept (a token is its own id). */
 export const hashOAuthId = (id: string) => createHash('sha256').update(id).digest('hex');

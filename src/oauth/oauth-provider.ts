@@ -6,7 +6,7 @@ import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
 import type { Config } from '../config';
 import type { Logger } from '../logger';
 import type { SecretBox } from '../security/secret-box';
-import { clientNameRefusal, redirectUrisRefusal } from './client-metadata-rules';
+import { clientNameRefusal, redirectUrisRefusal } from './registration/client-metadata-rules';
 import { postgresOAuthAdapter } from './oauth-adapter';
 import { OAuthConnection } from './oauth-connection.entity';
 import {
@@ -20,7 +20,7 @@ import {
   mcpResourceUrl,
   oauthIssuer,
 } from './oauth.constants';
-import { REGISTRATION_PATH, RegistrationLimit, limitRegistrations } from './registration-limit';
+import { REGISTRATION_PATH, RegistrationLimit, limitRegistrations } from './registration/registration-limit';
 
 /** A secret of its own for each use, derived from ENCRYPTION_KEY (the same in every API process). */
 const derive = (encryptionKey: string, purpose: string) =>

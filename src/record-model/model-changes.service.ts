@@ -1,10 +1,10 @@
 import type { DataSource, EntityManager } from 'typeorm';
 import { IsNull } from 'typeorm';
 import { authorizationError, conflictError, notFoundError, ValidationError } from '../shared/app-error';
-import { writeTransaction } from '../http/idempotent-write';
+import { writeTransaction } from '../http/idempotency/idempotent-write';
 import type { Actor } from '../identity/actor';
 import type { FieldConfig, FieldKind } from './field-kinds';
-import { validateFormula } from './formula-fields';
+import { validateFormula } from './formulas/formula-fields';
 import type { FieldDef } from './field-kinds';
 import { toFieldDef } from './model.service';
 import { RecordField } from './record-field.entity';

@@ -1,7 +1,7 @@
 import type { EntityManager } from 'typeorm';
 import type { Role } from '../identity/role.entity';
 import type { FieldDef } from './field-kinds';
-import { formulaInputIds } from './formula-fields';
+import { formulaInputIds } from './formulas/formula-fields';
 import type { RecordModel } from './record-model';
 
 /** What one person can read of records (architecture.md, "roles": per type read none/all, restricted fields). */

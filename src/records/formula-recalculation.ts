@@ -1,6 +1,6 @@
 import type { EntityManager } from 'typeorm';
 import type { FieldDef } from '../record-model/field-kinds';
-import { computeFormulas } from '../record-model/formula-fields';
+import { computeFormulas } from '../record-model/formulas/formula-fields';
 import { CrmRecord } from './crm-record.entity';
 
 /**

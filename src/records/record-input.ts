@@ -3,7 +3,7 @@ import { In } from 'typeorm';
 import { AppError, ValidationError } from '../shared/app-error';
 import { Member } from '../identity/member.entity';
 import { CrmRecord } from './crm-record.entity';
-import { computeFormulas } from '../record-model/formula-fields';
+import { computeFormulas } from '../record-model/formulas/formula-fields';
 import type { TypeModel } from '../record-model/model.service';
 import type { RecordAccess } from '../record-model/record-access';
 import type { RecordSnapshot } from './record-change';

@@ -3,7 +3,7 @@ import type { ComponentSchemas } from '../http/openapi/components';
 import { body, DELETED, pagedList, uuidParam, type OperationSpec } from '../http/openapi/operation';
 import type { Check, Same } from '../http/view-schemas';
 import { BUILTIN_TYPES } from '../record-model/builtin-types';
-import { RECORD_FILTER_OPS, recordFilterSchema, recordQuerySchema } from './record-query';
+import { RECORD_FILTER_OPS, recordFilterSchema, recordQuerySchema } from './query/record-query';
 import {
   recordPageExample,
   recordPageSchema,

@@ -7,7 +7,7 @@ import { displayFieldOf, type RecordModel } from '../record-model/model.service'
 import { RecordEvent, type RecordEventName } from './record-event.entity';
 import type { RecordSnapshot, RelatedRecord } from './record-change';
 import type { RecordEventData } from './redaction';
-import { richTextPlainText } from './record-query';
+import { richTextPlainText } from './query/record-query';
 
 /** Reads and writes of one record's parts. Every method is scoped by workspace first. */
 export class RecordsRepository {

@@ -6,7 +6,7 @@ import { restCause } from './write-cause';
 import { listRecordsQuery, recordWriteBody } from './records.schemas';
 import { recordNotFound } from './record-writes';
 import type { RecordsService } from './records.service';
-import type { TrashService } from './trash.service';
+import type { TrashService } from './trash/trash.service';
 
 /**
  * Records over REST (`/api/v1/records/...`) and for the web app (`/app/api/records/...`).

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { pagingQuery } from '../http/paging-query';
-import { recordFilterSchema } from './record-query';
+import { recordFilterSchema } from './query/record-query';
 
 export const IDENTITY_KINDS = ['email', 'phone', 'social'] as const;
 

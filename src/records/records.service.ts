@@ -5,7 +5,7 @@ import type { Actor } from '../identity/actor';
 import { CrmRecord } from './crm-record.entity';
 import { diffSnapshots, EMPTY_SNAPSHOT, isEmptyChange, linkedIds } from './record-change';
 import { applyRecordInput } from './record-input';
-import { listRecords, type RecordListOptions } from './record-list';
+import { listRecords, type RecordListOptions } from './query/record-list';
 import type { RecordView } from './record-view';
 import { recordView } from './record-view-of';
 import {

@@ -94,7 +94,7 @@ describe('passwordProblem', () => {
   });
 
   it('accepts what the service generates and what the bench uses', () => {
-    // members.service's temporary passwords (src/identity/passwords.ts) are 16 random letters and digits.
+    // members.service's temporary passwords (src/identity/sign-in/passwords.ts) are 16 random letters and digits.
     expect(passwordProblem('kT7qHw3mZp9xRb2N')).toBeUndefined();
     // bench/stack.ts's ADMIN_PASSWORD.
     expect(passwordProblem('bench-admin-password')).toBeUndefined();

@@ -5,13 +5,13 @@ import type {
   DeliveryPage,
   DeliveryView,
   EventDetails,
-} from '../deliveries/delivery-view';
-import type { DeliveryListQuery, DeliveryStatsQuery } from '../deliveries/delivery-query';
-import type { DeliveryStatsView } from '../deliveries/delivery-stats-view';
-import type { SendTestEventBody } from '../deliveries/test-event-request';
+} from '../deliveries/log/delivery-view';
+import type { DeliveryListQuery, DeliveryStatsQuery } from '../deliveries/log/delivery-query';
+import type { DeliveryStatsView } from '../deliveries/log/delivery-stats-view';
+import type { SendTestEventBody } from '../deliveries/test-events/test-event-request';
 export type { SendTestEventBody };
-import type { ResendFailedBody } from '../deliveries/resend-batch-request';
-import type { ResendBatchResultView, ResendBatchView } from '../deliveries/resend-batch-view';
+import type { ResendFailedBody } from '../deliveries/resend/resend-batch-request';
+import type { ResendBatchResultView, ResendBatchView } from '../deliveries/resend/resend-batch-view';
 export type { ResendBatchResultView, ResendBatchView, ResendFailedBody };
 import type { ApiKeyView, CreatedApiKey, QuickConnection, Snippet } from '../api-keys/api-key-view';
 import type {
@@ -38,7 +38,7 @@ import type {
 } from '../http/openapi/openapi-types';
 import type { FieldKind } from '../record-model/field-kinds';
 import type { ModelDiscovery, ModelTypeRead } from '../record-model/model-view';
-import type { RecordFilterOp, RecordQuery } from '../records/record-query';
+import type { RecordFilterOp, RecordQuery } from '../records/query/record-query';
 import type { RecordPage, RecordView } from '../records/record-view';
 import type { RecordSource, RecordTrigger } from '../webhooks/record-source-schemas';
 import type { WebhookPage, WebhookSecrets, WebhookView } from '../webhooks/webhook-view';
@@ -105,7 +105,7 @@ export type RecordWrite = {
 export type RecordListQuery = { search?: string; status?: RecordStatus; limit?: number; cursor?: string };
 
 // Webhooks and deliveries (app-api.md, "Webhooks and deliveries"; src/webhooks/webhook-view.ts and
-// src/deliveries/delivery-view.ts).
+// src/deliveries/log/delivery-view.ts).
 /** A create (url and events required) or an update (only what is sent changes; null clears). */
 export type WebhookWrite = {
   url?: string;

@@ -9,8 +9,8 @@ import {
   recordSourcesSchema,
   recordTriggerSchema,
   RECORD_SOURCES_MAX,
-} from '../shared/record-source.rules';
-import { MASKED_VALUE } from '../shared/record-source-mask.rules';
+} from '../shared/webhooks/record-source.rules';
+import { MASKED_VALUE } from '../shared/webhooks/record-source-mask.rules';
 import type { Field, RecordSource, RecordTrigger, WebhookView } from './api';
 
 export { MASKED_VALUE, RECORD_SOURCES_MAX };

@@ -9,8 +9,8 @@ import {
   isRetiredEvent,
 } from '../shared/event-catalog';
 import { WEBHOOK_DESCRIPTION_MAX, WEBHOOK_SECRET_MAX } from '../shared/limits';
-import { maySteerWebhook } from '../shared/ownership-rule';
-import { parseHeaderLines } from '../shared/webhook-headers';
+import { maySteerWebhook } from '../shared/webhooks/ownership-rule';
+import { parseHeaderLines } from '../shared/webhooks/webhook-headers';
 import type {
   DeliveryListQuery,
   DeliveryPage,

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { DataSource } from 'typeorm';
+import type { DataSource, EntityManager } from 'typeorm';
 import { z } from 'zod';
 import { AppError, ValidationError } from '../shared/app-error';
 import { issuesFromZod } from '../errors/zod-issues';
@@ -9,8 +9,8 @@ import { User } from '../identity/user.entity';
 import type { SecretBox } from '../security/secret-box';
 import { isRetiredEvent, WEBHOOK_EVENTS } from '../shared/event-catalog';
 import { recordSourceSchema } from './record-source-schemas';
-import { validateWebhookHeaders } from '../shared/webhook-headers';
-import { normalizeWebhookUrl } from '../shared/webhook-url';
+import { validateWebhookHeaders } from '../shared/webhooks/webhook-headers';
+import { normalizeWebhookUrl } from '../shared/webhooks/webhook-url';
 import { WebhooksRepository } from './webhooks.repository';
 
 const KNOWN_EVENTS = new Set<string>(WEBHOOK_EVENTS);
@@ -56,6 +56,28 @@ export const legacyImportFile = z.strictObject({
 });
 export type LegacyImportFile = z.infer<typeof legacyImportFile>;
 
+/** A delivery record of the import, as the deliveries feature stores it. */
+export interface ImportedDelivery {
+  webhookId: string;
+  eventId: string;
+  event: string;
+  url: string;
+  sourcesVersion: number;
+  status: string;
+  statusCode: number | null;
+  responseMessage: string | null;
+  createdAt: Date;
+}
+
+/**
+ * Where imported delivery records go, inside the import's transaction: the deliveries feature owns
+ * the table (src/deliveries/deliveries.repository.ts), and sits above webhooks, so the composition
+ * root hands the import this port.
+ */
+export type ImportedDeliveries = (
+  manager: EntityManager,
+) => (workspaceId: string, delivery: ImportedDelivery) => Promise<void>;
+
 /**
  * Brings older webhooks (retired events and several record sources allowed) and their delivery
  * records into a workspace, in one transaction. Imported deliveries keep their outcome and their
@@ -64,6 +86,7 @@ export type LegacyImportFile = z.infer<typeof legacyImportFile>;
 export async function importLegacyWebhooks(
   dataSource: DataSource,
   box: SecretBox,
+  importedDeliveries: ImportedDeliveries,
   workspaceId: string,
   file: unknown,
 ): Promise<{ webhooks: number; deliveries: number }> {
@@ -71,6 +94,7 @@ export async function importLegacyWebhooks(
   if (!parsed.success) throw new AppError('validation', issuesFromZod(parsed.error));
   return dataSource.transaction(async (manager) => {
     const webhooks = new WebhooksRepository(manager, box);
+    const recordDelivery = importedDeliveries(manager);
     const admin = await activeAdminsQuery(manager, workspaceId).orderBy('m.created_at', 'ASC').getOne();
     let deliveries = 0;
     for (const [index, entry] of parsed.data.webhooks.entries()) {
@@ -126,24 +150,17 @@ export async function importLegacyWebhooks(
           `INSERT INTO stored_events (id, workspace_id, kind, event, occurred_at, data, dispatched_at) VALUES ($1, $2, 'legacy', $3, $4, $5, now())`,
           [eventId, workspaceId, delivery.event, createdAt, JSON.stringify(delivery.payload)],
         );
-        // workflow_started_at is set: an imported delivery is history, never to be sent again.
-        await manager.query(
-          `INSERT INTO deliveries (workspace_id, webhook_id, event_id, event, url, trigger, sources_version, status, status_code,
-             response_message, attempts, workflow_started_at, created_at, updated_at)
-           VALUES ($1, $2, $3, $4, $5, 'event', $6, $7, $8, $9, 1, now(), $10, $10)`,
-          [
-            workspaceId,
-            webhook.id,
-            eventId,
-            delivery.event,
-            url,
-            webhook.sourcesVersion,
-            delivery.status,
-            delivery.statusCode,
-            delivery.responseMessage ?? null,
-            createdAt,
-          ],
-        );
+        await recordDelivery(workspaceId, {
+          webhookId: webhook.id,
+          eventId,
+          event: delivery.event,
+          url,
+          sourcesVersion: webhook.sourcesVersion,
+          status: delivery.status,
+          statusCode: delivery.statusCode,
+          responseMessage: delivery.responseMessage ?? null,
+          createdAt,
+        });
         deliveries += 1;
       }
     }

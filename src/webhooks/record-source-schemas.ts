@@ -6,4 +6,4 @@ export {
   recordTriggerSchema,
   type RecordSource,
   type RecordTrigger,
-} from '../shared/record-source.rules';
+} from '../shared/webhooks/record-source.rules';

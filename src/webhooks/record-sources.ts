@@ -1,5 +1,5 @@
 import { AppError, type ErrorIssue } from '../shared/app-error';
-import { recordSourceIssues } from '../shared/record-source.rules';
+import { recordSourceIssues } from '../shared/webhooks/record-source.rules';
 import { findReadableType, type RecordModel } from '../record-model/model.service';
 import type { RecordAccess } from '../record-model/record-access';
 import type { RecordSource, RecordTrigger } from './record-source-schemas';

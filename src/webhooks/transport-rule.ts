@@ -1,5 +1,5 @@
 import { ValidationError } from '../shared/app-error';
-import { isLoopbackHost } from '../shared/webhook-url';
+import { isLoopbackHost } from '../shared/webhooks/webhook-url';
 
 /**
  * spec.md, URL and transport rules 1-2: plain `http://` is fine for any host without custom

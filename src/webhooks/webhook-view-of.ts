@@ -1,5 +1,5 @@
 import { isRetiredEvent } from '../shared/event-catalog';
-import { maskRecordSettings, type FieldReadable } from '../shared/record-source-mask.rules';
+import { maskRecordSettings, type FieldReadable } from '../shared/webhooks/record-source-mask.rules';
 import type { WebhookHealth, WebhookView } from './webhook-view';
 import type { Webhook } from './webhook.entity';
 

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { id, page, timestamp } from '../http/view-schemas';
 import { recordSourcesSchema, recordTriggerSchema } from './record-source-schemas';
 import { EXAMPLE } from '../http/view-examples';
-import { ENDPOINT_STATES, FAILING_AFTER, SLOW_ANSWER_MS } from '../shared/endpoint-state';
+import { ENDPOINT_STATES, FAILING_AFTER, SLOW_ANSWER_MS } from '../shared/deliveries/endpoint-state';
 
 /** Deliveries by outcome over a window (also a chart's totals). */
 export const windowHealthSchema = z.object({
@@ -19,7 +19,7 @@ export const windowHealthSchema = z.object({
 
 const slowAnswer = `${SLOW_ANSWER_MS / 1000} s`;
 
-/** The endpoint's state as the workers last saw its attempts (src/shared/endpoint-state.ts). */
+/** The endpoint's state as the workers last saw its attempts (src/shared/deliveries/endpoint-state.ts). */
 export const endpointStateSchema = z
   .object({
     state: z.enum(ENDPOINT_STATES).meta({

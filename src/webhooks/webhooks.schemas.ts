@@ -5,7 +5,7 @@ import {
   WEBHOOK_HEADER_NAME_MAX,
   WEBHOOK_HEADER_VALUE_MAX,
   WEBHOOK_HEADERS_MAX_COUNT,
-} from '../shared/webhook-headers';
+} from '../shared/webhooks/webhook-headers';
 import { pagingQuery } from '../http/paging-query';
 import { ownCharacterRule } from '../http/validate';
 import { recordSourcesSchema, recordTriggerSchema } from './record-source-schemas';
@@ -38,7 +38,7 @@ const secret = z
 export const webhookFields = {
   // The URL and header rules refuse control characters themselves, with their own customCodes
   // (webhookUrlInvalid, webhookHeaderNameInvalid, webhookHeaderValueInvalid: a value may hold a tab).
-  url: ownCharacterRule(z.string().max(4096), 'src/shared/webhook-url.ts'),
+  url: ownCharacterRule(z.string().max(4096), 'src/shared/webhooks/webhook-url.ts'),
   description: description.nullable(),
   events: z.array(z.string().max(100)).max(50),
   secret: secret.nullable(),
@@ -53,7 +53,7 @@ export const webhookFields = {
         additionalProperties: { type: 'string', maxLength: WEBHOOK_HEADER_VALUE_MAX },
       })
       .nullable(),
-    'src/shared/webhook-headers.ts',
+    'src/shared/webhooks/webhook-headers.ts',
   ),
   bodyTemplate: z.string().max(100_000).meta({ maxLength: BODY_TEMPLATE_MAX }).nullable(),
   enabled: z.boolean(),

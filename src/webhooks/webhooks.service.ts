@@ -1,13 +1,13 @@
 import { In, type DataSource, type EntityManager } from 'typeorm';
 import { authorizationError, conflictError, notFoundError, ValidationError } from '../shared/app-error';
-import { writeTransaction } from '../http/idempotent-write';
+import { writeTransaction } from '../http/idempotency/idempotent-write';
 import type { Actor } from '../identity/actor';
 import { loadActor } from '../identity/actor';
 import { User } from '../identity/user.entity';
 import { assertApiRight } from '../identity/permissions';
 import { loadModel } from '../record-model/model.service';
 import { loadRecordAccess, recordAccessOf } from '../record-model/record-access';
-import { restoreMaskedSettings, type FieldReadable } from '../shared/record-source-mask.rules';
+import { restoreMaskedSettings, type FieldReadable } from '../shared/webhooks/record-source-mask.rules';
 import type { SecretBox } from '../security/secret-box';
 import { validateBodyTemplate } from './body-template';
 import { checkWebhookEvents } from './events-rule';
@@ -17,12 +17,12 @@ import {
   maySteerWebhook,
   sameSetting,
   type SendingSettings,
-} from '../shared/ownership-rule';
+} from '../shared/webhooks/ownership-rule';
 import { checkRecordSettings } from './record-sources';
 import type { RecordSource, RecordTrigger } from './record-source-schemas';
 import { checkTransportRule } from './transport-rule';
-import { validateWebhookHeaders } from '../shared/webhook-headers';
-import { normalizeWebhookUrl } from '../shared/webhook-url';
+import { validateWebhookHeaders } from '../shared/webhooks/webhook-headers';
+import { normalizeWebhookUrl } from '../shared/webhooks/webhook-url';
 import { WebhooksRepository, type Webhook } from './webhooks.repository';
 import type { CreateWebhookBody, UpdateWebhookBody } from './webhooks.schemas';
 import { listWebhookRows, type WebhookListOptions } from './webhooks.list';

@@ -1,5 +1,5 @@
 import { Client } from 'pg';
-import { createDataSource } from '../../src/db/data-source';
+import { createDataSource } from '../../src/app/db/data-source';
 import { busyErrorFrom, BUSY_MESSAGE } from '../../src/errors/busy';
 import { createTestDatabase, type TestDatabase } from '../helpers/database';
 

@@ -1,4 +1,4 @@
-import { createDataSource } from '../../src/db/data-source';
+import { createDataSource } from '../../src/app/db/data-source';
 import { columnsOf, PreparedSelect, PreparedStatement } from '../../src/db/prepared';
 import { busyErrorFrom } from '../../src/errors/busy';
 import { Workspace } from '../../src/identity/workspace.entity';

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import { DeliveryAttemptsRepository } from '../../src/deliveries/delivery-attempts.repository';
-import { ATTEMPT_BODY_DISPLAY_MAX_BYTES, MASKED_VALUE } from '../../src/shared/attempt-record';
+import { DeliveryAttemptsRepository } from '../../src/deliveries/engine/delivery-attempts.repository';
+import { ATTEMPT_BODY_DISPLAY_MAX_BYTES, MASKED_VALUE } from '../../src/shared/deliveries/attempt-record';
 import { deliveryFixture, type DeliveryFixture } from '../helpers/delivery-fixture';
 import { connectMcp } from '../helpers/mcp';
 import { Receiver } from '../helpers/receiver';

@@ -1,7 +1,7 @@
 import { createLogger } from '../../src/logger';
 import { Delivery } from '../../src/deliveries/delivery.entity';
-import { Dispatcher } from '../../src/deliveries/dispatcher';
-import { TemporalDeliveryStarter } from '../../src/deliveries/workflow-starter';
+import { Dispatcher } from '../../src/deliveries/engine/dispatcher';
+import { TemporalDeliveryStarter } from '../../src/deliveries/engine/workflow-starter';
 import { RecordEvent } from '../../src/records/record-event.entity';
 import { deliveryFixture, type DeliveryFixture } from '../helpers/delivery-fixture';
 import { Receiver } from '../helpers/receiver';

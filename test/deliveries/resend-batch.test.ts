@@ -1,10 +1,10 @@
 import { ApiKeyAuthenticator } from '../../src/api-keys/api-key-auth';
 import { OAuthTokenAuthenticator } from '../../src/oauth/oauth-token-auth';
-import { DeliveriesService } from '../../src/deliveries/deliveries.service';
+import { DeliveriesService } from '../../src/deliveries/log/deliveries.service';
 import { Delivery } from '../../src/deliveries/delivery.entity';
-import { ResendBatch, ResendBatchResult } from '../../src/deliveries/resend-batch.entity';
-import { ResendBatchSteps } from '../../src/deliveries/resend-batch-steps';
-import { ResendBatchesService } from '../../src/deliveries/resend-batches.service';
+import { ResendBatch, ResendBatchResult } from '../../src/deliveries/resend/resend-batch.entity';
+import { ResendBatchSteps } from '../../src/deliveries/resend/resend-batch-steps';
+import { ResendBatchesService } from '../../src/deliveries/resend/resend-batches.service';
 import { loadActor } from '../../src/identity/actor';
 import { createLogger } from '../../src/logger';
 import { RESEND_BATCH_MAX } from '../../src/shared/limits';

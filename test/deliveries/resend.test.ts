@@ -1,4 +1,4 @@
-import { DeliveriesService } from '../../src/deliveries/deliveries.service';
+import { DeliveriesService } from '../../src/deliveries/log/deliveries.service';
 import { Delivery } from '../../src/deliveries/delivery.entity';
 import { loadActor } from '../../src/identity/actor';
 import { createLogger } from '../../src/logger';

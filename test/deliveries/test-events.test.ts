@@ -1,5 +1,5 @@
 import { Delivery } from '../../src/deliveries/delivery.entity';
-import { recordEventEnvelopeSchema } from '../../src/deliveries/envelope-view';
+import { recordEventEnvelopeSchema } from '../../src/deliveries/engine/envelope-view';
 import { StoredEvent } from '../../src/messaging/stored-event.entity';
 import { deliveryFixture, type DeliveryFixture } from '../helpers/delivery-fixture';
 import { eventually } from '../helpers/eventually';

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { loadWebhookHealth } from '../../src/deliveries/webhook-health.repository';
+import { loadWebhookHealth } from '../../src/deliveries/log/webhook-health.repository';
 import { connectMcp } from '../helpers/mcp';
 import { startTestApp, type TestApp } from '../helpers/test-app';
 import { WebClient } from '../helpers/web-client';

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { Client } from 'pg';
 import type { DataSource } from 'typeorm';
-import { createDataSource, runMigrations } from '../../src/db/data-source';
+import { createDataSource, runMigrations } from '../../src/app/db/data-source';
 
 export interface TestDatabase {
   dataSource: DataSource;

@@ -4,7 +4,7 @@ import { Member } from '../../src/identity/member.entity';
 import { Role } from '../../src/identity/role.entity';
 import { User } from '../../src/identity/user.entity';
 import { Workspace } from '../../src/identity/workspace.entity';
-import { verifyPassword } from '../../src/identity/passwords';
+import { verifyPassword } from '../../src/identity/sign-in/passwords';
 import { projectRoot } from '../../src/project-root';
 import { createTestDatabase, type TestDatabase } from '../helpers/database';
 

@@ -1,11 +1,11 @@
 import { User } from '../../src/identity/user.entity';
-import * as passwords from '../../src/identity/passwords';
+import * as passwords from '../../src/identity/sign-in/passwords';
 import { startTestApp, type TestApp } from '../helpers/test-app';
 import { TEST_PASSWORD, WebClient, freshClientAddress } from '../helpers/web-client';
 
 // The real password functions, watched: which hash each sign-in checks against, and how often.
-jest.mock('../../src/identity/passwords', () => {
-  const actual = jest.requireActual('../../src/identity/passwords');
+jest.mock('../../src/identity/sign-in/passwords', () => {
+  const actual = jest.requireActual('../../src/identity/sign-in/passwords');
   return {
     ...actual,
     verifyPassword: jest.fn(actual.verifyPassword),

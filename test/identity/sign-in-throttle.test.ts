@@ -1,5 +1,5 @@
 import { Agent, fetch } from 'undici';
-import { Session } from '../../src/identity/session.entity';
+import { Session } from '../../src/identity/sessions/session.entity';
 import { startTestApp, type TestApp } from '../helpers/test-app';
 import { TEST_PASSWORD, WebClient, freshClientAddress } from '../helpers/web-client';
 
@@ -7,7 +7,7 @@ import { TEST_PASSWORD, WebClient, freshClientAddress } from '../helpers/web-cli
  * Issue 24: password guessing at sign-in, from the attacker's side, on the real app and PostgreSQL.
  * Locks are per email (5 failures in a row from anywhere) and per client address (10 failures),
  * doubling from 1 minute with each further failure and capped at 15 minutes
- * (src/identity/sign-in-throttle.ts). Time passing is played by ageing the stored windows.
+ * (src/identity/sign-in/sign-in-throttle.ts). Time passing is played by ageing the stored windows.
  */
 
 interface Answer {

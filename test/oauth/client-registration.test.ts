@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createApp } from '../../src/http/app';
+import { createApp } from '../../src/app/http-app';
 import { createLogger } from '../../src/logger';
 import { OAuthStoreRow } from '../../src/oauth/oauth-store.entity';
 import {

@@ -1,9 +1,9 @@
-import { OAuthClientLimits1764658800000 } from '../../src/db/migrations/1764658800000-oauth-client-limits';
-import { migrations } from '../../src/db/migrations';
+import { OAuthClientLimits1764658800000 } from '../../src/app/db/migrations/1764658800000-oauth-client-limits';
+import { migrations } from '../../src/app/db/migrations';
 import { OAuthConnection } from '../../src/oauth/oauth-connection.entity';
 import { hashOAuthId } from '../../src/oauth/oauth-adapter';
 import { OAuthStoreRow } from '../../src/oauth/oauth-store.entity';
-import { removeUnusedOAuthClients } from '../../src/oauth/unused-clients';
+import { removeUnusedOAuthClients } from '../../src/oauth/registration/unused-clients';
 import {
   authorizationUrl,
   authorizeWithoutBrowser,

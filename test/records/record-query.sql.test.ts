@@ -5,8 +5,8 @@ import {
   type MatchableRecord,
   type RecordFilter,
   type RecordQuery,
-} from '../../src/records/record-query';
-import { queryToSql } from '../../src/records/record-query.sql';
+} from '../../src/records/query/record-query';
+import { queryToSql } from '../../src/records/query/record-query.sql';
 import { createTestDatabase, type TestDatabase } from '../helpers/database';
 
 /**

@@ -23,7 +23,7 @@ describe('commands', () => {
   afterAll(() => db.drop());
 
   it('npm run migrate applies every migration to an empty DATABASE_URL, then finds it up to date', async () => {
-    const first = run('db/migrate.js', { DATABASE_URL: db.url });
+    const first = run('migrate.js', { DATABASE_URL: db.url });
     expect(first.status).toBe(0);
     expect(first.stdout).toMatch(/^Applied: Identity\d+, .*Deliveries\d+/m);
     const tables: { table_name: string }[] = await db.dataSource.query(
@@ -42,7 +42,7 @@ describe('commands', () => {
         'deliveries',
       ]),
     );
-    const second = run('db/migrate.js', { DATABASE_URL: db.url });
+    const second = run('migrate.js', { DATABASE_URL: db.url });
     expect(second.status).toBe(0);
     expect(second.stdout.trim()).toBe('The database is up to date.');
   });

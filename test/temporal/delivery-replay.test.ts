@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { Worker } from '@temporalio/worker';
-import type { AttemptOutcome } from '../../src/deliveries/delivery-attempts';
+import type { AttemptOutcome } from '../../src/deliveries/engine/delivery-attempts';
 import { ensureSearchAttributes } from '../../src/temporal/search-attributes';
 import { createTimeSkippingEnv } from '../helpers/temporal';
 

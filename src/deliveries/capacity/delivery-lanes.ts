@@ -1,6 +1,6 @@
-import { servedByFastLane, SLOW_ANSWER_MS, type AttemptSignal } from '../../shared/endpoint-state';
-import type { Deferral, DeferredAttempt } from '../../shared/lanes';
-import type { AttemptOutcome, AttemptRequest, DeliveryAttempts } from '../delivery-attempts';
+import { servedByFastLane, SLOW_ANSWER_MS, type AttemptSignal } from '../../shared/deliveries/endpoint-state';
+import type { Deferral, DeferredAttempt } from '../../shared/deliveries/lanes';
+import type { AttemptOutcome, AttemptRequest, DeliveryAttempts } from '../engine/delivery-attempts';
 import type { EndpointHealth } from './endpoint-health';
 import type { LaneBudget, LaneKey } from './lane-budget';
 

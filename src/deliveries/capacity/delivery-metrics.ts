@@ -1,8 +1,8 @@
 import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
 import type { DataSource } from 'typeorm';
-import type { AttemptSignal } from '../../shared/endpoint-state';
-import type { Deferral } from '../../shared/lanes';
-import type { AttemptOutcome } from '../delivery-attempts';
+import type { AttemptSignal } from '../../shared/deliveries/endpoint-state';
+import type { Deferral } from '../../shared/deliveries/lanes';
+import type { AttemptOutcome } from '../engine/delivery-attempts';
 import type { DeliveryCapacity } from './delivery-capacity';
 import type { Lane, LaneObserver } from './delivery-lanes';
 import { EndpointStatesRepository } from './endpoint-states.repository';

@@ -5,7 +5,7 @@ import {
   UNKNOWN_ENDPOINT,
   type AttemptSignal,
   type EndpointState,
-} from '../../shared/endpoint-state';
+} from '../../shared/deliveries/endpoint-state';
 import type { LaneKey } from './lane-budget';
 import type { EndpointStatesRepository } from './endpoint-states.repository';
 

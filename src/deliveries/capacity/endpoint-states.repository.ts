@@ -1,6 +1,6 @@
 import type { EntityManager } from 'typeorm';
 import { PreparedStatement } from '../../db/prepared';
-import type { EndpointState, EndpointStateName } from '../../shared/endpoint-state';
+import type { EndpointState, EndpointStateName } from '../../shared/deliveries/endpoint-state';
 import type { LaneKey } from './lane-budget';
 
 /** An endpoint's state as its owner reads it (epoch ms turned into a time). */

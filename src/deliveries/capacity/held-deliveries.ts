@@ -3,8 +3,8 @@ import { entityFromRow } from '../../db/entity-from-row';
 import { columnsOf, PreparedStatement } from '../../db/prepared';
 import type { Logger } from '../../logger';
 import { Delivery } from '../delivery.entity';
-import type { DeliveryStarter } from '../delivery-starter';
-import { servedByFastLane } from '../../shared/endpoint-state';
+import type { DeliveryStarter } from '../engine/delivery-starter';
+import { servedByFastLane } from '../../shared/deliveries/endpoint-state';
 import type { DeliveryCapacity } from './delivery-capacity';
 import type { LaneKey } from './lane-budget';
 

@@ -1,4 +1,4 @@
-import type { Deferral } from '../../shared/lanes';
+import type { Deferral } from '../../shared/deliveries/lanes';
 
 export interface LaneLimits {
   slots: number;

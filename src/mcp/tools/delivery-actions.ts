@@ -1,11 +1,15 @@
 import { z } from 'zod';
 import type { DataSource } from 'typeorm';
 import type { McpActor } from '../mcp-tool';
-import { deliveryNotFound, type DeliveriesService } from '../../deliveries/deliveries.service';
-import { Delivery } from '../../deliveries/delivery.entity';
-import { deliveryPageSchema, deliveryViewSchema, eventDetailsSchema } from '../../deliveries/delivery-view';
-import type { TestEventsService } from '../../deliveries/test-events.service';
-import { sendTestEventBody } from '../../deliveries/test-event-request';
+import { deliveryNotFound, type DeliveriesService } from '../../deliveries/log/deliveries.service';
+import { DeliveriesRepository } from '../../deliveries/deliveries.repository';
+import {
+  deliveryPageSchema,
+  deliveryViewSchema,
+  eventDetailsSchema,
+} from '../../deliveries/log/delivery-view';
+import type { TestEventsService } from '../../deliveries/test-events/test-events.service';
+import { sendTestEventBody } from '../../deliveries/test-events/test-event-request';
 import { decodePaging, encodePage } from '../../http/paging';
 import { defineAction, type WebhookAction } from './webhook-action';
 import { deliveryId, listDeliveriesInput, webhookId } from './webhook-inputs';
@@ -20,12 +24,9 @@ export function deliveryActions(deps: {
 
   /** A delivery id alone is enough (as for resend): its webhook is looked up in your workspace. */
   const webhookOf = async (actor: McpActor, id: string): Promise<string> => {
-    const delivery = await dataSource.manager.findOne(Delivery, {
-      select: { webhookId: true },
-      where: { id, workspaceId: actor.workspace.id },
-    });
-    if (!delivery) throw deliveryNotFound();
-    return delivery.webhookId;
+    const webhookId = await new DeliveriesRepository(dataSource.manager).webhookIdOf(actor.workspace.id, id);
+    if (!webhookId) throw deliveryNotFound();
+    return webhookId;
   };
 
   return [

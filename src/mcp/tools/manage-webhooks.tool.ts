@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import type { DataSource } from 'typeorm';
-import type { TestEventsService } from '../../deliveries/test-events.service';
-import type { DeliveriesService } from '../../deliveries/deliveries.service';
-import type { ResendBatchesService } from '../../deliveries/resend-batches.service';
+import type { TestEventsService } from '../../deliveries/test-events/test-events.service';
+import type { DeliveriesService } from '../../deliveries/log/deliveries.service';
+import type { ResendBatchesService } from '../../deliveries/resend/resend-batches.service';
 import type { WebhooksService } from '../../webhooks/webhooks.service';
 import { defineTool, idempotencyKeyField, jsonResult, type McpTool } from '../mcp-tool';
 import { deliveryActions } from './delivery-actions';

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { findReadableType, visibleModel, type TypeModel } from '../../record-model/model.service';
 import { modelOf } from '../../record-model/model-cache';
 import { recordAccessOf } from '../../record-model/record-access';
-import { QUERY_FILTERS_MAX, recordFilterSchema } from '../../records/record-query';
+import { QUERY_FILTERS_MAX, recordFilterSchema } from '../../records/query/record-query';
 import { listRecordsQuery, recordWriteBody, type RecordWriteBody } from '../../records/records.schemas';
 import { modelTypeReadSchema } from '../../record-model/model-view';
 import { resolveFieldKeys, resolveFilterFields } from '../field-refs';

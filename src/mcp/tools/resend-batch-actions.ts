@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { resendFailedBody } from '../../deliveries/resend-batch-request';
-import { resendBatchViewSchema } from '../../deliveries/resend-batch-view';
-import type { ResendBatchesService } from '../../deliveries/resend-batches.service';
+import { resendFailedBody } from '../../deliveries/resend/resend-batch-request';
+import { resendBatchViewSchema } from '../../deliveries/resend/resend-batch-view';
+import type { ResendBatchesService } from '../../deliveries/resend/resend-batches.service';
 import { RESEND_BATCH_MAX } from '../../shared/limits';
 import { defineAction, type WebhookAction } from './webhook-action';
 import { webhookId } from './webhook-inputs';

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { listAllDeliveriesQuery } from '../../deliveries/delivery-query';
+import { listAllDeliveriesQuery } from '../../deliveries/log/delivery-query';
 import { WEBHOOK_EVENTS } from '../../shared/event-catalog';
-import { MASKED_VALUE } from '../../shared/record-source-mask.rules';
+import { MASKED_VALUE } from '../../shared/webhooks/record-source-mask.rules';
 import { BODY_TEMPLATE_MAX, WEBHOOK_DESCRIPTION_MAX, WEBHOOK_SECRET_MAX } from '../../shared/limits';
 import {
   RESERVED_HEADER_NAMES,
@@ -9,7 +9,7 @@ import {
   WEBHOOK_HEADER_VALUE_MAX,
   WEBHOOK_HEADERS_MAX_COUNT,
   WEBHOOK_HEADERS_TOTAL_MAX,
-} from '../../shared/webhook-headers';
+} from '../../shared/webhooks/webhook-headers';
 import { listWebhooksQuery, webhookFields } from '../../webhooks/webhooks.schemas';
 
 /**

@@ -1,6 +1,6 @@
 // The landing page of a signed-in person: where they are, with which role, and where to go; with
 // Read access All on API & Webhooks, the chart of the workspace's webhook deliveries by outcome.
-import { DeliveryStatsPanel } from '../components/DeliveryStatsPanel';
+import { DeliveryStatsPanel } from '../components/deliveries/DeliveryStatsPanel';
 import { Link } from '../router';
 import { useSession } from '../session';
 

@@ -7,7 +7,7 @@
 import { useEffect, useMemo, useState } from 'react';
 import { api, errorMessage, type DeliveryPage, type DeliveryView, type RecordTypeSummary } from '../api';
 import { DateRange } from '../components/DateRange';
-import { DeliveryStatusBadge, DeliveryWebhook, ElementName } from '../components/DeliveryParts';
+import { DeliveryStatusBadge, DeliveryWebhook, ElementName } from '../components/deliveries/DeliveryParts';
 import { ErrorMessage } from '../components/Dialog';
 import {
   ClearFilters,
@@ -18,7 +18,7 @@ import {
   SearchField,
   UrlOpenCell,
 } from '../components/ListParts';
-import { EventDetailsDialog } from '../components/EventDetailsDialog';
+import { EventDetailsDialog } from '../components/deliveries/EventDetailsDialog';
 import { PageHeader } from '../components/PageHeader';
 import { DateTime } from '../format';
 import { useRouter } from '../router';

@@ -17,12 +17,12 @@ import {
   UrlOpenCell,
 } from '../components/ListParts';
 import { PageHeader } from '../components/PageHeader';
-import { ResendFailedDialog } from '../components/ResendFailedDialog';
+import { ResendFailedDialog } from '../components/deliveries/ResendFailedDialog';
 import { RowMenu } from '../components/RowMenu';
-import { SendTestEventDialog } from '../components/SendTestEventDialog';
-import { WebhookHealthDialog } from '../components/WebhookHealthDialog';
-import { WebhookHealthSummary } from '../components/WebhookHealthSummary';
-import { WebhookDialog, type WebhookRights } from '../components/WebhookDialog';
+import { SendTestEventDialog } from '../components/webhooks/SendTestEventDialog';
+import { WebhookHealthDialog } from '../components/webhooks/WebhookHealthDialog';
+import { WebhookHealthSummary } from '../components/webhooks/WebhookHealthSummary';
+import { WebhookDialog, type WebhookRights } from '../components/webhooks/WebhookDialog';
 import { DateTime } from '../format';
 import { useRouter } from '../router';
 import { useSession } from '../session';

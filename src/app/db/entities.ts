@@ -1,0 +1,41 @@
+import { ApiKey } from '../../api-keys/api-key.entity';
+import { CrmRecord } from '../../records/crm-record.entity';
+import { RecordEvent } from '../../records/record-event.entity';
+import { RecordField } from '../../record-model/record-field.entity';
+import { RecordType } from '../../record-model/record-type.entity';
+import { Member } from '../../identity/member.entity';
+import { Role } from '../../identity/role.entity';
+import { Session } from '../../identity/sessions/session.entity';
+import { User } from '../../identity/user.entity';
+import { Workspace } from '../../identity/workspace.entity';
+import { Webhook } from '../../webhooks/webhook.entity';
+import { Delivery } from '../../deliveries/delivery.entity';
+import { DeliveryAttempt } from '../../deliveries/delivery-attempt.entity';
+import { ResendBatch, ResendBatchResult } from '../../deliveries/resend/resend-batch.entity';
+import { ConnectedAccount } from '../../messaging/connected-account.entity';
+import { StoredEvent } from '../../messaging/stored-event.entity';
+import { OAuthConnection } from '../../oauth/oauth-connection.entity';
+import { OAuthStoreRow } from '../../oauth/oauth-store.entity';
+
+/** Every TypeORM entity of the service. */
+export const entities = [
+  Workspace,
+  User,
+  Role,
+  Member,
+  Session,
+  ApiKey,
+  RecordType,
+  RecordField,
+  CrmRecord,
+  RecordEvent,
+  Webhook,
+  Delivery,
+  DeliveryAttempt,
+  ResendBatch,
+  ResendBatchResult,
+  ConnectedAccount,
+  StoredEvent,
+  OAuthStoreRow,
+  OAuthConnection,
+];

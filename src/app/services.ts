@@ -1,0 +1,114 @@
+import type { DataSource } from 'typeorm';
+import { deliveryWorkflowId } from '../../workflows/delivery.workflow';
+import { DeliveriesService } from '../deliveries/log/deliveries.service';
+import type { Delivery } from '../deliveries/delivery.entity';
+import { Dispatcher } from '../deliveries/engine/dispatcher';
+import { HeldDeliveries } from '../deliveries/capacity/held-deliveries';
+import type { DeliveryCapacity } from '../deliveries/capacity/delivery-capacity';
+import { ResendBatchSteps } from '../deliveries/resend/resend-batch-steps';
+import { ResendBatchesService } from '../deliveries/resend/resend-batches.service';
+import { TestEventsService } from '../deliveries/test-events/test-events.service';
+import { loadWebhookHealth } from '../deliveries/log/webhook-health.repository';
+import { TemporalDeliveryStarter } from '../deliveries/engine/workflow-starter';
+import { DeliveryAttemptsRepository } from '../deliveries/engine/delivery-attempts.repository';
+import { ApiKeyAuthenticator } from '../api-keys/api-key-auth';
+import { ApiKeysService } from '../api-keys/api-keys.service';
+import { revokeMemberApiKeys } from '../api-keys/api-keys.revocation';
+import type { Config } from '../config';
+import type { IdentityHooks } from '../identity/identity-hooks';
+import type { Logger } from '../logger';
+import { MessagingService } from '../messaging/messaging.service';
+import { seedBuiltinModel } from '../record-model/builtin-model';
+import { ModelChangesService } from '../record-model/model-changes.service';
+import { recalculateFormulas } from '../records/formula-recalculation';
+import { RecordsService } from '../records/records.service';
+import { TemporalTrashTimer } from '../records/trash/trash-timer';
+import { TrashService } from '../records/trash/trash.service';
+import { SecretBox } from '../security/secret-box';
+import type { TemporalHandle } from '../temporal/client';
+import { WebhooksService } from '../webhooks/webhooks.service';
+import type { Provider } from 'oidc-provider';
+import { ConsentService } from '../oauth/consent.service';
+import { createOAuthProvider } from '../oauth/oauth-provider';
+import { OAuthConnectionsService, revokeMemberOAuthConnections } from '../oauth/oauth-connections.service';
+import { OAuthTokenAuthenticator } from '../oauth/oauth-token-auth';
+
+/** The features above identity that react to its changes, in its transaction. */
+export const identityHooks: IdentityHooks = {
+  workspaceCreatedHooks: [seedBuiltinModel],
+  membershipEndedHooks: [revokeMemberApiKeys, revokeMemberOAuthConnections],
+};
+
+/** The feature services, built once per process from their dependencies. */
+export function createServices(deps: {
+  config: Config;
+  logger: Logger;
+  dataSource: DataSource;
+  temporal: TemporalHandle;
+  /** This process's delivery capacity, when it runs a worker (the dispatcher holds by it). */
+  capacity?: DeliveryCapacity;
+}) {
+  const { config, logger, dataSource, temporal } = deps;
+  if (!config.ENCRYPTION_KEY)
+    throw new Error('ENCRYPTION_KEY must be resolved before the services are built');
+  const box = new SecretBox(config.ENCRYPTION_KEY);
+  const starter = new TemporalDeliveryStarter(
+    temporal.client,
+    temporal.taskQueue,
+    temporal.eagerStart,
+    config.DELIVERY_FAIRNESS_WEIGHTS,
+  );
+  const held = new HeldDeliveries(
+    dataSource,
+    starter,
+    logger,
+    {
+      // Two seconds of the workspace's slow-lane rate: enough that the lane never runs dry for it.
+      queuedPerEndpoint: Math.ceil(2 * config.DELIVERY_SLOW_LANE_RATE_PER_WORKSPACE),
+      // Release passes run twice a second: half a second of the workspace's slow-lane rate each.
+      releasedPerPass: Math.ceil(config.DELIVERY_SLOW_LANE_RATE_PER_WORKSPACE / 2),
+    },
+    deps.capacity,
+  );
+  const dispatcher = new Dispatcher(dataSource, starter, logger, held);
+  const temporalUrl = (delivery: Delivery) =>
+    config.TEMPORAL_UI_URL
+      ? `${config.TEMPORAL_UI_URL.replace(/\/+$/, '')}/namespaces/${temporal.namespace}/workflows/${deliveryWorkflowId(delivery.id)}`
+      : null;
+  const deliveries = new DeliveriesService(dataSource, starter, temporalUrl, logger);
+  const authenticator = new ApiKeyAuthenticator(dataSource, config);
+  // Built on first use: its issuer is PUBLIC_URL, which is final only once the API listens.
+  let oauthProvider: Provider | undefined;
+  const oauthServer = () => (oauthProvider ??= createOAuthProvider({ config, dataSource, box, logger }));
+  const oauthTokens = new OAuthTokenAuthenticator(oauthServer, dataSource, config);
+  return {
+    authenticator,
+    oauthServer,
+    oauthTokens,
+    oauthConnections: new OAuthConnectionsService(dataSource),
+    consent: new ConsentService(oauthServer, dataSource, config),
+    apiKeys: new ApiKeysService(dataSource, config),
+    records: new RecordsService(dataSource, dispatcher),
+    trash: new TrashService(
+      dataSource,
+      new TemporalTrashTimer(temporal.client, temporal.taskQueue),
+      logger,
+      dispatcher,
+      async (manager, workspaceId, recordId) => {
+        await new DeliveryAttemptsRepository(manager).eraseBodiesOfRecord(workspaceId, recordId);
+      },
+    ),
+    dispatcher,
+    held,
+    deliveries,
+    resendBatches: new ResendBatchesService(dataSource, starter, logger),
+    resendSteps: new ResendBatchSteps(dataSource, deliveries, authenticator, oauthTokens),
+    testEvents: new TestEventsService(dataSource, starter, temporalUrl, logger),
+    modelChanges: new ModelChangesService(dataSource, recalculateFormulas),
+    webhooks: new WebhooksService(dataSource, box, loadWebhookHealth),
+    messaging: new MessagingService(dataSource, box, config, () => dispatcher.kick('messaging')),
+    box,
+  };
+}
+
+export type Services = ReturnType<typeof createServices>;

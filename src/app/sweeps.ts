@@ -1,0 +1,94 @@
+import type { DataSource } from 'typeorm';
+import type { Logger } from '../logger';
+import { removeUnusedOAuthClients } from '../oauth/registration/unused-clients';
+import type { Dispatcher } from '../deliveries/engine/dispatcher';
+import type { HeldDeliveries } from '../deliveries/capacity/held-deliveries';
+import type { ResendBatchesService } from '../deliveries/resend/resend-batches.service';
+import type { TrashService } from '../records/trash/trash.service';
+
+const SWEEP_EVERY_MS = 10 * 60 * 1000;
+
+/**
+ * Every ten minutes, erases records trashed more than 30 days ago that their Temporal timer did
+ * not erase (it could not be started, say). Returns the stop function.
+ */
+export function startRetentionSweep(trash: TrashService, logger: Logger): () => Promise<void> {
+  let running: Promise<unknown> = Promise.resolve();
+  const timer = setInterval(() => {
+    running = trash
+      .eraseExpiredTrash()
+      .then((erased) => erased && logger.info({ erased }, 'retention sweep erased expired trash'))
+      .catch((error: unknown) => logger.error({ err: error }, 'retention sweep failed'));
+  }, SWEEP_EVERY_MS);
+  timer.unref();
+  return async () => {
+    clearInterval(timer);
+    await running;
+  };
+}
+
+const OAUTH_CLIENT_SWEEP_EVERY_MS = 60 * 60 * 1000;
+
+/**
+ * Every hour, removes OAuth clients registered more than 30 days ago that nothing was issued to
+ * since (src/oauth/registration/unused-clients.ts): registration is open, so unused ones would pile up for ever.
+ * Returns the stop function.
+ */
+export function startUnusedOAuthClientSweep(dataSource: DataSource, logger: Logger): () => Promise<void> {
+  return repeatEvery(
+    OAUTH_CLIENT_SWEEP_EVERY_MS,
+    logger,
+    'sweep of unused OAuth clients failed',
+    async () => {
+      const removed = await removeUnusedOAuthClients(dataSource);
+      if (removed) logger.info({ removed }, 'removed OAuth clients unused for 30 days');
+    },
+  );
+}
+
+const DISPATCH_SWEEP_EVERY_MS = 2_000;
+
+/**
+ * Every two seconds, dispatches outbox events nobody dispatched (the API process that wrote them
+ * stopped first) and starts delivery workflows that could not be started (Temporal was away), so
+ * a committed write always reaches its webhooks; likewise the workflows of resend batches.
+ * Returns the stop function.
+ */
+export function startDispatchSweep(
+  dispatcher: Dispatcher,
+  logger: Logger,
+  resendBatches?: ResendBatchesService,
+): () => Promise<void> {
+  return repeatEvery(DISPATCH_SWEEP_EVERY_MS, logger, 'dispatch sweep failed', async () => {
+    await dispatcher.sweep();
+    await resendBatches?.sweep();
+  });
+}
+
+const RELEASE_EVERY_MS = 500;
+
+/**
+ * Twice a second, starts held deliveries as their endpoints have room (HeldDeliveries.release).
+ * Every worker process runs it; claims skip each other's rows. Returns the stop function.
+ */
+export function startHeldRelease(held: HeldDeliveries, logger: Logger): () => Promise<void> {
+  return repeatEvery(RELEASE_EVERY_MS, logger, 'release of held deliveries failed', () => held.wake());
+}
+
+/** Runs `task` every `ms`, never two at once; the stop function waits for a run in progress. */
+function repeatEvery(ms: number, logger: Logger, failure: string, task: () => Promise<unknown>) {
+  let running: Promise<unknown> = Promise.resolve();
+  let busy = false;
+  const timer = setInterval(() => {
+    if (busy) return;
+    busy = true;
+    running = task()
+      .catch((error: unknown) => logger.error({ err: error }, failure))
+      .finally(() => (busy = false));
+  }, ms);
+  timer.unref();
+  return async () => {
+    clearInterval(timer);
+    await running;
+  };
+}

@@ -1,0 +1,345 @@
+import type { DataSource, EntityManager } from 'typeorm';
+import { In } from 'typeorm';
+import { entityFromRow } from '../../db/entity-from-row';
+import { columnsOf, PreparedStatement } from '../../db/prepared';
+import type { Logger } from '../../logger';
+import { CrmRecord } from '../../records/crm-record.entity';
+import { modelAtRevision } from '../../record-model/model-cache';
+import { recordAccessOf } from '../../record-model/record-access';
+import type { Actor } from '../../identity/actor';
+import type { RecordEventName } from '../../shared/record-event-names';
+import type { RecordEvent } from '../../records/record-event.entity';
+import type { RecordEventData } from '../../records/redaction';
+import type { MatchableRecord } from '../../records/query/record-query';
+import { RecordsRepository } from '../../records/records.repository';
+import { WebhooksRepository, type Webhook } from '../../webhooks/webhooks.repository';
+import { Delivery, type DeliveryElement } from '../delivery.entity';
+import type { DeliveryStarter } from './delivery-starter';
+import type { HeldDeliveries } from '../capacity/held-deliveries';
+import { activeRecordOwner } from './record-owner';
+import {
+  changedFieldIdsOf,
+  needsCurrentState,
+  stateBeforeDeletion,
+  webhookReceivesRecordEvent,
+} from './subscription-match';
+
+interface OutboxRow {
+  id: string;
+  workspace_id: string;
+  event: RecordEventName;
+  type_id: string;
+  record_id: string;
+  data: RecordEventData;
+}
+
+/** Where events wait for dispatch: record events and stored messaging events. */
+export type Outbox = 'record' | 'messaging';
+const OUTBOXES: readonly Outbox[] = ['record', 'messaging'];
+
+/** An event that a webhook receives: one delivery to make. */
+interface Match {
+  webhook: Webhook;
+  event: OutboxRow;
+  element: DeliveryElement | null;
+}
+
+const BATCH = 200;
+const START_CONCURRENCY = 8;
+
+/**
+ * From the outbox to deliveries (architecture.md, "Events: from a write to a POST", step 2):
+ * matches undispatched events to the enabled webhooks that receive them, inserts one Pending
+ * delivery per match and marks the events dispatched in one transaction, then starts one workflow
+ * per delivery. Safe to run in several processes at once (SKIP LOCKED) and twice for the same event
+ * (a unique index per webhook and event). `sweep()` starts what a crash or an outage left unstarted.
+ */
+export class Dispatcher {
+  private running: Promise<void> | undefined;
+  /** The outboxes a kick asked for since the running pass began. */
+  private readonly pending = new Set<Outbox>();
+  /** Starts of deliveries dispatched inside writes, not awaited by the writes. */
+  private readonly starting = new Set<Promise<void>>();
+
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly starter: DeliveryStarter,
+    private readonly logger: Logger,
+    /** Holds the new deliveries of endpoints that are not healthy (docs/architecture.md, "Delivery capacity"). */
+    private readonly held?: HeldDeliveries,
+  ) {}
+
+  /**
+   * After a write to `outbox` commits: dispatch it soon. Kicks while a pass runs are folded into
+   * one more pass. Only the named outbox is read (a record write costs no look at messaging's).
+   */
+  kick(outbox: Outbox): void {
+    this.pending.add(outbox);
+    if (this.running) return;
+    this.running = (async () => {
+      while (this.pending.size) {
+        const outboxes = OUTBOXES.filter((name) => this.pending.has(name));
+        this.pending.clear();
+        for (const name of outboxes) {
+          await this.drain(name).catch((error: unknown) =>
+            this.logger.error({ err: error, outbox: name }, 'dispatch failed'),
+          );
+        }
+      }
+    })().finally(() => (this.running = undefined));
+  }
+
+  /**
+   * A record write's events, dispatched inside the write's transaction: the deliveries are
+   * inserted and the events marked dispatched with the write, and their workflows start once it
+   * committed (what this returns). Should matching fail, the events stay in the outbox and the
+   * kick after the commit dispatches them the usual way.
+   */
+  async inTransaction(manager: EntityManager, written: RecordEvent[]): Promise<() => void> {
+    const events: OutboxRow[] = written.map((event) => ({
+      id: event.id,
+      workspace_id: event.workspaceId,
+      event: event.event,
+      type_id: event.typeId,
+      record_id: event.recordId,
+      data: event.data as unknown as RecordEventData,
+    }));
+    let matches: Match[];
+    try {
+      matches = await this.match(manager, events);
+    } catch (error) {
+      this.logger.error({ err: error }, 'dispatch in the write failed; the outbox keeps its events');
+      return () => this.kick('record');
+    }
+    const deliveries = await this.insertMarkingDispatched(manager, 'record_events', events, matches);
+    return () => {
+      if (!deliveries.length) return;
+      // Not awaited: the write answers meanwhile. A start that fails is the sweep's to retry.
+      const starting = this.startAll(deliveries)
+        .catch((error: unknown) => this.logger.error({ err: error }, 'starting delivery workflows failed'))
+        .finally(() => this.starting.delete(starting));
+      this.starting.add(starting);
+    };
+  }
+
+  /** Resolves when no dispatch pass is running (tests, shutdown). */
+  async idle(): Promise<void> {
+    while (this.running || this.starting.size) await Promise.all([this.running, ...this.starting]);
+  }
+
+  /** Dispatches every undispatched event (record events, then messaging events); returns the deliveries it made. */
+  async dispatchPending(): Promise<Delivery[]> {
+    return [...(await this.drain('record')), ...(await this.drain('messaging'))];
+  }
+
+  private async drain(outbox: Outbox): Promise<Delivery[]> {
+    const table = outbox === 'record' ? 'record_events' : 'stored_events';
+    const columns =
+      outbox === 'record'
+        ? `id, workspace_id, event, type_id, record_id, data`
+        : `id, workspace_id, event, NULL AS type_id, NULL AS record_id, data`;
+    const only = outbox === 'record' ? '' : `AND kind = 'messaging'`;
+    const made: Delivery[] = [];
+    for (;;) {
+      const batch = await this.dataSource.transaction(async (manager) => {
+        const events: OutboxRow[] = await manager.query(
+          `SELECT ${columns} FROM ${table}
+           WHERE dispatched_at IS NULL ${only} ORDER BY occurred_at LIMIT $1 FOR UPDATE SKIP LOCKED`,
+          [BATCH],
+        );
+        if (!events.length) return { events: 0, deliveries: [] as Delivery[] };
+        const matches =
+          outbox === 'record'
+            ? await this.match(manager, events)
+            : await this.matchMessaging(manager, events);
+        const deliveries = await this.insertMarkingDispatched(manager, table, events, matches);
+        return { events: events.length, deliveries };
+      });
+      made.push(...batch.deliveries);
+      await this.startAll(batch.deliveries);
+      if (batch.events < BATCH) return made;
+    }
+  }
+
+  /** A messaging event reaches every enabled webhook of its workspace that subscribes to it. */
+  private async matchMessaging(manager: EntityManager, events: OutboxRow[]): Promise<Match[]> {
+    const matches: Match[] = [];
+    for (const event of events) {
+      const webhooks = await new WebhooksRepository(manager).enabledSubscribers(event.workspace_id, [
+        event.event,
+      ]);
+      const entityId = (event.data as unknown as { entityId?: string }).entityId;
+      for (const webhook of webhooks)
+        matches.push({ webhook, event, element: entityId ? { entityId } : null });
+    }
+    return matches;
+  }
+
+  /** The safety net: dispatch leftovers and start deliveries whose workflow never started. */
+  async sweep(startedBeforeMs = 10_000): Promise<number> {
+    await this.dispatchPending();
+    const stale = await this.dataSource.manager
+      .createQueryBuilder(Delivery, 'd')
+      // A held delivery is started by the release of held deliveries, not by the sweep.
+      .where('d.workflow_started_at IS NULL AND d.waiting_since IS NULL AND d.created_at < :before', {
+        before: new Date(Date.now() - startedBeforeMs),
+      })
+      .orderBy('d.created_at', 'ASC')
+      .take(500)
+      .getMany();
+    await this.startAll(stale);
+    return stale.length;
+  }
+
+  /** Starts workflows a few at a time (a start is a round trip to Temporal), then marks them started. */
+  private async startAll(made: Delivery[]): Promise<void> {
+    const deliveries = made.filter((delivery) => !delivery.waitingSince);
+    for (let from = 0; from < deliveries.length; from += START_CONCURRENCY) {
+      const chunk = deliveries.slice(from, from + START_CONCURRENCY);
+      const results = await Promise.allSettled(chunk.map((delivery) => this.starter.startDelivery(delivery)));
+      const started: string[] = [];
+      results.forEach((result, index) => {
+        if (result.status === 'fulfilled') started.push(chunk[index]!.id);
+        // The sweep starts it later; the delivery row is already safe in the database.
+        else
+          this.logger.warn(
+            { err: result.reason, deliveryId: chunk[index]!.id },
+            'could not start a delivery workflow yet',
+          );
+      });
+      if (started.length) {
+        await MARK_STARTED.run(this.dataSource.manager, [started]);
+      }
+    }
+  }
+
+  private async match(manager: EntityManager, events: OutboxRow[]): Promise<Match[]> {
+    const matches: Match[] = [];
+    for (const workspaceId of new Set(events.map((event) => event.workspace_id))) {
+      const own = events.filter((event) => event.workspace_id === workspaceId);
+      const webhooks = await new WebhooksRepository(manager).enabledSubscribers(workspaceId, [
+        ...new Set(own.map((event) => event.event)),
+      ]);
+      if (!webhooks.length) continue;
+      const owners = await this.activeOwners(manager, workspaceId, webhooks);
+      // Without an active record owner no webhook receives record events (their access shapes them).
+      if (!owners.size) continue;
+      // The owners' workspace row carries the current schema revision: the model read once per revision.
+      const { workspace } = owners.values().next().value!;
+      const model = await modelAtRevision(manager, workspaceId, workspace.schemaRevision);
+      const access = new Map([...owners].map(([id, owner]) => [id, recordAccessOf(owner.role, model)]));
+      const states = webhooks.some(needsCurrentState)
+        ? await this.currentStates(manager, workspaceId, own)
+        : new Map<string, MatchableRecord>();
+      for (const event of own) {
+        const fields = model.types.find((type) => type.id === event.type_id)?.fields ?? [];
+        const toMatch = {
+          event: event.event,
+          typeId: event.type_id,
+          changedFieldIds: changedFieldIdsOf(event.data),
+          state:
+            event.event === 'record.deleted'
+              ? stateBeforeDeletion(event.type_id, event.data)
+              : states.get(event.record_id),
+        };
+        for (const webhook of webhooks) {
+          const subscribed = { ...webhook, ownerAccess: access.get(webhook.recordOwnerUserId ?? '') };
+          if (!webhookReceivesRecordEvent(subscribed, toMatch, fields)) continue;
+          matches.push({ webhook, event, element: { typeId: event.type_id, recordId: event.record_id } });
+        }
+      }
+    }
+    return matches;
+  }
+
+  /**
+   * One statement: a Pending delivery per match (none twice for a webhook and event, whoever
+   * dispatched it first) and the events marked dispatched. A delivery to an endpoint that is not
+   * healthy is held (`waiting_since` set): its workflow is started by the release, not here.
+   */
+  private async insertMarkingDispatched(
+    manager: EntityManager,
+    table: string,
+    events: OutboxRow[],
+    matches: Match[],
+  ): Promise<Delivery[]> {
+    const held = this.held
+      ? await this.held.holds(
+          manager,
+          matches.map(({ webhook }) => ({ webhookId: webhook.id, workspaceId: webhook.workspaceId })),
+        )
+      : matches.map(() => false);
+    const rows = await insertingMarking(table).run(manager, [
+      events.map((event) => event.id),
+      matches.map(({ webhook }) => webhook.workspaceId),
+      matches.map(({ webhook }) => webhook.id),
+      matches.map(({ event }) => event.id),
+      matches.map(({ event }) => event.event),
+      matches.map(({ webhook }) => webhook.url),
+      matches.map(({ element }) => (element === null ? null : JSON.stringify(element))),
+      matches.map(({ webhook }) => webhook.sourcesVersion),
+      held,
+    ]);
+    return rows.map((row) => entityFromRow(manager, Delivery, row));
+  }
+
+  /** The webhooks' record owners who are Active members now, by user id. */
+  private async activeOwners(
+    manager: EntityManager,
+    workspaceId: string,
+    webhooks: Webhook[],
+  ): Promise<Map<string, Actor>> {
+    const owners = new Map<string, Actor>();
+    for (const ownerId of new Set(
+      webhooks.map((webhook) => webhook.recordOwnerUserId).filter(Boolean) as string[],
+    )) {
+      const owner = await activeRecordOwner(manager, workspaceId, ownerId);
+      if (owner) owners.set(ownerId, owner);
+    }
+    return owners;
+  }
+
+  /** The current values and links of the events' records, as filters see them. */
+  private async currentStates(manager: EntityManager, workspaceId: string, events: OutboxRow[]) {
+    const ids = [
+      ...new Set(events.filter((event) => event.event !== 'record.deleted').map((event) => event.record_id)),
+    ];
+    const records = ids.length ? await manager.findBy(CrmRecord, { workspaceId, id: In(ids) }) : [];
+    const live = records.filter((record) => record.status !== 'erased');
+    const snapshots = await new RecordsRepository(manager).snapshots(live);
+    return new Map(
+      live.map((record) => {
+        const snapshot = snapshots.get(record.id)!;
+        return [record.id, { typeId: record.typeId, values: snapshot.values, links: snapshot.links }];
+      }),
+    );
+  }
+}
+
+const MARK_STARTED = new PreparedStatement(
+  `UPDATE deliveries SET workflow_started_at = now() WHERE id = ANY($1::uuid[])`,
+);
+
+const insertMarkingStatements = new Map<string, PreparedStatement>();
+
+/** Dispatch's one statement for an outbox table (record_events or stored_events). */
+function insertingMarking(table: string): PreparedStatement {
+  let statement = insertMarkingStatements.get(table);
+  if (!statement) {
+    statement = new PreparedStatement(
+      (manager) =>
+        `WITH dispatched AS (UPDATE ${table} SET dispatched_at = statement_timestamp() WHERE id = ANY($1::uuid[]))
+         INSERT INTO deliveries (workspace_id, webhook_id, event_id, event, url, element, trigger, sources_version,
+                                 waiting_since)
+         SELECT workspace_id, webhook_id, event_id, event, url, element, 'event', sources_version,
+                CASE WHEN held THEN statement_timestamp() END
+           FROM unnest($2::uuid[], $3::uuid[], $4::uuid[], $5::text[], $6::text[], $7::jsonb[], $8::integer[],
+                       $9::boolean[])
+             AS m(workspace_id, webhook_id, event_id, event, url, element, sources_version, held)
+         ON CONFLICT (webhook_id, event_id) WHERE trigger = 'event' DO NOTHING
+         RETURNING ${columnsOf(manager, Delivery, 'deliveries')}`,
+    );
+    insertMarkingStatements.set(table, statement);
+  }
+  return statement;
+}

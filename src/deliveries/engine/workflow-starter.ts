@@ -1,0 +1,115 @@
+import { WorkflowExecutionAlreadyStartedError, type Client } from '@temporalio/client';
+import { deliveryWorkflow, deliveryWorkflowId } from '../../../workflows/delivery.workflow';
+import { resendDeliveryWorkflow, resendWorkflowId } from '../../../workflows/resend-delivery.workflow';
+import { resendFailedWorkflow, resendFailedWorkflowId } from '../../../workflows/resend-failed.workflow';
+import {
+  deliverySearchAttributes,
+  DeliveryStatusKey,
+  WebhookIdKey,
+  WorkspaceIdKey,
+} from '../../../workflows/search-attributes';
+import { workspacePriority } from '../capacity/fairness';
+import type { Delivery } from '../delivery.entity';
+import type { DeliveryStarter } from './delivery-starter';
+import type { ResendBatch } from '../resend/resend-batch.entity';
+import type { ResendBatchStarter } from '../resend/resend-batches.service';
+
+/**
+ * Search attributes and memo that let an operator find a delivery in the Temporal Web UI. Only the
+ * delivery workflow carries DeliveryStatus (it keeps it current); a resend's parent does not.
+ */
+function visibility(delivery: Delivery, weights: Readonly<Record<string, number>>, withStatus = true) {
+  return {
+    priority: workspacePriority(delivery.workspaceId, weights),
+    typedSearchAttributes: [
+      ...deliverySearchAttributes({ ...delivery, deliveryId: delivery.id }),
+      ...(withStatus ? [{ key: DeliveryStatusKey, value: delivery.status }] : []),
+    ],
+    memo: { url: delivery.url, event: delivery.event },
+    staticSummary: `${delivery.event} → ${delivery.url}`,
+  };
+}
+
+/**
+ * Starts delivery workflows idempotently (tech-notes.md): the workflow id comes from the delivery
+ * id, an existing run is reused, a closed one is not run again. The unique delivery id in
+ * PostgreSQL is the real guard; this only keeps a second start harmless.
+ */
+export class TemporalDeliveryStarter implements DeliveryStarter, ResendBatchStarter {
+  constructor(
+    private readonly client: Client,
+    private readonly taskQueue: string,
+    /** Ask for eager start (only when this process's worker shares the client's connection). */
+    private readonly eagerStart = false,
+    /** Fairness weights of workspaces other than 1 (DELIVERY_FAIRNESS_WEIGHTS). */
+    private readonly weights: Readonly<Record<string, number>> = {},
+  ) {}
+
+  async startDelivery(delivery: Delivery): Promise<void> {
+    try {
+      await this.client.workflow.start(deliveryWorkflow, {
+        workflowId: deliveryWorkflowId(delivery.id),
+        taskQueue: this.taskQueue,
+        // The server hands the first workflow task back with the start's answer when this
+        // process's worker has a free slot; otherwise it dispatches the task as usual.
+        requestEagerStart: this.eagerStart,
+        args: [{ deliveryId: delivery.id, workspaceId: delivery.workspaceId, webhookId: delivery.webhookId }],
+        workflowIdConflictPolicy: 'USE_EXISTING',
+        workflowIdReusePolicy: 'REJECT_DUPLICATE',
+        ...visibility(delivery, this.weights),
+      });
+    } catch (error) {
+      if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;
+    }
+  }
+
+  /** A resend: a parent workflow whose child delivers the new row with the original event id. */
+  async startResend(delivery: Delivery, originalDeliveryId: string): Promise<void> {
+    await this.client.workflow.start(resendDeliveryWorkflow, {
+      workflowId: resendWorkflowId(delivery.id),
+      taskQueue: this.taskQueue,
+      args: [
+        {
+          deliveryId: delivery.id,
+          originalDeliveryId,
+          workspaceId: delivery.workspaceId,
+          webhookId: delivery.webhookId,
+          event: delivery.event,
+          eventId: delivery.eventId,
+          url: delivery.url,
+        },
+      ],
+      workflowIdConflictPolicy: 'USE_EXISTING',
+      ...visibility(delivery, this.weights, false),
+    });
+  }
+
+  /**
+   * "Resend failed since …": one workflow per batch, its id from the batch id (a second start
+   * joins the first). Its summary and details say what it is in the Web UI's list and header.
+   */
+  async startResendBatch(batch: ResendBatch, webhookUrl: string): Promise<void> {
+    await this.client.workflow.start(resendFailedWorkflow, {
+      workflowId: resendFailedWorkflowId(batch.id),
+      taskQueue: this.taskQueue,
+      args: [{ batchId: batch.id, deliveryIds: batch.deliveryIds }],
+      workflowIdConflictPolicy: 'USE_EXISTING',
+      workflowIdReusePolicy: 'REJECT_DUPLICATE',
+      priority: workspacePriority(batch.workspaceId, this.weights),
+      typedSearchAttributes: [
+        { key: WorkspaceIdKey, value: batch.workspaceId },
+        { key: WebhookIdKey, value: batch.webhookId },
+      ],
+      memo: { url: webhookUrl, since: batch.since.toISOString() },
+      staticSummary: `Resend ${batch.deliveryIds.length} failed since ${batch.since.toISOString()} → ${webhookUrl}`,
+      staticDetails: [
+        `**Resend failed since** ${batch.since.toISOString()}`,
+        `- webhook: ${batch.webhookId} (${webhookUrl})`,
+        `- batch: ${batch.id}, ${batch.deliveryIds.length} deliveries, oldest first` +
+          (batch.moreRemained ? ` (more remained beyond the limit of ${batch.limit})` : ''),
+        `- asked by user ${batch.requestedByUserId}` +
+          (batch.apiKeyId ? ` with API key ${batch.apiKeyId}` : ''),
+      ].join('\n'),
+    });
+  }
+}

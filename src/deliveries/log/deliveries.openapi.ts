@@ -1,0 +1,161 @@
+import type { ComponentSchemas } from '../../http/openapi/components';
+import { body, pagedList, uuidParam, type OperationSpec } from '../../http/openapi/operation';
+import type { Check, Same } from '../../http/view-schemas';
+import { deliveryStatsQuery, listAllDeliveriesQuery, listDeliveriesQuery } from './delivery-query';
+import { deliveryStatsExample, deliveryStatsSchema, type DeliveryStatsView } from './delivery-stats-view';
+import type { EncodedPage } from '../../http/paging';
+import type { DeliveriesService } from './deliveries.service';
+import { sendTestEventBody } from '../test-events/test-event-request';
+import { messagingEventEnvelopeSchema, recordEventEnvelopeSchema } from '../engine/envelope-view';
+import {
+  deliveryPageExample,
+  deliveryPageSchema,
+  deliveryViewSchema,
+  eventDetailsExample,
+  eventDetailsSchema,
+  resentDeliveryExample,
+  testDeliveryExample,
+  type DeliveryPage,
+} from './delivery-view';
+
+/** What both lists of the delivery log share: their filters, their page and their refusals. */
+const deliveryLog = {
+  tag: 'Webhooks',
+  items: 'deliveries',
+  page: deliveryPageSchema,
+  example: deliveryPageExample,
+  queryDescriptions: {
+    searchTerm: 'Part of the URL or of the event name.',
+    status: 'Only deliveries with this status.',
+    event: 'Only deliveries of this event, e.g. `record.updated`.',
+    url: 'Only deliveries sent to exactly this URL.',
+    createdFrom: 'Created at or after (ISO 8601 date or date-time; a date starts at 00:00 UTC).',
+    createdTo: 'Created at or before (ISO 8601 date or date-time; a date covers its whole day, UTC).',
+    webhookId: "Only this webhook's deliveries (404 `webhookNotFound` when it is not in the workspace).",
+  },
+  /** A query parameter the route does not know is refused, not ignored. */
+  refusals: { 400: ['unknownField'], 404: ['webhookNotFound'] },
+} as const;
+
+/** The delivery log of the webhooks. */
+export const DELIVERY_OPERATIONS: OperationSpec[] = [
+  pagedList({
+    ...deliveryLog,
+    path: '/api/v1/webhooks/deliveries',
+    operationId: 'listDeliveries',
+    summary: 'List the deliveries of every webhook, newest first',
+    query: listAllDeliveriesQuery,
+  }),
+  {
+    method: 'get',
+    path: '/api/v1/webhooks/deliveries/stats',
+    operationId: 'getDeliveryStats',
+    summary: 'Count deliveries by outcome over time',
+    description:
+      'The chart of the delivery log: every hour of the last 24 hours (`range=24h`, the default), or every UTC day of the last 7 or 30 days, oldest first, with the empty buckets as zeros. The last bucket is the current hour or day. Each delivery counts once, in the bucket of its creation, with its status now (Delivered, Failed, or in flight: Pending or Sending). Counts only this workspace.',
+    tag: 'Webhooks',
+    query: deliveryStatsQuery,
+    queryDescriptions: {
+      range: '`24h` (hourly buckets, the default), `7d` or `30d` (daily buckets, UTC days).',
+      webhookId: deliveryLog.queryDescriptions.webhookId,
+    },
+    success: {
+      status: 200,
+      description: 'The buckets and their totals.',
+      schema: deliveryStatsSchema,
+      example: deliveryStatsExample,
+    },
+    refusals: deliveryLog.refusals,
+  },
+  pagedList({
+    ...deliveryLog,
+    path: '/api/v1/webhooks/{id}/deliveries',
+    operationId: 'listWebhookDeliveries',
+    summary: 'List the deliveries of one webhook, newest first',
+    description: "A deleted webhook's deliveries stay readable under its id.",
+    pathParams: { id: uuidParam('webhook') },
+    query: listDeliveriesQuery,
+  }),
+  {
+    method: 'get',
+    path: '/api/v1/webhooks/{id}/deliveries/{deliveryId}',
+    operationId: 'getDeliveryDetails',
+    summary: 'Event Details of a delivery',
+    description: 'The delivery, its attempts, and the event payload as you may read it now.',
+    tag: 'Webhooks',
+    pathParams: { id: uuidParam('webhook'), deliveryId: uuidParam('delivery') },
+    success: {
+      status: 200,
+      description: 'The delivery with its attempts and payload.',
+      schema: eventDetailsSchema,
+      example: eventDetailsExample,
+    },
+    refusals: { 404: ['webhookNotFound', 'deliveryNotFound'] },
+  },
+  {
+    method: 'post',
+    path: '/api/v1/webhooks/{id}/deliveries/{deliveryId}/resend',
+    operationId: 'resendDelivery',
+    summary: 'Resend a delivery',
+    description:
+      "Needs Create on API & Webhooks. A new delivery of the same event (same event id) to the webhook as it is now; only the webhook's record owner or an Admin resends a record event. Offered once the delivery is Delivered or Failed.",
+    tag: 'Webhooks',
+    pathParams: { id: uuidParam('webhook'), deliveryId: uuidParam('delivery') },
+    success: {
+      status: 201,
+      description: 'The new delivery.',
+      schema: deliveryViewSchema,
+      example: resentDeliveryExample,
+    },
+    refusals: {
+      403: ['deliveryResendNotOwner'],
+      404: ['webhookNotFound', 'deliveryNotFound'],
+      409: [
+        'deliveryEventRetired',
+        'deliveryNotFinished',
+        'webhookDisabled',
+        'webhookNotSubscribed',
+        'webhookSourcesChanged',
+      ],
+    },
+  },
+  {
+    method: 'post',
+    path: '/api/v1/webhooks/{id}/test',
+    operationId: 'sendTestEvent',
+    summary: 'Send a test event',
+    description:
+      "Needs Create on API & Webhooks. A sample event of one of the webhook's events, with made-up ids and sample values and `data.test: true`, delivered like any other (signature, custom headers, body template, retries) and logged with `trigger: test`. A sample record event describes a record of the webhook's one source type, or of the first type its record owner may read, with only fields the owner may read.",
+    tag: 'Webhooks',
+    pathParams: { id: uuidParam('webhook') },
+    body: body(sendTestEventBody, { event: 'record.created' }),
+    success: {
+      status: 201,
+      description: 'The test delivery (Pending).',
+      schema: deliveryViewSchema,
+      example: testDeliveryExample,
+    },
+    refusals: {
+      404: ['webhookNotFound'],
+      409: ['webhookDisabled', 'webhookNotSubscribed', 'testEventNoRecordType'],
+    },
+  },
+];
+
+export const DELIVERY_COMPONENTS: ComponentSchemas = {
+  requests: { SendTestEventBody: sendTestEventBody },
+  responses: {
+    RecordEventEnvelope: recordEventEnvelopeSchema,
+    MessagingEventEnvelope: messagingEventEnvelopeSchema,
+    Delivery: deliveryViewSchema,
+    DeliveryPage: deliveryPageSchema,
+    EventDetails: eventDetailsSchema,
+    DeliveryStats: deliveryStatsSchema,
+  },
+};
+
+/** Held equal to what the deliveries service answers. */
+export type DeliveryViewChecks = [
+  Check<Same<EncodedPage<Awaited<ReturnType<DeliveriesService['list']>>>, DeliveryPage>>,
+  Check<Same<Awaited<ReturnType<DeliveriesService['stats']>>, DeliveryStatsView>>,
+];

@@ -1,0 +1,70 @@
+import Router from '@koa/router';
+import { decodePaging, encodePage } from '../../http/paging';
+import { actorOf } from '../../identity/actor';
+import { parse, parseId } from '../../http/validate';
+import { webhookNotFound } from '../../webhooks/webhooks.service';
+import { deliveryNotFound, type DeliveriesService } from './deliveries.service';
+import { deliveryStatsQuery, listAllDeliveriesQuery, listDeliveriesQuery } from './delivery-query';
+import { sendTestEventBody } from '../test-events/test-event-request';
+import type { TestEventsService } from '../test-events/test-events.service';
+
+/**
+ * The delivery log: `/webhooks/deliveries` (every webhook), `/webhooks/{id}/deliveries`, Event
+ * Details, resend, and the chart's counts. Mounted before the webhook routes so "deliveries" is
+ * never read as an id; `/webhooks/deliveries/stats` has one segment too few for any `{id}` route.
+ */
+export function deliveriesRoutes(deps: {
+  deliveries: DeliveriesService;
+  testEvents: TestEventsService;
+}): Router {
+  const { deliveries, testEvents } = deps;
+  const router = new Router();
+
+  router.get('/webhooks/deliveries', async (ctx) => {
+    ctx.body = encodePage(
+      await deliveries.list(actorOf(ctx), decodePaging(parse(listAllDeliveriesQuery, ctx.query))),
+    );
+  });
+
+  router.get('/webhooks/deliveries/stats', async (ctx) => {
+    ctx.body = await deliveries.stats(actorOf(ctx), parse(deliveryStatsQuery, ctx.query));
+  });
+
+  router.get('/webhooks/:id/deliveries', async (ctx) => {
+    const webhookId = parseId(ctx.params.id, webhookNotFound);
+    ctx.body = encodePage(
+      await deliveries.list(actorOf(ctx), {
+        ...decodePaging(parse(listDeliveriesQuery, ctx.query)),
+        webhookId,
+      }),
+    );
+  });
+
+  router.get('/webhooks/:id/deliveries/:deliveryId', async (ctx) => {
+    const webhookId = parseId(ctx.params.id, webhookNotFound);
+    ctx.body = await deliveries.details(
+      actorOf(ctx),
+      webhookId,
+      parseId(ctx.params.deliveryId, deliveryNotFound),
+    );
+  });
+
+  router.post('/webhooks/:id/deliveries/:deliveryId/resend', async (ctx) => {
+    const webhookId = parseId(ctx.params.id, webhookNotFound);
+    ctx.status = 201;
+    ctx.body = await deliveries.resend(
+      actorOf(ctx),
+      webhookId,
+      parseId(ctx.params.deliveryId, deliveryNotFound),
+    );
+  });
+
+  router.post('/webhooks/:id/test', async (ctx) => {
+    const webhookId = parseId(ctx.params.id, webhookNotFound);
+    const { event } = parse(sendTestEventBody, ctx.request.body ?? {});
+    ctx.status = 201;
+    ctx.body = await testEvents.send(actorOf(ctx), webhookId, event);
+  });
+
+  return router;
+}

@@ -1,0 +1,243 @@
+import type { DataSource, EntityManager, SelectQueryBuilder } from 'typeorm';
+import { authorizationError, conflictError, notFoundError } from '../../shared/app-error';
+import { dateBound } from '../../db/date-bound';
+import { keysetPage } from '../../db/keyset-page';
+import type { Page, PageRequest } from '../../http/paging';
+import { containsPattern } from '../../db/like-pattern';
+import { writeTransaction } from '../../http/idempotency/idempotent-write';
+import type { Actor } from '../../identity/actor';
+import { assertApiRight } from '../../identity/permissions';
+import type { Logger } from '../../logger';
+import { loadRecordAccess, UNRESTRICTED_ACCESS } from '../../record-model/record-access';
+import { isRecordEvent, isRetiredEvent } from '../../shared/event-catalog';
+import { WebhooksRepository } from '../../webhooks/webhooks.repository';
+import { webhookNotFound } from '../../webhooks/webhooks.service';
+import { loadDeliveryEvent, readablePayload } from '../engine/delivery-event';
+import { Delivery } from '../delivery.entity';
+import { cappedCount } from './delivery-count';
+import { loadDeliveryLabels } from './delivery-labels';
+import { DeliveryAttemptsRepository } from '../engine/delivery-attempts.repository';
+import { loadDeliveryStats } from './delivery-stats.repository';
+import type { DeliveryStatsView } from './delivery-stats-view';
+import { statsWindow, type StatsRange } from '../../shared/deliveries/delivery-stats';
+import type { DeliveryView, EventDetails, DeliveryPage } from './delivery-view';
+import { attemptView, deliveryView } from './delivery-view-of';
+
+/** Starts a resend's workflow (Temporal, in production). */
+export interface ResendStarter {
+  startResend(delivery: Delivery, originalDeliveryId: string): Promise<void>;
+}
+
+export const deliveryNotFound = () => notFoundError('Delivery not found.', 'deliveryNotFound');
+
+export interface DeliveryListQuery extends PageRequest {
+  webhookId?: string;
+  searchTerm?: string;
+  status?: Delivery['status'];
+  /** The event name, exactly. */
+  event?: string;
+  /** The URL the delivery was sent to, exactly. */
+  url?: string;
+  /** ISO 8601 date or date-time; a date covers its whole day (UTC). */
+  createdFrom?: string;
+  createdTo?: string;
+}
+
+/** A page of the delivery log, with how many deliveries its filters match. */
+export type DeliveryLogPage = Page<DeliveryView> & { total: DeliveryPage['total'] };
+
+/** The delivery log, Event Details and resend (spec.md, "Delivery record", resend rules). */
+export class DeliveriesService {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly starter: ResendStarter,
+    private readonly temporalUiUrl: (delivery: Delivery) => string | null,
+    private readonly logger: Logger,
+  ) {}
+
+  /**
+   * Newest first; `searchTerm` matches the URL and the event name. Deliveries outlive their
+   * webhook. `total` counts what the filters match, up to DELIVERY_COUNT_CAP.
+   */
+  async list(actor: Actor, query: DeliveryListQuery): Promise<DeliveryLogPage> {
+    assertApiRight(actor, 'apiRead');
+    if (query.webhookId) await this.webhook(actor, query.webhookId);
+    const builder = this.filtered(actor, query);
+    const total = await cappedCount(builder.clone());
+    const { rows, next } = await keysetPage(builder, 'd', query);
+    const labels = await this.labels(actor, rows);
+    return { data: rows.map((row) => deliveryView(row, this.temporalUiUrl(row), labels(row))), next, total };
+  }
+
+  /**
+   * Deliveries by outcome over the range, per hour or day, of the workspace or of one of its
+   * webhooks (a deleted one too, by its deliveries).
+   */
+  async stats(
+    actor: Actor,
+    query: { range: StatsRange; webhookId?: string },
+    now = new Date(),
+  ): Promise<DeliveryStatsView> {
+    assertApiRight(actor, 'apiRead');
+    if (query.webhookId) await this.webhook(actor, query.webhookId);
+    const window = statsWindow(query.range, now);
+    return loadDeliveryStats(this.dataSource.manager, actor.workspace.id, window, query.webhookId ?? null);
+  }
+
+  private filtered(actor: Actor, query: DeliveryListQuery): SelectQueryBuilder<Delivery> {
+    const builder = this.dataSource.manager
+      .createQueryBuilder(Delivery, 'd')
+      .where('d.workspace_id = :workspaceId', { workspaceId: actor.workspace.id });
+    if (query.webhookId) builder.andWhere('d.webhook_id = :webhookId', { webhookId: query.webhookId });
+    if (query.searchTerm) {
+      const term = containsPattern(query.searchTerm);
+      builder.andWhere(`(d.url ILIKE :term ESCAPE '\\' OR d.event ILIKE :term ESCAPE '\\')`, { term });
+    }
+    if (query.status) builder.andWhere('d.status = :status', { status: query.status });
+    if (query.event) builder.andWhere('d.event = :event', { event: query.event });
+    if (query.url) builder.andWhere('d.url = :url', { url: query.url });
+    if (query.createdFrom)
+      builder.andWhere('d.created_at >= :createdFrom', { createdFrom: dateBound(query.createdFrom, false) });
+    if (query.createdTo)
+      builder.andWhere('d.created_at <= :createdTo', { createdTo: dateBound(query.createdTo, true) });
+    return builder;
+  }
+
+  /** Record names are read with the viewer's current access (as Event Details' payload). */
+  private async labels(actor: Actor, rows: readonly Delivery[]) {
+    const { manager } = this.dataSource;
+    const access = await loadRecordAccess(manager, actor.workspace.id, actor.role);
+    return loadDeliveryLabels(manager, actor.workspace.id, access, rows);
+  }
+
+  /**
+   * Event Details: the delivery, its attempts, and the event payload re-read with the viewer's
+   * current access (restricted values shown as restricted; empty when the record cannot be read).
+   */
+  async details(actor: Actor, webhookId: string, deliveryId: string): Promise<EventDetails> {
+    assertApiRight(actor, 'apiRead');
+    const delivery = await this.delivery(actor, webhookId, deliveryId);
+    const event = await loadDeliveryEvent(this.dataSource.manager, actor.workspace.id, delivery.eventId);
+    const access = await loadRecordAccess(this.dataSource.manager, actor.workspace.id, actor.role);
+    const payload = event ? readablePayload(event, access) : {};
+    const attempts = await new DeliveryAttemptsRepository(this.dataSource.manager).history(delivery.id);
+    const labels = await loadDeliveryLabels(this.dataSource.manager, actor.workspace.id, access, [delivery]);
+    // The viewer may see a kept body when their access hides nothing of the event's data.
+    const seesWholeEvent =
+      event !== undefined &&
+      JSON.stringify(payload) === JSON.stringify(readablePayload(event, UNRESTRICTED_ACCESS));
+    const viewer = { isAdmin: actor.permissions.manageWorkspace, seesWholeEvent };
+    return {
+      ...deliveryView(delivery, this.temporalUiUrl(delivery), labels(delivery)),
+      payload,
+      attemptHistory: attempts.map((row) => attemptView(row, viewer)),
+    };
+  }
+
+  /**
+   * A new delivery of the same event to the webhook as it is now (its current URL, secret, headers
+   * and template), in a new row; the original stays as it was (spec.md, resend rules).
+   * `alsoInTransaction` writes beside the new row, in its transaction (a batch's result row, whose
+   * key makes a second resend of the same step roll back).
+   */
+  async resend(
+    actor: Actor,
+    webhookId: string,
+    deliveryId: string,
+    alsoInTransaction?: (manager: EntityManager, resent: Delivery) => Promise<void>,
+  ): Promise<DeliveryView> {
+    assertApiRight(actor, 'apiCreate');
+    const original = await this.delivery(actor, webhookId, deliveryId);
+    const webhook = await new WebhooksRepository(this.dataSource.manager).find(actor.workspace.id, webhookId);
+    if (!webhook) throw webhookNotFound();
+    if (isRetiredEvent(original.event)) {
+      throw conflictError('Deliveries of retired events cannot be resent.', 'deliveryEventRetired');
+    }
+    if (original.status !== 'delivered' && original.status !== 'failed') {
+      throw conflictError('A delivery can be resent once it is Delivered or Failed.', 'deliveryNotFinished');
+    }
+    if (
+      isRecordEvent(original.event) &&
+      !actor.permissions.manageWorkspace &&
+      webhook.recordOwnerUserId !== actor.user.id
+    ) {
+      throw authorizationError(
+        'Only the webhook’s record owner or an administrator can resend a record event.',
+        'deliveryResendNotOwner',
+      );
+    }
+    if (!webhook.enabled) throw conflictError('The webhook is disabled.', 'webhookDisabled');
+    if (!webhook.events.includes(original.event)) {
+      throw conflictError(`The webhook no longer subscribes to ${original.event}.`, 'webhookNotSubscribed');
+    }
+    if (isRecordEvent(original.event) && original.sourcesVersion !== webhook.sourcesVersion) {
+      throw conflictError(
+        'The webhook’s record sources changed since this delivery.',
+        'webhookSourcesChanged',
+      );
+    }
+    // The resend names the same record and webhook as the original.
+    const labels = (await this.labels(actor, [original]))(original);
+    const resent = await writeTransaction(
+      this.dataSource,
+      async (manager) => {
+        const row = await manager.save(
+          manager.create(Delivery, {
+            workspaceId: actor.workspace.id,
+            webhookId: webhook.id,
+            eventId: original.eventId,
+            event: original.event,
+            url: webhook.url,
+            element: original.element,
+            trigger: 'resend',
+            resendOf: original.id,
+            sourcesVersion: webhook.sourcesVersion,
+            status: 'pending',
+          }),
+        );
+        await alsoInTransaction?.(manager, row);
+        return row;
+      },
+      (row) => deliveryView(row, this.temporalUiUrl(row), labels),
+    );
+    try {
+      await this.starter.startResend(resent, original.id);
+      await this.dataSource.manager.update(Delivery, { id: resent.id }, { workflowStartedAt: new Date() });
+    } catch (error) {
+      // The new row is committed: the dispatch sweep starts its delivery workflow once Temporal answers.
+      this.logger.warn({ err: error, deliveryId: resent.id }, 'could not start the resend workflow yet');
+    }
+    return deliveryView(resent, this.temporalUiUrl(resent), labels);
+  }
+
+  /** Resend by delivery id alone (MCP `resend_delivery`). */
+  async resendById(actor: Actor, deliveryId: string): Promise<DeliveryView> {
+    assertApiRight(actor, 'apiCreate');
+    const delivery = await this.dataSource.manager.findOneBy(Delivery, {
+      id: deliveryId,
+      workspaceId: actor.workspace.id,
+    });
+    if (!delivery) throw deliveryNotFound();
+    return this.resend(actor, delivery.webhookId, deliveryId);
+  }
+
+  private async webhook(actor: Actor, webhookId: string): Promise<void> {
+    // A deleted webhook's deliveries stay readable under its id.
+    const exists =
+      (await new WebhooksRepository(this.dataSource.manager).exists(actor.workspace.id, webhookId)) ||
+      (await this.dataSource.manager.existsBy(Delivery, { webhookId, workspaceId: actor.workspace.id }));
+    if (!exists) throw webhookNotFound();
+  }
+
+  /** The webhook is checked first (as the list route does): an unknown or foreign one is webhookNotFound. */
+  private async delivery(actor: Actor, webhookId: string, deliveryId: string): Promise<Delivery> {
+    await this.webhook(actor, webhookId);
+    const delivery = await this.dataSource.manager.findOneBy(Delivery, {
+      id: deliveryId,
+      webhookId,
+      workspaceId: actor.workspace.id,
+    });
+    if (!delivery) throw deliveryNotFound();
+    return delivery;
+  }
+}

@@ -1,0 +1,38 @@
+import { z } from 'zod';
+import { pagingQuery } from '../../http/paging-query';
+import { STATS_RANGES } from '../../shared/deliveries/delivery-stats';
+import { deliveryViewSchema } from './delivery-view';
+
+const dateFilter = z.iso.datetime({ offset: true }).or(z.iso.date()).optional();
+
+/**
+ * spec.md: "optional searchTerm (matches URL and event name)", with paging; and the filters users
+ * know from other webhook logs, applied by the database. A parameter not listed here is refused
+ * (400 `unknownField`) rather than silently ignored.
+ */
+export const listDeliveriesQuery = pagingQuery
+  .extend({
+    searchTerm: z.string().max(200).optional(),
+    status: deliveryViewSchema.shape.status.optional(),
+    event: z.string().max(100).optional(),
+    url: z.string().max(4096).optional(),
+    createdFrom: dateFilter,
+    createdTo: dateFilter,
+  })
+  .strict();
+
+/** Every webhook's log can also be narrowed to one webhook. */
+export const listAllDeliveriesQuery = listDeliveriesQuery.extend({ webhookId: z.uuid().optional() }).strict();
+
+/** The filters of the every-webhook log, as the web app sends them. */
+export type DeliveryListQuery = Partial<z.output<typeof listAllDeliveriesQuery>>;
+
+/** The chart of deliveries by outcome: a range and, optionally, one webhook. */
+export const deliveryStatsQuery = z
+  .object({
+    range: z.enum(STATS_RANGES).default('24h'),
+    webhookId: z.uuid().optional(),
+  })
+  .strict();
+
+export type DeliveryStatsQuery = z.input<typeof deliveryStatsQuery>;

@@ -1,0 +1,42 @@
+import type { EntityManager } from 'typeorm';
+import { Delivery } from '../delivery.entity';
+import { ResendBatchResult, type ResendBatch } from './resend-batch.entity';
+import type { ResendBatchResultView, ResendBatchView } from './resend-batch-view';
+
+/** The batch with its results so far (each named by its delivery's event), in the batch's order. */
+export async function loadResendBatchView(
+  manager: EntityManager,
+  batch: ResendBatch,
+): Promise<ResendBatchView> {
+  const rows = await manager
+    .createQueryBuilder(ResendBatchResult, 'r')
+    .leftJoin(Delivery, 'd', 'd.id = r.delivery_id')
+    .select(['r.delivery_id AS "deliveryId"', 'd.event AS event'])
+    .addSelect(['r.resent_delivery_id AS "resentDeliveryId"', 'r.refusal AS refusal'])
+    .where('r.batch_id = :batchId', { batchId: batch.id })
+    .orderBy('r.position', 'ASC')
+    .getRawMany<ResendBatchResultView>();
+  return resendBatchView(batch, rows);
+}
+
+export function resendBatchView(batch: ResendBatch, results: ResendBatchResultView[]): ResendBatchView {
+  return {
+    id: batch.id,
+    webhookId: batch.webhookId,
+    status: batch.status,
+    since: batch.since.toISOString(),
+    limit: batch.limit,
+    total: batch.deliveryIds.length,
+    moreRemained: batch.moreRemained,
+    resent: results.filter((result) => result.resentDeliveryId !== null).length,
+    refused: results.filter((result) => result.refusal !== null).length,
+    results: results.map((result) => ({
+      deliveryId: result.deliveryId,
+      event: result.event,
+      resentDeliveryId: result.resentDeliveryId,
+      refusal: result.refusal,
+    })),
+    createdAt: batch.createdAt.toISOString(),
+    completedAt: batch.completedAt?.toISOString() ?? null,
+  };
+}

@@ -1,0 +1,32 @@
+import Router from '@koa/router';
+import { actorOf } from '../../identity/actor';
+import { parse, parseId } from '../../http/validate';
+import { webhookNotFound } from '../../webhooks/webhooks.service';
+import { resendFailedBody } from './resend-batch-request';
+import { resendBatchNotFound, type ResendBatchesService } from './resend-batches.service';
+
+/** "Resend failed since …": start a batch (202, it runs on), then follow it. */
+export function resendBatchesRoutes(deps: { resendBatches: ResendBatchesService }): Router {
+  const { resendBatches } = deps;
+  const router = new Router();
+
+  router.post('/webhooks/:id/resend-failed', async (ctx) => {
+    const webhookId = parseId(ctx.params.id, webhookNotFound);
+    const { since } = parse(resendFailedBody, ctx.request.body ?? {});
+    const batch = await resendBatches.start(actorOf(ctx), webhookId, since);
+    ctx.status = 202;
+    ctx.set('Location', `${ctx.path.replace(/\/resend-failed$/, '')}/resend-batches/${batch.id}`);
+    ctx.body = batch;
+  });
+
+  router.get('/webhooks/:id/resend-batches/:batchId', async (ctx) => {
+    const webhookId = parseId(ctx.params.id, webhookNotFound);
+    ctx.body = await resendBatches.get(
+      actorOf(ctx),
+      webhookId,
+      parseId(ctx.params.batchId, resendBatchNotFound),
+    );
+  });
+
+  return router;
+}

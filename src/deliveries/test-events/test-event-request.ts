@@ -1,0 +1,8 @@
+import { z } from 'zod';
+import { WEBHOOK_EVENTS } from '../../shared/event-catalog';
+
+/** `POST /webhooks/{id}/test`: which of the webhook's events to send a sample of. */
+export const sendTestEventBody = z.strictObject({
+  event: z.enum(WEBHOOK_EVENTS).describe('One of the events the webhook subscribes to.'),
+});
+export type SendTestEventBody = z.output<typeof sendTestEventBody>;

@@ -1,0 +1,60 @@
+import { rateLimitError, type AppError } from '../../shared/app-error';
+import type { QuotaDecision, RequestQuota } from '../../security/request-quota';
+
+/** Who a request counts against: its credential (an API key or an OAuth connection) and its workspace. */
+export interface QuotaSubject {
+  credential: string;
+  workspace: string;
+}
+
+/** What a request may do: the RateLimit headers every answer carries, and a refusal when over quota. */
+export interface QuotaVerdict {
+  headers: Record<string, string>;
+  refusal?: AppError;
+}
+
+/**
+ * The request quotas of REST and MCP (docs/security.md, "Limits"): each API key or OAuth connection,
+ * and each workspace, to its own token bucket, shared by every API process. A request is counted
+ * against its credential first; only one within it counts against the workspace. Every answer
+ * says where the caller stands in the IETF RateLimit fields (`RateLimit-Policy`, `RateLimit`); one
+ * over a quota is refused with 429 rate_limit and `Retry-After`.
+ */
+export class RequestQuotas {
+  constructor(
+    private readonly byCredential: RequestQuota,
+    private readonly byWorkspace: RequestQuota,
+  ) {}
+
+  async check(subject: QuotaSubject): Promise<QuotaVerdict> {
+    const decisions = [await this.byCredential.consume(subject.credential)];
+    if (decisions[0]!.allowed) decisions.push(await this.byWorkspace.consume(subject.workspace));
+    const headers = {
+      'RateLimit-Policy': [this.byCredential, this.byWorkspace]
+        .map((quota) => `"${quota.name}";q=${quota.limits.perSecond};w=1`)
+        .join(', '),
+      RateLimit: decisions.map((d) => `"${d.name}";r=${d.remaining};t=${d.resetSeconds}`).join(', '),
+    };
+    const refused = decisions.find((decision) => !decision.allowed);
+    return refused ? { headers, refusal: quotaRefusal(refused, this.quotaOf(refused.name)) } : { headers };
+  }
+
+  private quotaOf(name: string): RequestQuota {
+    return name === this.byCredential.name ? this.byCredential : this.byWorkspace;
+  }
+}
+
+const WHOSE: Record<string, string> = {
+  credential: 'this API key or connection',
+  workspace: 'this workspace',
+};
+
+function quotaRefusal(decision: QuotaDecision, quota: RequestQuota): AppError {
+  const seconds = decision.retryAfterSeconds ?? 1;
+  return rateLimitError(
+    `Too many requests for ${WHOSE[decision.name] ?? decision.name}: at most ${quota.limits.perSecond} a ` +
+      `second, with bursts of up to ${quota.limits.burst} more. Retry after ${seconds} s.`,
+    seconds,
+    'requestQuotaExceeded',
+  );
+}

@@ -1,0 +1,190 @@
+import { createHash } from 'node:crypto';
+import type { Pool } from 'pg';
+import { RateLimiterPostgres, RateLimiterRes } from 'rate-limiter-flexible';
+import { rateLimitError } from '../../shared/app-error';
+import { normaliseEmail } from './email';
+import { clientAddressKey, lockSeconds, type LockoutRule } from './lockout.rules';
+
+// Candidate settings (docs/security.md, "Limits"): named here until the lead wires them into config.
+/** Failed sign-ins (or current-password checks) in a row for one email, from anywhere. */
+export const ACCOUNT_LOCKOUT: LockoutRule & { memorySeconds: number } = {
+  failures: 5,
+  firstLockSeconds: 60,
+  maxLockSeconds: 15 * 60,
+  /** A run of failures is forgotten this long after its first one (a success ends it at once). */
+  memorySeconds: 24 * 60 * 60,
+};
+/** Failed sign-ins from one client address (an IPv6 /64), whichever emails they tried. */
+export const ADDRESS_LOCKOUT: LockoutRule & { memorySeconds: number } = {
+  failures: 10,
+  firstLockSeconds: 60,
+  maxLockSeconds: 15 * 60,
+  /** Short, so people sharing an address (an office) are not held by a morning's typos all day. */
+  memorySeconds: 60 * 60,
+};
+/** Sign-ups from one client address per window, whatever their outcome. */
+export const SIGN_UP_PER_ADDRESS = { points: 10, windowSeconds: 60 * 60 };
+
+/** What an attempt claimed, to settle once the password is checked. */
+interface Claim {
+  key: string;
+  /** The attempt holds the lock it would start by failing (the lockout's `failures`-th and after). */
+  holdsLock: boolean;
+}
+
+/**
+ * Failures in a row against one subject (an account or an address), and the lock they start,
+ * counted in PostgreSQL so every API process sees them (rate-limiter-flexible, `rate_limits`).
+ * An attempt counts as a failure from the moment it is claimed, before the password is checked;
+ * from the threshold on, it must take the lock first, so of 100 simultaneous guesses only those
+ * below the threshold and the one that takes the lock are checked at all. A lock's length follows
+ * the locks taken so far, not the attempt count, which the refused ones of a burst inflate.
+ */
+class Lockout {
+  private readonly failures: RateLimiterPostgres;
+  private readonly locks: RateLimiterPostgres;
+  private readonly lock: RateLimiterPostgres;
+
+  constructor(
+    name: string,
+    private readonly rule: LockoutRule & { memorySeconds: number },
+    pool: Pool,
+  ) {
+    const counter = (suffix: string, points: number, duration: number) =>
+      new RateLimiterPostgres({
+        storeClient: pool,
+        storeType: 'pool',
+        tableName: 'rate_limits',
+        tableCreated: true,
+        clearExpiredByTimeout: suffix === 'failures',
+        keyPrefix: `${name}-${suffix}`,
+        points,
+        duration,
+      });
+    this.failures = counter('failures', Number.MAX_SAFE_INTEGER, rule.memorySeconds);
+    this.locks = counter('locks', Number.MAX_SAFE_INTEGER, rule.memorySeconds);
+    this.lock = counter('lock', 1, rule.firstLockSeconds);
+  }
+
+  /** Claims an attempt, or answers how many seconds the subject stays locked. */
+  async claim(key: string): Promise<Claim | { retryAfterSeconds: number }> {
+    const attempt = (await this.failures.consume(key)).consumedPoints;
+    if (attempt < this.rule.failures) {
+      // The run of failures is forgotten after memorySeconds, but a lock it started still holds.
+      const running = await this.lock.get(key);
+      if (running && running.consumedPoints >= 1 && running.msBeforeNext > 0) {
+        await this.failures.reward(key, 1);
+        return { retryAfterSeconds: Math.max(1, Math.ceil(running.msBeforeNext / 1000)) };
+      }
+      return { key, holdsLock: false };
+    }
+    try {
+      // Held for the first lock's length while this attempt learns which lock it starts.
+      await this.lock.consume(key, 1, { customDuration: this.rule.firstLockSeconds });
+    } catch (locked) {
+      if (!(locked instanceof RateLimiterRes)) throw locked;
+      // Refused: not a failure, and the lock it met is not lengthened.
+      await this.failures.reward(key, 1);
+      return { retryAfterSeconds: Math.max(1, Math.ceil(locked.msBeforeNext / 1000)) };
+    }
+    const taken = (await this.locks.consume(key)).consumedPoints;
+    const seconds = lockSeconds(this.rule.failures - 1 + taken, this.rule);
+    if (seconds !== this.rule.firstLockSeconds) await this.lock.set(key, 1, seconds);
+    return { key, holdsLock: true };
+  }
+
+  /** The attempt was no failure (the right password, or refused elsewhere): as if never made. */
+  async release(claim: Claim): Promise<void> {
+    await this.failures.reward(claim.key, 1);
+    if (claim.holdsLock) await Promise.all([this.lock.delete(claim.key), this.locks.reward(claim.key, 1)]);
+  }
+
+  /** The right password ends the run of failures. */
+  async reset(key: string): Promise<void> {
+    await Promise.all([this.failures.delete(key), this.locks.delete(key), this.lock.delete(key)]);
+  }
+}
+
+const isClaim = (result: Claim | { retryAfterSeconds: number }): result is Claim => 'key' in result;
+
+/**
+ * Sign-in guessing (docs/security.md): each email, from anywhere, and each client address, to a
+ * lock that grows with failures in a row and is capped; and sign-ups per address. Refusals are 429
+ * `rate_limit` with `Retry-After`, decided before any password is checked.
+ */
+export class SignInThrottle {
+  private readonly accounts: Lockout;
+  private readonly addresses: Lockout;
+  private readonly signUps: RateLimiterPostgres;
+
+  constructor(pool: Pool) {
+    this.accounts = new Lockout('sign-in-account', ACCOUNT_LOCKOUT, pool);
+    this.addresses = new Lockout('sign-in-address', ADDRESS_LOCKOUT, pool);
+    this.signUps = new RateLimiterPostgres({
+      storeClient: pool,
+      storeType: 'pool',
+      tableName: 'rate_limits',
+      tableCreated: true,
+      clearExpiredByTimeout: false,
+      keyPrefix: 'sign-up-address',
+      points: SIGN_UP_PER_ADDRESS.points,
+      duration: SIGN_UP_PER_ADDRESS.windowSeconds,
+    });
+  }
+
+  /**
+   * Runs `check` (which must do the same work whether or not the email is known) unless the email
+   * or the address is locked, and counts its outcome: what it finds means the password was right,
+   * undefined that it was wrong. Without an address (change password, where the session already
+   * names the person) only the account counts.
+   */
+  async guard<T>(
+    subject: { email: string; ip?: string },
+    check: () => Promise<T | undefined>,
+  ): Promise<T | undefined> {
+    const accountKey = emailKey(subject.email);
+    const address =
+      subject.ip === undefined ? undefined : await this.addresses.claim(clientAddressKey(subject.ip));
+    if (address && !isClaim(address)) throw throttled('from this address', address.retryAfterSeconds);
+    const account = await this.accounts.claim(accountKey);
+    if (!isClaim(account)) {
+      if (address) await this.addresses.release(address);
+      throw throttled('for this email', account.retryAfterSeconds);
+    }
+    const passed = await check();
+    if (passed !== undefined) {
+      await this.accounts.reset(accountKey);
+      if (address) await this.addresses.release(address);
+    }
+    return passed;
+  }
+
+  /** Counts a sign-up from this address, or refuses it. */
+  async signUp(ip: string): Promise<void> {
+    try {
+      await this.signUps.consume(clientAddressKey(ip));
+    } catch (refused) {
+      if (!(refused instanceof RateLimiterRes)) throw refused;
+      const seconds = Math.max(1, Math.ceil(refused.msBeforeNext / 1000));
+      throw rateLimitError(
+        `Too many sign-ups from this address: at most ${SIGN_UP_PER_ADDRESS.points} an hour. ` +
+          `Try again in ${waitText(seconds)}.`,
+        seconds,
+        'signUpThrottled',
+      );
+    }
+  }
+}
+
+/** The account's key: a hash, so the table holds no email and every key fits its 255 characters. */
+const emailKey = (email: string) => createHash('sha256').update(normaliseEmail(email)).digest('hex');
+
+const waitText = (seconds: number) =>
+  seconds < 120 ? `${seconds} seconds` : `${Math.ceil(seconds / 60)} minutes`;
+
+const throttled = (whose: string, seconds: number) =>
+  rateLimitError(
+    `Too many failed sign-ins ${whose}. Try again in ${waitText(seconds)}.`,
+    seconds,
+    'signInThrottled',
+  );

@@ -1,0 +1,81 @@
+// One send's request and answer in Event Details (docs/deliveries.md, "What was sent and what came
+// back"): the headers as sent with secrets masked, the body or why it is withheld with its SHA-256
+// and size, and the receiver's headers. The receiver's body is never kept.
+import type { EventDetails } from '../../api';
+
+type Attempt = EventDetails['attemptHistory'][number];
+type Header = { name: string; value: string };
+
+function formatBytes(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`;
+  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KiB`;
+  return `${(bytes / 1024 / 1024).toFixed(2)} MiB`;
+}
+
+function HeaderList({ headers, testId }: { headers: Header[]; testId: string }) {
+  return (
+    <dl className="header-list" data-testid={testId}>
+      {headers.map((header, index) => (
+        <div key={`${header.name}.${index}`} className="header-line">
+          <dt>{header.name}:</dt>
+          <dd className="break">{header.value}</dd>
+        </div>
+      ))}
+    </dl>
+  );
+}
+
+export function AttemptExchange({ attempt }: { attempt: Attempt }) {
+  const { request, response } = attempt;
+  return (
+    <details className="attempt-exchange" data-testid="attempt-exchange">
+      <summary>Request and response</summary>
+      <div className="attempt-exchange-parts">
+        <section>
+          <h4>Request</h4>
+          {!request ? (
+            <p className="muted" data-testid="attempt-request-none">
+              Not recorded: no request was sent for this attempt, or it was made before requests were kept.
+            </p>
+          ) : (
+            <>
+              <HeaderList headers={request.headers} testId="attempt-request-headers" />
+              {request.body !== null ? (
+                <pre className="code-block" data-testid="attempt-request-body">
+                  {request.body}
+                </pre>
+              ) : (
+                <p className="notice" data-testid="attempt-request-body-withheld">
+                  {request.bodyWithheld?.message}
+                </p>
+              )}
+              {request.bodySha256 !== null && request.bodyBytes !== null ? (
+                <p className="hint" data-testid="attempt-request-digest">
+                  {formatBytes(request.bodyBytes)} · SHA-256{' '}
+                  <code className="break">{request.bodySha256}</code>
+                </p>
+              ) : null}
+            </>
+          )}
+        </section>
+        <section>
+          <h4>Response</h4>
+          {!response ? (
+            <p className="muted" data-testid="attempt-response-none">
+              No response headers: the receiver did not answer, or this attempt was made before they were
+              kept.
+            </p>
+          ) : (
+            <>
+              <HeaderList headers={response.headers} testId="attempt-response-headers" />
+              {response.omittedHeaders > 0 ? (
+                <p className="hint">{response.omittedHeaders} more headers were not kept.</p>
+              ) : null}
+            </>
+          )}
+          <p className="hint">The receiver&rsquo;s body is never stored.</p>
+        </section>
+      </div>
+    </details>
+  );
+}

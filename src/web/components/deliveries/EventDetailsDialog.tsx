@@ -1,0 +1,286 @@
+// Event Details of one delivery (docs/deliveries.md, "The delivery log"): the delivery's fields,
+// the event payload as the viewer may read it now, each attempt (with its request and response), a link to its workflow in the
+// Temporal Web UI, and Resend once the delivery is Delivered or Failed. A resend is a new delivery
+// of the same event: the dialog then shows that one.
+import { useEffect, useRef, useState, type ReactNode } from 'react';
+import { api, errorMessage, type DeliveryView, type EventDetails } from '../../api';
+import { DateTime } from '../../format';
+import { useSubmit } from '../../useSubmit';
+import { eventLabel, formatDuration, hasRestrictedValues, isUnfinished } from '../../webhooks';
+import { AttemptExchange } from './AttemptExchange';
+import { BreakableUrl } from '../BreakableUrl';
+import { DeliveryStatusBadge, DeliveryWebhook, ElementName } from './DeliveryParts';
+import { Dialog, DialogActions, ErrorMessage } from '../Dialog';
+import { ListTable, Loading } from '../ListParts';
+
+/** While the delivery is Pending or Sending, Event Details are read again this often. */
+const POLL_MS = 1500;
+
+const OUTCOME_LABELS: Record<EventDetails['attemptHistory'][number]['outcome'], string> = {
+  sending: 'Sending now',
+  unknown: 'Unknown (interrupted)',
+  delivered: 'Delivered',
+  retry: 'Will retry',
+  failed: 'Failed',
+};
+
+type Props = {
+  delivery: DeliveryView;
+  typeName: (typeId: string) => string | undefined;
+  canResend: boolean;
+  onClose: () => void;
+  /** A delivery changed or was added (a resend): the list shows it. */
+  onChanged: (delivery: DeliveryView) => void;
+};
+
+export function EventDetailsDialog({ delivery: opened, typeName, canResend, onClose, onChanged }: Props) {
+  const [delivery, setDelivery] = useState<DeliveryView>(opened);
+  const [details, setDetails] = useState<EventDetails>();
+  const [loadError, setLoadError] = useState<string>();
+  const [resentFrom, setResentFrom] = useState<DeliveryView>();
+  const [polls, setPolls] = useState(0);
+  const { busy, error, run } = useSubmit();
+  // The page's callback, a new function each render: reading it through a ref keeps the effect
+  // below from reading the delivery again on every render.
+  const changed = useRef(onChanged);
+  useEffect(() => {
+    changed.current = onChanged;
+  });
+
+  useEffect(() => {
+    let live = true;
+    api
+      .delivery(delivery.webhookId, delivery.id)
+      .then((answer) => {
+        if (!live) return;
+        setDetails(answer);
+        setLoadError(undefined);
+        const { payload: _payload, attemptHistory: _attempts, ...view } = answer;
+        changed.current(view);
+      })
+      .catch((failure: unknown) => live && setLoadError(errorMessage(failure)));
+    return () => {
+      live = false;
+    };
+  }, [delivery.webhookId, delivery.id, polls]);
+
+  const shown: DeliveryView = details?.id === delivery.id ? details : delivery;
+  const underWay = isUnfinished(shown.status);
+  useEffect(() => {
+    if (!underWay) return;
+    const timer = setTimeout(() => setPolls((count) => count + 1), POLL_MS);
+    return () => clearTimeout(timer);
+  }, [underWay, polls]);
+
+  const current = details?.id === delivery.id ? details : undefined;
+  const finished = shown.status === 'delivered' || shown.status === 'failed';
+
+  const resend = () =>
+    void run(async () => {
+      const resent = await api.resendDelivery(shown.webhookId, shown.id);
+      onChanged(resent);
+      setResentFrom(shown);
+      setDetails(undefined);
+      setDelivery(resent);
+    });
+
+  const actions = (
+    <DialogActions
+      extra={
+        <>
+          {shown.temporalUrl ? (
+            <a
+              className="button"
+              href={shown.temporalUrl}
+              target="_blank"
+              rel="noopener noreferrer"
+              data-testid="delivery-temporal-link"
+            >
+              Open in Temporal Web UI ↗
+            </a>
+          ) : null}
+          <span className="spacer" />
+          {canResend && finished ? (
+            <button
+              type="button"
+              className="button"
+              disabled={busy}
+              onClick={resend}
+              data-testid="delivery-resend"
+            >
+              {busy ? 'Resending…' : 'Resend'}
+            </button>
+          ) : null}
+        </>
+      }
+      label="Close"
+      onClick={onClose}
+      testId="delivery-close"
+    />
+  );
+
+  return (
+    <Dialog title="Event Details" onClose={onClose} testId="event-details" wide="extra" actions={actions}>
+      {resentFrom ? (
+        <p className="notice" role="status" data-testid="delivery-resent-notice">
+          Resent: this is a new delivery of the same event (event id <code>{shown.eventId}</code>) to the
+          webhook&rsquo;s current URL. The original delivery stays in the log.
+        </p>
+      ) : null}
+      <ErrorMessage message={loadError} />
+      <dl
+        className="facts record-facts delivery-facts"
+        data-testid="delivery-facts"
+        data-delivery-id={shown.id}
+      >
+        <Fact label="Status">
+          <DeliveryStatusBadge delivery={shown} />
+          {underWay && shown.nextAttemptAt ? (
+            <span className="muted">
+              {' '}
+              next attempt <DateTime value={shown.nextAttemptAt} seconds />
+            </span>
+          ) : null}
+        </Fact>
+        <Fact label="Status code" testId="delivery-status-code">
+          {shown.statusCode ?? '—'}
+        </Fact>
+        <Fact label="Event" testId="delivery-event">
+          <code>{eventLabel(shown.event, shown.legacy)}</code>
+        </Fact>
+        <Fact label="Element" testId="delivery-element">
+          <ElementName delivery={shown} typeName={typeName} />
+        </Fact>
+        <Fact label="Webhook">
+          <DeliveryWebhook webhook={shown.webhook} />
+        </Fact>
+        <Fact label="URL" testId="delivery-url">
+          <span className="break">
+            <BreakableUrl url={shown.url} />
+          </span>
+        </Fact>
+        <Fact label="Message" testId="delivery-message">
+          {shown.responseMessage ?? <span className="value-missing">—</span>}
+        </Fact>
+        <Fact label="Attempts" testId="delivery-attempts">
+          {shown.attempts}
+        </Fact>
+        <Fact label="Trigger" testId="delivery-trigger">
+          {shown.trigger === 'resend' ? (
+            <>
+              Resend of <code>{shown.resendOf}</code>
+            </>
+          ) : shown.trigger === 'test' ? (
+            'Test event (sample data, sent by hand)'
+          ) : (
+            'Event'
+          )}
+        </Fact>
+        <Fact label="Event id" testId="delivery-event-id">
+          <code>{shown.eventId}</code>
+        </Fact>
+        <Fact label="Delivery id" testId="delivery-id">
+          <code>{shown.id}</code>
+        </Fact>
+        <Fact label="Created at">
+          <DateTime value={shown.createdAt} />
+        </Fact>
+        <Fact label="Updated at">
+          <DateTime value={shown.updatedAt} />
+        </Fact>
+      </dl>
+
+      <h3 className="section-title">Attempts</h3>
+      {!current ? (
+        <Loading />
+      ) : current.attemptHistory.length === 0 ? (
+        <p className="muted" data-testid="delivery-no-attempts">
+          {underWay ? 'No attempt yet: the first one is on its way.' : 'No attempt was made.'}
+        </p>
+      ) : (
+        <ListTable
+          className="table table-compact"
+          testId="delivery-attempt-history"
+          columns={['Attempt', 'Time', 'Status code', 'Message', 'Duration', 'Outcome']}
+        >
+          {current.attemptHistory.map((attempt) => [
+            <tr
+              key={`${attempt.attempt}.${attempt.send}`}
+              data-testid="delivery-attempt"
+              data-outcome={attempt.outcome}
+            >
+              <td>
+                {attempt.attempt}
+                {attempt.send > 1 ? <span className="muted"> (request {attempt.send})</span> : null}
+              </td>
+              <td>
+                <DateTime value={attempt.startedAt} seconds />
+              </td>
+              <td data-testid="delivery-attempt-status-code">{attempt.statusCode ?? '—'}</td>
+              <td className="break">{attempt.responseMessage || <span className="value-missing">—</span>}</td>
+              <td>{attempt.durationMs === null ? '—' : formatDuration(attempt.durationMs)}</td>
+              <td>{OUTCOME_LABELS[attempt.outcome] ?? attempt.outcome}</td>
+            </tr>,
+            <tr key={`${attempt.attempt}.${attempt.send}.exchange`} className="attempt-exchange-row">
+              <td colSpan={6}>
+                <AttemptExchange attempt={attempt} />
+              </td>
+            </tr>,
+          ])}
+        </ListTable>
+      )}
+
+      <h3 className="section-title">Event data</h3>
+      {!current ? (
+        <Loading />
+      ) : Object.keys(current.payload).length === 0 ? (
+        <p className="notice notice-warning" data-testid="delivery-payload-unreadable">
+          You cannot read this record. Your role has no access to its type, or its event data is no longer
+          stored, so no payload is shown.
+        </p>
+      ) : (
+        <>
+          <p className="hint">
+            {current.event.startsWith('messaging.') ? (
+              // Messaging events embed no CRM records: their data is shown as it was sent.
+              <>
+                The event&rsquo;s <code>data</code> as sent: the provider&rsquo;s ids, its connected account
+                and provider.
+              </>
+            ) : (
+              <>
+                The event&rsquo;s <code>data</code>, read again now with your role&rsquo;s access.
+              </>
+            )}
+            {hasRestrictedValues(current.payload) ? (
+              <span data-testid="delivery-payload-restricted">
+                {' '}
+                Values shown as <code>{'{ "state": "restricted" }'}</code> belong to fields your role cannot
+                read.
+              </span>
+            ) : null}
+          </p>
+          <pre className="code-block" data-testid="delivery-payload">
+            {JSON.stringify(current.payload, null, 2)}
+          </pre>
+        </>
+      )}
+
+      {!finished ? (
+        <p className="hint" data-testid="delivery-resend-later">
+          Resend is offered once the delivery is Delivered or Failed.
+        </p>
+      ) : null}
+      <ErrorMessage message={error} />
+    </Dialog>
+  );
+}
+
+function Fact({ label, children, testId }: { label: string; children: ReactNode; testId?: string }) {
+  return (
+    <div className="fact">
+      <dt>{label}</dt>
+      <dd data-testid={testId}>{children}</dd>
+    </div>
+  );
+}

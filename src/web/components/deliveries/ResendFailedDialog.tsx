@@ -1,0 +1,142 @@
+// "Resend failed since …" from a webhook's row menu: resends its Failed deliveries since a time, as a
+// background batch, and follows it: how many, each one resent or refused with the reason, and
+// whether more remained beyond the batch's limit (docs/deliveries.md).
+import { useEffect, useState } from 'react';
+import { api, type ResendBatchResultView, type ResendBatchView, type WebhookView } from '../../api';
+import { defaultResendSince } from '../../../shared/deliveries/resend-batch.rules';
+import { useSubmit } from '../../useSubmit';
+import { DateTime } from '../../format';
+import { ShowDeliveriesLink } from './DeliveryParts';
+import { Dialog, DialogActions, ErrorMessage } from '../Dialog';
+
+type Props = {
+  webhook: WebhookView;
+  onClose: () => void;
+  onShowDeliveries: (webhook: WebhookView) => void;
+};
+
+const POLL_MS = 1_000;
+
+/** A `datetime-local` value (the browser's time zone), minutes only. */
+function localInputValue(date: Date): string {
+  const local = new Date(date.getTime() - date.getTimezoneOffset() * 60_000);
+  return local.toISOString().slice(0, 16);
+}
+
+export function ResendFailedDialog({ webhook, onClose, onShowDeliveries }: Props) {
+  const [since, setSince] = useState(() => localInputValue(defaultResendSince(new Date())));
+  const [batch, setBatch] = useState<ResendBatchView>();
+  const submit = useSubmit();
+  const { setError } = submit;
+  const running = batch?.status === 'running';
+
+  // Follows the batch while it runs; stops when it completes or the dialog closes.
+  useEffect(() => {
+    if (!batch || batch.status !== 'running') return;
+    const timer = setTimeout(() => {
+      api.resendBatch(webhook.id, batch.id).then(setBatch, (error: unknown) => {
+        setError(error instanceof Error ? error.message : String(error));
+      });
+    }, POLL_MS);
+    return () => clearTimeout(timer);
+  }, [batch, webhook.id, setError]);
+
+  const start = () =>
+    void submit.run(async () => {
+      // The input is local time; the server gets the instant (it refuses one in the future).
+      const instant = new Date(since);
+      setBatch(await api.resendFailed(webhook.id, { since: instant.toISOString() }));
+    });
+
+  return (
+    <Dialog title="Resend failed deliveries" onClose={onClose} testId="resend-failed">
+      <p className="muted">
+        Resends the Failed deliveries of <code className="url">{webhook.url}</code> created since the time
+        below, oldest first, each as a new delivery to the webhook as it is now. Deliveries still being
+        retried, and ones already resent, are left as they are.
+      </p>
+      {!webhook.enabled ? <p className="muted">This webhook is disabled: enable it first.</p> : null}
+      <label>
+        Since
+        <input
+          type="datetime-local"
+          value={since}
+          max={localInputValue(new Date())}
+          onChange={(change) => setSince(change.target.value)}
+          disabled={Boolean(batch)}
+          required
+          data-testid="resend-failed-since"
+        />
+      </label>
+      <ErrorMessage message={submit.error} />
+      {batch ? <BatchProgress batch={batch} /> : null}
+      {batch && !running ? (
+        <p>
+          <ShowDeliveriesLink
+            onClick={() => onShowDeliveries(webhook)}
+            testId="resend-failed-show-deliveries"
+          />
+        </p>
+      ) : null}
+      <DialogActions
+        onCancel={onClose}
+        cancelLabel={batch ? 'Close' : 'Cancel'}
+        label={batch ? (running ? 'Resending…' : 'Done') : 'Resend failed'}
+        busyLabel="Starting…"
+        busy={submit.busy}
+        disabled={!since || running || !webhook.enabled}
+        onClick={batch ? onClose : start}
+        testId="resend-failed-start"
+      />
+    </Dialog>
+  );
+}
+
+function BatchProgress({ batch }: { batch: ResendBatchView }) {
+  const handled = batch.resent + batch.refused;
+  return (
+    <div data-testid="resend-failed-progress" data-status={batch.status}>
+      <p className="notice" role="status">
+        {batch.total === 0
+          ? 'No Failed deliveries to resend since then.'
+          : batch.status === 'running'
+            ? `Resending… ${handled} of ${batch.total}: ${batch.resent} resent, ${batch.refused} refused.`
+            : `Done: ${batch.resent} resent, ${batch.refused} refused, of ${batch.total}.`}
+      </p>
+      {batch.moreRemained ? (
+        <p className="notice notice-warning" data-testid="resend-failed-more">
+          More Failed deliveries remained than one batch resends ({batch.limit}). When this one is done, start
+          another to resend the rest.
+        </p>
+      ) : null}
+      {batch.results.length > 0 ? (
+        <ul className="resend-results" data-testid="resend-failed-results">
+          {batch.results.map((result) => (
+            <ResultRow key={result.deliveryId} result={result} />
+          ))}
+        </ul>
+      ) : null}
+      {batch.completedAt ? (
+        <p className="muted">
+          Completed <DateTime value={batch.completedAt} seconds />
+        </p>
+      ) : null}
+    </div>
+  );
+}
+
+function ResultRow({ result }: { result: ResendBatchResultView }) {
+  return (
+    <li data-testid="resend-failed-result" data-delivery-id={result.deliveryId}>
+      <code>{result.event}</code>{' '}
+      {result.refusal ? (
+        <>
+          <span className="status status-failed">Refused</span>{' '}
+          <span data-testid="resend-failed-reason">{result.refusal.message}</span>
+        </>
+      ) : (
+        <span className="status status-delivered">Resent</span>
+      )}
+    </li>
+  );
+}

@@ -1,0 +1,91 @@
+// A webhook's health from its row menu: its endpoint's state, the last delivery, the outcomes of
+// the last 24 hours and 7 days with their success rates, and the chart of its deliveries by
+// outcome over time.
+import { useEffect, useState } from 'react';
+import { api, type WebhookView } from '../../api';
+import { DateTime } from '../../format';
+import { formatSuccessRate } from '../../../shared/webhooks/webhook-health';
+import { STATUS_LABELS } from '../../webhooks';
+import { BreakableUrl } from '../BreakableUrl';
+import { DeliveryStatsPanel } from '../deliveries/DeliveryStatsPanel';
+import { Dialog, DialogActions } from '../Dialog';
+import { EndpointStatePanel } from './EndpointState';
+
+type Props = {
+  webhook: WebhookView;
+  onClose: () => void;
+  onShowDeliveries: (webhook: WebhookView) => void;
+};
+
+type Window = WebhookView['health']['last24h'];
+
+export function WebhookHealthDialog({ webhook, onClose, onShowDeliveries }: Props) {
+  // The list's numbers at once, then the webhook read again (its health is counted when read).
+  const [health, setHealth] = useState(webhook.health);
+  useEffect(() => {
+    let current = true;
+    api.webhook(webhook.id).then(
+      (fresh) => current && setHealth(fresh.health),
+      () => undefined,
+    );
+    return () => {
+      current = false;
+    };
+  }, [webhook.id]);
+  const { lastDelivery } = health;
+
+  return (
+    <Dialog title="Webhook health" onClose={onClose} testId="webhook-health-dialog" wide>
+      <p>
+        <code className="url">
+          <BreakableUrl url={webhook.url} />
+        </code>
+        {webhook.description ? <span className="muted"> — {webhook.description}</span> : null}
+      </p>
+      <EndpointStatePanel endpoint={health.endpoint} />
+      <p data-testid="health-last-delivery">
+        Last delivery:{' '}
+        {lastDelivery ? (
+          <>
+            <span className={`status status-${lastDelivery.status}`}>
+              {STATUS_LABELS[lastDelivery.status]}
+            </span>{' '}
+            <DateTime value={lastDelivery.at} />
+          </>
+        ) : (
+          'none yet'
+        )}
+      </p>
+      <div className="health-windows">
+        <HealthWindow title="Last 24 hours" counts={health.last24h} testId="health-24h" />
+        <HealthWindow title="Last 7 days" counts={health.last7d} testId="health-7d" />
+      </div>
+      <DeliveryStatsPanel title="Deliveries of this webhook" webhookId={webhook.id} testId="webhook-stats" />
+      <DialogActions
+        onCancel={onClose}
+        cancelLabel="Close"
+        label="Show deliveries"
+        onClick={() => onShowDeliveries(webhook)}
+        testId="health-show-deliveries"
+      />
+    </Dialog>
+  );
+}
+
+function HealthWindow({ title, counts, testId }: { title: string; counts: Window; testId: string }) {
+  return (
+    <section className="health-window" data-testid={testId}>
+      <h3>{title}</h3>
+      <dl className="facts">
+        <dt>Success rate</dt>
+        <dd data-testid={`${testId}-rate`}>{formatSuccessRate(counts.successRate)}</dd>
+        <dt>Delivered</dt>
+        <dd data-testid={`${testId}-delivered`}>{counts.delivered}</dd>
+        <dt>Failed</dt>
+        <dd data-testid={`${testId}-failed`}>{counts.failed}</dd>
+        <dt>In flight</dt>
+        <dd data-testid={`${testId}-in-flight`}>{counts.inFlight}</dd>
+      </dl>
+    </section>
+  );
+}
