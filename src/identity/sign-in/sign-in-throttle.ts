@@ -68,24 +68,21 @@ class Lockout {
 
   /** Claims an attempt, or answers how many seconds the subject stays locked. */
   async claim(key: string): Promise<Claim | { retryAfterSeconds: number }> {
+    // A running lock refuses before anything is counted, even one whose run of failures is
+    // forgotten already (the run's window can end before the lock it started).
+    const running = await this.lock.get(key);
+    if (running && running.consumedPoints >= 1 && running.msBeforeNext > 0) return retryAfter(running);
     const attempt = (await this.failures.consume(key)).consumedPoints;
-    if (attempt < this.rule.failures) {
-      // The run of failures is forgotten after memorySeconds, but a lock it started still holds.
-      const running = await this.lock.get(key);
-      if (running && running.consumedPoints >= 1 && running.msBeforeNext > 0) {
-        await this.failures.reward(key, 1);
-        return { retryAfterSeconds: Math.max(1, Math.ceil(running.msBeforeNext / 1000)) };
-      }
-      return { key, holdsLock: false };
-    }
+    if (attempt < this.rule.failures) return { key, holdsLock: false };
     try {
       // Held for the first lock's length while this attempt learns which lock it starts.
       await this.lock.consume(key, 1, { customDuration: this.rule.firstLockSeconds });
     } catch (locked) {
       if (!(locked instanceof RateLimiterRes)) throw locked;
-      // Refused: not a failure, and the lock it met is not lengthened.
-      await this.failures.reward(key, 1);
-      return { retryAfterSeconds: Math.max(1, Math.ceil(locked.msBeforeNext / 1000)) };
+      // Refused: the lock it met is not lengthened (a lock's length follows the locks taken, not
+      // the attempts). It stays counted, so the count never falls back under the threshold while
+      // a burst is refused, which would let another guess be checked.
+      return retryAfter(locked);
     }
     const taken = (await this.locks.consume(key)).consumedPoints;
     const seconds = lockSeconds(this.rule.failures - 1 + taken, this.rule);
@@ -104,6 +101,10 @@ class Lockout {
     await Promise.all([this.failures.delete(key), this.locks.delete(key), this.lock.delete(key)]);
   }
 }
+
+const retryAfter = (lock: RateLimiterRes) => ({
+  retryAfterSeconds: Math.max(1, Math.ceil(lock.msBeforeNext / 1000)),
+});
 
 const isClaim = (result: Claim | { retryAfterSeconds: number }): result is Claim => 'key' in result;
 
