@@ -17,6 +17,7 @@ import type {
   DeliveryStatus,
   DeliveryView,
   Session,
+  WebhookCreate,
   WebhookSecrets,
   WebhookView,
   WebhookWrite,
@@ -172,12 +173,9 @@ function checkDraft(draft: WebhookDraft, events = true): void {
 const selectable = (events: readonly string[]) => events.filter((event) => !isRetiredEvent(event));
 
 /** The body of `POST /app/api/webhooks` for a new webhook's draft. */
-export function createOf(
-  draft: WebhookDraft,
-  schemaRevision: number | undefined,
-): WebhookWrite & { url: string; events: string[] } {
+export function createOf(draft: WebhookDraft, schemaRevision: number | undefined): WebhookCreate {
   checkDraft(draft);
-  const write: WebhookWrite & { url: string; events: string[] } = {
+  const write: WebhookCreate = {
     url: draft.url.trim(),
     events: selectable(draft.events),
     enabled: draft.enabled,
