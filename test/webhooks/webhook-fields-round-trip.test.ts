@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import type { z } from 'zod';
 import { createWebhookBody, updateWebhookBody } from '../../src/webhooks/webhooks.schemas';
@@ -202,6 +204,15 @@ describe('every webhook field, round trip', () => {
       ),
     );
     expect(FIELDS.filter((field) => !differing.has(field))).toEqual([]);
+  });
+
+  it('docs/api.md names every field where it lists a create: POST /api/v1/webhooks and manage_webhooks create', () => {
+    const lines = readFileSync(join(__dirname, '../../docs/api.md'), 'utf8').split('\n');
+    for (const row of ['| `POST /api/v1/webhooks` |', '| `create` |']) {
+      const line = lines.find((candidate) => candidate.startsWith(row)) ?? '';
+      const unnamed = FIELDS.filter((field) => !new RegExp(`\\b${field}\\b`).test(line));
+      expect({ row, unnamed }).toEqual({ row, unnamed: [] });
+    }
   });
 
   describe.each(['REST', 'MCP', 'web app'])('%s', (name) => {
