@@ -1,17 +1,11 @@
 import Router from '@koa/router';
-import { z } from 'zod';
 import { notFoundError } from '../shared/app-error';
 import { actorOf } from '../identity/actor';
 import { parse, parseId } from '../http/validate';
 import type { MessagingService } from './messaging.service';
+import { connectAccountBody } from './messaging.schemas';
 
 const accountNotFound = () => notFoundError('Connected account not found.', 'connectedAccountNotFound');
-
-export const connectAccountBody = z.strictObject({
-  provider: z.string().trim().min(1).max(50),
-  accountId: z.string().trim().min(1).max(200),
-  displayName: z.string().trim().min(1).max(200),
-});
 
 /**
  * `POST /api/v1/messaging/inbound/{accountId}`: the providers' inbound activity, authenticated by

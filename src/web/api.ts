@@ -40,8 +40,12 @@ import type { FieldKind } from '../record-model/field-kinds';
 import type { ModelDiscovery, ModelTypeRead } from '../record-model/model-view';
 import type { RecordFilterOp, RecordQuery } from '../records/query/record-query';
 import type { RecordPage, RecordView } from '../records/record-view';
+import type { listRecordsQuery, recordWriteBody } from '../records/records.schemas';
 import type { RecordSource, RecordTrigger } from '../webhooks/record-source-schemas';
 import type { WebhookPage, WebhookSecrets, WebhookView } from '../webhooks/webhook-view';
+import type { createWebhookBody, listWebhooksQuery, updateWebhookBody } from '../webhooks/webhooks.schemas';
+import type { connectAccountBody } from '../messaging/messaging.schemas';
+import type { z } from 'zod';
 
 export type {
   DeliveryView,
@@ -76,7 +80,7 @@ export type CreatedKey = CreatedApiKey;
 
 // Connected messaging accounts (app-api.md, "Connected accounts"; docs/messaging.md).
 export type ConnectedAccount = ConnectedAccountView;
-export type ConnectAccountInput = { provider: string; accountId: string; displayName: string };
+export type ConnectAccountInput = z.input<typeof connectAccountBody>;
 export type { ConnectedAccountCreated };
 
 // OAuth for chat assistants (app-api.md, "Connected apps" and "OAuth consent").
@@ -94,40 +98,20 @@ export type RecordRef = RelatedRecord['ref'];
 export type Identity = RecordView['identities'][number];
 export type IdentityKind = Identity['kind'];
 /** The statuses a record list shows (`status` of `GET …/records/{type}`). */
-export type RecordStatus = 'active' | 'trashed';
+export type RecordStatus = NonNullable<RecordListQuery['status']>;
 /** A create or update: on update only what is sent changes (null clears a value). */
-export type RecordWrite = {
-  values?: Record<string, unknown>;
-  links?: Record<string, string[]>;
-  assignments?: string[];
-  identities?: Identity[];
-};
-export type RecordListQuery = { search?: string; status?: RecordStatus; limit?: number; cursor?: string };
+export type RecordWrite = z.input<typeof recordWriteBody>;
+export type RecordListQuery = z.input<typeof listRecordsQuery>;
 
 // Webhooks and deliveries (app-api.md, "Webhooks and deliveries"; src/webhooks/webhook-view.ts and
 // src/deliveries/log/delivery-view.ts).
-/** A create (url and events required) or an update (only what is sent changes; null clears). */
-export type WebhookWrite = {
-  url?: string;
-  description?: string | null;
-  events?: string[];
-  enabled?: boolean;
-  secret?: string | null;
-  headers?: Record<string, string> | null;
-  bodyTemplate?: string | null;
-  expectedSchemaRevision?: number;
-  recordTrigger?: RecordTrigger | null;
-  recordSources?: RecordSource[] | null;
-};
-export type WebhookListQuery = {
-  search?: string;
-  createdFrom?: string;
-  createdTo?: string;
-  updatedFrom?: string;
-  updatedTo?: string;
-  limit?: number;
-  cursor?: string;
-};
+// The request types are the server's request schemas (webhooks.schemas.ts) as a client writes them:
+// a field added there is in these types at once.
+/** A new webhook: url and events required. */
+export type WebhookCreate = z.input<typeof createWebhookBody>;
+/** An update: only what is sent changes; null clears. */
+export type WebhookWrite = z.input<typeof updateWebhookBody>;
+export type WebhookListQuery = z.input<typeof listWebhooksQuery>;
 export type DeliveryStatus = DeliveryView['status'];
 export type DeliveryElement = NonNullable<DeliveryView['element']>;
 export type DeliveryAttempt = DeliveryAttemptView;
@@ -273,8 +257,7 @@ export const api = {
   webhooks: (query: WebhookListQuery = {}) =>
     request<WebhookPage>('GET', `/app/api/webhooks${queryString(query)}`),
   webhook: (id: string) => request<WebhookView>('GET', webhookPath(id)),
-  createWebhook: (input: WebhookWrite & { url: string; events: string[] }) =>
-    request<WebhookView>('POST', '/app/api/webhooks', input),
+  createWebhook: (input: WebhookCreate) => request<WebhookView>('POST', '/app/api/webhooks', input),
   updateWebhook: (id: string, input: WebhookWrite) => request<WebhookView>('PATCH', webhookPath(id), input),
   deleteWebhook: (id: string) => request<void>('DELETE', webhookPath(id)),
   webhookSecrets: (id: string) => request<WebhookSecrets>('GET', `${webhookPath(id)}/secrets`),

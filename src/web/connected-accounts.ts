@@ -16,7 +16,7 @@ export const PROVIDERS: readonly { id: string; label: string }[] = [
 /** The select's value for "a provider not in the list", typed in. */
 export const OTHER_PROVIDER = '';
 
-/** messaging.routes.ts, connectAccountBody. */
+/** messaging.schemas.ts, connectAccountBody. */
 export const PROVIDER_MAX = 50;
 export const ACCOUNT_ID_MAX = 200;
 export const DISPLAY_NAME_MAX = 200;

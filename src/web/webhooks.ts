@@ -17,6 +17,7 @@ import type {
   DeliveryStatus,
   DeliveryView,
   Session,
+  WebhookCreate,
   WebhookSecrets,
   WebhookView,
   WebhookWrite,
@@ -99,6 +100,28 @@ export type WebhookDraft = {
   record: RecordSettingsDraft;
 };
 
+/**
+ * Where the dialog has each field of a webhook request (webhooks.schemas.ts): the draft field that
+ * holds it, or why it has none. Every field of the schema is named, so a field added there fails the
+ * web app's type check (`npm run build`) until the dialog has it (its draft field, draftOfWebhook,
+ * createOf, updateOf and its input in WebhookDialog.tsx) or says why not.
+ */
+export const DIALOG_FIELDS = {
+  url: 'url',
+  description: 'description',
+  events: 'events',
+  enabled: 'enabled',
+  secret: 'secret',
+  headers: 'headers',
+  bodyTemplate: 'bodyTemplate',
+  recordTrigger: 'record',
+  recordSources: 'record',
+  expectedSchemaRevision: {
+    notInDraft: 'sent with record settings: the revision of the model the dialog read',
+  },
+  recordOwnerUserId: { notInDraft: 'chosen through the API or MCP; the dialog names the record owner' },
+} as const satisfies Record<keyof WebhookCreate, keyof WebhookDraft | { notInDraft: string }>;
+
 export const EMPTY_DRAFT: WebhookDraft = {
   url: '',
   description: '',
@@ -172,12 +195,9 @@ function checkDraft(draft: WebhookDraft, events = true): void {
 const selectable = (events: readonly string[]) => events.filter((event) => !isRetiredEvent(event));
 
 /** The body of `POST /app/api/webhooks` for a new webhook's draft. */
-export function createOf(
-  draft: WebhookDraft,
-  schemaRevision: number | undefined,
-): WebhookWrite & { url: string; events: string[] } {
+export function createOf(draft: WebhookDraft, schemaRevision: number | undefined): WebhookCreate {
   checkDraft(draft);
-  const write: WebhookWrite & { url: string; events: string[] } = {
+  const write: WebhookCreate = {
     url: draft.url.trim(),
     events: selectable(draft.events),
     enabled: draft.enabled,

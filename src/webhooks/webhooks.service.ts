@@ -19,12 +19,11 @@ import {
   type SendingSettings,
 } from '../shared/webhooks/ownership-rule';
 import { checkRecordSettings } from './record-sources';
-import type { RecordSource, RecordTrigger } from './record-source-schemas';
 import { checkTransportRule } from './transport-rule';
 import { validateWebhookHeaders } from '../shared/webhooks/webhook-headers';
 import { normalizeWebhookUrl } from '../shared/webhooks/webhook-url';
 import { WebhooksRepository, type Webhook } from './webhooks.repository';
-import type { CreateWebhookBody, UpdateWebhookBody } from './webhooks.schemas';
+import type { CreateWebhookBody, UpdateWebhookBody, webhookFields } from './webhooks.schemas';
 import { listWebhookRows, type WebhookListOptions } from './webhooks.list';
 import type { Page } from '../http/paging';
 import { NO_HEALTH, type WebhookHealth, type WebhookView } from './webhook-view';
@@ -41,6 +40,53 @@ export type WebhookHealthSource = (
 ) => Promise<Map<string, WebhookHealth>>;
 
 export const webhookNotFound = () => notFoundError('Webhook not found.', 'webhookNotFound');
+
+type WebhookField = keyof typeof webhookFields;
+type Sent<Field extends WebhookField> = Exclude<UpdateWebhookBody[Field], undefined>;
+/** The fields whose sent value fits the entity's column of the same name as it is. */
+type CopyableField = {
+  [Field in WebhookField]: Field extends keyof Webhook
+    ? Sent<Field> extends Webhook[Field]
+      ? Field
+      : never
+    : never;
+}[WebhookField];
+
+/**
+ * How apply() writes each field of a webhook request (`webhookFields`, webhooks.schemas.ts):
+ * `copy` stores the sent value as it is, in one loop after the rules; `own` is a line of its own in
+ * apply (normalized, sealed, held to a rule on the actor, or not stored as sent). Every field of the
+ * schema is named, so a field added there is a type error here until it is placed, and `copy` is
+ * allowed only where the entity has a column of that name that takes the sent value.
+ */
+const FIELD_WRITES: {
+  readonly [Field in WebhookField]: Field extends CopyableField ? 'copy' | 'own' : 'own';
+} = {
+  url: 'own', // normalized (webhook-url.ts)
+  description: 'own', // '' is stored as null
+  events: 'own', // checked (events-rule.ts)
+  secret: 'own', // sealed
+  headers: 'own', // checked, sealed, names kept apart
+  bodyTemplate: 'copy', // after validateBodyTemplate
+  enabled: 'copy',
+  recordTrigger: 'copy',
+  recordSources: 'copy',
+  recordOwnerUserId: 'own', // only an Admin chooses another member (webhookOwnerNotAllowed)
+  expectedSchemaRevision: 'own', // checked against the record model; stored as schemaRevision
+};
+const COPIED_FIELDS = (Object.keys(FIELD_WRITES) as WebhookField[]).filter(
+  (field): field is CopyableField => FIELD_WRITES[field] === 'copy',
+);
+
+/** Stores the sent value of a `copy` field (CopyableField: the sent value fits the column). */
+function copySent<Field extends CopyableField>(
+  webhook: Webhook,
+  input: UpdateWebhookBody,
+  field: Field,
+): void {
+  const value = input[field];
+  if (value !== undefined) webhook[field] = value as Webhook[Field];
+}
 
 /**
  * Webhooks of a workspace (spec.md, "Webhook"), for REST, MCP and the web app alike. Every rule
@@ -222,21 +268,15 @@ export class WebhooksService {
     if (input.url !== undefined) webhook.url = normalizeWebhookUrl(input.url);
     if (input.description !== undefined) webhook.description = input.description || null;
     if (input.events !== undefined) webhook.events = checkWebhookEvents(input.events);
-    if (input.enabled !== undefined) webhook.enabled = input.enabled;
     if (input.secret !== undefined) webhooks.setSecret(webhook, input.secret);
     if (input.headers !== undefined) {
       const headers = input.headers && Object.keys(input.headers).length ? input.headers : null;
       if (headers) validateWebhookHeaders(headers);
       webhooks.setHeaders(webhook, headers);
     }
-    if (input.bodyTemplate !== undefined) {
-      if (input.bodyTemplate !== null) validateBodyTemplate(input.bodyTemplate);
-      webhook.bodyTemplate = input.bodyTemplate;
+    if (input.bodyTemplate !== undefined && input.bodyTemplate !== null) {
+      validateBodyTemplate(input.bodyTemplate);
     }
-    if (input.recordTrigger !== undefined)
-      webhook.recordTrigger = input.recordTrigger as RecordTrigger | null;
-    if (input.recordSources !== undefined)
-      webhook.recordSources = input.recordSources as RecordSource[] | null;
     if (input.recordOwnerUserId !== undefined && input.recordOwnerUserId !== webhook.recordOwnerUserId) {
       if (!actor.permissions.manageWorkspace && input.recordOwnerUserId !== actor.user.id) {
         throw authorizationError(
@@ -246,6 +286,8 @@ export class WebhooksService {
       }
       webhook.recordOwnerUserId = input.recordOwnerUserId;
     }
+    // The fields stored as sent (FIELD_WRITES): after the rules above, which never read them.
+    for (const field of COPIED_FIELDS) copySent(webhook, input, field);
 
     if (webhook.recordTrigger && webhook.recordSources) {
       throw ValidationError.of(

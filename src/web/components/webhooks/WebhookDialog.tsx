@@ -109,8 +109,18 @@ export function WebhookDialog({ webhook, rights, onClose, onSaved, onDeleted, on
     event.preventDefault();
     if (!draft || !initial || readOnly) return;
     let write: WebhookWrite | undefined;
+    // A new webhook's body is a create (url and events required), an existing one's an update.
+    let save: (() => Promise<WebhookView>) | undefined;
     try {
-      write = webhook ? updateOf(webhook, initial, draft, schemaRevision) : createOf(draft, schemaRevision);
+      if (webhook) {
+        const update = updateOf(webhook, initial, draft, schemaRevision);
+        write = update;
+        save = update && (() => api.updateWebhook(webhook.id, update));
+      } else {
+        const create = createOf(draft, schemaRevision);
+        write = create;
+        save = () => api.createWebhook(create);
+      }
     } catch (failure) {
       if (failure instanceof WebhookDraftError) {
         setError(failure.message);
@@ -118,7 +128,7 @@ export function WebhookDialog({ webhook, rights, onClose, onSaved, onDeleted, on
       }
       throw failure;
     }
-    if (!write) {
+    if (!write || !save) {
       onClose();
       return;
     }
@@ -126,12 +136,10 @@ export function WebhookDialog({ webhook, rights, onClose, onSaved, onDeleted, on
       setError(RECORD_SETTINGS_REFUSED);
       return;
     }
-    const body = write;
+    const send = save;
     void run(async () => {
       try {
-        const saved = webhook
-          ? await api.updateWebhook(webhook.id, body)
-          : await api.createWebhook(body as WebhookWrite & { url: string; events: string[] });
+        const saved = await send();
         onSaved(saved, isNew);
       } catch (failure) {
         throw record.refused(failure);
