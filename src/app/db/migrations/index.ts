@@ -16,6 +16,7 @@ import { DeliveryLanes1764651600000 } from './1764651600000-delivery-lanes';
 import { DeliveriesWaitingIndex1764651600001 } from './1764651600001-deliveries-waiting-index';
 import { RateLimits1764655200000 } from './1764655200000-rate-limits';
 import { OAuthClientLimits1764658800000 } from './1764658800000-oauth-client-limits';
+import { DeliveryLogIndexes1764662400000 } from './1764662400000-delivery-log-indexes';
 
 /** Every migration, oldest first. Listed explicitly so the same list runs from src and dist. */
 export const migrations = [
@@ -37,4 +38,5 @@ export const migrations = [
   DeliveriesWaitingIndex1764651600001,
   RateLimits1764655200000,
   OAuthClientLimits1764658800000,
+  DeliveryLogIndexes1764662400000,
 ];

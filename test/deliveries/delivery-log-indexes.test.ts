@@ -1,0 +1,215 @@
+import { randomUUID } from 'node:crypto';
+import { Client } from 'pg';
+import {
+  DeliveryLogIndexes1764662400000,
+  DELIVERY_LOG_INDEXES,
+} from '../../src/app/db/migrations/1764662400000-delivery-log-indexes';
+import { identityHooks } from '../../src/app/services';
+import { DeliveriesService, type DeliveryListQuery } from '../../src/deliveries/log/deliveries.service';
+import { loadActor, type Actor } from '../../src/identity/actor';
+import { signUp } from '../../src/identity/sign-in/accounts.service';
+import { createLogger } from '../../src/logger';
+import { createTestDatabase, type TestDatabase } from '../helpers/database';
+
+const SEEDED = 200_000;
+const WEBHOOKS = [randomUUID(), randomUUID(), randomUUID(), randomUUID()];
+const RARE_URL = 'https://rare-receiver.example.net/hooks/crm';
+
+/**
+ * Issue 26: the delivery log's indexes are built on a live table (CREATE INDEX CONCURRENTLY), so a
+ * migration on a large deliveries table lets the service go on writing deliveries; and the queries
+ * the indexes serve answer the same rows as the scans they replace.
+ */
+describe('delivery log indexes', () => {
+  let db: TestDatabase;
+  let actor: Actor;
+  let service: DeliveriesService;
+
+  beforeAll(async () => {
+    db = await createTestDatabase(4);
+    const { user, workspace } = await signUp(
+      db.dataSource,
+      {
+        name: 'Ines',
+        email: 'ines@example.com',
+        password: 'plum kettle orbit 42',
+        workspaceName: 'Index Co',
+      },
+      identityHooks,
+    );
+    actor = (await loadActor(db.dataSource.manager, workspace.id, user.id))!;
+    service = new DeliveriesService(
+      db.dataSource,
+      { startResend: async () => undefined },
+      () => null,
+      createLogger('silent'),
+    );
+    // The table as it was before this migration: the log grown to SEEDED deliveries, shaped like the
+    // ones the service writes (spread over 30 days across four webhooks, 0.5 % failed), with three
+    // old deliveries to a URL nothing else uses.
+    await migrate('down');
+    await db.dataSource.query(
+      `INSERT INTO deliveries (workspace_id, webhook_id, event_id, event, url, element, trigger, sources_version,
+                               status, status_code, response_message, attempts, workflow_started_at, created_at,
+                               updated_at)
+       SELECT $1, ($2::uuid[])[i % 4 + 1], gen_random_uuid(), (ARRAY['record.created', 'record.updated'])[i % 2 + 1],
+              'http://127.0.0.1:4' || (i % 4 + 1) || '123/hooks/crm',
+              jsonb_build_object('typeId', gen_random_uuid(), 'recordId', gen_random_uuid()), 'event', 1,
+              CASE WHEN failed THEN 'failed' ELSE 'delivered' END, CASE WHEN failed THEN 503 ELSE 204 END,
+              CASE WHEN failed THEN 'Service Unavailable' ELSE 'No Content' END, CASE WHEN failed THEN 10 ELSE 1 END,
+              at, at, at
+         FROM generate_series(1, $3::integer) AS i,
+              LATERAL (SELECT now() - random() * interval '30 days' + i * interval '0 s' AS at,
+                              random() < 0.005 + i * 0 AS failed) AS shape`,
+      [workspace.id, WEBHOOKS, SEEDED],
+    );
+    await db.dataSource.query(
+      `INSERT INTO deliveries (workspace_id, webhook_id, event_id, event, url, trigger, status, status_code,
+                               attempts, created_at)
+       SELECT $1, $2, gen_random_uuid(), 'record.created', $3, 'event', 'delivered', 204, 1,
+              now() - interval '25 days' - i * interval '1 hour'
+         FROM generate_series(1, 3) AS i`,
+      [workspace.id, WEBHOOKS[0], RARE_URL],
+    );
+    await db.dataSource.query(`ANALYZE deliveries`);
+  }, 180_000);
+
+  afterAll(async () => {
+    await db.drop();
+  });
+
+  const migrate = async (direction: 'up' | 'down') => {
+    const runner = db.dataSource.createQueryRunner();
+    try {
+      await new DeliveryLogIndexes1764662400000()[direction](runner);
+    } finally {
+      await runner.release();
+    }
+  };
+
+  /** Every page of the log under the filters, and the total of the first page. */
+  const everything = async (query: Omit<DeliveryListQuery, 'limit'>) => {
+    const ids: string[] = [];
+    let after: DeliveryListQuery['after'];
+    let total: unknown;
+    do {
+      const page = await service.list(actor, { ...query, limit: 200, after });
+      total ??= page.total;
+      ids.push(...page.data.map((delivery) => delivery.id));
+      after = page.next ?? undefined;
+    } while (after);
+    return { ids, total };
+  };
+
+  const filters: [string, Omit<DeliveryListQuery, 'limit'>][] = [
+    ['a rare searchTerm', { searchTerm: 'rare-receiver.example' }],
+    ['a searchTerm matching nothing', { searchTerm: 'nowhere.example' }],
+    ['status=failed', { status: 'failed' }],
+    ['status=failed of one webhook', { status: 'failed', webhookId: WEBHOOKS[1] }],
+    ['a rare exact url', { url: RARE_URL }],
+  ];
+  const before = new Map<string, { ids: string[]; total: unknown }>();
+
+  it('reads the filtered log before the migration (the scans it replaces)', async () => {
+    for (const [name, query] of filters) before.set(name, await everything(query));
+    expect(before.get('a rare searchTerm')!.ids).toHaveLength(3);
+    expect(before.get('a rare exact url')!.ids).toEqual(before.get('a rare searchTerm')!.ids);
+    expect(before.get('a searchTerm matching nothing')!.ids).toEqual([]);
+    const [{ failed }] = await db.dataSource.query(
+      `SELECT count(*)::int AS failed FROM deliveries WHERE status = 'failed'`,
+    );
+    expect(failed).toBeGreaterThan(500);
+    expect(before.get('status=failed')!.ids).toHaveLength(failed);
+  });
+
+  it('builds the indexes while another connection goes on inserting deliveries, and they end valid', async () => {
+    const writer = new Client({ connectionString: db.url });
+    await writer.connect();
+    const inserts: { sent: number; answered: number }[] = [];
+    let building = true;
+    const writing = (async () => {
+      while (building) {
+        const sent = performance.now();
+        await writer.query(
+          `INSERT INTO deliveries (workspace_id, webhook_id, event_id, event, url, element, trigger, status,
+                                   attempts, created_at)
+           VALUES ($1, $2, gen_random_uuid(), 'record.created', 'http://127.0.0.1:41123/hooks/crm',
+                   jsonb_build_object('recordId', gen_random_uuid()), 'event', 'pending', 0,
+                   now() - interval '40 days')`,
+          [actor.workspace.id, WEBHOOKS[0]],
+        );
+        inserts.push({ sent, answered: performance.now() });
+      }
+    })();
+    const runner = db.dataSource.createQueryRunner();
+    let started = 0;
+    let finished = 0;
+    try {
+      // Let the writer get going first, so the build starts amid writes.
+      while (inserts.length < 5) await new Promise((resolve) => setTimeout(resolve, 10));
+      started = performance.now();
+      await new DeliveryLogIndexes1764662400000().up(runner);
+      finished = performance.now();
+    } finally {
+      building = false;
+      await writing;
+      await runner.release();
+      await writer.end();
+    }
+
+    const build = finished - started;
+    const during = inserts.filter((insert) => insert.sent >= started && insert.answered <= finished);
+    const slowest = Math.max(...inserts.map((insert) => insert.answered - insert.sent));
+    // Inserts were committed all through the build, each answered in a small part of its duration.
+    expect(build).toBeGreaterThan(500);
+    expect(during.length).toBeGreaterThan(100);
+    expect(slowest).toBeLessThan(build / 5);
+    const [{ written }] = await db.dataSource.query(
+      `SELECT count(*)::int AS written FROM deliveries WHERE created_at < now() - interval '39 days'`,
+    );
+    expect(written).toBe(inserts.length);
+
+    const indexes = (await db.dataSource.query(
+      `SELECT c.relname AS name, i.indisvalid AS valid, i.indisready AS ready
+         FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid
+        WHERE i.indrelid = 'deliveries'::regclass AND c.relname = ANY ($1)`,
+      [DELIVERY_LOG_INDEXES.map(([name]) => name)],
+    )) as { name: string; valid: boolean; ready: boolean }[];
+    expect(indexes.map((index) => index.name).sort()).toEqual(
+      DELIVERY_LOG_INDEXES.map(([name]) => name).sort(),
+    );
+    expect(indexes.every((index) => index.valid && index.ready)).toBe(true);
+  }, 180_000);
+
+  it('answers the same rows, in the same order, with the same total, from the indexes', async () => {
+    await db.dataSource.query(`ANALYZE deliveries`);
+    for (const [name, query] of filters) {
+      const after = await everything(query);
+      expect({ name, ...after }).toEqual({ name, ...before.get(name)! });
+    }
+    // The rare search is now read from the trigram indexes, not by a scan of the log.
+    const [sql, parameters] = service['filtered'](actor, {
+      searchTerm: 'rare-receiver.example',
+      limit: 50,
+    }).getQueryAndParameters();
+    const plan = (await db.dataSource.query(`EXPLAIN ${sql}`, parameters)) as { 'QUERY PLAN': string }[];
+    const text = plan.map((line) => line['QUERY PLAN']).join('\n');
+    expect(text).toContain('deliveries_url_trgm_idx');
+    expect(text).not.toContain('Seq Scan');
+  });
+
+  it('drops the indexes on down() and builds them again on up()', async () => {
+    await migrate('down');
+    const [{ left }] = await db.dataSource.query(
+      `SELECT count(*)::int AS left FROM pg_class WHERE relname = ANY ($1)`,
+      [DELIVERY_LOG_INDEXES.map(([name]) => name)],
+    );
+    expect(left).toBe(0);
+    await migrate('up');
+    const [{ back }] = await db.dataSource.query(
+      `SELECT count(*)::int AS back FROM pg_class WHERE relname = ANY ($1)`,
+      [DELIVERY_LOG_INDEXES.map(([name]) => name)],
+    );
+    expect(back).toBe(DELIVERY_LOG_INDEXES.length);
+  }, 120_000);
+});
