@@ -30,6 +30,8 @@ export interface QuotaDecision {
   resetSeconds: number;
   /** When refused: seconds before a request can succeed. */
   retryAfterSeconds?: number;
+  /** When refused: milliseconds before a request can succeed (what retryAfterSeconds rounds up). */
+  msBeforeNext?: number;
 }
 
 /**
@@ -81,7 +83,14 @@ export class RequestQuota {
     } catch (refused) {
       if (!(refused instanceof RateLimiterRes)) throw refused;
       const retryAfterSeconds = Math.max(1, Math.ceil(refused.msBeforeNext / 1000));
-      return { ...base, allowed: false, remaining: 0, resetSeconds: retryAfterSeconds, retryAfterSeconds };
+      return {
+        ...base,
+        allowed: false,
+        remaining: 0,
+        resetSeconds: retryAfterSeconds,
+        retryAfterSeconds,
+        msBeforeNext: refused.msBeforeNext,
+      };
     }
   }
 }

@@ -137,4 +137,27 @@ describe('request quotas per API key and per workspace', () => {
       await mcp.client.close();
     }
   });
+  it('a key that retries at once is answered a few refusals a second, not as fast as the process can refuse', async () => {
+    const flooder = (await admin.ok('POST', '/app/api/api-keys', { name: 'spinning' })).value;
+    await nextSecond();
+    // 16 clients of one key, each sending again the moment it is answered, for 2 s.
+    const until = Date.now() + 2000;
+    const statuses: number[] = [];
+    await Promise.all(
+      Array.from({ length: 16 }, async () => {
+        while (Date.now() < until) {
+          const response = await get(app.baseUrl, flooder);
+          await response.arrayBuffer();
+          statuses.push(response.status);
+        }
+      }),
+    );
+    const refused = statuses.filter((status) => status === 429).length;
+    // Each refusal is held for half the time to the quota's next window, in the key's own line
+    // (2 at a time): answered at once, the same loop gets hundreds of refusals a second here.
+    expect(refused).toBeGreaterThan(0);
+    expect(refused).toBeLessThan(80);
+    // Never served beyond its quota: 3 a second and the burst of 2, over about 2 s.
+    expect(statuses.filter((status) => status === 200).length).toBeLessThanOrEqual(3 * 3 + 2);
+  });
 });

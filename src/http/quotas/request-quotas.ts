@@ -24,6 +24,8 @@ export class RequestQuotas {
   constructor(
     private readonly byCredential: RequestQuota,
     private readonly byWorkspace: RequestQuota,
+    private readonly hold: (ms: number) => Promise<void> = (ms) =>
+      new Promise((done) => setTimeout(done, ms)),
   ) {}
 
   async check(subject: QuotaSubject): Promise<QuotaVerdict> {
@@ -36,13 +38,30 @@ export class RequestQuotas {
       RateLimit: decisions.map((d) => `"${d.name}";r=${d.remaining};t=${d.resetSeconds}`).join(', '),
     };
     const refused = decisions.find((decision) => !decision.allowed);
-    return refused ? { headers, refusal: quotaRefusal(refused, this.quotaOf(refused.name)) } : { headers };
+    if (!refused) return { headers };
+    // A refusal answered at once lets a client that retries at once (a loop, a flood) spin this
+    // process at thousands of refusals a second, which every other workspace's requests then wait
+    // behind. Held for half the time to the quota's next window, it holds the client's place in its
+    // own line (src/http/quotas/fair-share.ts) meanwhile, so a flooding key costs a few refusals a
+    // second; a client that waits for Retry-After, as the spec asks, sees no difference.
+    await this.hold(refusalHoldMs(refused));
+    return { headers, refusal: quotaRefusal(refused, this.quotaOf(refused.name)) };
   }
 
   private quotaOf(name: string): RequestQuota {
     return name === this.byCredential.name ? this.byCredential : this.byWorkspace;
   }
 }
+
+/** The longest a refusal is held before it is answered. */
+export const REFUSAL_HOLD_MAX_MS = 500;
+
+/**
+ * How long a refusal is held: half the time to the quota's next window, so that a client retrying
+ * at once is still refused within the window it exceeded (never served early), at most 0.5 s.
+ */
+export const refusalHoldMs = (decision: QuotaDecision): number =>
+  Math.min(REFUSAL_HOLD_MAX_MS, Math.floor((decision.msBeforeNext ?? 0) / 2));
 
 const WHOSE: Record<string, string> = {
   credential: 'this API key or connection',
