@@ -54,7 +54,7 @@ export async function startService(options: {
     OUTBOUND_ALLOWED_CIDRS: '127.0.0.0/8',
   });
   log('applying migrations (node dist/src/migrate.js)…');
-  await promisify(execFile)(process.execPath, [join(projectRoot, 'dist', 'src', 'db', 'migrate.js')], {
+  await promisify(execFile)(process.execPath, [join(projectRoot, 'dist', 'src', 'migrate.js')], {
     env,
     timeout: 120_000,
   });

@@ -111,7 +111,7 @@ export async function startTopology(options: {
       DATA_DIR: dir('app'),
     });
   log('applying migrations (node dist/src/migrate.js)…');
-  await promisify(execFile)(process.execPath, [join(projectRoot, 'dist', 'src', 'db', 'migrate.js')], {
+  await promisify(execFile)(process.execPath, [join(projectRoot, 'dist', 'src', 'migrate.js')], {
     env: env(),
     timeout: 120_000,
   });
