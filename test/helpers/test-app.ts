@@ -140,3 +140,32 @@ export async function startTestApp(
     },
   };
 }
+
+/**
+ * A second API process on the test app's database and Temporal, as the production topology runs
+ * two: for what every API process must share (quotas, limits), counted in PostgreSQL.
+ */
+export async function startSecondApiProcess(
+  app: TestApp,
+): Promise<{ baseUrl: string; close: () => Promise<void> }> {
+  const server: Server = createApp({
+    config: app.config,
+    logger: createLogger('silent'),
+    dataSource: app.dataSource,
+    temporal: {
+      connection: app.env.connection,
+      client: app.env.client,
+      namespace: 'default',
+      taskQueue: app.taskQueue,
+      eagerStart: false,
+    },
+  }).listen(0, '127.0.0.1');
+  await new Promise((resolve) => server.once('listening', resolve));
+  return {
+    baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    close: async () => {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    },
+  };
+}

@@ -1,9 +1,5 @@
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { createApp } from '../../src/app/http-app';
-import { createLogger } from '../../src/logger';
 import { connectMcp } from '../helpers/mcp';
-import { startTestApp, type TestApp } from '../helpers/test-app';
+import { startSecondApiProcess, startTestApp, type TestApp } from '../helpers/test-app';
 import { WebClient } from '../helpers/web-client';
 
 /**
@@ -15,7 +11,7 @@ import { WebClient } from '../helpers/web-client';
  */
 describe('request quotas per API key and per workspace', () => {
   let app: TestApp;
-  let second: { server: Server; baseUrl: string };
+  let second: { baseUrl: string; close: () => Promise<void> };
   let admin: WebClient;
   let key: string;
   let otherWorkspaceKey: string;
@@ -28,20 +24,7 @@ describe('request quotas per API key and per workspace', () => {
       QUOTA_BURST_PER_WORKSPACE: '0',
     });
     // A second API process on the same database, as the production topology runs two.
-    const server = createApp({
-      config: app.config,
-      logger: createLogger('silent'),
-      dataSource: app.dataSource,
-      temporal: {
-        connection: app.env.connection,
-        client: app.env.client,
-        namespace: 'default',
-        taskQueue: app.taskQueue,
-        eagerStart: false,
-      },
-    }).listen(0, '127.0.0.1');
-    await new Promise((resolve) => server.once('listening', resolve));
-    second = { server, baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
+    second = await startSecondApiProcess(app);
     admin = (await WebClient.signUp(app.baseUrl, { email: 'quota-admin@example.com' })).client;
     key = (await admin.ok('POST', '/app/api/api-keys', { name: 'flood' })).value;
     const other = (await WebClient.signUp(app.baseUrl, { email: 'quota-other@example.com' })).client;
@@ -49,8 +32,7 @@ describe('request quotas per API key and per workspace', () => {
   });
 
   afterAll(async () => {
-    second?.server.closeAllConnections();
-    await new Promise((resolve) => second?.server.close(resolve));
+    await second?.close();
     await app?.close();
   });
 

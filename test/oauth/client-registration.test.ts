@@ -1,8 +1,4 @@
 import { createHash } from 'node:crypto';
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { createApp } from '../../src/app/http-app';
-import { createLogger } from '../../src/logger';
 import { OAuthStoreRow } from '../../src/oauth/oauth-store.entity';
 import {
   authorizationUrl,
@@ -15,7 +11,7 @@ import {
   tokenRequest,
   type RedirectListener,
 } from '../helpers/oauth';
-import { startTestApp, type TestApp } from '../helpers/test-app';
+import { startSecondApiProcess, startTestApp, type TestApp } from '../helpers/test-app';
 import { WebClient } from '../helpers/web-client';
 
 /**
@@ -27,32 +23,18 @@ import { WebClient } from '../helpers/web-client';
  */
 describe('client registration: what is refused', () => {
   let app: TestApp;
-  let second: { server: Server; baseUrl: string };
+  let second: { baseUrl: string; close: () => Promise<void> };
   let redirect: RedirectListener;
 
   beforeAll(async () => {
     app = await startTestApp();
     // A second API process on the same database, as the production topology runs two.
-    const server = createApp({
-      config: app.config,
-      logger: createLogger('silent'),
-      dataSource: app.dataSource,
-      temporal: {
-        connection: app.env.connection,
-        client: app.env.client,
-        namespace: 'default',
-        taskQueue: app.taskQueue,
-        eagerStart: false,
-      },
-    }).listen(0, '127.0.0.1');
-    await new Promise((resolve) => server.once('listening', resolve));
-    second = { server, baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
+    second = await startSecondApiProcess(app);
     redirect = await startRedirectListener();
   });
   afterAll(async () => {
     await redirect?.close();
-    second?.server.closeAllConnections();
-    await new Promise((resolve) => second?.server.close(resolve));
+    await second?.close();
     await app?.close();
   });
 
