@@ -1,6 +1,7 @@
 // What the fault run checks, read from the outside only: the database (deliveries and their
 // attempt rows), what the receiver got, and the REST lists paged with a small limit.
 import { Client } from 'pg';
+import { built } from './components';
 import type { FaultReceiver } from './receiver';
 import type { FaultWrite } from './writer';
 
@@ -205,6 +206,36 @@ export async function listIds(
       ),
       webhooks: await ids(`SELECT id FROM webhooks WHERE workspace_id = $1`, [workspaceId]),
     };
+  } finally {
+    await client.end();
+  }
+}
+
+interface DeliveryCountsModule {
+  countDrift(
+    query: (sql: string, parameters: unknown[]) => Promise<unknown[]>,
+    workspaceId: string,
+  ): Promise<unknown[]>;
+}
+
+/**
+ * How many of the workspace's kept delivery counts (the chart's and the health column's) differ
+ * from a recount of its deliveries, with the service's own comparison (dist/src/deliveries/log).
+ */
+export async function countsDrift(
+  projectRoot: string,
+  databaseUrl: string,
+  workspaceId: string,
+): Promise<number> {
+  const { countDrift } = built<DeliveryCountsModule>(projectRoot, 'deliveries/log/delivery-counts.js');
+  const client = new Client({ connectionString: databaseUrl, connectionTimeoutMillis: 5000 });
+  await client.connect();
+  try {
+    const drifted = await countDrift(
+      async (sql, parameters) => (await client.query(sql, parameters)).rows,
+      workspaceId,
+    );
+    return drifted.length;
   } finally {
     await client.end();
   }

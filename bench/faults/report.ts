@@ -30,6 +30,8 @@ export interface Outcome {
   failed: number;
   notFinal: number;
   attemptOutcomes: string;
+  /** Kept delivery counts (chart, health) that differ from a recount of the deliveries. */
+  countsDrift: number;
   paging: PagingResult[];
   unplannedRestarts: string;
   drained: boolean;
@@ -80,6 +82,12 @@ export function lines(o: Outcome): Line[] {
     { label: 'delivery rows (delivered / failed)', value: `${o.deliveries} (${o.delivered} / ${o.failed})` },
     { label: 'attempt rows by outcome', value: o.attemptOutcomes },
     { label: 'delivery rows not final', value: String(o.notFinal), must: '0', ok: o.notFinal === 0 },
+    {
+      label: 'delivery counts differing from a recount',
+      value: String(o.countsDrift),
+      must: '0',
+      ok: o.countsDrift === 0,
+    },
   ];
   for (const page of o.paging) {
     const extra = [

@@ -14,7 +14,7 @@ import { join, resolve } from 'node:path';
 import { processesMentioning } from '../cpu';
 import { alive, freePort } from '../stack';
 import { sleep, wallMs } from '../stats';
-import { duplicates, listIds, missing, pageThrough, readDb, type PagingResult } from './checks';
+import { countsDrift, duplicates, listIds, missing, pageThrough, readDb, type PagingResult } from './checks';
 import { killAll, type Component } from './components';
 import { FaultReceiver } from './receiver';
 import { lines, render, type FaultRecord } from './report';
@@ -264,6 +264,7 @@ async function main(settings: FaultSettings): Promise<number> {
     failed: db.failed,
     notFinal: db.notFinal,
     attemptOutcomes: db.attemptOutcomes,
+    countsDrift: await countsDrift(PROJECT_ROOT, postgresUrl, workspace.workspaceId),
     paging,
     unplannedRestarts: restarts,
     drained: drainedAt !== undefined,

@@ -22,6 +22,7 @@ import { deliveryMetrics } from '../deliveries/capacity/delivery-metrics';
 import { createMetricsRegistry } from '../metrics/registry';
 import { serveMetrics } from '../metrics/metrics-server';
 import {
+  startDeliveryCountFold,
   startDispatchSweep,
   startHeldRelease,
   startRetentionSweep,
@@ -208,6 +209,7 @@ async function run(
     lifecycle.add('retention sweep', startRetentionSweep(services.trash, logger));
     lifecycle.add('dispatch sweep', startDispatchSweep(services.dispatcher, logger, services.resendBatches));
     lifecycle.add('release of held deliveries', startHeldRelease(services.held, logger));
+    lifecycle.add('fold of delivery counts', startDeliveryCountFold(dataSource, logger));
     lifecycle.add('sweep of unused OAuth clients', startUnusedOAuthClientSweep(dataSource, logger));
     worker.done.catch((error) => {
       logger.fatal({ err: error }, 'the worker stopped unexpectedly');

@@ -47,8 +47,12 @@ export const webhookHealthSchema = z
     lastDelivery: z
       .object({ status: z.enum(['pending', 'sending', 'delivered', 'failed']), at: timestamp })
       .nullable(),
-    last24h: windowHealthSchema,
-    last7d: windowHealthSchema,
+    last24h: windowHealthSchema.meta({
+      description: 'Deliveries created in the current UTC hour and the 23 before it, by their status now.',
+    }),
+    last7d: windowHealthSchema.meta({
+      description: 'Deliveries created in the current UTC hour and the 167 before it, by their status now.',
+    }),
     endpoint: endpointStateSchema.nullable().meta({
       description:
         'The endpoint’s state from its latest attempts; null until an attempt of this webhook has been seen.',

@@ -1,4 +1,4 @@
-import { formatSuccessRate, successRate, windowHealth } from './webhook-health';
+import { formatSuccessRate, healthWindows, successRate, windowHealth } from './webhook-health';
 
 describe('webhook health', () => {
   it('rates only finished deliveries, and has no rate without any', () => {
@@ -18,5 +18,12 @@ describe('webhook health', () => {
     expect(formatSuccessRate(1)).toBe('100 %');
     expect(formatSuccessRate(0)).toBe('0 %');
     expect(formatSuccessRate(null)).toBe('—');
+  });
+
+  it('counts whole UTC hours: the current one and the 23 (or 167) before it', () => {
+    const windows = healthWindows(new Date('2026-03-04T10:59:59.999Z'));
+    expect(windows.recent.toISOString()).toBe('2026-03-03T11:00:00.000Z');
+    expect(windows.since.toISOString()).toBe('2026-02-25T11:00:00.000Z');
+    expect(healthWindows(new Date('2026-03-04T10:00:00.000Z'))).toEqual(windows);
   });
 });

@@ -23,6 +23,17 @@ export const windowHealth = (counts: OutcomeCounts): WindowHealth => ({
   successRate: successRate(counts),
 });
 
+const HOUR_MS = 3_600_000;
+
+/**
+ * A webhook's health windows, in whole UTC hours as its counts are kept: "24 hours" is the current
+ * hour and the 23 before it, "7 days" the current hour and the 167 before it.
+ */
+export function healthWindows(now: Date): { recent: Date; since: Date } {
+  const hour = Math.floor(now.getTime() / HOUR_MS) * HOUR_MS;
+  return { recent: new Date(hour - 23 * HOUR_MS), since: new Date(hour - 167 * HOUR_MS) };
+}
+
 /** "98 %", "100 %", "—": a success rate as people read it (never rounded up to 100 % by mistake). */
 export function formatSuccessRate(rate: number | null): string {
   if (rate === null) return '—';

@@ -1,0 +1,152 @@
+import type { DataSource, EntityManager } from 'typeorm';
+import type { OutcomeCounts } from '../../shared/webhooks/webhook-health';
+
+/**
+ * The deliveries counted per workspace, webhook, UTC hour of creation and state (migration
+ * 1764666000000-delivery-counts.ts): `delivery_counts` holds what was folded, and
+ * `delivery_count_changes` what triggers appended since. Reads add both, so a count is exact the
+ * moment its delivery's transaction commits, and costs rows per hour rather than per delivery.
+ */
+
+/** The webhook_id of a workspace's rows summed over all its webhooks (the nil UUID: never a webhook's). */
+export const ALL_WEBHOOKS = '00000000-0000-0000-0000-000000000000';
+
+/** The states a delivery is counted under: its status, with Failed split by whether a retry is scheduled. */
+export type CountedState = 'pending' | 'sending' | 'delivered' | 'failed' | 'retrying';
+
+/** The states each outcome sums: a retrying delivery is Failed by the spec's status. */
+const OUTCOME_STATES: Readonly<Record<keyof OutcomeCounts, readonly CountedState[]>> = {
+  delivered: ['delivered'],
+  failed: ['failed', 'retrying'],
+  inFlight: ['pending', 'sending'],
+};
+
+/** A sum per outcome, named `<prefix><outcome>`, of the rows that also meet `condition`. */
+const outcomeColumns = (prefix = '', condition = 'true') =>
+  Object.entries(OUTCOME_STATES)
+    .map(
+      ([outcome, states]) =>
+        `coalesce(sum(n) FILTER (WHERE ${condition} AND state IN (${states.map((state) => `'${state}'`).join(', ')})), 0)::int AS "${prefix}${outcome}"`,
+    )
+    .join(', ');
+
+/** Every bucket of `unit` between from (inclusive) and to (exclusive), for one webhook or all. */
+export async function countsByBucket(
+  manager: EntityManager,
+  workspaceId: string,
+  window: { from: Date; to: Date; unit: 'hour' | 'day' },
+  webhookId: string | null,
+): Promise<(OutcomeCounts & { start: Date })[]> {
+  // Changes not folded yet carry real webhook ids only: for the workspace they are summed here.
+  const changesOf = webhookId ? 'AND webhook_id = $4' : '';
+  return manager.query(
+    `SELECT date_trunc($5, hour, 'UTC') AS start, ${outcomeColumns()}
+       FROM (SELECT hour, state, n FROM delivery_counts
+              WHERE workspace_id = $1 AND webhook_id = $4 AND hour >= $2 AND hour < $3
+             UNION ALL
+             SELECT hour, state, n FROM delivery_count_changes
+              WHERE workspace_id = $1 AND hour >= $2 AND hour < $3 ${changesOf}) counted
+      GROUP BY 1`,
+    [workspaceId, window.from, window.to, webhookId ?? ALL_WEBHOOKS, window.unit],
+  );
+}
+
+/** Per webhook, the counts of the hours from `since` on. */
+export async function countsByWebhook(
+  manager: EntityManager,
+  workspaceId: string,
+  webhookIds: readonly string[],
+  windows: { recent: Date; since: Date },
+): Promise<Map<string, { recent: OutcomeCounts; all: OutcomeCounts }>> {
+  const rows: (Record<string, number> & { webhook_id: string })[] = await manager.query(
+    `SELECT webhook_id, ${outcomeColumns()}, ${outcomeColumns('recent_', 'hour >= $4')}
+       FROM (SELECT webhook_id, hour, state, n FROM delivery_counts
+              WHERE workspace_id = $1 AND webhook_id = ANY($2::uuid[]) AND hour >= $3
+             UNION ALL
+             SELECT webhook_id, hour, state, n FROM delivery_count_changes
+              WHERE workspace_id = $1 AND webhook_id = ANY($2::uuid[]) AND hour >= $3) counted
+      GROUP BY webhook_id`,
+    [workspaceId, webhookIds, windows.since, windows.recent],
+  );
+  const pick = (row: Record<string, number>, prefix: string): OutcomeCounts => ({
+    delivered: row[`${prefix}delivered`] ?? 0,
+    failed: row[`${prefix}failed`] ?? 0,
+    inFlight: row[`${prefix}inFlight`] ?? 0,
+  });
+  return new Map(rows.map((row) => [row.webhook_id, { recent: pick(row, 'recent_'), all: pick(row, '') }]));
+}
+
+/**
+ * Moves the appended changes into the counts, per webhook and summed per workspace, in one
+ * transaction; one process at a time (the others skip). Changes of a workspace deleted meanwhile
+ * are dropped with it. Returns how many changes it folded.
+ */
+export async function foldDeliveryCounts(dataSource: DataSource): Promise<number> {
+  return dataSource.transaction(async (manager) => {
+    const [{ locked }] = (await manager.query(
+      `SELECT pg_try_advisory_xact_lock(hashtext('delivery_counts_fold')) AS locked`,
+    )) as [{ locked: boolean }];
+    if (!locked) return 0;
+    const [{ folded }] = (await manager.query(
+      `WITH moved AS (
+         DELETE FROM delivery_count_changes RETURNING workspace_id, webhook_id, hour, state, n
+       ), summed AS (
+         SELECT workspace_id, webhook_id, hour, state, sum(n) AS n FROM moved GROUP BY 1, 2, 3, 4
+         UNION ALL
+         SELECT workspace_id, $1::uuid, hour, state, sum(n) FROM moved GROUP BY 1, 3, 4
+       ), folded AS (
+         INSERT INTO delivery_counts (workspace_id, webhook_id, hour, state, n)
+         SELECT workspace_id, webhook_id, hour, state, n FROM summed
+          WHERE n <> 0 AND EXISTS (SELECT 1 FROM workspaces w WHERE w.id = summed.workspace_id)
+         ON CONFLICT (workspace_id, webhook_id, hour, state) DO UPDATE SET n = delivery_counts.n + EXCLUDED.n
+       )
+       SELECT count(*)::int AS folded FROM moved`,
+      [ALL_WEBHOOKS],
+    )) as [{ folded: number }];
+    return folded;
+  });
+}
+
+/** A count kept that differs from a recount of the deliveries: the key, and both numbers. */
+export interface CountDrift {
+  webhookId: string;
+  hour: Date;
+  state: string;
+  kept: number;
+  recounted: number;
+}
+
+/**
+ * Compares the counts kept for a workspace (per webhook and summed over its webhooks) with a
+ * recount of its deliveries; empty when they agree. Reads every delivery of the workspace: for
+ * tests, the fault run and an operator's check, never a request.
+ */
+export async function countDrift(
+  query: (sql: string, parameters: unknown[]) => Promise<CountDrift[]>,
+  workspaceId: string,
+): Promise<CountDrift[]> {
+  return query(
+    `WITH recounted AS (
+       SELECT webhook_id, date_trunc('hour', created_at, 'UTC') AS hour,
+              delivery_count_state(status, next_attempt_at) AS state, count(*)::bigint AS n
+         FROM deliveries WHERE workspace_id = $1 GROUP BY 1, 2, 3
+       UNION ALL
+       SELECT $2::uuid, date_trunc('hour', created_at, 'UTC'), delivery_count_state(status, next_attempt_at), count(*)
+         FROM deliveries WHERE workspace_id = $1 GROUP BY 2, 3
+     ), kept AS (
+       SELECT webhook_id, hour, state, sum(n)::bigint AS n FROM (
+         SELECT webhook_id, hour, state, n FROM delivery_counts WHERE workspace_id = $1
+         UNION ALL
+         SELECT webhook_id, hour, state, n FROM delivery_count_changes WHERE workspace_id = $1
+         UNION ALL
+         SELECT $2::uuid, hour, state, n FROM delivery_count_changes WHERE workspace_id = $1
+       ) each GROUP BY 1, 2, 3
+     )
+     SELECT coalesce(k.webhook_id, r.webhook_id) AS "webhookId", coalesce(k.hour, r.hour) AS hour,
+            coalesce(k.state, r.state) AS state, coalesce(k.n, 0)::int AS kept, coalesce(r.n, 0)::int AS recounted
+       FROM kept k FULL JOIN recounted r USING (webhook_id, hour, state)
+      WHERE coalesce(k.n, 0) <> coalesce(r.n, 0)
+      ORDER BY 1, 2, 3`,
+    [workspaceId, ALL_WEBHOOKS],
+  );
+}
