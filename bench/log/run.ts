@@ -49,6 +49,7 @@ interface SizeResult {
   size: number;
   routes: RouteTiming[];
   write: { p50: number; first: number };
+  vacuumMs: number;
   tableBytes: string;
 }
 
@@ -144,12 +145,18 @@ async function main(): Promise<void> {
         }
         const write = { first: writes[0]!, p50: summarize(writes.slice(1)).p50 };
         log(`  write to receipt: first ${ms(write.first)}, p50 ${ms(write.p50)}`);
+        // Vacuum after the writes: what it costs on a grown log whose old rows do not change (the
+        // visibility map lets it skip their pages), the case for not partitioning by month.
+        const vacuumStarted = wallMs();
+        await db.query('VACUUM deliveries');
+        const vacuumMs = wallMs() - vacuumStarted;
+        log(`  VACUUM deliveries after the writes: ${ms(vacuumMs)}`);
         const [bytes] = (
           await db.query(
             `SELECT pg_size_pretty(pg_total_relation_size('deliveries') + pg_total_relation_size('delivery_attempts')) AS size`,
           )
         ).rows;
-        results.push({ size, routes, write, tableBytes: bytes.size });
+        results.push({ size, routes, write, vacuumMs, tableBytes: bytes.size });
       }
     } finally {
       await db.end();
@@ -178,6 +185,7 @@ function render(results: SizeResult[], m: ReturnType<typeof machine>): string {
     'write → delivery received',
     ...results.map((result) => `${ms(result.write.p50)} / ${ms(result.write.first)}`),
   ]);
+  rows.push(['VACUUM deliveries after the writes', ...results.map((result) => ms(result.vacuumMs))]);
   rows.push(['deliveries + attempts on disk', ...results.map((result) => result.tableBytes)]);
   let revision = 'unknown';
   try {
