@@ -3,7 +3,8 @@ import type { Pool } from 'pg';
 import { RateLimiterPostgres, RateLimiterRes } from 'rate-limiter-flexible';
 import { rateLimitError } from '../../shared/app-error';
 import { normaliseEmail } from './email';
-import { clientAddressKey, lockSeconds, type LockoutRule } from './lockout.rules';
+import { clientAddressKey } from '../../security/client-address-key';
+import { lockSeconds, type LockoutRule } from './lockout.rules';
 
 // Candidate settings (docs/security.md, "Limits"): named here until the lead wires them into config.
 /** Failed sign-ins (or current-password checks) in a row for one email, from anywhere. */

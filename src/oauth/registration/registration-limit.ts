@@ -1,7 +1,7 @@
 import type { Middleware } from 'koa';
 import type { Pool } from 'pg';
 import { RateLimiterMemory, RateLimiterPostgres, RateLimiterRes } from 'rate-limiter-flexible';
-import { registrationAddressKey } from './registration-address';
+import { clientAddressKey } from '../../security/client-address-key';
 
 /**
  * Client registrations (RFC 7591, `POST /oauth/reg`) per client address and window: enough for a
@@ -54,7 +54,7 @@ export class RegistrationLimit {
   /** Counts one registration from `ip`: undefined when allowed, else the seconds to wait. */
   async take(ip: string): Promise<number | undefined> {
     try {
-      await this.limiter.consume(registrationAddressKey(ip));
+      await this.limiter.consume(clientAddressKey(ip));
       return undefined;
     } catch (refused) {
       if (!(refused instanceof RateLimiterRes)) throw refused;
