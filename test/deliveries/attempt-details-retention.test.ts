@@ -3,6 +3,7 @@ import pino from 'pino';
 import { startAttemptDetailsSweep } from '../../src/app/sweeps';
 import { ATTEMPT_DETAILS_BATCH } from '../../src/deliveries/log/attempt-details-rule';
 import { expireAttemptDetails } from '../../src/deliveries/log/attempt-details-sweep';
+import { connectMcp } from '../helpers/mcp';
 import { startTestApp, type TestApp } from '../helpers/test-app';
 import { WebClient } from '../helpers/web-client';
 
@@ -15,7 +16,8 @@ const BULK = 2 * ATTEMPT_DETAILS_BATCH + 7;
  * (DELIVERY_ATTEMPT_DETAILS_DAYS, 30 by default); the sweep drops it from attempts older than the
  * window, in batches, and notes when. It never deletes a delivery or an attempt row, never changes
  * an attempt's outcome, and never touches an attempt inside the window (spec: the delivery record
- * and its payload are kept as long as the workspace exists). Timestamps are set directly in SQL.
+ * and its payload are kept as long as the workspace exists). Event Details (REST, /app/api, MCP)
+ * then say when the request expired. Timestamps are set directly in SQL.
  */
 describe('the retention window of attempt request details', () => {
   let app: TestApp;
@@ -174,6 +176,51 @@ describe('the retention window of attempt request details', () => {
     // Nothing was sent for `unsent`: nothing to expire, so it does not say expired.
     const [row] = await rowsOf(unsent);
     expect(row).toMatchObject({ request_headers: null, request_expired_at: null, outcome: 'failed' });
+  });
+
+  it('Event Details over REST, /app/api and MCP say the request expired, and when; the rest stays', async () => {
+    const key = (await admin.ok('POST', '/app/api/api-keys', { name: 'retention' })).value as string;
+    const [old] = await rowsOf(mixed);
+    const expectExpired = (details: any) => {
+      expect(details).toMatchObject({ id: mixed, status: 'failed', statusCode: 503, attempts: 2 });
+      const [first, second] = details.attemptHistory;
+      expect(first).toMatchObject({
+        attempt: 1,
+        statusCode: 503,
+        responseMessage: 'Service Unavailable',
+        outcome: 'retry',
+        durationMs: 41,
+        request: null,
+        requestExpiredAt: old.request_expired_at.toISOString(),
+        response: { headers: [{ name: 'Content-Type', value: 'text/plain' }], omittedHeaders: 0 },
+      });
+      expect(first.startedAt).toBe(old.started_at.toISOString());
+      // Inside the window: the request as kept, not expired.
+      expect(second).toMatchObject({
+        attempt: 2,
+        requestExpiredAt: null,
+        request: { body: '{"attempt":2}' },
+      });
+    };
+
+    const rest = await fetch(`${app.baseUrl}/api/v1/webhooks/${webhookId}/deliveries/${mixed}`, {
+      headers: { 'x-api-key': key },
+    });
+    expect(rest.status).toBe(200);
+    expectExpired(await rest.json());
+    expectExpired(await admin.ok('GET', `/app/api/webhooks/${webhookId}/deliveries/${mixed}`));
+    const mcp = await connectMcp(app.baseUrl, key);
+    try {
+      await mcp.client.listTools(); // the SDK then checks the answer against get_delivery's outputSchema
+      const got = await mcp.call('get_delivery', { deliveryId: mixed });
+      expect(got.isError).toBeFalsy();
+      expectExpired(got.structuredContent);
+    } finally {
+      await mcp.client.close();
+    }
+    // Nothing was sent for `unsent`: no request, and not expired either.
+    const none = await admin.ok('GET', `/app/api/webhooks/${webhookId}/deliveries/${unsent}`);
+    expect(none.attemptHistory[0]).toMatchObject({ request: null, requestExpiredAt: null });
   });
 
   it('is idempotent: a second run finds nothing and keeps the first run’s dates', async () => {
