@@ -54,6 +54,11 @@ describe('loadConfig', () => {
     [{ OUTBOUND_ALLOWED_CIDRS: '10.0.0.0' }, 'OUTBOUND_ALLOWED_CIDRS'],
     [{ OUTBOUND_ALLOWED_CIDRS: '10.0.0.0/8,intranet' }, 'OUTBOUND_ALLOWED_CIDRS'],
     [{ TRUST_PROXY: 'maybe' }, 'TRUST_PROXY'],
+    [{ DELIVERY_ATTEMPT_DETAILS_DAYS: '0' }, 'DELIVERY_ATTEMPT_DETAILS_DAYS'],
+    [{ DELIVERY_ATTEMPT_DETAILS_DAYS: '-30' }, 'DELIVERY_ATTEMPT_DETAILS_DAYS'],
+    [{ DELIVERY_ATTEMPT_DETAILS_DAYS: '7.5' }, 'DELIVERY_ATTEMPT_DETAILS_DAYS'],
+    [{ DELIVERY_ATTEMPT_DETAILS_DAYS: '3651' }, 'DELIVERY_ATTEMPT_DETAILS_DAYS'],
+    [{ DELIVERY_ATTEMPT_DETAILS_DAYS: 'forever' }, 'DELIVERY_ATTEMPT_DETAILS_DAYS'],
   ])('refuses %j with a one-line message naming %s', (env, variable) => {
     let caught: unknown;
     try {
@@ -75,6 +80,13 @@ describe('loadConfig', () => {
       '10.0.0.0/8',
       'fd00::/8',
     ]);
+  });
+
+  it('keeps attempt request details 30 days unless DELIVERY_ATTEMPT_DETAILS_DAYS says otherwise', () => {
+    expect(loadConfig({}).DELIVERY_ATTEMPT_DETAILS_DAYS).toBe(30);
+    expect(loadConfig({ DELIVERY_ATTEMPT_DETAILS_DAYS: '1' }).DELIVERY_ATTEMPT_DETAILS_DAYS).toBe(1);
+    expect(loadConfig({ DELIVERY_ATTEMPT_DETAILS_DAYS: '90' }).DELIVERY_ATTEMPT_DETAILS_DAYS).toBe(90);
+    expect(loadConfig({ DELIVERY_ATTEMPT_DETAILS_DAYS: '3650' }).DELIVERY_ATTEMPT_DETAILS_DAYS).toBe(3650);
   });
 
   it('trusts a proxy only when TRUST_PROXY says so', () => {

@@ -123,6 +123,12 @@ export const configSchema = z.object({
       })
       .default({}),
   ),
+  /**
+   * Days each delivery attempt keeps the request it sent (headers and body) for Event Details; a
+   * sweep drops them after that (docs/deliveries.md, "What is kept, for how long, and why"). The
+   * delivery record and the attempt's outcome stay as long as the workspace.
+   */
+  DELIVERY_ATTEMPT_DETAILS_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
   /** Behind a reverse proxy: trust its X-Forwarded-Proto/-Host/-For (Koa's app.proxy). */
   TRUST_PROXY: optionalString.pipe(z.stringbool().default(false)),
 });

@@ -22,6 +22,7 @@ import { deliveryMetrics } from '../deliveries/capacity/delivery-metrics';
 import { createMetricsRegistry } from '../metrics/registry';
 import { serveMetrics } from '../metrics/metrics-server';
 import {
+  startAttemptDetailsSweep,
   startDeliveryCountFold,
   startDispatchSweep,
   startHeldRelease,
@@ -211,6 +212,10 @@ async function run(
     lifecycle.add('release of held deliveries', startHeldRelease(services.held, logger));
     lifecycle.add('fold of delivery counts', startDeliveryCountFold(dataSource, logger));
     lifecycle.add('sweep of unused OAuth clients', startUnusedOAuthClientSweep(dataSource, logger));
+    lifecycle.add(
+      'sweep of expired attempt details',
+      startAttemptDetailsSweep(dataSource, config.DELIVERY_ATTEMPT_DETAILS_DAYS, logger),
+    );
     worker.done.catch((error) => {
       logger.fatal({ err: error }, 'the worker stopped unexpectedly');
       void lifecycle.stop().then(() => process.exit(1));

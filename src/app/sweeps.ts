@@ -3,6 +3,7 @@ import type { Logger } from '../logger';
 import { removeUnusedOAuthClients } from '../oauth/registration/unused-clients';
 import type { Dispatcher } from '../deliveries/engine/dispatcher';
 import { foldDeliveryCounts } from '../deliveries/log/delivery-counts';
+import { expireAttemptDetails } from '../deliveries/log/attempt-details-sweep';
 import type { HeldDeliveries } from '../deliveries/capacity/held-deliveries';
 import type { ResendBatchesService } from '../deliveries/resend/resend-batches.service';
 import type { TrashService } from '../records/trash/trash.service';
@@ -44,6 +45,36 @@ export function startUnusedOAuthClientSweep(dataSource: DataSource, logger: Logg
       const removed = await removeUnusedOAuthClients(dataSource);
       if (removed) logger.info({ removed }, 'removed OAuth clients unused for 30 days');
     },
+  );
+}
+
+const ATTEMPT_DETAILS_SWEEP_EVERY_MS = 60 * 60 * 1000;
+
+/**
+ * At start and then every hour, drops the kept request details of attempts older than `days`
+ * (DELIVERY_ATTEMPT_DETAILS_DAYS; src/deliveries/log/attempt-details-sweep.ts): an hour late is
+ * nothing against a window of days, and at start catches up after downtime or a shorter window.
+ * Every worker process runs it; batches skip the rows another holds. Returns the stop function.
+ */
+export function startAttemptDetailsSweep(
+  dataSource: DataSource,
+  days: number,
+  logger: Logger,
+): () => Promise<void> {
+  return repeatEvery(
+    ATTEMPT_DETAILS_SWEEP_EVERY_MS,
+    logger,
+    'sweep of expired attempt details failed',
+    async (signal) => {
+      const started = performance.now();
+      const { expired, batches } = await expireAttemptDetails(dataSource, { days, signal });
+      if (expired)
+        logger.info(
+          { expired, batches, days, ms: Math.round(performance.now() - started) },
+          'dropped the request details of delivery attempts older than the retention window',
+        );
+    },
+    { atStart: true },
   );
 }
 
@@ -89,20 +120,33 @@ export function startHeldRelease(held: HeldDeliveries, logger: Logger): () => Pr
   return repeatEvery(RELEASE_EVERY_MS, logger, 'release of held deliveries failed', () => held.wake());
 }
 
-/** Runs `task` every `ms`, never two at once; the stop function waits for a run in progress. */
-function repeatEvery(ms: number, logger: Logger, failure: string, task: () => Promise<unknown>) {
+/**
+ * Runs `task` every `ms` (and at once with `atStart`), never two at once; the stop function tells
+ * a run in progress to end through the signal and waits for it.
+ */
+function repeatEvery(
+  ms: number,
+  logger: Logger,
+  failure: string,
+  task: (signal: AbortSignal) => Promise<unknown>,
+  { atStart = false } = {},
+) {
+  const stopping = new AbortController();
   let running: Promise<unknown> = Promise.resolve();
   let busy = false;
-  const timer = setInterval(() => {
+  const run = () => {
     if (busy) return;
     busy = true;
-    running = task()
+    running = task(stopping.signal)
       .catch((error: unknown) => logger.error({ err: error }, failure))
       .finally(() => (busy = false));
-  }, ms);
+  };
+  const timer = setInterval(run, ms);
   timer.unref();
+  if (atStart) run();
   return async () => {
     clearInterval(timer);
+    stopping.abort();
     await running;
   };
 }

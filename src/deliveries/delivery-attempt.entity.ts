@@ -59,6 +59,13 @@ export class DeliveryAttempt {
   @Column({ name: 'request_body_erased_at', type: 'timestamptz', nullable: true })
   requestBodyErasedAt: Date | null;
 
+  /**
+   * When the retention sweep dropped the kept request (headers, body, its SHA-256 and size) of an
+   * attempt older than DELIVERY_ATTEMPT_DETAILS_DAYS; null while kept, or when none was.
+   */
+  @Column({ name: 'request_expired_at', type: 'timestamptz', nullable: true })
+  requestExpiredAt: Date | null;
+
   /** The receiver's headers, capped, credentials masked; null: no answer or not recorded. */
   @Column({ name: 'response_headers', type: 'jsonb', nullable: true })
   responseHeaders: HeaderPair[] | null;

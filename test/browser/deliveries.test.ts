@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Page } from 'playwright-core';
+import { expireAttemptDetails } from '../../src/deliveries/log/attempt-details-sweep';
 import {
   addWebhookInBrowser,
   appFetch,
@@ -377,6 +378,53 @@ describe('web app: deliveries in a browser', () => {
     await expect(attempts.nth(1).textContent()).resolves.toContain('(request 2)');
     await expect(attempts.first().locator('time').textContent()).resolves.toMatch(/\d{2}:\d{2}:\d{2}/);
     await screenshot(page, '28-retrying-details');
+    await details().getByTestId('delivery-close').click();
+  });
+  it('Event Details say when an attempt’s request details expired, in place of the request', async () => {
+    const workspace = await appFetch(page, 'GET', '/app/api/session');
+    const webhooks = await appFetch(page, 'GET', '/app/api/webhooks');
+    const expiredUrl = 'https://expired.example.com/hook';
+    const [row] = await app.dataSource.query(
+      `INSERT INTO deliveries (workspace_id, webhook_id, event_id, event, url, trigger, status, status_code,
+         response_message, attempts, workflow_started_at, created_at, updated_at)
+       VALUES ($1, $2, $3, 'record.created', $4, 'event', 'delivered', 200, 'OK', 1, now(),
+         now() - interval '40 days', now() - interval '40 days')
+       RETURNING id`,
+      [workspace.workspace.id, webhooks.data[0].id, randomUUID(), expiredUrl],
+    );
+    await app.dataSource.query(
+      `INSERT INTO delivery_attempts (delivery_id, attempt, send, started_at, duration_ms, url, status_code,
+         response_message, outcome, request_headers, request_body, request_body_sha256, request_body_bytes)
+       VALUES ($1, 1, 1, now() - interval '40 days', 35, $2, 200, 'OK', 'delivered',
+         '[["Content-Type","application/json"]]', '{"kept":"for a while"}', repeat('c', 64), 22)`,
+      [row.id, expiredUrl],
+    );
+    await expireAttemptDetails(app.dataSource, { days: 30 });
+    const [{ expiredAt }] = await app.dataSource.query(
+      `SELECT request_expired_at AS "expiredAt" FROM delivery_attempts WHERE delivery_id = $1`,
+      [row.id],
+    );
+
+    await page.getByTestId('deliveries-url').fill(expiredUrl);
+    await eventually(async () => listedOnly(expiredUrl), 'the delivery with an expired request is listed');
+    await rows().first().getByTestId('delivery-open').click();
+    const attempt = details().getByTestId('delivery-attempt');
+    await attempt.first().waitFor();
+    await expect(attempt.first().getByTestId('delivery-attempt-status-code').textContent()).resolves.toBe(
+      '200',
+    );
+    const exchange = details().getByTestId('attempt-exchange').first();
+    await exchange.locator('summary').click();
+    const expired = exchange.getByTestId('attempt-request-expired');
+    await expired.waitFor();
+    await expect(expired.textContent()).resolves.toMatch(/^Request details expired on .*\d{4}/);
+    await expect(expired.locator('time').getAttribute('dateTime')).resolves.toBe(
+      (expiredAt as Date).toISOString(),
+    );
+    await expect(exchange.getByTestId('attempt-request-headers').count()).resolves.toBe(0);
+    await expect(exchange.getByTestId('attempt-request-none').count()).resolves.toBe(0);
+    expect(await pageHolds(page, 'for a while')).toBe(false);
+    await screenshot(page, '28b-expired-request');
     await details().getByTestId('delivery-close').click();
   });
   it('filters on the server: finds deliveries beyond the first page, keeps the filters in the address, counts them', async () => {

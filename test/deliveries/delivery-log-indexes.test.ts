@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { Client } from 'pg';
 import {
   DeliveryLogIndexes1764662400000,
   DELIVERY_LOG_INDEXES,
@@ -10,6 +9,7 @@ import { loadActor, type Actor } from '../../src/identity/actor';
 import { signUp } from '../../src/identity/sign-in/accounts.service';
 import { createLogger } from '../../src/logger';
 import { createTestDatabase, type TestDatabase } from '../helpers/database';
+import { writesDuring } from '../helpers/writes-during';
 
 const SEEDED = 200_000;
 const WEBHOOKS = [randomUUID(), randomUUID(), randomUUID(), randomUUID()];
@@ -123,51 +123,28 @@ describe('delivery log indexes', () => {
   });
 
   it('builds the indexes while another connection goes on inserting deliveries, and they end valid', async () => {
-    const writer = new Client({ connectionString: db.url });
-    await writer.connect();
-    const inserts: { sent: number; answered: number }[] = [];
-    let building = true;
-    const writing = (async () => {
-      while (building) {
-        const sent = performance.now();
-        await writer.query(
+    const writes = await writesDuring(
+      db.url,
+      (writer) =>
+        writer.query(
           `INSERT INTO deliveries (workspace_id, webhook_id, event_id, event, url, element, trigger, status,
                                    attempts, created_at)
            VALUES ($1, $2, gen_random_uuid(), 'record.created', 'http://127.0.0.1:41123/hooks/crm',
                    jsonb_build_object('recordId', gen_random_uuid()), 'event', 'pending', 0,
                    now() - interval '40 days')`,
           [actor.workspace.id, WEBHOOKS[0]],
-        );
-        inserts.push({ sent, answered: performance.now() });
-      }
-    })();
-    const runner = db.dataSource.createQueryRunner();
-    let started = 0;
-    let finished = 0;
-    try {
-      // Let the writer get going first, so the build starts amid writes.
-      while (inserts.length < 5) await new Promise((resolve) => setTimeout(resolve, 10));
-      started = performance.now();
-      await new DeliveryLogIndexes1764662400000().up(runner);
-      finished = performance.now();
-    } finally {
-      building = false;
-      await writing;
-      await runner.release();
-      await writer.end();
-    }
+        ),
+      () => migrate('up'),
+    );
 
-    const build = finished - started;
-    const during = inserts.filter((insert) => insert.sent >= started && insert.answered <= finished);
-    const slowest = Math.max(...inserts.map((insert) => insert.answered - insert.sent));
     // Inserts were committed all through the build, each answered in a small part of its duration.
-    expect(build).toBeGreaterThan(500);
-    expect(during.length).toBeGreaterThan(100);
-    expect(slowest).toBeLessThan(build / 5);
+    expect(writes.took).toBeGreaterThan(500);
+    expect(writes.during).toBeGreaterThan(100);
+    expect(writes.slowest).toBeLessThan(writes.took / 5);
     const [{ written }] = await db.dataSource.query(
       `SELECT count(*)::int AS written FROM deliveries WHERE created_at < now() - interval '39 days'`,
     );
-    expect(written).toBe(inserts.length);
+    expect(written).toBe(writes.writes);
 
     const indexes = (await db.dataSource.query(
       `SELECT c.relname AS name, i.indisvalid AS valid, i.indisready AS ready

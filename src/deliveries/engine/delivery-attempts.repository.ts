@@ -150,6 +150,34 @@ export class DeliveryAttemptsRepository {
     return count;
   }
 
+  /**
+   * Drops the kept request (headers, body, its SHA-256 and size) of up to `limit` sends started
+   * before `cutoff`, oldest first, and notes when; the rows and their outcomes stay (the retention
+   * window, docs/deliveries.md). One short statement over the partial index of kept requests; rows
+   * another sweep holds are skipped, not waited for. Returns how many it dropped.
+   */
+  async expireKeptRequests(cutoff: Date, limit: number): Promise<number> {
+    const [{ count }] = (await this.manager.query(
+      `WITH batch AS (
+         SELECT delivery_id, attempt, send FROM delivery_attempts
+          WHERE request_headers IS NOT NULL AND started_at < $1
+          ORDER BY started_at
+          LIMIT $2
+          FOR UPDATE SKIP LOCKED
+       ), expired AS (
+         UPDATE delivery_attempts a
+            SET request_headers = NULL, request_body = NULL, request_body_sha256 = NULL,
+                request_body_bytes = NULL, request_expired_at = now()
+           FROM batch b
+          WHERE a.delivery_id = b.delivery_id AND a.attempt = b.attempt AND a.send = b.send
+         RETURNING 1
+       )
+       SELECT count(*)::int AS count FROM expired`,
+      [cutoff, limit],
+    )) as [{ count: number }];
+    return count;
+  }
+
   /** Every send of the delivery, in the order they were made. */
   async history(deliveryId: string): Promise<DeliveryAttempt[]> {
     return this.manager.find(DeliveryAttempt, {

@@ -72,6 +72,7 @@ export function attemptView(row: DeliveryAttempt, viewer: BodyViewer): DeliveryA
             bodyWithheld:
               withheld === null ? null : { reason: withheld, message: BODY_WITHHELD_MESSAGES[withheld] },
           },
+    requestExpiredAt: row.requestExpiredAt?.toISOString() ?? null,
     response:
       row.responseHeaders === null
         ? null

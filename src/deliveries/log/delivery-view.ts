@@ -137,7 +137,11 @@ export const deliveryAttemptSchema = z.object({
   }),
   request: attemptRequestSchema.nullable().meta({
     description:
-      'What was sent. Null when nothing was sent (the attempt failed before sending) or not recorded (older deliveries).',
+      'What was sent. Null when nothing was sent (the attempt failed before sending), not recorded (older deliveries), or dropped at the end of its retention window (see requestExpiredAt).',
+  }),
+  requestExpiredAt: timestamp.nullable().meta({
+    description:
+      'When the request’s headers and body (with its SHA-256 and size) were dropped: each attempt keeps them for a retention window after it started (DELIVERY_ATTEMPT_DETAILS_DAYS, 30 days by default), while the delivery and the attempt’s outcome stay. Null while they are kept, and when nothing was kept.',
   }),
   response: attemptResponseSchema.nullable().meta({
     description:
@@ -266,6 +270,7 @@ export const eventDetailsExample = {
             'The body was rendered with the record owner’s access and holds values your role cannot read now: it is not shown, nor its SHA-256 or size.',
         },
       },
+      requestExpiredAt: null,
       response: {
         headers: [
           { name: 'Content-Type', value: 'text/plain' },

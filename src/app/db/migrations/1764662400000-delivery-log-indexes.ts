@@ -1,4 +1,5 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
+import { createIndexConcurrently } from './concurrent-index';
 
 /**
  * An index behind each filter of the delivery log (issue 26; docs/deliveries.md, "Reading a large
@@ -25,15 +26,8 @@ export class DeliveryLogIndexes1764662400000 implements MigrationInterface {
     await db.query(`CREATE EXTENSION IF NOT EXISTS pg_trgm`);
     await db.query(`SET lock_timeout = '10min'`);
     try {
-      for (const [index, definition] of DELIVERY_LOG_INDEXES) {
-        const [leftover] = (await db.query(
-          `SELECT NOT i.indisvalid AS invalid FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid
-            WHERE c.relname = $1 AND c.relnamespace = current_schema()::regnamespace`,
-          [index],
-        )) as { invalid: boolean }[];
-        if (leftover?.invalid) await db.query(`DROP INDEX CONCURRENTLY IF EXISTS ${index}`);
-        await db.query(`CREATE INDEX CONCURRENTLY IF NOT EXISTS ${index} ON deliveries ${definition}`);
-      }
+      for (const [index, definition] of DELIVERY_LOG_INDEXES)
+        await createIndexConcurrently(db, index, `ON deliveries ${definition}`);
     } finally {
       await db.query(`RESET lock_timeout`);
     }

@@ -18,6 +18,7 @@ import { RateLimits1764655200000 } from './1764655200000-rate-limits';
 import { OAuthClientLimits1764658800000 } from './1764658800000-oauth-client-limits';
 import { DeliveryLogIndexes1764662400000 } from './1764662400000-delivery-log-indexes';
 import { DeliveryCounts1764666000000 } from './1764666000000-delivery-counts';
+import { AttemptRequestExpiry1764669600000 } from './1764669600000-attempt-request-expiry';
 
 /** Every migration, oldest first. Listed explicitly so the same list runs from src and dist. */
 export const migrations = [
@@ -41,4 +42,5 @@ export const migrations = [
   OAuthClientLimits1764658800000,
   DeliveryLogIndexes1764662400000,
   DeliveryCounts1764666000000,
+  AttemptRequestExpiry1764669600000,
 ];

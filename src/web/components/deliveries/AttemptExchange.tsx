@@ -1,7 +1,9 @@
 // One send's request and answer in Event Details (docs/deliveries.md, "What was sent and what came
 // back"): the headers as sent with secrets masked, the body or why it is withheld with its SHA-256
-// and size, and the receiver's headers. The receiver's body is never kept.
+// and size, and the receiver's headers. The receiver's body is never kept. The request is kept for
+// a retention window, after which only when it expired is shown.
 import type { EventDetails } from '../../api';
+import { DateTime } from '../../format';
 
 type Attempt = EventDetails['attemptHistory'][number];
 type Header = { name: string; value: string };
@@ -33,7 +35,12 @@ export function AttemptExchange({ attempt }: { attempt: Attempt }) {
       <div className="attempt-exchange-parts">
         <section>
           <h4>Request</h4>
-          {!request ? (
+          {attempt.requestExpiredAt ? (
+            <p className="muted" data-testid="attempt-request-expired">
+              Request details expired on <DateTime value={attempt.requestExpiredAt} />: the headers and body
+              sent are kept for a limited time after each attempt.
+            </p>
+          ) : !request ? (
             <p className="muted" data-testid="attempt-request-none">
               Not recorded: no request was sent for this attempt, or it was made before requests were kept.
             </p>
