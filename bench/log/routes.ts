@@ -103,15 +103,6 @@ export async function measureRoutes(target: LogTarget): Promise<RouteTiming[]> {
       async () => rows(await get(`/webhooks/deliveries?searchTerm=${encodeURIComponent(host)}`)),
     ],
     [
-      'searchTerm matching a third of the log',
-      async () =>
-        rows(
-          await get(
-            `/webhooks/deliveries?searchTerm=${encodeURIComponent(new URL(target.commonUrl).pathname)}`,
-          ),
-        ),
-    ],
-    [
       'the same over MCP list_deliveries',
       async () => {
         const result = (await mcp.callTool({
@@ -120,6 +111,15 @@ export async function measureRoutes(target: LogTarget): Promise<RouteTiming[]> {
         })) as { structuredContent?: { data: unknown[] } };
         return `${result.structuredContent?.data.length ?? 0} rows`;
       },
+    ],
+    [
+      'searchTerm matching a third of the log',
+      async () =>
+        rows(
+          await get(
+            `/webhooks/deliveries?searchTerm=${encodeURIComponent(new URL(target.commonUrl).pathname)}`,
+          ),
+        ),
     ],
     [
       'url= exact ("Show deliveries")',
