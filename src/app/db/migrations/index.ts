@@ -17,6 +17,7 @@ import { DeliveriesWaitingIndex1764651600001 } from './1764651600001-deliveries-
 import { RateLimits1764655200000 } from './1764655200000-rate-limits';
 import { OAuthClientLimits1764658800000 } from './1764658800000-oauth-client-limits';
 import { DeliveryLogIndexes1764662400000 } from './1764662400000-delivery-log-indexes';
+import { DeliveryFindIndexes1764921600000 } from './1764921600000-delivery-find-indexes';
 
 /** Every migration, oldest first. Listed explicitly so the same list runs from src and dist. */
 export const migrations = [
@@ -39,4 +40,5 @@ export const migrations = [
   RateLimits1764655200000,
   OAuthClientLimits1764658800000,
   DeliveryLogIndexes1764662400000,
+  DeliveryFindIndexes1764921600000,
 ];
