@@ -9,6 +9,7 @@ import type { RecordAccess } from '../record-model/record-access';
 import type { RecordSnapshot } from './record-change';
 import type { RecordWriteBody } from './records.schemas';
 import { EMAIL, toStoredValue } from '../record-model/values';
+import { resolveWriteFields } from '../record-model/field-refs';
 
 function restrictedField(fieldId: string, section: 'values' | 'links'): AppError {
   return new AppError('authorization', [
@@ -23,15 +24,21 @@ function restrictedField(fieldId: string, section: 'values' | 'links'): AppError
 
 /**
  * The snapshot a write leads to: `previous` with the input applied, every rule checked (fields of
- * the type, value kinds, link targets, assignees, identities), and the formulas recomputed.
+ * the type, by id or name, value kinds, link targets, assignees, identities), and the formulas
+ * recomputed. Field names become ids first (`resolveWriteFields`), so every later rule, and its
+ * refusal's `path`, sees the field id.
  */
 export async function applyRecordInput(
   manager: EntityManager,
-  context: { workspaceId: string; type: TypeModel; access: RecordAccess },
+  context: { workspaceId: string; type: TypeModel; access: RecordAccess; modelSource: string },
   previous: RecordSnapshot,
-  input: RecordWriteBody,
+  sent: RecordWriteBody,
 ): Promise<RecordSnapshot> {
-  const { type, access, workspaceId } = context;
+  const { type, access, workspaceId, modelSource } = context;
+  const input = resolveWriteFields(type, sent, {
+    modelSource,
+    isRestricted: (fieldId) => access.isFieldRestricted(fieldId),
+  });
   const fieldById = new Map(type.fields.map((field) => [field.id, field]));
   const unknownField = (section: string, fieldId: string) =>
     ValidationError.of(`No field ${fieldId} in ${type.name}.`, 'recordFieldUnknown', [section, fieldId]);

@@ -24,6 +24,8 @@ export const FILTER_CODES = ['queryUnknownField', 'queryOperatorNotAllowed', 'qu
 
 const RECORD_VALUE_CODES = [
   'recordFieldUnknown',
+  'recordFieldAmbiguous',
+  'recordFieldDuplicate',
   'recordFieldReadOnly',
   'recordValueInvalid',
   'recordLinkTargetInvalid',
@@ -78,7 +80,12 @@ export const RECORD_OPERATIONS: OperationSpec[] = [
     path: '/api/v1/records/{type}',
     operationId: 'createRecord',
     summary: 'Create a record',
-    description: 'Values by field id; link fields through `links`. Emits record.created.',
+    description:
+      '`values` and `links` name each field by its id or by its name (trimmed, case-insensitive), as the MCP ' +
+      'record tools do: an id always means its own field; an unknown name (`recordFieldUnknown`, naming the ' +
+      "type's fields), a name several fields share (`recordFieldAmbiguous`, with their ids) and one field sent " +
+      'twice (`recordFieldDuplicate`) are refused, and a field your role restricts answers `recordFieldRestricted` ' +
+      'by name as by id. Link fields through `links`. Emits record.created.',
     tag: 'Records',
     pathParams: { type: typeParam },
     body: body(recordWriteBody, recordWriteExample),
@@ -111,10 +118,11 @@ export const RECORD_OPERATIONS: OperationSpec[] = [
     operationId: 'updateRecord',
     summary: 'Update a record',
     description:
-      'Only what is sent changes; `null` clears a value. Emits record.updated unless nothing changed.',
+      'Only what is sent changes; `null` clears a value. Fields by id or by name, as in `createRecord`. Emits ' +
+      'record.updated unless nothing changed.',
     tag: 'Records',
     pathParams: recordParams,
-    body: body(recordWriteBody, { values: { [FIELD_ID]: 'Acme renewal 2027', [OTHER_FIELD_ID]: null } }),
+    body: body(recordWriteBody, { values: { Name: 'Acme renewal 2027', [OTHER_FIELD_ID]: null } }),
     success: {
       status: 200,
       description: 'The record.',

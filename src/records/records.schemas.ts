@@ -7,11 +7,23 @@ export const IDENTITY_KINDS = ['email', 'phone', 'social'] as const;
 /**
  * A record write (REST, MCP, web app). On create everything is optional; on update only what is
  * sent changes: a value set to null is cleared, a link field sent replaces its links, and
- * `assignments` / `identities` sent replace the whole list.
+ * `assignments` / `identities` sent replace the whole list. `values` and `links` name a field by
+ * its id or its name (`resolveWriteFields` in `src/record-model/field-refs.ts`).
  */
 export const recordWriteBody = z.strictObject({
-  values: z.record(z.string(), z.unknown()).optional(),
-  links: z.record(z.string(), z.array(z.uuid()).max(100)).optional(),
+  values: z
+    .record(z.string(), z.unknown())
+    .optional()
+    .describe(
+      'Field to value, the field named by its id or its name (trimmed, case-insensitive; an id always means ' +
+        'its own field); null clears a value.',
+    ),
+  links: z
+    .record(z.string(), z.array(z.uuid()).max(100))
+    .optional()
+    .describe(
+      "Link field (by id or name) to the ids of the records it links to; replaces that field's links.",
+    ),
   assignments: z.array(z.uuid()).max(50).optional(),
   identities: z
     .array(z.strictObject({ kind: z.enum(IDENTITY_KINDS), value: z.string().trim().min(1).max(320) }))

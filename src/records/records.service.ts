@@ -43,7 +43,12 @@ export class RecordsService {
     assertMayWrite(actor);
     return this.writes.write(async (manager) => {
       const context = await this.writes.context(manager, actor, typeRef);
-      const next = await applyRecordInput(manager, this.inputContext(actor, context), EMPTY_SNAPSHOT, input);
+      const next = await applyRecordInput(
+        manager,
+        this.inputContext(actor, cause, context),
+        EMPTY_SNAPSHOT,
+        input,
+      );
       const record = await manager.save(
         manager.create(CrmRecord, {
           workspaceId: actor.workspace.id,
@@ -82,7 +87,7 @@ export class RecordsService {
       if (record.status !== 'active')
         throw conflictError('The record is in the Trash; restore it first.', 'recordTrashed');
       const previous = await context.repo.snapshot(record);
-      const next = await applyRecordInput(manager, this.inputContext(actor, context), previous, input);
+      const next = await applyRecordInput(manager, this.inputContext(actor, cause, context), previous, input);
       const change = diffSnapshots(previous, next, await this.writes.changeContext(context, previous, next));
       if (isEmptyChange(change)) return this.writes.view(context, record, previous);
       record.values = next.values;
@@ -133,7 +138,13 @@ export class RecordsService {
     });
   }
 
-  private inputContext(actor: Actor, context: WriteContext) {
-    return { workspaceId: actor.workspace.id, type: context.type, access: context.access };
+  /** A write's fields may be named by id or name; a refused name points to where ids are read. */
+  private inputContext(actor: Actor, cause: WriteCause, context: WriteContext) {
+    return {
+      workspaceId: actor.workspace.id,
+      type: context.type,
+      access: context.access,
+      modelSource: cause.kind === 'mcp' ? 'get_record_model' : 'POST /api/v1/model/read',
+    };
   }
 }

@@ -8,6 +8,7 @@ import {
   WEBHOOK_EVENTS,
   isRetiredEvent,
 } from '../shared/event-catalog';
+import { deliveryIdRange, isWholeId, shortId } from '../shared/deliveries/delivery-ids';
 import { WEBHOOK_DESCRIPTION_MAX, WEBHOOK_SECRET_MAX } from '../shared/limits';
 import { maySteerWebhook } from '../shared/webhooks/ownership-rule';
 import { parseHeaderLines } from '../shared/webhooks/webhook-headers';
@@ -293,6 +294,12 @@ export type DeliveryFilters = {
   webhookId: string;
   createdFrom: string;
   createdTo: string;
+  /** A delivery id, or its first 8 or more hex digits (the server's `idPrefix`). */
+  idPrefix: string;
+  /** An event id, whole. */
+  eventId: string;
+  /** A record id, whole. */
+  recordId: string;
 };
 
 export const NO_DELIVERY_FILTERS: DeliveryFilters = {
@@ -303,7 +310,21 @@ export const NO_DELIVERY_FILTERS: DeliveryFilters = {
   webhookId: '',
   createdFrom: '',
   createdTo: '',
+  idPrefix: '',
+  eventId: '',
+  recordId: '',
 };
+
+/** The id filters, each with the rule its text must meet before it is sent. */
+export const ID_FILTERS = [
+  { name: 'idPrefix', label: 'Delivery id', valid: (text: string) => deliveryIdRange(text) !== null },
+  { name: 'eventId', label: 'Event id', valid: isWholeId },
+  { name: 'recordId', label: 'Record id', valid: isWholeId },
+] as const;
+
+/** The id filters whose text cannot be sent as it is (too short, not an id), by label. */
+export const invalidIdFilters = (filters: DeliveryFilters) =>
+  ID_FILTERS.filter(({ name, valid }) => filters[name].trim() !== '' && !valid(filters[name]));
 
 const FILTER_NAMES = Object.keys(NO_DELIVERY_FILTERS) as (keyof DeliveryFilters)[];
 const isStatus = (value: string): value is DeliveryStatus => value in STATUS_LABELS;
@@ -321,6 +342,9 @@ export function deliveryFiltersOf(search: string): DeliveryFilters {
     webhookId: read('webhookId'),
     createdFrom: read('createdFrom'),
     createdTo: read('createdTo'),
+    idPrefix: read('idPrefix'),
+    eventId: read('eventId'),
+    recordId: read('recordId'),
   };
 }
 
@@ -349,6 +373,11 @@ export function deliveryQueryOf(filters: DeliveryFilters): DeliveryListQuery {
   if (from) query.createdFrom = from;
   const to = dayBound(filters.createdTo, true);
   if (to) query.createdTo = to;
+  // An id is sent once it is one (invalidIdFilters says which is not yet).
+  for (const { name, valid } of ID_FILTERS) {
+    const id = filters[name].trim();
+    if (id && valid(id)) query[name] = id;
+  }
   return query;
 }
 
@@ -360,7 +389,7 @@ export function deliveryCount(total: DeliveryPage['total']): string {
 
 /** A webhook as the delivery log names it: its description, else its short id. */
 export function webhookLabel(webhook: Pick<DeliveryView['webhook'], 'id' | 'description'>): string {
-  return webhook.description?.trim() || `Webhook ${webhook.id.slice(0, 8)}`;
+  return webhook.description?.trim() || `Webhook ${shortId(webhook.id)}`;
 }
 
 /** True while a delivery can still change (the lists and Event Details read it again). */

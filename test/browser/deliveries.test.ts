@@ -608,4 +608,63 @@ describe('web app: deliveries in a browser', () => {
     await expect(listed.getAttribute('data-trigger')).resolves.toBe('test');
     await expect(listed.getByTestId('delivery-test-tag').textContent()).resolves.toBe('Test');
   });
+
+  it('finds a delivery by its short id, its event id and its record id; the search offers an id to them', async () => {
+    const { data: ofDeal } = await appFetch(page, 'GET', `/app/api/webhooks/deliveries?recordId=${dealId}`);
+    const first = ofDeal.find((delivery: { id: string }) => delivery.id === firstDeliveryId);
+    const sameEvent = ofDeal.filter((delivery: { eventId: string }) => delivery.eventId === first.eventId);
+    expect(sameEvent.length).toBeGreaterThanOrEqual(2); // the delivery and its resend
+    const listedIds = async () =>
+      (await page.locator('.table-wrap.is-stale').count()) === 0
+        ? (await rows().evaluateAll((all) => all.map((row) => row.getAttribute('data-delivery-id')))).sort()
+        : [];
+    const sorted = (deliveries: { id: string }[]) => deliveries.map((delivery) => delivery.id).sort();
+
+    await page.getByTestId('deliveries-clear-filters').click();
+    await page.waitForURL(`${app.baseUrl}/deliveries`);
+    const short = firstDeliveryId.slice(0, 8);
+    await page.getByTestId('deliveries-idPrefix').fill(short.slice(0, 5));
+    // Five characters are not a short id: said, and not applied.
+    await expect(page.getByTestId('deliveries-id-invalid').textContent()).resolves.toContain(
+      'its first 8 or more characters',
+    );
+    await page.getByTestId('deliveries-idPrefix').fill(short);
+    await eventually(
+      async () => (await listedIds()).join() === firstDeliveryId,
+      'the short id finds the delivery',
+    );
+    expect(await page.getByTestId('deliveries-id-invalid').count()).toBe(0);
+    expect(new URL(page.url()).searchParams.get('idPrefix')).toBe(short);
+    await screenshot(page, '31-find-by-short-id');
+
+    await page.getByTestId('deliveries-idPrefix').fill('');
+    await page.getByTestId('deliveries-eventId').fill(first.eventId);
+    await eventually(
+      async () => (await listedIds()).join() === sorted(sameEvent).join(),
+      'the event id finds its deliveries',
+    );
+    // Combined: the event id and the record id, as the address keeps them after a reload.
+    await page.getByTestId('deliveries-recordId').fill(dealId);
+    await page.reload();
+    await page.getByTestId('deliveries-page').waitFor();
+    await expect(page.getByTestId('deliveries-recordId').inputValue()).resolves.toBe(dealId);
+    await eventually(
+      async () => (await listedIds()).join() === sorted(sameEvent).join(),
+      'the event and record ids after a reload',
+    );
+    await page.getByTestId('deliveries-eventId').fill('');
+    await eventually(
+      async () => (await listedIds()).join() === sorted(ofDeal).join(),
+      'every delivery of the record',
+    );
+
+    // A short id typed in the search matches no URL or event name; the page offers it as a delivery id.
+    await page.getByTestId('deliveries-clear-filters').click();
+    await page.getByTestId('deliveries-search').fill(short);
+    await page.getByTestId('deliveries-search-as-idPrefix').click();
+    await eventually(async () => (await listedIds()).join() === firstDeliveryId, 'moved to the id filter');
+    await expect(page.getByTestId('deliveries-search').inputValue()).resolves.toBe('');
+    await expect(page.getByTestId('deliveries-idPrefix').inputValue()).resolves.toBe(short);
+    await page.getByTestId('deliveries-clear-filters').click();
+  });
 });

@@ -3,13 +3,11 @@ import {
   DeliveryLogIndexes1764662400000,
   DELIVERY_LOG_INDEXES,
 } from '../../src/app/db/migrations/1764662400000-delivery-log-indexes';
-import { identityHooks } from '../../src/app/services';
-import { DeliveriesService, type DeliveryListQuery } from '../../src/deliveries/log/deliveries.service';
-import { loadActor, type Actor } from '../../src/identity/actor';
-import { signUp } from '../../src/identity/sign-in/accounts.service';
-import { createLogger } from '../../src/logger';
+import type { DeliveriesService, DeliveryListQuery } from '../../src/deliveries/log/deliveries.service';
+import type { Actor } from '../../src/identity/actor';
 import { createTestDatabase, type TestDatabase } from '../helpers/database';
 import { writesDuring } from '../helpers/writes-during';
+import { everyPage, logService, migrateOne, newActor } from '../helpers/delivery-log';
 
 const SEEDED = 200_000;
 const WEBHOOKS = [randomUUID(), randomUUID(), randomUUID(), randomUUID()];
@@ -27,23 +25,9 @@ describe('delivery log indexes', () => {
 
   beforeAll(async () => {
     db = await createTestDatabase(4);
-    const { user, workspace } = await signUp(
-      db.dataSource,
-      {
-        name: 'Ines',
-        email: 'ines@example.com',
-        password: 'plum kettle orbit 42',
-        workspaceName: 'Index Co',
-      },
-      identityHooks,
-    );
-    actor = (await loadActor(db.dataSource.manager, workspace.id, user.id))!;
-    service = new DeliveriesService(
-      db.dataSource,
-      { startResend: async () => undefined },
-      () => null,
-      createLogger('silent'),
-    );
+    actor = await newActor(db, 'ines@example.com', 'Index Co');
+    const workspace = actor.workspace;
+    service = logService(db);
     // The table as it was before this migration: the log grown to SEEDED deliveries, shaped like the
     // ones the service writes (spread over 30 days across four webhooks, 0.5 % failed), with three
     // old deliveries to a URL nothing else uses.
@@ -78,28 +62,11 @@ describe('delivery log indexes', () => {
     await db.drop();
   });
 
-  const migrate = async (direction: 'up' | 'down') => {
-    const runner = db.dataSource.createQueryRunner();
-    try {
-      await new DeliveryLogIndexes1764662400000()[direction](runner);
-    } finally {
-      await runner.release();
-    }
-  };
+  const migrate = (direction: 'up' | 'down') =>
+    migrateOne(db, new DeliveryLogIndexes1764662400000(), direction);
 
   /** Every page of the log under the filters, and the total of the first page. */
-  const everything = async (query: Omit<DeliveryListQuery, 'limit'>) => {
-    const ids: string[] = [];
-    let after: DeliveryListQuery['after'];
-    let total: unknown;
-    do {
-      const page = await service.list(actor, { ...query, limit: 200, after });
-      total ??= page.total;
-      ids.push(...page.data.map((delivery) => delivery.id));
-      after = page.next ?? undefined;
-    } while (after);
-    return { ids, total };
-  };
+  const everything = (query: Omit<DeliveryListQuery, 'limit'>) => everyPage(service, actor, query);
 
   const filters: [string, Omit<DeliveryListQuery, 'limit'>][] = [
     ['a rare searchTerm', { searchTerm: 'rare-receiver.example' }],

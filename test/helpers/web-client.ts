@@ -94,6 +94,17 @@ export async function rest(baseUrl: string, key: string | undefined, path = '/ap
   return { status: response.status, body: (text ? JSON.parse(text) : undefined) as any };
 }
 
+/** A call of `/api/v1<path>` with an API key and a JSON body: its status and parsed body. */
+export async function keyCall(baseUrl: string, key: string, method: string, path: string, body?: unknown) {
+  const response = await fetch(`${baseUrl}/api/v1${path}`, {
+    method,
+    headers: { 'x-api-key': key, 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await response.text();
+  return { status: response.status, body: (text ? JSON.parse(text) : undefined) as any };
+}
+
 /**
  * A member added by an Admin with a role of their own (Read access All and Create on API &
  * Webhooks, so they can make a key, plus `role`), signed in, with an API key.

@@ -32,6 +32,11 @@ const deliveryLog = {
     createdFrom: 'Created at or after (ISO 8601 date or date-time; a date starts at 00:00 UTC).',
     createdTo: 'Created at or before (ISO 8601 date or date-time; a date covers its whole day, UTC).',
     webhookId: "Only this webhook's deliveries (404 `webhookNotFound` when it is not in the workspace).",
+    eventId:
+      "Only the deliveries of this event: the envelope's `id`, the same on every retry and resend (a whole id).",
+    recordId: 'Only the deliveries about this record (`element.recordId`; a whole id).',
+    idPrefix:
+      'One delivery by its id, or by its first 8 or more hex digits (the short id the web app shows), with or without hyphens.',
   },
   /** A query parameter the route does not know is refused, not ignored. */
   refusals: { 400: ['unknownField'], 404: ['webhookNotFound'] },

@@ -1,5 +1,5 @@
 import type { DataSource, EntityManager, SelectQueryBuilder } from 'typeorm';
-import { authorizationError, conflictError, notFoundError } from '../../shared/app-error';
+import { authorizationError, conflictError, notFoundError, ValidationError } from '../../shared/app-error';
 import { dateBound } from '../../db/date-bound';
 import { keysetPage } from '../../db/keyset-page';
 import type { Page, PageRequest } from '../../http/paging';
@@ -10,6 +10,7 @@ import { assertApiRight } from '../../identity/permissions';
 import type { Logger } from '../../logger';
 import { loadRecordAccess, UNRESTRICTED_ACCESS } from '../../record-model/record-access';
 import { isRecordEvent, isRetiredEvent } from '../../shared/event-catalog';
+import { DELIVERY_ID_PREFIX_RULE, deliveryIdRange } from '../../shared/deliveries/delivery-ids';
 import { WebhooksRepository } from '../../webhooks/webhooks.repository';
 import { webhookNotFound } from '../../webhooks/webhooks.service';
 import { loadDeliveryEvent, readablePayload } from '../engine/delivery-event';
@@ -30,6 +31,12 @@ export interface ResendStarter {
 
 export const deliveryNotFound = () => notFoundError('Delivery not found.', 'deliveryNotFound');
 
+/**
+ * The record a delivery is about, as SQL: exactly the expression `deliveries_workspace_record_idx`
+ * indexes (a different spelling would not be read from it).
+ */
+export const RECORD_ID_SQL = `(d.element ->> 'recordId')`;
+
 export interface DeliveryListQuery extends PageRequest {
   webhookId?: string;
   searchTerm?: string;
@@ -41,6 +48,12 @@ export interface DeliveryListQuery extends PageRequest {
   /** ISO 8601 date or date-time; a date covers its whole day (UTC). */
   createdFrom?: string;
   createdTo?: string;
+  /** The event's id (the envelope's `id`), whole. */
+  eventId?: string;
+  /** The record the delivery is about (its `element.recordId`), whole. */
+  recordId?: string;
+  /** The delivery's id or its first hex digits (deliveryIdRange). */
+  idPrefix?: string;
 }
 
 /** A page of the delivery log, with how many deliveries its filters match. */
@@ -100,6 +113,17 @@ export class DeliveriesService {
       builder.andWhere('d.created_at >= :createdFrom', { createdFrom: dateBound(query.createdFrom, false) });
     if (query.createdTo)
       builder.andWhere('d.created_at <= :createdTo', { createdTo: dateBound(query.createdTo, true) });
+    // What a person knows of one delivery; each is read from an index (1764673200000-delivery-find-indexes).
+    if (query.eventId) builder.andWhere('d.event_id = :eventId', { eventId: query.eventId });
+    // Compared as text, as stored: in lower case.
+    if (query.recordId)
+      builder.andWhere(`${RECORD_ID_SQL} = :recordId`, { recordId: query.recordId.toLowerCase() });
+    if (query.idPrefix) {
+      const range = deliveryIdRange(query.idPrefix);
+      if (!range)
+        throw ValidationError.of(`idPrefix must be ${DELIVERY_ID_PREFIX_RULE}.`, 'invalid', ['idPrefix']);
+      builder.andWhere('d.id BETWEEN :idFrom AND :idTo', { idFrom: range.from, idTo: range.to });
+    }
     return builder;
   }
 

@@ -32,7 +32,9 @@ export function deliveryActions(deps: {
   return [
     defineAction({
       action: 'list_deliveries',
-      summary: 'The delivery log, newest first, filtered by webhook, text, status, event, URL and dates.',
+      summary:
+        'The delivery log, newest first, filtered by webhook, text, status, event, URL, dates, event id, record id ' +
+        'and delivery id or short id.',
       input: listDeliveriesInput,
       output: deliveryPageSchema,
       writes: false,
@@ -42,10 +44,16 @@ export function deliveryActions(deps: {
         description:
           'Lists deliveries (one event sent to one webhook, with its status, status code and response message), ' +
           'newest first. Filter by webhook id, searchTerm (URL or event name), status (e.g. failed), event name, ' +
-          'exact URL and creation dates. Read-only. Use get_delivery for the attempts of one delivery.',
+          'exact URL, creation dates, eventId, recordId and deliveryIdPrefix (a delivery id or its short id). ' +
+          'Read-only. Use get_delivery for the attempts of one delivery.',
       },
-      run: async ({ id: webhookId, deliveryUrl: url, limit, ...filters }, actor) =>
-        encodePage(await deliveries.list(actor, decodePaging({ ...filters, webhookId, url, limit }))),
+      run: async (
+        { id: webhookId, deliveryUrl: url, deliveryIdPrefix: idPrefix, limit, ...filters },
+        actor,
+      ) =>
+        encodePage(
+          await deliveries.list(actor, decodePaging({ ...filters, webhookId, url, idPrefix, limit })),
+        ),
     }),
     defineAction({
       action: 'resend_delivery',

@@ -1,13 +1,13 @@
 import type { DataSource } from 'typeorm';
 import { decodePaging, encodePage } from '../../http/paging';
 import { z } from 'zod';
-import { findReadableType, visibleModel, type TypeModel } from '../../record-model/model.service';
+import { findReadableType, visibleModel } from '../../record-model/model.service';
 import { modelOf } from '../../record-model/model-cache';
 import { recordAccessOf } from '../../record-model/record-access';
 import { QUERY_FILTERS_MAX, recordFilterSchema } from '../../records/query/record-query';
-import { listRecordsQuery, recordWriteBody, type RecordWriteBody } from '../../records/records.schemas';
+import { listRecordsQuery, recordWriteBody } from '../../records/records.schemas';
 import { modelTypeReadSchema } from '../../record-model/model-view';
-import { resolveFieldKeys, resolveFilterFields } from '../field-refs';
+import { resolveFilterFields } from '../../record-model/field-refs';
 import type { RecordsService } from '../../records/records.service';
 import { escapeMarkdown, untrusted } from '../markdown';
 import { defineTool, idempotencyKeyField, UNTRUSTED_META_KEY, type McpTool } from '../mcp-tool';
@@ -60,13 +60,6 @@ const untrustedResult = (markdown: string, structuredContent?: Record<string, un
   _meta: { [UNTRUSTED_META_KEY]: true },
 });
 
-/** A record write with its field names turned into field ids. */
-const withFieldIds = <Input extends RecordWriteBody>(type: TypeModel, input: Input): Input => ({
-  ...input,
-  values: resolveFieldKeys(type, 'values', input.values),
-  links: resolveFieldKeys(type, 'links', input.links),
-});
-
 const mcpCause = (actor: McpActor): WriteCause =>
   'apiKeyId' in actor
     ? { kind: 'mcp', apiKeyId: actor.apiKeyId }
@@ -78,7 +71,8 @@ export function recordTools(deps: { dataSource: DataSource; records: RecordsServ
 
   const typeOf = async (actor: McpActor, reference: string) => {
     const model = await modelOf(dataSource.manager, actor);
-    return findReadableType(model, recordAccessOf(actor.role, model), reference);
+    const access = recordAccessOf(actor.role, model);
+    return { type: findReadableType(model, access, reference), access };
   };
 
   return [
@@ -150,14 +144,17 @@ export function recordTools(deps: { dataSource: DataSource; records: RecordsServ
       }),
       annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
       run: async (args, actor) => {
-        const type = await typeOf(actor, args.type);
+        const { type, access } = await typeOf(actor, args.type);
         const page = encodePage(
           await records.list(
             actor,
             type.id,
             decodePaging({
               search: args.search,
-              filters: resolveFilterFields(type, args.filters),
+              filters: resolveFilterFields(type, args.filters, {
+                modelSource: 'get_record_model',
+                isRestricted: (fieldId) => access.isFieldRestricted(fieldId),
+              }),
               status: args.trashed ? ('trashed' as const) : ('active' as const),
               limit: args.limit,
               cursor: args.cursor,
@@ -184,7 +181,7 @@ export function recordTools(deps: { dataSource: DataSource; records: RecordsServ
       input: z.strictObject({ type: typeRef, recordId }),
       annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
       run: async (args, actor) => {
-        const type = await typeOf(actor, args.type);
+        const { type } = await typeOf(actor, args.type);
         return untrustedResult(
           recordToMarkdown(await records.get(actor, { typeRef: type.id, recordId: args.recordId }), type),
         );
@@ -205,8 +202,9 @@ export function recordTools(deps: { dataSource: DataSource; records: RecordsServ
         openWorldHint: false,
       },
       run: async ({ type: reference, ...input }, actor) => {
-        const type = await typeOf(actor, reference);
-        const created = await records.create(actor, mcpCause(actor), type.id, withFieldIds(type, input));
+        // Field names become ids in the record rules, as for REST (resolveWriteFields).
+        const { type } = await typeOf(actor, reference);
+        const created = await records.create(actor, mcpCause(actor), type.id, input);
         return untrustedResult(recordToMarkdown(created, type));
       },
     }),
@@ -225,13 +223,8 @@ export function recordTools(deps: { dataSource: DataSource; records: RecordsServ
         openWorldHint: false,
       },
       run: async ({ type: reference, recordId: id, ...input }, actor) => {
-        const type = await typeOf(actor, reference);
-        const view = await records.update(
-          actor,
-          mcpCause(actor),
-          { typeRef: type.id, recordId: id },
-          withFieldIds(type, input),
-        );
+        const { type } = await typeOf(actor, reference);
+        const view = await records.update(actor, mcpCause(actor), { typeRef: type.id, recordId: id }, input);
         return untrustedResult(recordToMarkdown(view, type));
       },
     }),

@@ -103,7 +103,10 @@ export const listWebhooksInput = z.strictObject({
 });
 
 const deliveryList = listAllDeliveriesQuery.shape;
-/** `id` and `deliveryUrl` keep the names manage_webhooks has always taken for the REST `webhookId` and `url`. */
+/**
+ * `id` and `deliveryUrl` keep the names manage_webhooks has always taken for the REST `webhookId` and `url`;
+ * `deliveryIdPrefix` is the REST `idPrefix` (beside `id`, the webhook's, it says whose id it is).
+ */
 export const listDeliveriesInput = z.strictObject({
   id: deliveryList.webhookId.describe('Only the deliveries of this webhook (its id); also of a deleted one.'),
   searchTerm: deliveryList.searchTerm.describe('Text in the URL or the event name (case-insensitive).'),
@@ -114,6 +117,11 @@ export const listDeliveriesInput = z.strictObject({
   deliveryUrl: deliveryList.url.describe('Only deliveries sent to exactly this URL.'),
   createdFrom: deliveryList.createdFrom.describe(`Created at or after. ${from}`),
   createdTo: deliveryList.createdTo.describe(`Created at or before. ${to}`),
+  eventId: deliveryList.eventId.describe("Only deliveries of this event (the envelope's id), whole."),
+  recordId: deliveryList.recordId.describe('Only deliveries about this record (its id), whole.'),
+  deliveryIdPrefix: deliveryList.idPrefix.describe(
+    'A delivery by its id or its first 8+ hex digits (the short id the web app shows).',
+  ),
   limit: limit(deliveryList.limit),
   cursor: cursor(deliveryList.cursor),
 });

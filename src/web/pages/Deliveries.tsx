@@ -1,7 +1,8 @@
 // Deliveries (roles with Read access All on API & Webhooks): the delivery log of every webhook,
 // newest first, with the spec's columns (URL, Event, Element, Status, Status Code, Created at).
-// Search (event and URL) and the filters (status, event, exact URL, webhook, creation dates) are
-// applied by the server and kept in the page's address, so a link or a reload shows the same log;
+// Search (event and URL) and the filters (status, event, exact URL, webhook, delivery, event and
+// record ids, creation dates) are applied by the server and kept in the page's address, so a link or
+// a reload shows the same log;
 // the count is the server's, over every page. Opening a row shows Event Details (spec.md, "Web app
 // actions for webhooks and keys").
 import { useEffect, useMemo, useState } from 'react';
@@ -25,6 +26,7 @@ import { useRouter } from '../router';
 import { useSession } from '../session';
 import { useDebounced } from '../useDebounced';
 import { useSubmit } from '../useSubmit';
+import { SHORT_ID_LENGTH } from '../../shared/deliveries/delivery-ids';
 import {
   RETIRED_EVENTS,
   SELECTABLE_EVENTS,
@@ -35,6 +37,8 @@ import {
   deliveryQueryOf,
   eventLabel,
   hasDeliveryFilters,
+  ID_FILTERS,
+  invalidIdFilters,
   isUnfinished,
   mergeDeliveries,
   webhookLabel,
@@ -42,6 +46,12 @@ import {
 } from '../webhooks';
 
 const PAGE_SIZE = 50;
+/** What each id filter takes, as its field's title and the message when its text is not yet one. */
+const ID_FILTER_TITLES: Record<(typeof ID_FILTERS)[number]['name'], string> = {
+  idPrefix: `Delivery id: the whole id, or its first ${SHORT_ID_LENGTH} or more characters.`,
+  eventId: 'Event id: the whole id (the id every receiver of the event got).',
+  recordId: 'Record id: the whole id of the record.',
+};
 const SEARCH_DELAY_MS = 250;
 /** While a shown delivery is Pending or Sending, the first page is read again this often. */
 const POLL_MS = 2000;
@@ -150,6 +160,9 @@ export function DeliveriesPage() {
 
   const loaded = shown?.deliveries ?? [];
   const filtered = hasDeliveryFilters(filters);
+  const invalidIds = invalidIdFilters(filters);
+  // A search for an id finds nothing (it matches URLs and event names): offer the id filters it fits.
+  const searchedIds = ID_FILTERS.filter(({ valid }) => filters.search.trim() !== '' && valid(filters.search));
   // The catalog, then the retired names (old deliveries only), and a name the address asks for.
   const eventOptions = [...new Set([...SELECTABLE_EVENTS, ...RETIRED_EVENTS, filters.event])].filter(Boolean);
   // A webhook asked for by the address but not listed (deleted since) is still offered.
@@ -248,6 +261,23 @@ export function DeliveriesPage() {
             data-testid="deliveries-url"
           />
         </label>
+        {ID_FILTERS.map(({ name, label }) => (
+          <label className="toolbar-field" key={name}>
+            <span className="visually-hidden">{label}</span>
+            <input
+              type="text"
+              className="id-filter"
+              placeholder={label}
+              title={ID_FILTER_TITLES[name]}
+              value={filters[name]}
+              maxLength={36}
+              spellCheck={false}
+              aria-invalid={invalidIds.some((invalid) => invalid.name === name)}
+              onChange={(change) => setFilters({ [name]: change.target.value })}
+              data-testid={`deliveries-${name}`}
+            />
+          </label>
+        ))}
         <DateRange
           label="Created"
           from={filters.createdFrom}
@@ -263,6 +293,11 @@ export function DeliveriesPage() {
         />
       </div>
 
+      {invalidIds.length ? (
+        <p className="field-error" role="status" data-testid="deliveries-id-invalid">
+          {invalidIds.map(({ name }) => ID_FILTER_TITLES[name]).join(' ')} Until then it is not applied.
+        </p>
+      ) : null}
       <ErrorMessage message={error ?? more.error} />
 
       {!shown ? (
@@ -270,6 +305,25 @@ export function DeliveriesPage() {
       ) : loaded.length === 0 ? (
         <div className="empty" data-testid="deliveries-empty">
           {filtered ? 'No delivery matches the search and filters.' : 'No deliveries yet.'}
+          {searchedIds.length ? (
+            <p data-testid="deliveries-search-as-id">
+              The search matches the URL and the event name. Look for <code>{filters.search.trim()}</code> as{' '}
+              {searchedIds.map(({ name, label }, index) => (
+                <span key={name}>
+                  {index ? ' or ' : ''}
+                  <button
+                    type="button"
+                    className="link-button"
+                    onClick={() => setFilters({ search: '', [name]: filters.search.trim() })}
+                    data-testid={`deliveries-search-as-${name}`}
+                  >
+                    {label.toLowerCase()}
+                  </button>
+                </span>
+              ))}
+              ?
+            </p>
+          ) : null}
         </div>
       ) : (
         <>

@@ -1,5 +1,9 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
-import { createIndexConcurrently } from './concurrent-index';
+import {
+  createIndexesConcurrently,
+  dropIndexesConcurrently,
+  type IndexDefinition,
+} from '../../../db/concurrent-indexes';
 
 /**
  * An index behind each filter of the delivery log (issue 26; docs/deliveries.md, "Reading a large
@@ -14,9 +18,8 @@ import { createIndexConcurrently } from './concurrent-index';
  * owner may create it without superuser rights.
  *
  * Each index is built CONCURRENTLY, outside a transaction, so writes to a large deliveries table go
- * on while it is built; a build that failed half-way (an INVALID index) is dropped and built again.
- * The session may wait longer than the pool's lock_timeout for older transactions to end, since a
- * concurrent build waits for them twice.
+ * on while it is built; a build that failed half-way (an INVALID index) is dropped and built again
+ * (`createIndexesConcurrently`).
  */
 export class DeliveryLogIndexes1764662400000 implements MigrationInterface {
   name = 'DeliveryLogIndexes1764662400000';
@@ -24,24 +27,17 @@ export class DeliveryLogIndexes1764662400000 implements MigrationInterface {
 
   async up(db: QueryRunner): Promise<void> {
     await db.query(`CREATE EXTENSION IF NOT EXISTS pg_trgm`);
-    await db.query(`SET lock_timeout = '10min'`);
-    try {
-      for (const [index, definition] of DELIVERY_LOG_INDEXES)
-        await createIndexConcurrently(db, index, `ON deliveries ${definition}`);
-    } finally {
-      await db.query(`RESET lock_timeout`);
-    }
+    await createIndexesConcurrently(db, 'deliveries', DELIVERY_LOG_INDEXES);
   }
 
   /** Drops the indexes; pg_trgm stays, as other objects may have come to use it. */
   async down(db: QueryRunner): Promise<void> {
-    for (const [index] of [...DELIVERY_LOG_INDEXES].reverse())
-      await db.query(`DROP INDEX CONCURRENTLY IF EXISTS ${index}`);
+    await dropIndexesConcurrently(db, DELIVERY_LOG_INDEXES);
   }
 }
 
 /** Each index's name and what follows `ON deliveries`. */
-export const DELIVERY_LOG_INDEXES: readonly (readonly [string, string])[] = [
+export const DELIVERY_LOG_INDEXES: readonly IndexDefinition[] = [
   ['deliveries_url_trgm_idx', 'USING gin (url gin_trgm_ops)'],
   ['deliveries_event_trgm_idx', 'USING gin (event gin_trgm_ops)'],
   ['deliveries_workspace_status_idx', '(workspace_id, status, created_at DESC, id DESC)'],

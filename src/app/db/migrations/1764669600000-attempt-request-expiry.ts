@@ -1,7 +1,14 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
-import { createIndexConcurrently } from './concurrent-index';
+import {
+  createIndexesConcurrently,
+  dropIndexesConcurrently,
+  type IndexDefinition,
+} from '../../../db/concurrent-indexes';
 
-const INDEX = 'delivery_attempts_kept_request_idx';
+const KEPT_REQUEST_INDEX: IndexDefinition = [
+  'delivery_attempts_kept_request_idx',
+  '(started_at) WHERE request_headers IS NOT NULL',
+];
 
 /**
  * The retention window of attempt request details (issue 26; docs/deliveries.md, "What is kept,
@@ -11,7 +18,7 @@ const INDEX = 'delivery_attempts_kept_request_idx';
  * still keep a request: the oldest come first, and a swept row leaves the index, which so holds
  * about the window's attempts, not the whole history.
  *
- * No transaction: the index is built CONCURRENTLY (concurrent-index.ts), so attempts go on being
+ * No transaction: the index is built CONCURRENTLY (src/db/concurrent-indexes.ts), so attempts go on being
  * written while a large table is indexed. The column is added first, under the pool's short lock_timeout (a brief exclusive lock that must
  * not queue writes behind a long transaction); the build may then wait longer for older
  * transactions, as a concurrent build waits for them twice.
@@ -22,20 +29,11 @@ export class AttemptRequestExpiry1764669600000 implements MigrationInterface {
 
   async up(db: QueryRunner): Promise<void> {
     await db.query(`ALTER TABLE delivery_attempts ADD COLUMN IF NOT EXISTS request_expired_at timestamptz`);
-    await db.query(`SET lock_timeout = '10min'`);
-    try {
-      await createIndexConcurrently(
-        db,
-        INDEX,
-        'ON delivery_attempts (started_at) WHERE request_headers IS NOT NULL',
-      );
-    } finally {
-      await db.query(`RESET lock_timeout`);
-    }
+    await createIndexesConcurrently(db, 'delivery_attempts', [KEPT_REQUEST_INDEX]);
   }
 
   async down(db: QueryRunner): Promise<void> {
-    await db.query(`DROP INDEX CONCURRENTLY IF EXISTS ${INDEX}`);
+    await dropIndexesConcurrently(db, [KEPT_REQUEST_INDEX]);
     await db.query(`ALTER TABLE delivery_attempts DROP COLUMN IF EXISTS request_expired_at`);
   }
 }

@@ -19,6 +19,7 @@ import { OAuthClientLimits1764658800000 } from './1764658800000-oauth-client-lim
 import { DeliveryLogIndexes1764662400000 } from './1764662400000-delivery-log-indexes';
 import { DeliveryCounts1764666000000 } from './1764666000000-delivery-counts';
 import { AttemptRequestExpiry1764669600000 } from './1764669600000-attempt-request-expiry';
+import { DeliveryFindIndexes1764673200000 } from './1764673200000-delivery-find-indexes';
 
 /** Every migration, oldest first. Listed explicitly so the same list runs from src and dist. */
 export const migrations = [
@@ -43,4 +44,5 @@ export const migrations = [
   DeliveryLogIndexes1764662400000,
   DeliveryCounts1764666000000,
   AttemptRequestExpiry1764669600000,
+  DeliveryFindIndexes1764673200000,
 ];
