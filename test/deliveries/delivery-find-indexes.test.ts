@@ -2,7 +2,7 @@ import { writeFileSync } from 'node:fs';
 import {
   DeliveryFindIndexes1764673200000,
   DELIVERY_FIND_INDEXES,
-} from '../../src/app/db/migrations/1764673200000-delivery-find-indexes';
+} from '../../src/app/db/migrations/2025-12/1764673200000-delivery-find-indexes';
 import type { DeliveriesService, DeliveryListQuery } from '../../src/deliveries/log/deliveries.service';
 import type { Actor } from '../../src/identity/actor';
 import { createTestDatabase, type TestDatabase } from '../helpers/database';

@@ -1,25 +1,25 @@
-import { Identity1763769600000 } from './1763769600000-identity';
-import { SessionsAndApiKeys1763856000000 } from './1763856000000-sessions-and-api-keys';
-import { Records1763942400000 } from './1763942400000-records';
-import { Webhooks1764028800000 } from './1764028800000-webhooks';
-import { Deliveries1764115200000 } from './1764115200000-deliveries';
-import { IdempotencyKeys1764201600000 } from './1764201600000-idempotency-keys';
-import { Messaging1764288000000 } from './1764288000000-messaging';
-import { IdempotencyScope1764374400000 } from './1764374400000-idempotency-scope';
-import { AttemptSends1764460800000 } from './1764460800000-attempt-sends';
-import { TestEvents1764547200000 } from './1764547200000-test-events';
-import { AttemptRequests1764633600000 } from './1764633600000-attempt-requests';
-import { ResendBatches1764637200000 } from './1764637200000-resend-batches';
-import { OAuth1764644400000 } from './1764644400000-oauth';
-import { ResendBatchConnection1764648000000 } from './1764648000000-resend-batch-connection';
-import { DeliveryLanes1764651600000 } from './1764651600000-delivery-lanes';
-import { DeliveriesWaitingIndex1764651600001 } from './1764651600001-deliveries-waiting-index';
-import { RateLimits1764655200000 } from './1764655200000-rate-limits';
-import { OAuthClientLimits1764658800000 } from './1764658800000-oauth-client-limits';
-import { DeliveryLogIndexes1764662400000 } from './1764662400000-delivery-log-indexes';
-import { DeliveryCounts1764666000000 } from './1764666000000-delivery-counts';
-import { AttemptRequestExpiry1764669600000 } from './1764669600000-attempt-request-expiry';
-import { DeliveryFindIndexes1764673200000 } from './1764673200000-delivery-find-indexes';
+import { Identity1763769600000 } from './2025-11/1763769600000-identity';
+import { SessionsAndApiKeys1763856000000 } from './2025-11/1763856000000-sessions-and-api-keys';
+import { Records1763942400000 } from './2025-11/1763942400000-records';
+import { Webhooks1764028800000 } from './2025-11/1764028800000-webhooks';
+import { Deliveries1764115200000 } from './2025-11/1764115200000-deliveries';
+import { IdempotencyKeys1764201600000 } from './2025-11/1764201600000-idempotency-keys';
+import { Messaging1764288000000 } from './2025-11/1764288000000-messaging';
+import { IdempotencyScope1764374400000 } from './2025-11/1764374400000-idempotency-scope';
+import { AttemptSends1764460800000 } from './2025-11/1764460800000-attempt-sends';
+import { TestEvents1764547200000 } from './2025-12/1764547200000-test-events';
+import { AttemptRequests1764633600000 } from './2025-12/1764633600000-attempt-requests';
+import { ResendBatches1764637200000 } from './2025-12/1764637200000-resend-batches';
+import { OAuth1764644400000 } from './2025-12/1764644400000-oauth';
+import { ResendBatchConnection1764648000000 } from './2025-12/1764648000000-resend-batch-connection';
+import { DeliveryLanes1764651600000 } from './2025-12/1764651600000-delivery-lanes';
+import { DeliveriesWaitingIndex1764651600001 } from './2025-12/1764651600001-deliveries-waiting-index';
+import { RateLimits1764655200000 } from './2025-12/1764655200000-rate-limits';
+import { OAuthClientLimits1764658800000 } from './2025-12/1764658800000-oauth-client-limits';
+import { DeliveryLogIndexes1764662400000 } from './2025-12/1764662400000-delivery-log-indexes';
+import { DeliveryCounts1764666000000 } from './2025-12/1764666000000-delivery-counts';
+import { AttemptRequestExpiry1764669600000 } from './2025-12/1764669600000-attempt-request-expiry';
+import { DeliveryFindIndexes1764673200000 } from './2025-12/1764673200000-delivery-find-indexes';
 
 /** Every migration, oldest first. Listed explicitly so the same list runs from src and dist. */
 export const migrations = [

@@ -3,7 +3,7 @@ import {
   createIndexesConcurrently,
   dropIndexesConcurrently,
   type IndexDefinition,
-} from '../../../db/concurrent-indexes';
+} from '../../../../db/concurrent-indexes';
 
 /**
  * The indexes behind finding a delivery by what you know (issue 27, item 3; docs/deliveries.md,

@@ -3,7 +3,7 @@ import {
   createIndexesConcurrently,
   dropIndexesConcurrently,
   type IndexDefinition,
-} from '../../../db/concurrent-indexes';
+} from '../../../../db/concurrent-indexes';
 
 const KEPT_REQUEST_INDEX: IndexDefinition = [
   'delivery_attempts_kept_request_idx',

@@ -1,5 +1,5 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
-import { seedBuiltinModel } from '../../../record-model/builtin-model';
+import { seedBuiltinModel } from '../../../../record-model/builtin-model';
 
 /**
  * The record model (types and fields with stable ids), records with their links, assignments and

@@ -3,7 +3,7 @@ import {
   createIndexesConcurrently,
   dropIndexesConcurrently,
   type IndexDefinition,
-} from '../../../db/concurrent-indexes';
+} from '../../../../db/concurrent-indexes';
 
 /**
  * An index behind each filter of the delivery log (issue 26; docs/deliveries.md, "Reading a large
