@@ -1,4 +1,14 @@
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import { IDEMPOTENCY_KEY_MAX } from '../../src/http/idempotency/idempotency';
+import { QUERY_FILTERS_MAX, QUERY_SEARCH_MAX } from '../../src/shared/record-query.rules';
+import { BODY_TEMPLATE_MAX, WEBHOOK_DESCRIPTION_MAX, WEBHOOK_SECRET_MAX } from '../../src/shared/limits';
+import { CHANGED_FIELDS_MAX, RECORD_SOURCES_MAX } from '../../src/shared/webhooks/record-source.rules';
+import {
+  WEBHOOK_HEADER_NAME_MAX,
+  WEBHOOK_HEADER_VALUE_MAX,
+  WEBHOOK_HEADERS_MAX_COUNT,
+} from '../../src/shared/webhooks/webhook-headers';
+import { WEBHOOK_URL_MAX } from '../../src/shared/webhooks/webhook-url';
 import { connectMcp } from '../helpers/mcp';
 import { startTestApp, type TestApp } from '../helpers/test-app';
 import { WebClient } from '../helpers/web-client';
@@ -25,6 +35,7 @@ describe('MCP tools/list', () => {
   let app: TestApp;
   let mcp: Awaited<ReturnType<typeof connectMcp>>;
   let tools: Tool[];
+  const input = (tool: string) => tools.find((candidate) => candidate.name === tool)!.inputSchema as Schema;
 
   beforeAll(async () => {
     app = await startTestApp();
@@ -37,6 +48,46 @@ describe('MCP tools/list', () => {
   afterAll(async () => {
     await mcp?.client.close();
     await app?.close();
+  });
+
+  it('advertises the limits of the rules, from the constants the rules use', () => {
+    const { properties: webhook } = input('manage_webhooks');
+    const [trigger] = webhook.recordTrigger.anyOf;
+    const [sources] = webhook.recordSources.anyOf;
+    const { query } = trigger.properties;
+    expect({
+      url: webhook.url.maxLength,
+      description: webhook.description.maxLength,
+      secret: [webhook.secret.minLength, webhook.secret.maxLength],
+      bodyTemplate: webhook.bodyTemplate.anyOf[0].maxLength,
+      headers: [
+        webhook.headers.anyOf[0].maxProperties,
+        webhook.headers.anyOf[0].propertyNames.maxLength,
+        webhook.headers.anyOf[0].additionalProperties.maxLength,
+      ],
+      recordSources: sources.maxItems,
+      search: query.properties.search.maxLength,
+      filters: query.properties.filters.maxItems,
+      changedFieldIds: trigger.properties.changedFieldIds.maxItems,
+      sourceQuery: sources.items.properties.query,
+      deliveryUrl: [webhook.deliveryUrl.maxLength, input('list_deliveries').properties.deliveryUrl.maxLength],
+      idempotencyKey: webhook.idempotencyKey.maxLength,
+      recordFilters: input('search_records').properties.filters.maxItems,
+    }).toEqual({
+      url: WEBHOOK_URL_MAX,
+      description: WEBHOOK_DESCRIPTION_MAX,
+      secret: [1, WEBHOOK_SECRET_MAX],
+      bodyTemplate: BODY_TEMPLATE_MAX,
+      headers: [WEBHOOK_HEADERS_MAX_COUNT, WEBHOOK_HEADER_NAME_MAX, WEBHOOK_HEADER_VALUE_MAX],
+      recordSources: RECORD_SOURCES_MAX,
+      search: QUERY_SEARCH_MAX,
+      filters: QUERY_FILTERS_MAX,
+      changedFieldIds: CHANGED_FIELDS_MAX,
+      sourceQuery: query,
+      deliveryUrl: [WEBHOOK_URL_MAX, WEBHOOK_URL_MAX],
+      idempotencyKey: IDEMPOTENCY_KEY_MAX,
+      recordFilters: QUERY_FILTERS_MAX,
+    });
   });
 
   it('says uuid and date-time by format, keeps inputs free of $ref, and defines what outputs share', () => {

@@ -10,13 +10,13 @@ import {
   WEBHOOK_HEADERS_MAX_COUNT,
   WEBHOOK_HEADERS_TOTAL_MAX,
 } from '../../shared/webhooks/webhook-headers';
+import { WEBHOOK_URL_MAX } from '../../shared/webhooks/webhook-url';
 import { listWebhooksQuery, webhookFields } from '../../webhooks/webhooks.schemas';
 
 /**
  * The MCP inputs of the webhook actions: the REST request schemas (one validation layer), each
- * described for an assistant. Rules that the REST schemas check with a refinement or that the
- * service checks (events, sizes, headers) are also advertised here, from the same constants and
- * catalog, so the JSON Schema a client sees states the limits the call is held to.
+ * described for an assistant. The request schemas advertise the rules' limits themselves, so
+ * OpenAPI and MCP state the same ones; the event names are advertised here from the catalog.
  */
 
 const RECORD_IDS_FROM_MODEL =
@@ -31,10 +31,9 @@ export const webhookInputs = {
     'The receiver URL, http:// or https:// (no user name or password). Without a scheme https:// is added. ' +
       'With custom headers it must be https://, or http:// on localhost, 127.0.0.1 or ::1.',
   ),
-  description: webhookFields.description.meta({
-    maxLength: WEBHOOK_DESCRIPTION_MAX,
-    description: `A note for people, up to ${WEBHOOK_DESCRIPTION_MAX} characters; null clears it.`,
-  }),
+  description: webhookFields.description.describe(
+    `A note for people, up to ${WEBHOOK_DESCRIPTION_MAX} characters; null clears it.`,
+  ),
   events: webhookFields.events.meta({
     items: { type: 'string', enum: [...WEBHOOK_EVENTS] },
     minItems: 1,
@@ -42,13 +41,10 @@ export const webhookInputs = {
       'The events to receive, one or more, by name. record.* events are record changes (narrowed by recordTrigger ' +
       'or recordSources); messaging.* events come from connected messaging accounts.',
   }),
-  secret: webhookFields.secret.meta({
-    minLength: 1,
-    maxLength: WEBHOOK_SECRET_MAX,
-    description:
-      `Signs every delivery (X-Webhook-Signature), 1 to ${WEBHOOK_SECRET_MAX} characters. Never returned: hasSecret ` +
+  secret: webhookFields.secret.describe(
+    `Signs every delivery (X-Webhook-Signature), 1 to ${WEBHOOK_SECRET_MAX} characters. Never returned: hasSecret ` +
       'says whether one is set. null removes it.',
-  }),
+  ),
   headers: webhookFields.headers.describe(
     `Custom request headers, name to value: at most ${WEBHOOK_HEADERS_MAX_COUNT}, names are HTTP tokens up to ` +
       `${WEBHOOK_HEADER_NAME_MAX} characters, values Latin-1 without line breaks up to ${WEBHOOK_HEADER_VALUE_MAX}, ` +
@@ -111,7 +107,11 @@ export const listDeliveriesInput = z.strictObject({
     'Only this status: pending (waiting for an attempt), sending, delivered, failed (no attempt follows).',
   ),
   event: deliveryList.event.describe('Only this event name, exactly (e.g. record.updated).'),
-  deliveryUrl: deliveryList.url.describe('Only deliveries sent to exactly this URL.'),
+  // Deliveries are sent to saved URLs, so a longer one matches none: the rule's limit is advertised.
+  deliveryUrl: deliveryList.url.meta({
+    maxLength: WEBHOOK_URL_MAX,
+    description: 'Only deliveries sent to exactly this URL.',
+  }),
   createdFrom: deliveryList.createdFrom.describe(`Created at or after. ${from}`),
   createdTo: deliveryList.createdTo.describe(`Created at or before. ${to}`),
   limit: limit(deliveryList.limit),
