@@ -50,6 +50,17 @@ describe('MCP tools/list', () => {
     await app?.close();
   });
 
+  it('describes every input, at every depth', () => {
+    const undescribed = tools.flatMap((tool) =>
+      [...subschemas(tool.inputSchema as Schema, tool.name)].flatMap(([path, schema]) =>
+        Object.entries<Schema>(schema.properties ?? {})
+          .filter(([, property]) => typeof (property as Schema).description !== 'string')
+          .map(([name]) => `${path}.${name}`),
+      ),
+    );
+    expect(undescribed).toEqual([]);
+  });
+
   it('advertises the limits of the rules, from the constants the rules use', () => {
     const { properties: webhook } = input('manage_webhooks');
     const [trigger] = webhook.recordTrigger.anyOf;

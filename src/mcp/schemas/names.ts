@@ -21,12 +21,25 @@ const NAMES = new Map<z.ZodType, string>(
     .map(([name, schema]) => [schema, name]),
 );
 
-/** The `override` of the tools' JSON Schema conversion: the names of shared definitions. */
+/**
+ * What an assistant is told about an input inside a schema REST shares (a record query's `typeId`,
+ * a filter's `op`): in MCP's inputSchemas only, as the tools' own words (get_record_model, …).
+ */
+const INPUT_DESCRIPTIONS = new WeakMap<z.ZodType, string>();
+
+/** Describes `schema` wherever it is an input of an MCP tool (not in REST's documents). */
+export function describeInput(schema: z.ZodType, description: string): void {
+  INPUT_DESCRIPTIONS.set(schema, description);
+}
+
+/** The `override` of the tools' JSON Schema conversion: names, and the inputs' descriptions. */
 export const mcpOverride =
   (io: 'input' | 'output') =>
   (context: { zodSchema: unknown; jsonSchema: { [keyword: string]: unknown } }): void => {
     const schema = context.zodSchema as z.ZodType;
     const json: JsonSchema = context.jsonSchema;
+    const description = io === 'input' ? INPUT_DESCRIPTIONS.get(schema) : undefined;
+    if (description !== undefined) json.description ??= description;
     const name = io === 'output' ? NAMES.get(schema) : undefined;
     if (name !== undefined) json[NAME_KEY] = name;
   };

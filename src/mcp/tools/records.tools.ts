@@ -11,6 +11,7 @@ import { resolveFieldKeys, resolveFilterFields } from '../field-refs';
 import type { RecordsService } from '../../records/records.service';
 import { escapeMarkdown, untrusted } from '../markdown';
 import { defineTool, idempotencyKeyField, UNTRUSTED_META_KEY, type McpTool } from '../mcp-tool';
+import { describeInput } from '../schemas/names';
 import { recordToMarkdown, recordTitle } from '../record-markdown';
 import type { McpActor } from '../mcp-tool';
 import type { WriteCause } from '../../records/write-cause';
@@ -27,6 +28,10 @@ const recordId = z.uuid().describe('The record id (from search_records or create
 const FIELD_BY_ID_OR_NAME =
   'A field is named by its id from get_record_model or by its name (case-insensitive, e.g. "Name"); an unknown ' +
   'or ambiguous name is refused with the names there are.';
+
+const identity = recordWriteBody.shape.identities.unwrap().element.shape;
+describeInput(identity.kind, 'What the value is: email, phone or social (a handle).');
+describeInput(identity.value, 'The address, number or handle.');
 
 /** The record write inputs (the REST body schema), described; values and links take field ids or names. */
 const recordWriteInput = recordWriteBody.extend({

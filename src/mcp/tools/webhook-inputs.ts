@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import { listAllDeliveriesQuery } from '../../deliveries/log/delivery-query';
 import { WEBHOOK_EVENTS } from '../../shared/event-catalog';
-import { MASKED_VALUE } from '../../shared/webhooks/record-source-mask.rules';
 import { BODY_TEMPLATE_MAX, WEBHOOK_DESCRIPTION_MAX, WEBHOOK_SECRET_MAX } from '../../shared/limits';
 import {
   RESERVED_HEADER_NAMES,
@@ -11,7 +10,10 @@ import {
   WEBHOOK_HEADERS_TOTAL_MAX,
 } from '../../shared/webhooks/webhook-headers';
 import { WEBHOOK_URL_MAX } from '../../shared/webhooks/webhook-url';
+import { recordFilterSchema, recordQuerySchema } from '../../records/query/record-query';
+import { recordSourceSchema } from '../../webhooks/record-source-schemas';
 import { listWebhooksQuery, webhookFields } from '../../webhooks/webhooks.schemas';
+import { describeInput } from '../schemas/names';
 
 /**
  * The MCP inputs of the webhook actions: the REST request schemas (one validation layer), each
@@ -19,10 +21,16 @@ import { listWebhooksQuery, webhookFields } from '../../webhooks/webhooks.schema
  * OpenAPI and MCP state the same ones; the event names are advertised here from the catalog.
  */
 
-const RECORD_IDS_FROM_MODEL =
-  'Use the stable ids from get_record_model (call it with the type name, e.g. "Contact"): typeId is the type id, ' +
-  'fieldId and changedFieldIds are field ids; names are not accepted here. A filter value or a changed field on ' +
-  `a field you cannot read reads as ${MASKED_VALUE} in answers: send it back as read to keep the saved one.`;
+// The record settings inside (a source's query, its filters, events), as an assistant must fill them:
+// stable ids from get_record_model, never names.
+describeInput(recordQuerySchema, "One type's records, narrowed by search and filters.");
+describeInput(recordQuerySchema.shape.typeId, 'A type id from get_record_model.');
+describeInput(recordQuerySchema.shape.search, 'Text in a text, email, URL or select value.');
+describeInput(recordQuerySchema.shape.filters, 'All must match.');
+describeInput(recordFilterSchema.shape.fieldId, 'A field id from get_record_model.');
+describeInput(recordFilterSchema.shape.op, 'in takes a list; isEmpty and isNotEmpty no value.');
+describeInput(recordFilterSchema.shape.value, "A value of the field's kind (record ids for a link).");
+describeInput(recordSourceSchema.shape.events, "Its record events (default: the webhook's).");
 
 /** Every webhook field (a new one is listed at once; the tools/list test asks for its description). */
 export const webhookInputs = {
@@ -64,13 +72,11 @@ export const webhookInputs = {
       'recordTrigger, recordSources or recordOwnerUserId change; a stale revision is refused (read the model again).',
   ),
   recordTrigger: webhookFields.recordTrigger.describe(
-    'Which records send record events: { query: { typeId, search?, filters?: [{ fieldId, op, value? }] }, ' +
-      `changedFieldIds? } (record.updated only when one of those fields changed). ${RECORD_IDS_FROM_MODEL} ` +
-      'null: every type the record owner can read. Not together with recordSources.',
+    'Which records send record events; changedFieldIds limits record.updated to changes of those fields. ' +
+      'null: every type the record owner can read. Not with recordSources.',
   ),
   recordSources: webhookFields.recordSources.describe(
-    'Several record sources (up to 50), each { query, changedFieldIds?, events? } as in recordTrigger, with its own ' +
-      `record events. ${RECORD_IDS_FROM_MODEL} null clears them. Not together with recordTrigger.`,
+    'Several record sources, each as recordTrigger with its own events; null clears them. Not with recordTrigger.',
   ),
   recordOwnerUserId: webhookFields.recordOwnerUserId.describe(
     'The member whose record access redacts the deliveries. Default: you. Only an administrator can choose another member.',
