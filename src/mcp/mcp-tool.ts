@@ -37,8 +37,8 @@ export const idempotencyKeyField = z
   .max(IDEMPOTENCY_KEY_MAX)
   .optional()
   .describe(
-    'Any unique string (a UUID): resending this write with the same key and arguments within 24 hours ' +
-      'answers the first answer again instead of writing twice.',
+    'Any unique string: a write sent again with it within 24 hours (after a timeout or rate_limit) answers ' +
+      'the first answer instead of writing twice. Reads ignore it.',
   );
 
 export const defineTool = <Input extends z.ZodType>(tool: McpTool<Input>): McpTool =>
