@@ -44,6 +44,7 @@ function* subschemas(schema: Schema, path: string): Generator<[string, Schema]> 
 /** Issue 27, item 4: an assistant's context is not free. */
 describe('MCP tools/list', () => {
   let app: TestApp;
+  let key: string;
   let mcp: Awaited<ReturnType<typeof connectMcp>>;
   let tools: Tool[];
   let listed: { body: string; tools: Schema[] };
@@ -52,7 +53,7 @@ describe('MCP tools/list', () => {
   beforeAll(async () => {
     app = await startTestApp();
     const admin = (await WebClient.signUp(app.baseUrl, { email: 'tools-list@example.com' })).client;
-    const key = (await admin.ok('POST', '/app/api/api-keys', { name: 'mcp' })).value;
+    key = (await admin.ok('POST', '/app/api/api-keys', { name: 'mcp' })).value;
     mcp = await connectMcp(app.baseUrl, key);
     // The SDK client compiles every outputSchema with its Ajv here: a `$ref` it could not resolve throws.
     tools = (await mcp.client.listTools()).tools;
@@ -165,5 +166,29 @@ describe('MCP tools/list', () => {
     const manage = tools.find((tool) => tool.name === 'manage_webhooks')!.outputSchema as Schema;
     expect(Object.keys(manage.definitions)).toEqual(expect.arrayContaining(['Webhook', 'Delivery']));
     expect(manage.anyOf).toContainEqual({ $ref: '#/definitions/Webhook' });
+  });
+
+  it('still refuses a malformed id with the spec’s error body, and says which tool gives ids', async () => {
+    const malformed = await mcp.call('get_webhook', { id: 'Contacts to the CRM sync' });
+    expect(malformed.isError).toBe(true);
+    expect(malformed._meta!.failure).toEqual({
+      kind: 'validation',
+      issues: [{ code: 'invalid_format', path: ['id'], message: 'Invalid UUID', customCode: 'invalid' }],
+    });
+    expect(malformed.content[0]!.text).toMatch(/\[invalid\]\nUse list_webhooks to find webhook ids\.$/);
+
+    const unknown = '6f1c1a52-8c9e-4d0b-9a57-0f1a2b3c4d5e';
+    const missing = await mcp.call('manage_webhooks', { action: 'get', id: unknown });
+    const rest = await fetch(`${app.baseUrl}/api/v1/webhooks/${unknown}`, { headers: { 'x-api-key': key } });
+    expect(rest.status).toBe(404);
+    // REST's body is untouched; MCP carries the same error, and only its text gains the hint.
+    expect(await rest.json()).toEqual({ error: missing._meta!.failure });
+    expect(missing._meta!.failure).toMatchObject({
+      kind: 'not_found',
+      issues: [{ customCode: 'webhookNotFound' }],
+    });
+    expect(missing.content[0]!.text).toBe(
+      'Refused (not_found): Webhook not found. [webhookNotFound]\nUse list_webhooks to find webhook ids.',
+    );
   });
 });
