@@ -12,7 +12,7 @@ import { busyErrorFrom } from '../errors/busy';
 import { idempotent } from '../http/idempotency/idempotent-write';
 import { safeParseRequest } from '../http/validate';
 import type { Logger } from '../logger';
-import { inputJsonSchema, outputJsonSchema } from './json-schemas';
+import { inputJsonSchema, outputJsonSchema } from './schemas/json-schemas';
 import { failureResult, jsonResult, unexpectedFailure, validationFailure, type McpTool } from './mcp-tool';
 
 export const MCP_SERVER_INFO = { name: 'crm-webhooks', version: '1.0.0' };

@@ -8,6 +8,7 @@ export type McpActor = ApiKeyActor | OAuthActor;
 import { AppError, unavailableError } from '../shared/app-error';
 import { issuesFromZod } from '../errors/zod-issues';
 import { IDEMPOTENCY_KEY_MAX } from '../http/idempotency/idempotency';
+import { idHints } from './id-hints';
 import { untrusted } from './markdown';
 
 /**
@@ -37,8 +38,8 @@ export const idempotencyKeyField = z
   .max(IDEMPOTENCY_KEY_MAX)
   .optional()
   .describe(
-    'Any unique string (a UUID): resending this write with the same key and arguments within 24 hours ' +
-      'answers the first answer again instead of writing twice.',
+    'Any unique string: a write sent again with it within 24 hours (after a timeout or rate_limit) answers ' +
+      'the first answer instead of writing twice. Reads ignore it.',
   );
 
 export const defineTool = <Input extends z.ZodType>(tool: McpTool<Input>): McpTool =>
@@ -49,7 +50,8 @@ export const UNTRUSTED_META_KEY = 'crm-webhooks/untrusted-content';
 
 /**
  * A refusal as an MCP tool result (tech-notes.md): the spec's kind and issues in
- * `_meta.failure`, and the message repeated in `content`, which is what the model reads.
+ * `_meta.failure`, and the message repeated in `content`, which is what the model reads, with
+ * where to find the ids it is about (id-hints.ts).
  */
 export function failureResult(error: AppError): CallToolResult {
   const { kind, issues, retryable } = error.toBody().error;
@@ -59,9 +61,10 @@ export function failureResult(error: AppError): CallToolResult {
         `${issue.message}${issue.path.length ? ` (at ${issue.path.join('.')})` : ''}${issue.customCode ? ` [${issue.customCode}]` : ''}`,
     )
     .join('\n');
+  const hints = idHints(issues);
   return {
     isError: true,
-    content: [{ type: 'text', text: `Refused (${kind}): ${text}` }],
+    content: [{ type: 'text', text: [`Refused (${kind}): ${text}`, ...hints].join('\n') }],
     // When to try again, which REST says in Retry-After: an MCP client may not see the headers.
     _meta: {
       failure: {

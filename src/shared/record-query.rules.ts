@@ -52,6 +52,8 @@ export const recordQuerySchema = z.strictObject({
       (search) => search.length <= QUERY_SEARCH_MAX,
       withCode('querySearchTooLong', `search can have at most ${QUERY_SEARCH_MAX} characters.`),
     )
+    // A refinement is not advertised: the documents state the rule's limit themselves.
+    .meta({ maxLength: QUERY_SEARCH_MAX })
     .optional(),
   filters: z
     .array(recordFilterSchema)
@@ -59,6 +61,7 @@ export const recordQuerySchema = z.strictObject({
       (filters) => filters.length <= QUERY_FILTERS_MAX,
       withCode('queryTooManyFilters', `A query can have at most ${QUERY_FILTERS_MAX} filters.`),
     )
+    .meta({ maxItems: QUERY_FILTERS_MAX })
     .optional(),
 });
 export type RecordQuery = z.infer<typeof recordQuerySchema>;

@@ -6,6 +6,7 @@ import {
   WEBHOOK_HEADER_VALUE_MAX,
   WEBHOOK_HEADERS_MAX_COUNT,
 } from '../shared/webhooks/webhook-headers';
+import { WEBHOOK_URL_MAX } from '../shared/webhooks/webhook-url';
 import { pagingQuery } from '../http/paging-query';
 import { ownCharacterRule } from '../http/validate';
 import { recordSourcesSchema, recordTriggerSchema } from './record-source-schemas';
@@ -38,10 +39,15 @@ const secret = z
 export const webhookFields = {
   // The URL and header rules refuse control characters themselves, with their own customCodes
   // (webhookUrlInvalid, webhookHeaderNameInvalid, webhookHeaderValueInvalid: a value may hold a tab).
-  url: ownCharacterRule(z.string().max(4096), 'src/shared/webhooks/webhook-url.ts'),
-  description: description.nullable(),
+  // The URL rule measures the saved form (webhookUrlTooLong); the documents advertise its limit.
+  url: ownCharacterRule(
+    z.string().max(4096).meta({ maxLength: WEBHOOK_URL_MAX }),
+    'src/shared/webhooks/webhook-url.ts',
+  ),
+  // A refinement (for its customCode) is not advertised: the documents state its limit with `meta`.
+  description: description.nullable().meta({ maxLength: WEBHOOK_DESCRIPTION_MAX }),
   events: z.array(z.string().max(100)).max(50),
-  secret: secret.nullable(),
+  secret: secret.nullable().meta({ minLength: 1, maxLength: WEBHOOK_SECRET_MAX }),
   // The shape bounds only cap the request; the rules (with their customCodes) are checked by the
   // header and template rules, and the documents advertise those real limits.
   headers: ownCharacterRule(

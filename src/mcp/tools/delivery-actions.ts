@@ -32,9 +32,7 @@ export function deliveryActions(deps: {
   return [
     defineAction({
       action: 'list_deliveries',
-      summary:
-        'The delivery log, newest first, filtered by webhook, text, status, event, URL, dates, event id, record id ' +
-        'and delivery id or short id.',
+      summary: 'The delivery log, newest first, with filters (event id, record id and short id too).',
       input: listDeliveriesInput,
       output: deliveryPageSchema,
       writes: false,
@@ -42,10 +40,9 @@ export function deliveryActions(deps: {
         name: 'list_deliveries',
         title: 'List deliveries',
         description:
-          'Lists deliveries (one event sent to one webhook, with its status, status code and response message), ' +
-          'newest first. Filter by webhook id, searchTerm (URL or event name), status (e.g. failed), event name, ' +
-          'exact URL, creation dates, eventId, recordId and deliveryIdPrefix (a delivery id or its short id). ' +
-          'Read-only. Use get_delivery for the attempts of one delivery.',
+          'Lists deliveries (one event to one webhook: status, status code, response message), newest first, by ' +
+          'webhook, text, status, event, URL, dates, eventId, recordId or deliveryIdPrefix (a short id). Read-only. ' +
+          'get_delivery shows one with its attempts.',
       },
       run: async (
         { id: webhookId, deliveryUrl: url, deliveryIdPrefix: idPrefix, limit, ...filters },
@@ -57,8 +54,7 @@ export function deliveryActions(deps: {
     }),
     defineAction({
       action: 'resend_delivery',
-      summary:
-        'Sends a Delivered or Failed delivery again as a new delivery to the webhook as it is now (same event id).',
+      summary: 'Sends a Delivered or Failed delivery again, as a new delivery with the same event id.',
       input: z.strictObject({ deliveryId }),
       output: deliveryViewSchema,
       writes: true,
@@ -66,7 +62,7 @@ export function deliveryActions(deps: {
     }),
     defineAction({
       action: 'get_delivery',
-      summary: 'One delivery with its attempt history (why it failed) and the event payload you may read.',
+      summary: 'One delivery with its attempts (why it failed) and payload.',
       input: z.strictObject({ deliveryId }),
       output: eventDetailsSchema,
       writes: false,
@@ -74,9 +70,9 @@ export function deliveryActions(deps: {
         name: 'get_delivery',
         title: 'Get a delivery',
         description:
-          'Event Details of one delivery by its id: status, every attempt (time, duration, status code, response ' +
-          'message or cause such as a timeout, outcome) and the event payload as you may read it now. Read-only. ' +
-          'A failed delivery can be resent with manage_webhooks action resend_delivery once the cause is fixed.',
+          'One delivery with every attempt (time, duration, status code, response message or cause such as a ' +
+          'timeout, outcome) and the payload as you may read it now. Read-only. Once the cause is fixed, resend ' +
+          'it with manage_webhooks action resend_delivery.',
       },
       run: async (args, actor) =>
         deliveries.details(actor, await webhookOf(actor, args.deliveryId), args.deliveryId),
@@ -84,8 +80,7 @@ export function deliveryActions(deps: {
     defineAction({
       action: 'send_test_event',
       summary:
-        "Sends a sample of one of the webhook's events (made-up values, data.test: true) through the normal delivery " +
-        '(signed, headers, template, retries); it is listed as a test delivery.',
+        "Sends a sample of one of the webhook's events (made-up values, data.test: true) the normal way; listed as a test.",
       input: z.strictObject({
         id: webhookId,
         event: sendTestEventBody.shape.event.describe("Which of the webhook's events to send a sample of."),

@@ -37,9 +37,7 @@ function manageWebhooksTool(actions: WebhookAction[]): McpTool {
     action.input.extend({
       action: z.literal(action.action).describe(action.summary),
       // Accepted on reads too (and ignored there), so a client may always send one.
-      idempotencyKey: action.writes
-        ? idempotencyKeyField
-        : idempotencyKeyField.describe('Accepted and ignored: this action only reads.'),
+      idempotencyKey: idempotencyKeyField,
     }),
   );
   const input = z.discriminatedUnion('action', variants as [(typeof variants)[0], ...typeof variants]);
@@ -49,12 +47,10 @@ function manageWebhooksTool(actions: WebhookAction[]): McpTool {
     name: 'manage_webhooks',
     title: 'Manage webhooks',
     description:
-      'Create, list, get, update and delete the webhooks of your workspace (signed JSON POSTs of CRM events), list ' +
-      'their deliveries, read one delivery with its attempts, resend one, or resend the failed ones since a time. Choose an action; each takes only its ' +
-      'own inputs (see `action`). For record events, first call get_record_model (with a type name such as ' +
-      '"Contact") and send its schemaRevision as expectedSchemaRevision and its type and field ids. Marked ' +
-      `destructive because delete cannot be undone; for reading prefer the read-only tools ${readTools.join(', ')}. ` +
-      'Writes take an idempotencyKey: send a write again with the same key after a timeout or rate_limit.',
+      'Create, list, get, update and delete webhooks (signed JSON POSTs of CRM events); list deliveries, read one ' +
+      'with its attempts, resend one, or resend the failed ones since a time. Each action takes only its own ' +
+      'inputs (see action). For record events, first call get_record_model for the ids and schemaRevision. ' +
+      `Destructive because delete cannot be undone: to read, prefer ${readTools.join(', ')}.`,
     input,
     output: z.union(outputs as [z.ZodObject, z.ZodObject, ...z.ZodObject[]]),
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },

@@ -11,6 +11,7 @@ import { resolveFilterFields } from '../../record-model/field-refs';
 import type { RecordsService } from '../../records/records.service';
 import { escapeMarkdown, untrusted } from '../markdown';
 import { defineTool, idempotencyKeyField, UNTRUSTED_META_KEY, type McpTool } from '../mcp-tool';
+import { describeInput } from '../schemas/names';
 import { recordToMarkdown, recordTitle } from '../record-markdown';
 import type { McpActor } from '../mcp-tool';
 import type { WriteCause } from '../../records/write-cause';
@@ -21,28 +22,27 @@ const typeRef = z
   .trim()
   .min(1)
   .max(100)
-  .describe('Record type: its id (from get_record_model), name, or built-in key such as "deal".');
+  .describe('Record type: id (get_record_model), name or built-in key (e.g. "deal").');
 const recordId = z.uuid().describe('The record id (from search_records or create_record).');
 
-const FIELD_BY_ID_OR_NAME =
-  'A field is named by its id from get_record_model or by its name (case-insensitive, e.g. "Name"); an unknown ' +
-  'or ambiguous name is refused with the names there are.';
+const FIELD_BY_ID_OR_NAME = 'Fields by id (get_record_model) or name (e.g. "Name").';
+
+const identity = recordWriteBody.shape.identities.unwrap().element.shape;
+describeInput(identity.kind, 'What the value is: email, phone or social (a handle).');
+describeInput(identity.value, 'The address, number or handle.');
 
 /** The record write inputs (the REST body schema), described; values and links take field ids or names. */
 const recordWriteInput = recordWriteBody.extend({
   values: recordWriteBody.shape.values.describe(
     'Field to value: text, number, date YYYY-MM-DD, boolean, a select option, or { documentJson } for formatted ' +
-      `text; null clears a field (update). ${FIELD_BY_ID_OR_NAME}`,
+      `text; null clears it. ${FIELD_BY_ID_OR_NAME}`,
   ),
   links: recordWriteBody.shape.links.describe(
-    `Link field to the ids of the records it links to (replaces that field's links). ${FIELD_BY_ID_OR_NAME}`,
+    `Link field to the ids of the records it links to (replaces its links). ${FIELD_BY_ID_OR_NAME}`,
   ),
-  assignments: recordWriteBody.shape.assignments.describe(
-    'User ids of the assignees (replaces the whole list).',
-  ),
+  assignments: recordWriteBody.shape.assignments.describe('User ids of the assignees (replaces the list).'),
   identities: recordWriteBody.shape.identities.describe(
-    'Email addresses, phone numbers and social handles of the record: [{ kind: email|phone|social, value }] ' +
-      '(replaces the whole list).',
+    "The record's email addresses, phone numbers and social handles (replaces the list).",
   ),
   idempotencyKey: idempotencyKeyField,
 });
@@ -80,8 +80,8 @@ export function recordTools(deps: { dataSource: DataSource; records: RecordsServ
       name: 'get_record_model',
       title: 'Get the record model',
       description:
-        'Returns the record types you can read with their fields, stable type and field ids, field kinds, and the ' +
-        'current schema revision (needed as expectedSchemaRevision for record subscriptions in manage_webhooks).',
+        'The record types you can read: their fields, stable type and field ids, field kinds, and the schema ' +
+        'revision (expectedSchemaRevision of record webhooks in manage_webhooks).',
       input: z.strictObject({
         type: typeRef
           .optional()
@@ -122,8 +122,7 @@ export function recordTools(deps: { dataSource: DataSource; records: RecordsServ
       name: 'search_records',
       title: 'Search records',
       description:
-        'Lists records of one type, newest first, optionally matching a search text and field filters. Returns ' +
-        'Markdown with each record id.',
+        'Lists records of one type, newest first, by search text and field filters, as Markdown with their ids.',
       input: z.strictObject({
         type: typeRef,
         search: listRecordsQuery.shape.search.describe(
@@ -133,13 +132,11 @@ export function recordTools(deps: { dataSource: DataSource; records: RecordsServ
           .array(recordFilterSchema)
           .max(QUERY_FILTERS_MAX)
           .optional()
-          .describe(
-            `All must match: [{ fieldId, op: eq|neq|contains|gt|lt|isEmpty|isNotEmpty|in, value? }]. ${FIELD_BY_ID_OR_NAME}`,
-          ),
+          .describe(`All must match. ${FIELD_BY_ID_OR_NAME}`),
         trashed: z.boolean().optional().describe('List the Trash instead of active records.'),
         limit: listRecordsQuery.shape.limit.describe('Page size, 1 to 200 (default 50).'),
         cursor: listRecordsQuery.shape.cursor.describe(
-          'The cursor the previous page named, for the next page.',
+          'The cursor the previous page named, for the next one.',
         ),
       }),
       annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
@@ -177,7 +174,7 @@ export function recordTools(deps: { dataSource: DataSource; records: RecordsServ
       name: 'read_record',
       title: 'Read a record',
       description:
-        'Reads one record with every field (name and stable field id), its links, assignees and identities, as Markdown.',
+        'Reads one record: every field (name and id), links, assignees and identities, as Markdown.',
       input: z.strictObject({ type: typeRef, recordId }),
       annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
       run: async (args, actor) => {
@@ -191,9 +188,7 @@ export function recordTools(deps: { dataSource: DataSource; records: RecordsServ
     defineTool({
       name: 'create_record',
       title: 'Create a record',
-      description:
-        'Creates a record of a type. `values` maps fields (by name or id) to values; `links` maps link fields to ' +
-        'record ids. Returns the record as Markdown with its id.',
+      description: 'Creates a record of a type from values and links; answers it as Markdown with its id.',
       input: recordWriteInput.extend({ type: typeRef }),
       annotations: {
         readOnlyHint: false,
@@ -213,8 +208,8 @@ export function recordTools(deps: { dataSource: DataSource; records: RecordsServ
       name: 'update_record',
       title: 'Update a record',
       description:
-        'Changes only the parts sent: values (null clears a field) and links per field (by name or id), ' +
-        'assignments, identities. A change that changes nothing is not recorded.',
+        'Changes only the parts sent: values, links per field, assignments, identities. A change that changes ' +
+        'nothing is not recorded.',
       input: recordWriteInput.extend({ type: typeRef, recordId }),
       annotations: {
         readOnlyHint: false,

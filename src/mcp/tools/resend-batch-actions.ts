@@ -14,14 +14,13 @@ export function resendBatchActions(resendBatches: ResendBatchesService): Webhook
     defineAction({
       action: 'resend_failed',
       summary:
-        `Resends the webhook's Failed deliveries created since a time, oldest first, at most ${RESEND_BATCH_MAX}, ` +
-        'each under the rules of resend_delivery (refusals are reported per delivery); runs in the background: ' +
-        'follow it with get_resend_batch.',
+        `Resends the webhook's Failed deliveries since a time, oldest first, at most ${RESEND_BATCH_MAX}, in the ` +
+        'background (follow it with get_resend_batch).',
       input: z.strictObject({
         id: webhookId,
         since: resendFailedBody.shape.since.describe(
-          'ISO 8601 date-time with a zone (e.g. 2025-03-04T00:00:00Z), not in the future: Failed deliveries created ' +
-            'at or after it are resent. Deliveries still being retried automatically, and ones already resent, are left.',
+          'ISO 8601 date-time with a zone, not in the future: Failed deliveries since then are resent (not ones still ' +
+            'retrying or already resent).',
         ),
       }),
       output: resendBatchViewSchema,
@@ -30,8 +29,7 @@ export function resendBatchActions(resendBatches: ResendBatchesService): Webhook
     }),
     defineAction({
       action: 'get_resend_batch',
-      summary:
-        'The progress of a resend_failed batch: each delivery resent (new delivery id) or refused (why).',
+      summary: 'A resend_failed batch: each delivery resent (new id) or refused (why).',
       input: z.strictObject({ batchId }),
       output: resendBatchViewSchema,
       writes: false,
@@ -39,9 +37,8 @@ export function resendBatchActions(resendBatches: ResendBatchesService): Webhook
         name: 'get_resend_batch',
         title: 'Get a resend batch',
         description:
-          'Reads a batch started by manage_webhooks action resend_failed: running or completed, how many were chosen ' +
-          '(moreRemained: more Failed deliveries were left for another batch), and per delivery the new delivery id ' +
-          'or the refusal (status, customCode, message). Read-only.',
+          'Reads a batch started by manage_webhooks action resend_failed: running or completed, how many it chose, ' +
+          'and per delivery the new delivery id or the refusal. Read-only.',
       },
       run: async (args, actor) => resendBatches.getById(actor, args.batchId),
     }),

@@ -14,8 +14,7 @@ export function webhookActions(webhooks: WebhooksService): WebhookAction[] {
   return [
     defineAction({
       action: 'create',
-      summary:
-        'Creates a webhook. For record events send expectedSchemaRevision and ids from get_record_model.',
+      summary: 'Creates a webhook (record events need ids and schemaRevision from get_record_model).',
       input: z.strictObject(webhookInputs).partial().required({ url: true, events: true }),
       output: webhookViewSchema,
       writes: true,
@@ -31,8 +30,8 @@ export function webhookActions(webhooks: WebhooksService): WebhookAction[] {
         name: 'list_webhooks',
         title: 'List webhooks',
         description:
-          'Lists the webhooks of your workspace, newest first, optionally by URL text and creation or update dates, ' +
-          'each with its health (as get_webhook). Read-only. Pass nextCursor as cursor for the next page.',
+          'Lists your webhooks, newest first, by URL text and creation or update dates, each with its health ' +
+          '(as get_webhook). Read-only.',
       },
       run: async ({ limit, ...query }, actor) =>
         encodePage(await webhooks.list(actor, decodePaging({ ...query, limit }))),
@@ -47,9 +46,8 @@ export function webhookActions(webhooks: WebhooksService): WebhookAction[] {
         name: 'get_webhook',
         title: 'Get a webhook',
         description:
-          'Reads one webhook: URL, events, record settings, hasSecret and headerNames (never the secret or header values), ' +
-          'and its health: recent delivery outcomes and the endpoint’s state (healthy, degraded or failing, with the ' +
-          'reason and since when), which says why its deliveries may be slow. Read-only.',
+          'Reads one webhook (never its secret or header values) and its health: recent outcomes and the endpoint’s ' +
+          'state (healthy, degraded or failing, with the reason and since when: why deliveries may be slow). Read-only.',
       },
       run: async (args, actor) => webhooks.get(actor, args.id),
     }),
@@ -64,7 +62,7 @@ export function webhookActions(webhooks: WebhooksService): WebhookAction[] {
     }),
     defineAction({
       action: 'delete',
-      summary: 'Deletes a webhook; this cannot be undone (its past deliveries stay listed).',
+      summary: 'Deletes a webhook for good (its deliveries stay listed).',
       input: z.strictObject({ id: webhookId }),
       output: deletedWebhookSchema,
       writes: true,

@@ -1,95 +1,83 @@
 import { z } from 'zod';
 import { listAllDeliveriesQuery } from '../../deliveries/log/delivery-query';
 import { WEBHOOK_EVENTS } from '../../shared/event-catalog';
-import { MASKED_VALUE } from '../../shared/webhooks/record-source-mask.rules';
-import { BODY_TEMPLATE_MAX, WEBHOOK_DESCRIPTION_MAX, WEBHOOK_SECRET_MAX } from '../../shared/limits';
-import {
-  RESERVED_HEADER_NAMES,
-  WEBHOOK_HEADER_NAME_MAX,
-  WEBHOOK_HEADER_VALUE_MAX,
-  WEBHOOK_HEADERS_MAX_COUNT,
-  WEBHOOK_HEADERS_TOTAL_MAX,
-} from '../../shared/webhooks/webhook-headers';
+import { RESERVED_HEADER_NAMES, WEBHOOK_HEADERS_TOTAL_MAX } from '../../shared/webhooks/webhook-headers';
+import { WEBHOOK_URL_MAX } from '../../shared/webhooks/webhook-url';
+import { recordFilterSchema, recordQuerySchema } from '../../records/query/record-query';
+import { recordSourceSchema } from '../../webhooks/record-source-schemas';
 import { listWebhooksQuery, webhookFields } from '../../webhooks/webhooks.schemas';
+import { describeInput } from '../schemas/names';
 
 /**
  * The MCP inputs of the webhook actions: the REST request schemas (one validation layer), each
- * described for an assistant. Rules that the REST schemas check with a refinement or that the
- * service checks (events, sizes, headers) are also advertised here, from the same constants and
- * catalog, so the JSON Schema a client sees states the limits the call is held to.
+ * described for an assistant. The request schemas advertise the rules' limits themselves, so
+ * OpenAPI and MCP state the same ones; the event names are advertised here from the catalog.
  */
 
-const RECORD_IDS_FROM_MODEL =
-  'Use the stable ids from get_record_model (call it with the type name, e.g. "Contact"): typeId is the type id, ' +
-  'fieldId and changedFieldIds are field ids; names are not accepted here. A filter value or a changed field on ' +
-  `a field you cannot read reads as ${MASKED_VALUE} in answers: send it back as read to keep the saved one.`;
+// The record settings inside (a source's query, its filters, events), as an assistant must fill them:
+// stable ids from get_record_model, never names.
+describeInput(recordQuerySchema, "One type's records, narrowed by search and filters.");
+describeInput(recordQuerySchema.shape.typeId, 'A type id from get_record_model.');
+describeInput(recordQuerySchema.shape.search, 'Text in a text, email, URL or select value.');
+describeInput(recordQuerySchema.shape.filters, 'All must match.');
+describeInput(recordFilterSchema.shape.fieldId, 'A field id from get_record_model.');
+describeInput(recordFilterSchema.shape.op, 'in takes a list; isEmpty and isNotEmpty no value.');
+describeInput(recordFilterSchema.shape.value, "A value of the field's kind (record ids for a link).");
+describeInput(recordSourceSchema.shape.events, "Its record events (default: the webhook's).");
 
 /** Every webhook field (a new one is listed at once; the tools/list test asks for its description). */
 export const webhookInputs = {
   ...webhookFields,
   url: webhookFields.url.describe(
-    'The receiver URL, http:// or https:// (no user name or password). Without a scheme https:// is added. ' +
-      'With custom headers it must be https://, or http:// on localhost, 127.0.0.1 or ::1.',
+    'The receiver: http:// or https://, no user name or password (https:// is added when no scheme is given). ' +
+      'With custom headers: https://, or http:// on localhost, 127.0.0.1 or ::1.',
   ),
-  description: webhookFields.description.meta({
-    maxLength: WEBHOOK_DESCRIPTION_MAX,
-    description: `A note for people, up to ${WEBHOOK_DESCRIPTION_MAX} characters; null clears it.`,
-  }),
+  description: webhookFields.description.describe('A note for people; null clears it.'),
   events: webhookFields.events.meta({
     items: { type: 'string', enum: [...WEBHOOK_EVENTS] },
     minItems: 1,
     description:
-      'The events to receive, one or more, by name. record.* events are record changes (narrowed by recordTrigger ' +
-      'or recordSources); messaging.* events come from connected messaging accounts.',
+      'The events to receive. record.* events follow recordTrigger or recordSources; messaging.* come from ' +
+      'connected messaging accounts.',
   }),
-  secret: webhookFields.secret.meta({
-    minLength: 1,
-    maxLength: WEBHOOK_SECRET_MAX,
-    description:
-      `Signs every delivery (X-Webhook-Signature), 1 to ${WEBHOOK_SECRET_MAX} characters. Never returned: hasSecret ` +
-      'says whether one is set. null removes it.',
-  }),
+  secret: webhookFields.secret.describe(
+    'Signs every delivery (X-Webhook-Signature). Never returned (hasSecret says if set); null removes it.',
+  ),
   headers: webhookFields.headers.describe(
-    `Custom request headers, name to value: at most ${WEBHOOK_HEADERS_MAX_COUNT}, names are HTTP tokens up to ` +
-      `${WEBHOOK_HEADER_NAME_MAX} characters, values Latin-1 without line breaks up to ${WEBHOOK_HEADER_VALUE_MAX}, ` +
-      `${WEBHOOK_HEADERS_TOTAL_MAX} characters in all. Reserved names: ${RESERVED_HEADER_NAMES.join(', ')}. ` +
-      'Values are never returned (headerNames lists the names). On update, omitted keeps them; null clears them.',
+    `Custom request headers, name to value: names HTTP tokens, values Latin-1 on one line, ` +
+      `${WEBHOOK_HEADERS_TOTAL_MAX} characters in all; not ${RESERVED_HEADER_NAMES.join(', ')}. ` +
+      'Values are never returned (headerNames). On update, omitted keeps them, null clears them.',
   ),
   bodyTemplate: webhookFields.bodyTemplate.describe(
-    `A JSON object document (up to ${BODY_TEMPLATE_MAX} characters) sent instead of the standard envelope. ` +
-      'Placeholders inside JSON strings: {{event}}, {{id}}, {{timestamp}}, {{companyId}}, {{actorId}}, and paths ' +
-      'under {{data}} such as {{data.record.ref.recordId}}. null removes it.',
+    'A JSON object sent instead of the standard envelope, with placeholders inside strings: {{event}}, {{id}}, ' +
+      '{{timestamp}}, {{companyId}}, {{actorId}}, {{data.<path>}} (e.g. {{data.record.ref.recordId}}). null removes it.',
   ),
-  enabled: webhookFields.enabled.describe(
-    'false: the webhook receives nothing and keeps its settings. Default true.',
-  ),
+  enabled: webhookFields.enabled.describe('false: receives nothing, keeps its settings. Default true.'),
   expectedSchemaRevision: webhookFields.expectedSchemaRevision.describe(
-    'The schemaRevision returned by get_record_model. Required with record events, and on update when ' +
-      'recordTrigger, recordSources or recordOwnerUserId change; a stale revision is refused (read the model again).',
+    'schemaRevision from get_record_model: required with record events, and on update when recordTrigger, ' +
+      'recordSources or recordOwnerUserId change. Refused when stale (read the model again).',
   ),
   recordTrigger: webhookFields.recordTrigger.describe(
-    'Which records send record events: { query: { typeId, search?, filters?: [{ fieldId, op, value? }] }, ' +
-      `changedFieldIds? } (record.updated only when one of those fields changed). ${RECORD_IDS_FROM_MODEL} ` +
-      'null: every type the record owner can read. Not together with recordSources.',
+    'Which records send record events; changedFieldIds limits record.updated to changes of those fields. ' +
+      'null: every type the record owner can read. Not with recordSources.',
   ),
   recordSources: webhookFields.recordSources.describe(
-    'Several record sources (up to 50), each { query, changedFieldIds?, events? } as in recordTrigger, with its own ' +
-      `record events. ${RECORD_IDS_FROM_MODEL} null clears them. Not together with recordTrigger.`,
+    'Several record sources, each as recordTrigger with its own events; null clears them. Not with recordTrigger.',
   ),
   recordOwnerUserId: webhookFields.recordOwnerUserId.describe(
-    'The member whose record access redacts the deliveries. Default: you. Only an administrator can choose another member.',
+    'The member whose record access redacts the deliveries. Default: you; only an administrator can choose another.',
   ),
 };
 
-export const webhookId = z.uuid().describe('The webhook id (from create or list).');
+export const webhookId = z.uuid().describe('The webhook id (from list_webhooks).');
 export const deliveryId = z.uuid().describe('The delivery id (from list_deliveries).');
 
 const limit = <Limit extends z.ZodType>(schema: Limit) =>
   schema.describe('Page size, 1 to 200 (default 50).');
 const cursor = <Cursor extends z.ZodType>(schema: Cursor) =>
   schema.describe('The nextCursor of the previous page, to read the next one.');
-const from = 'ISO 8601 date or date-time; a date starts at 00:00 UTC.';
-const to = 'ISO 8601 date or date-time; a date covers its whole day (UTC).';
+const from = 'A date starts at 00:00 UTC.';
+const to = 'A date covers its whole day (UTC).';
 
 const webhookList = listWebhooksQuery.shape;
 export const listWebhooksInput = z.strictObject({
@@ -114,7 +102,11 @@ export const listDeliveriesInput = z.strictObject({
     'Only this status: pending (waiting for an attempt), sending, delivered, failed (no attempt follows).',
   ),
   event: deliveryList.event.describe('Only this event name, exactly (e.g. record.updated).'),
-  deliveryUrl: deliveryList.url.describe('Only deliveries sent to exactly this URL.'),
+  // Deliveries are sent to saved URLs, so a longer one matches none: the rule's limit is advertised.
+  deliveryUrl: deliveryList.url.meta({
+    maxLength: WEBHOOK_URL_MAX,
+    description: 'Only deliveries sent to exactly this URL.',
+  }),
   createdFrom: deliveryList.createdFrom.describe(`Created at or after. ${from}`),
   createdTo: deliveryList.createdTo.describe(`Created at or before. ${to}`),
   eventId: deliveryList.eventId.describe("Only deliveries of this event (the envelope's id), whole."),

@@ -41,7 +41,9 @@ export const recordSourcesSchema = z
       'webhookRecordSourcesTooMany',
       `A webhook can follow at most ${RECORD_SOURCES_MAX} record sources.`,
     ),
-  );
+  )
+  // A refinement is not advertised: the documents state the rule's limit themselves.
+  .meta({ maxItems: RECORD_SOURCES_MAX });
 
 /**
  * What is wrong with one source against the fields of its type (spec.md, "Webhook": a record

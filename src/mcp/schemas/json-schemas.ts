@@ -1,10 +1,8 @@
 import { z } from 'zod';
-
-/** A JSON Schema as `z.toJSONSchema` makes it. */
-export type JsonSchema = Record<string, unknown> & {
-  type?: unknown;
-  properties?: Record<string, JsonSchema>;
-};
+import { withDefinitions } from './definitions';
+import { mcpOverride } from './names';
+import type { JsonSchema } from './json-schema';
+import { tidySchema } from './tidy';
 
 /**
  * A tool's advertised `inputSchema`, from the zod schema that also validates its calls. A
@@ -13,9 +11,28 @@ export type JsonSchema = Record<string, unknown> & {
  * schema, and clients then drop the tool (or the whole session). Each flattened property says which
  * actions take it and for which it is required; the zod union still refuses any other shape.
  */
-export function inputJsonSchema(schema: z.ZodType): JsonSchema {
-  const json = z.toJSONSchema(schema, { io: 'input' }) as JsonSchema;
-  return Array.isArray(json.oneOf) ? flattenActions(json, json.oneOf as JsonSchema[]) : json;
+export const inputJsonSchema = (schema: z.ZodType): JsonSchema => once(inputs, schema, advertisedInput);
+
+/** The zod schemas of the tools never change: each is converted once, not on every tools/list. */
+const inputs = new WeakMap<z.ZodType, JsonSchema>();
+const outputs = new WeakMap<z.ZodType, JsonSchema>();
+function once(
+  cache: WeakMap<z.ZodType, JsonSchema>,
+  schema: z.ZodType,
+  convert: (schema: z.ZodType) => JsonSchema,
+) {
+  const known = cache.get(schema);
+  if (known) return known;
+  const converted = convert(schema);
+  cache.set(schema, converted);
+  return converted;
+}
+
+function advertisedInput(schema: z.ZodType): JsonSchema {
+  const converted = z.toJSONSchema(schema, { io: 'input', override: mcpOverride('input') }) as JsonSchema;
+  // No `$schema`: MCP reads an inputSchema without one as JSON Schema 2020-12, which zod writes.
+  const { $schema: _dialect, ...json } = tidySchema(converted, { mergeNullable: false });
+  return Array.isArray(json.oneOf) ? flattenActions(json.oneOf as JsonSchema[]) : json;
 }
 
 /**
@@ -23,12 +40,19 @@ export function inputJsonSchema(schema: z.ZodType): JsonSchema {
  * with Ajv's draft-07 validator (as the SDK's own McpServer advertises); the MCP schema requires
  * `type: "object"` at the root, also for a union of object results.
  */
-export function outputJsonSchema(schema: z.ZodType): JsonSchema {
-  const json = z.toJSONSchema(schema, { io: 'output', target: 'draft-7' }) as JsonSchema;
-  return json.type === undefined ? { type: 'object', ...json } : json;
+export const outputJsonSchema = (schema: z.ZodType): JsonSchema => once(outputs, schema, advertisedOutput);
+
+function advertisedOutput(schema: z.ZodType): JsonSchema {
+  const converted = z.toJSONSchema(schema, {
+    io: 'output',
+    target: 'draft-7',
+    override: mcpOverride('output'),
+  }) as JsonSchema;
+  const json = tidySchema(converted, { mergeNullable: true });
+  return withDefinitions(json.type === undefined ? { type: 'object', ...json } : json);
 }
 
-function flattenActions(root: JsonSchema, variants: JsonSchema[]): JsonSchema {
+function flattenActions(variants: JsonSchema[]): JsonSchema {
   const byProperty = new Map<string, { action: string; schema: JsonSchema; required: boolean }[]>();
   const actionLines: string[] = [];
   for (const variant of variants) {
@@ -53,9 +77,7 @@ function flattenActions(root: JsonSchema, variants: JsonSchema[]): JsonSchema {
     },
   };
   for (const [name, uses] of byProperty) properties[name] = mergedProperty(uses);
-  const { $schema } = root;
   return {
-    ...($schema ? { $schema } : {}),
     type: 'object',
     properties,
     required: ['action'],

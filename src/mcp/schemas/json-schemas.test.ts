@@ -43,9 +43,11 @@ describe('inputJsonSchema', () => {
     );
   });
 
-  it('leaves a plain object as zod writes it', () => {
+  it('leaves a plain object as zod writes it, without $schema (MCP reads 2020-12 by default)', () => {
     const plain = z.strictObject({ q: z.string().describe('Query.') });
-    expect(inputJsonSchema(plain)).toEqual(z.toJSONSchema(plain, { io: 'input' }));
+    const { $schema, ...written } = z.toJSONSchema(plain, { io: 'input' });
+    expect($schema).toBe('https://json-schema.org/draft/2020-12/schema');
+    expect(inputJsonSchema(plain)).toEqual(written);
   });
 });
 

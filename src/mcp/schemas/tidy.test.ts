@@ -1,0 +1,60 @@
+import { z } from 'zod';
+import { tidySchema } from './tidy';
+
+const tidy = (schema: z.ZodType, io: 'input' | 'output' = 'input') =>
+  tidySchema(z.toJSONSchema(schema, { io }) as Record<string, unknown>, { mergeNullable: io === 'output' });
+
+describe('tidySchema', () => {
+  it('keeps the format and drops the regex zod writes beside it; a pattern of our own stays', () => {
+    const sut = tidy(
+      z.object({
+        id: z.uuid(),
+        at: z.iso.datetime(),
+        day: z.iso.date(),
+        code: z.string().regex(/^[A-Z]{3}$/),
+      }),
+    );
+    expect(sut.properties).toEqual({
+      id: { type: 'string', format: 'uuid' },
+      at: { type: 'string', format: 'date-time' },
+      day: { type: 'string', format: 'date' },
+      code: { type: 'string', pattern: '^[A-Z]{3}$' },
+    });
+  });
+
+  it('drops the ±2^53 bounds of z.int() and keeps real ones', () => {
+    expect(tidy(z.object({ n: z.int(), page: z.int().min(1).max(200) })).properties).toEqual({
+      n: { type: 'integer' },
+      page: { type: 'integer', minimum: 1, maximum: 200 },
+    });
+  });
+
+  it('drops propertyNames that only say a key is a string', () => {
+    expect(tidy(z.record(z.string(), z.number()))).toMatchObject({
+      type: 'object',
+      additionalProperties: { type: 'number' },
+    });
+    expect(tidy(z.record(z.string(), z.number()))).not.toHaveProperty('propertyNames');
+  });
+
+  it('merges a nullable into a type list in outputs, unless the branch says more than its type', () => {
+    const sut = tidy(
+      z.object({
+        at: z.iso.datetime().nullable(),
+        state: z.enum(['a', 'b']).nullable(),
+        described: z.object({ x: z.string() }).describe('An x.').nullable(),
+      }),
+      'output',
+    );
+    expect(sut.properties!.at).toEqual({ type: ['string', 'null'], format: 'date-time' });
+    expect(sut.properties!.state).toEqual({
+      anyOf: [{ type: 'string', enum: ['a', 'b'] }, { type: 'null' }],
+    });
+    expect(sut.properties!.described!.anyOf).toHaveLength(2);
+  });
+
+  it('reads property names as names, not keywords', () => {
+    const sut = tidy(z.object({ format: z.string(), pattern: z.string(), minimum: z.int() }));
+    expect(Object.keys(sut.properties!)).toEqual(['format', 'pattern', 'minimum']);
+  });
+});

@@ -1,0 +1,69 @@
+import type { JsonSchema } from './json-schema';
+
+/** The formats zod writes with a `pattern` of its own beside them (`z.uuid()`, `z.iso.datetime()`, …). */
+const ZOD_FORMATS: ReadonlySet<string> = new Set([
+  'uuid',
+  'date-time',
+  'date',
+  'time',
+  'duration',
+  'email',
+  'ipv4',
+  'ipv6',
+]);
+
+/** Keywords whose value is data, not a schema: never walked into. */
+const DATA_KEYWORDS: ReadonlySet<string> = new Set(['enum', 'const', 'required', 'default', 'examples']);
+
+/**
+ * What zod writes that tells a client nothing, left out of what the tools advertise (issue 27: a
+ * uuid's or date-time's regex is 166 or 271 characters, on every id and time). The server still
+ * checks every call with the zod schema, so nothing here weakens validation:
+ * - a `pattern` beside a `format` zod wrote it for (`format: "uuid"` says it; the SDK client's Ajv
+ *   checks formats with ajv-formats);
+ * - `z.int()`'s ±2^53 bounds, and `propertyNames: { type: "string" }` (every JSON key is one);
+ * - with `nullable`, `anyOf: [{ type: T, … }, { type: "null" }]` becomes `type: [T, "null"]` (the
+ *   same schema: the other keywords apply to T's values only), unless a branch has its own
+ *   description, enum, const or `$ref`.
+ */
+export function tidySchema(schema: JsonSchema, options: { mergeNullable: boolean }): JsonSchema {
+  const tidy = (node: unknown): unknown => {
+    if (Array.isArray(node)) return node.map(tidy);
+    if (!node || typeof node !== 'object') return node;
+    const source = node as JsonSchema;
+    let out: JsonSchema = {};
+    for (const [key, value] of Object.entries(source)) {
+      if (key === 'pattern' && ZOD_FORMATS.has(String(source.format))) continue;
+      if ((key === 'minimum' || key === 'maximum') && isSafeIntegerBound(value)) continue;
+      if (key === 'propertyNames' && isStringType(value)) continue;
+      out[key] = DATA_KEYWORDS.has(key) ? value : key === 'properties' ? tidyEach(value, tidy) : tidy(value);
+    }
+    if (options.mergeNullable) out = mergedNullable(out);
+    return out;
+  };
+  return tidy(schema) as JsonSchema;
+}
+
+function tidyEach(properties: unknown, tidy: (node: unknown) => unknown): Record<string, unknown> {
+  return Object.fromEntries(
+    Object.entries(properties as Record<string, unknown>).map(([k, v]) => [k, tidy(v)]),
+  );
+}
+
+/** The bounds `z.int()` writes: JSON numbers past them are not exact anyway. */
+const isSafeIntegerBound = (value: unknown) =>
+  value === Number.MIN_SAFE_INTEGER || value === Number.MAX_SAFE_INTEGER;
+
+const isStringType = (value: unknown) =>
+  typeof value === 'object' && value !== null && JSON.stringify(value) === '{"type":"string"}';
+
+function mergedNullable(schema: JsonSchema): JsonSchema {
+  const { anyOf, ...rest } = schema;
+  if (!Array.isArray(anyOf) || anyOf.length !== 2) return schema;
+  const nullAt = anyOf.findIndex((branch) => JSON.stringify(branch) === '{"type":"null"}');
+  const other = anyOf[1 - nullAt] as JsonSchema | undefined;
+  if (nullAt < 0 || !other || typeof other.type !== 'string') return schema;
+  if (['description', 'enum', 'const', '$ref'].some((key) => key in other)) return schema;
+  if (Object.keys(rest).some((key) => key in other)) return schema;
+  return { ...other, type: [other.type, 'null'], ...rest };
+}
