@@ -1,3 +1,4 @@
+import { Client } from 'pg';
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
@@ -71,7 +72,11 @@ export class DeliveryCounts1764666000000 implements MigrationInterface {
       END $$`);
 
     await db.query(`SET lock_timeout = '10min'`);
-    const counter = db.connection.createQueryRunner();
+    // Its own connection, not one of the pool's: a pool of one (a small test database, a CLI)
+    // is held by this migration's session.
+    const { url } = db.connection.options as { url?: string };
+    const counter = new Client({ connectionString: url });
+    let connected = false;
     try {
       await db.startTransaction();
       await db.query(`DROP TRIGGER IF EXISTS deliveries_counted_on_insert ON deliveries`);
@@ -105,6 +110,7 @@ export class DeliveryCounts1764666000000 implements MigrationInterface {
         { snapshot: string },
       ];
       await counter.connect();
+      connected = true;
       await counter.query(`BEGIN ISOLATION LEVEL REPEATABLE READ`);
       await counter.query(`SET TRANSACTION SNAPSHOT '${snapshot.replace(/'/g, '')}'`);
       await db.commitTransaction();
@@ -117,10 +123,10 @@ export class DeliveryCounts1764666000000 implements MigrationInterface {
       await counter.query(`COMMIT`);
     } catch (error) {
       if (db.isTransactionActive) await db.rollbackTransaction();
-      await counter.query(`ROLLBACK`).catch(() => undefined);
+      if (connected) await counter.query(`ROLLBACK`).catch(() => undefined);
       throw error;
     } finally {
-      await counter.release();
+      if (connected) await counter.end();
       await db.query(`RESET lock_timeout`);
     }
   }
