@@ -381,7 +381,7 @@ export function deliveryQueryOf(filters: DeliveryFilters): DeliveryListQuery {
   return query;
 }
 
-/** How many deliveries a list holds: "1 delivery", "1,234 deliveries", "10,000+ deliveries". */
+/** How many deliveries a list holds: "1 delivery", "1,234 deliveries", "1,000+ deliveries". */
 export function deliveryCount(total: DeliveryPage['total']): string {
   const count = `${total.count.toLocaleString('en-US')}${total.capped ? '+' : ''}`;
   return total.count === 1 && !total.capped ? '1 delivery' : `${count} deliveries`;

@@ -60,7 +60,7 @@ export const deliveryViewSchema = z
 export type DeliveryView = z.output<typeof deliveryViewSchema>;
 
 /** Deliveries a list counts at most: the count stays cheap however long the log grows. */
-export const DELIVERY_COUNT_CAP = 10_000;
+export const DELIVERY_COUNT_CAP = 1_000;
 
 export const deliveryPageSchema = page(deliveryViewSchema).extend({
   total: z
