@@ -1,4 +1,4 @@
-import { signWebhookBody } from '../../webhooks/signature';
+import { signWebhookBody } from '../../webhooks/signing/signature';
 
 export const DELIVERY_USER_AGENT = 'crm-webhooks/1.0 (+webhooks)';
 
