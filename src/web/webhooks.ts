@@ -95,6 +95,8 @@ export type WebhookDraft = {
   events: string[];
   enabled: boolean;
   secret: string;
+  /** Standard Webhooks headers on every delivery, beside X-Webhook-Signature. */
+  standardWebhooks: boolean;
   headers: string;
   bodyTemplate: string;
   /** recordTrigger or recordSources (src/web/record-sources.ts). */
@@ -113,6 +115,7 @@ export const DIALOG_FIELDS = {
   events: 'events',
   enabled: 'enabled',
   secret: 'secret',
+  standardWebhooks: 'standardWebhooks',
   headers: 'headers',
   bodyTemplate: 'bodyTemplate',
   recordTrigger: 'record',
@@ -129,6 +132,7 @@ export const EMPTY_DRAFT: WebhookDraft = {
   events: [],
   enabled: true,
   secret: '',
+  standardWebhooks: false,
   headers: '',
   bodyTemplate: '',
   record: NO_RECORD_SETTINGS,
@@ -145,6 +149,7 @@ export function draftOfWebhook(webhook: WebhookView, secrets: WebhookSecrets | u
     events: [...webhook.events],
     enabled: webhook.enabled,
     secret: secrets ? (secrets.secret ?? '') : webhook.hasSecret ? MASK : '',
+    standardWebhooks: webhook.standardWebhooks,
     headers: secrets ? headerLines(secrets.headers) : maskedHeaderLines(webhook.headerNames),
     bodyTemplate: webhook.bodyTemplate ?? '',
     record: recordSettingsOf(webhook),
@@ -205,6 +210,7 @@ export function createOf(draft: WebhookDraft, schemaRevision: number | undefined
   };
   if (draft.description.trim()) write.description = draft.description;
   if (draft.secret !== '') write.secret = draft.secret;
+  if (draft.standardWebhooks) write.standardWebhooks = true;
   const headers = parseHeaderLines(draft.headers);
   if (headers && Object.keys(headers).length) write.headers = headers;
   if (draft.bodyTemplate.trim()) write.bodyTemplate = draft.bodyTemplate;
@@ -238,6 +244,7 @@ export function updateOf(
     if (draft.secret === '' && webhook.hasSecret) throw new WebhookDraftError(EMPTIED_SECRET_MESSAGE);
     if (draft.secret !== '') write.secret = draft.secret;
   }
+  if (draft.standardWebhooks !== initial.standardWebhooks) write.standardWebhooks = draft.standardWebhooks;
   if (draft.headers !== initial.headers) {
     const before = parseHeaderLines(initial.headers);
     const after = parseHeaderLines(draft.headers);

@@ -22,6 +22,7 @@ export function webhookView(
     events: webhook.events,
     legacyEvents: webhook.events.filter(isRetiredEvent),
     enabled: webhook.enabled,
+    standardWebhooks: webhook.standardWebhooks,
     hasSecret: webhook.secretSealed !== null,
     headerNames: webhook.headerNames,
     bodyTemplate: webhook.bodyTemplate,

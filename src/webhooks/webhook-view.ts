@@ -85,6 +85,10 @@ export const webhookViewSchema = z
         'The retired type-specific events among `events` (older, imported webhooks): shown as (legacy).',
     }),
     enabled: z.boolean(),
+    standardWebhooks: z.boolean().meta({
+      description:
+        'Each POST also carries the Standard Webhooks headers webhook-id (the event id), webhook-timestamp and, with a secret, webhook-signature (v1,<base64>), for the standardwebhooks libraries.',
+    }),
     hasSecret: z.boolean().meta({ description: 'The secret itself is never returned.' }),
     headerNames: z.array(z.string()).meta({ description: 'Header values are never returned.' }),
     bodyTemplate: z.string().nullable(),
@@ -137,6 +141,7 @@ export const webhookViewExample = {
   events: ['record.created', 'record.updated'],
   legacyEvents: [],
   enabled: true,
+  standardWebhooks: true,
   hasSecret: true,
   headerNames: ['X-Billing-Token'],
   bodyTemplate: null,

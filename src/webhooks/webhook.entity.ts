@@ -36,6 +36,13 @@ export class Webhook {
   @Column({ type: 'boolean', default: true })
   enabled: boolean;
 
+  /**
+   * Standard Webhooks headers on every POST (`webhook-id`, `webhook-timestamp`, `webhook-signature`;
+   * issue 27, item 2), beside the spec's X-Webhook-Signature. Off by default.
+   */
+  @Column({ name: 'standard_webhooks', type: 'boolean', default: false })
+  standardWebhooks: boolean;
+
   @Column({ name: 'record_trigger', type: 'jsonb', nullable: true })
   recordTrigger: RecordTrigger | null;
 

@@ -66,6 +66,7 @@ export const createWebhookExample = {
   secret: 'a-long-random-signing-secret',
   headers: { 'X-Billing-Token': 'token-for-the-receiver' },
   enabled: true,
+  standardWebhooks: true,
 } satisfies z.input<typeof createWebhookBody>;
 
 /** Webhooks (their delivery log: deliveries.openapi.ts). */
@@ -86,7 +87,7 @@ export const WEBHOOK_OPERATIONS: OperationSpec[] = [
     path: '/api/v1/webhooks',
     operationId: 'createWebhook',
     summary: 'Create a webhook',
-    description: `Needs Create on API & Webhooks. \`events\`: one or more of ${WEBHOOK_EVENTS.join(', ')}. A URL without a scheme is saved with \`https://\`; custom headers need \`https://\` (or \`http://\` on localhost). \`recordTrigger\` or \`recordSources\` narrow the record events to lists of one type; only an Admin can choose another \`recordOwnerUserId\`.`,
+    description: `Needs Create on API & Webhooks. \`events\`: one or more of ${WEBHOOK_EVENTS.join(', ')}. A URL without a scheme is saved with \`https://\`; custom headers need \`https://\` (or \`http://\` on localhost). \`recordTrigger\` or \`recordSources\` narrow the record events to lists of one type; only an Admin can choose another \`recordOwnerUserId\`. \`standardWebhooks: true\` adds the Standard Webhooks headers to every POST (then \`webhook-id\`, \`webhook-timestamp\` and \`webhook-signature\` are reserved header names).`,
     tag: 'Webhooks',
     body: body(createWebhookBody, createWebhookExample),
     success: {
@@ -122,7 +123,7 @@ export const WEBHOOK_OPERATIONS: OperationSpec[] = [
     operationId: 'updateWebhook',
     summary: 'Update a webhook',
     description:
-      'Needs Edit on API & Webhooks. Only the fields sent change; omitted headers keep their values; `null` clears secret, headers, bodyTemplate and recordSources. Send `expectedSchemaRevision` when the record trigger, sources or owner change. On a webhook whose record owner is someone else, only an Admin can change url, headers, secret, bodyTemplate, recordTrigger, recordSources, events, enabled or recordOwnerUserId (403 `webhookOwnedByAnother`); description stays open to Edit.',
+      'Needs Edit on API & Webhooks. Only the fields sent change; omitted headers keep their values; `null` clears secret, headers, bodyTemplate and recordSources. Send `expectedSchemaRevision` when the record trigger, sources or owner change. On a webhook whose record owner is someone else, only an Admin can change url, headers, secret, bodyTemplate, recordTrigger, recordSources, events, enabled, standardWebhooks or recordOwnerUserId (403 `webhookOwnedByAnother`); description stays open to Edit.',
     tag: 'Webhooks',
     pathParams: { id: uuidParam('webhook') },
     body: body(updateWebhookBody, { enabled: false, description: 'Paused during the billing migration' }),

@@ -63,6 +63,7 @@ export class WebhooksRepository {
       description: null,
       bodyTemplate: null,
       enabled: true,
+      standardWebhooks: false,
       recordTrigger: null,
       recordSources: null,
       recordOwnerUserId: null,

@@ -57,6 +57,7 @@ export const webhookFields = {
   ),
   bodyTemplate: z.string().max(100_000).meta({ maxLength: BODY_TEMPLATE_MAX }).nullable(),
   enabled: z.boolean(),
+  standardWebhooks: z.boolean(),
   expectedSchemaRevision: z.number().int().min(0),
   recordTrigger: recordTriggerSchema.nullable(),
   recordSources: recordSourcesSchema.nullable(),

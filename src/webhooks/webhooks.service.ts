@@ -22,6 +22,7 @@ import { checkRecordSettings } from './record-sources';
 import { checkTransportRule } from './transport-rule';
 import { validateWebhookHeaders } from '../shared/webhooks/webhook-headers';
 import { normalizeWebhookUrl } from '../shared/webhooks/webhook-url';
+import { checkStandardHeaderNames } from '../shared/webhooks/standard-webhooks';
 import { WebhooksRepository, type Webhook } from './webhooks.repository';
 import type { CreateWebhookBody, UpdateWebhookBody, webhookFields } from './webhooks.schemas';
 import { listWebhookRows, type WebhookListOptions } from './webhooks.list';
@@ -69,6 +70,7 @@ const FIELD_WRITES: {
   headers: 'own', // checked, sealed, names kept apart
   bodyTemplate: 'copy', // after validateBodyTemplate
   enabled: 'copy',
+  standardWebhooks: 'copy', // then no custom header may take the scheme's names (checkStandardHeaderNames)
   recordTrigger: 'copy',
   recordSources: 'copy',
   recordOwnerUserId: 'own', // only an Admin chooses another member (webhookOwnerNotAllowed)
@@ -236,6 +238,7 @@ export class WebhooksService {
       recordSources: webhook.recordSources,
       events: webhook.events,
       enabled: webhook.enabled,
+      standardWebhooks: webhook.standardWebhooks,
       recordOwnerUserId: webhook.recordOwnerUserId,
     };
   }
@@ -297,6 +300,7 @@ export class WebhooksService {
       );
     }
     checkTransportRule(webhook.url, webhook.headerNames.length > 0);
+    if (webhook.standardWebhooks) checkStandardHeaderNames(webhook.headerNames);
 
     const subscribesToRecords = webhook.events.some(isRecordEvent);
     // Settings sent as read (in any key order, masks restored) are no change.

@@ -188,7 +188,16 @@ export class DeliveryAttempts {
       send: true,
       url: webhook.url,
       body,
-      headers: deliveryHeaders({ deliveryId: delivery.id, body, secret, customHeaders }),
+      headers: deliveryHeaders({
+        deliveryId: delivery.id,
+        event: delivery.event,
+        eventId: delivery.eventId,
+        body,
+        secrets: secret ? [secret] : [],
+        standardWebhooks: webhook.standardWebhooks,
+        signedAt: new Date(),
+        customHeaders,
+      }),
       customHeaderNames: Object.keys(customHeaders ?? {}),
     };
   }

@@ -63,6 +63,11 @@ export const webhookInputs = {
   enabled: webhookFields.enabled.describe(
     'false: the webhook receives nothing and keeps its settings. Default true.',
   ),
+  standardWebhooks: webhookFields.standardWebhooks.describe(
+    'true: every delivery also carries the Standard Webhooks headers webhook-id (the event id), webhook-timestamp ' +
+      'and, with a secret, webhook-signature (v1,<base64>), so receivers can verify with the standardwebhooks ' +
+      'libraries (given whsec_ + base64 of the secret). Default false.',
+  ),
   expectedSchemaRevision: webhookFields.expectedSchemaRevision.describe(
     'The schemaRevision returned by get_record_model. Required with record events, and on update when ' +
       'recordTrigger, recordSources or recordOwnerUserId change; a stale revision is refused (read the model again).',

@@ -18,6 +18,7 @@ export const SENDING_FIELDS = [
   'recordSources',
   'events',
   'enabled',
+  'standardWebhooks',
   'recordOwnerUserId',
 ] as const;
 export type SendingField = (typeof SENDING_FIELDS)[number];
@@ -32,6 +33,7 @@ export interface SendingSettings {
   recordSources: unknown;
   events: readonly string[];
   enabled: boolean;
+  standardWebhooks: boolean;
   recordOwnerUserId: string | null;
 }
 
@@ -45,6 +47,7 @@ export interface SendingInput {
   recordSources?: unknown;
   events?: string[];
   enabled?: boolean;
+  standardWebhooks?: boolean;
   recordOwnerUserId?: string;
   /** Not a sending field: open to every role with Edit. */
   description?: string | null;
@@ -100,6 +103,8 @@ export function changedSendingFields(saved: SendingSettings, input: SendingInput
     recordSources: input.recordSources !== undefined && !same(input.recordSources, saved.recordSources),
     events: input.events !== undefined && !sameSet(input.events, saved.events),
     enabled: input.enabled !== undefined && input.enabled !== saved.enabled,
+    standardWebhooks:
+      input.standardWebhooks !== undefined && input.standardWebhooks !== saved.standardWebhooks,
     recordOwnerUserId:
       input.recordOwnerUserId !== undefined && input.recordOwnerUserId !== saved.recordOwnerUserId,
   };

@@ -1,4 +1,9 @@
-import { standardHeaderCollisions, standardWebhooksSecret } from './standard-webhooks';
+import { ValidationError } from '../app-error';
+import {
+  checkStandardHeaderNames,
+  standardHeaderCollisions,
+  standardWebhooksSecret,
+} from './standard-webhooks';
 
 describe('standardWebhooksSecret', () => {
   it.each([
@@ -27,5 +32,28 @@ describe('standardHeaderCollisions', () => {
       ]),
     ).toEqual(['Webhook-Signature', 'WEBHOOK-ID', 'webhook-timestamp']);
     expect(standardHeaderCollisions([])).toEqual([]);
+  });
+});
+
+describe('checkStandardHeaderNames', () => {
+  it('refuses each colliding header at its path, as a reserved name', () => {
+    let refused: unknown;
+    try {
+      checkStandardHeaderNames(['X-Team', 'Webhook-Id', 'webhook-signature']);
+    } catch (error) {
+      refused = error;
+    }
+    expect(refused).toBeInstanceOf(ValidationError);
+    expect((refused as ValidationError).issues).toEqual([
+      expect.objectContaining({ path: ['headers', 'Webhook-Id'], customCode: 'webhookHeaderNameReserved' }),
+      expect.objectContaining({
+        path: ['headers', 'webhook-signature'],
+        customCode: 'webhookHeaderNameReserved',
+      }),
+    ]);
+  });
+
+  it('accepts other names', () => {
+    expect(() => checkStandardHeaderNames(['X-Team', 'Webhook-Source'])).not.toThrow();
   });
 });

@@ -2,6 +2,7 @@
 // webhook can turn on beside the spec's X-Webhook-Signature, so receivers can verify deliveries
 // with the published `standardwebhooks` libraries. Pure: the dialog shows the value a receiver
 // gives those libraries; the server signs in src/webhooks/signing/standard-webhooks.ts.
+import { ValidationError } from '../app-error';
 
 /** The scheme's three headers, as its specification writes them (HTTP header names ignore case). */
 export const STANDARD_WEBHOOKS_HEADERS = ['webhook-id', 'webhook-timestamp', 'webhook-signature'] as const;
@@ -44,4 +45,22 @@ const standardNames: ReadonlySet<string> = new Set(STANDARD_WEBHOOKS_HEADERS);
  */
 export function standardHeaderCollisions(headerNames: readonly string[]): string[] {
   return headerNames.filter((name) => standardNames.has(name.toLowerCase()));
+}
+
+/**
+ * Refuses (400 validation, `webhookHeaderNameReserved` at `['headers', name]`) custom headers named
+ * like the scheme's own on a webhook with Standard Webhooks on: reserved while it is on, as the
+ * spec's own headers are always (Custom header rules 1).
+ */
+export function checkStandardHeaderNames(headerNames: readonly string[]): void {
+  const collisions = standardHeaderCollisions(headerNames);
+  if (!collisions.length) return;
+  throw new ValidationError(
+    collisions.map((name) => ({
+      code: 'invalid',
+      path: ['headers', name],
+      message: `${name} is a Standard Webhooks header, sent by the service while standardWebhooks is on: choose another name.`,
+      customCode: 'webhookHeaderNameReserved',
+    })),
+  );
 }
