@@ -1,0 +1,208 @@
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { verifyWebhookSignature } from '../../src/webhooks/signing/signature';
+import { resendWorkflowId } from '../../workflows/resend-delivery.workflow';
+import { deliveryFixture, type DeliveryFixture } from '../helpers/delivery-fixture';
+import { eventually } from '../helpers/eventually';
+import { freePort } from '../helpers/ports';
+import { Receiver, type Received } from '../helpers/receiver';
+
+/**
+ * Issue 27, item 2: "The Standard Webhooks test verifies real deliveries with the published
+ * libraries, across a rotation, and refuses a replayed delivery outside the tolerance." Real
+ * deliveries (a record write, its workflow, the HTTP POST) reach a loopback receiver; the published
+ * `standardwebhooks` npm package verifies what it received exactly as a receiver would, given the
+ * secret as docs/receivers.md says (`whsec_` + base64 of the secret's UTF-8 bytes).
+ */
+
+const ROOT = join(__dirname, '../..');
+
+/** What the tests use of the published `standardwebhooks` npm package (a devDependency). */
+interface StandardWebhooksLibrary {
+  Webhook: new (secret: string) => {
+    verify(payload: string | Buffer, headers: Record<string, string>): unknown;
+  };
+}
+
+/** The package as a receiver's code loads it, from node_modules. */
+function publishedLibrary(): StandardWebhooksLibrary {
+  try {
+    return createRequire(join(ROOT, 'package.json'))('standardwebhooks') as StandardWebhooksLibrary;
+  } catch (error) {
+    throw new Error('The standardwebhooks npm package is missing (a devDependency: npm install).', {
+      cause: error,
+    });
+  }
+}
+
+/** What docs/receivers.md tells a receiver to give the libraries for a webhook secret. */
+const librarySecret = (secret: string) => `whsec_${Buffer.from(secret, 'utf8').toString('base64')}`;
+
+/** The request's headers as the library reads them (one string each). */
+const headersOf = (request: Received): Record<string, string> =>
+  Object.fromEntries(
+    Object.entries(request.headers).flatMap(([name, value]) =>
+      typeof value === 'string' ? [[name, value]] : [],
+    ),
+  );
+
+const MINUTE = 60_000;
+
+describe('Standard Webhooks: real deliveries verified by the published libraries', () => {
+  let fx: DeliveryFixture;
+  let receiver: Receiver;
+  let library: StandardWebhooksLibrary;
+
+  beforeAll(async () => {
+    library = publishedLibrary();
+    fx = await deliveryFixture();
+    receiver = await new Receiver().start();
+  });
+  afterAll(async () => {
+    await receiver?.stop();
+    await fx?.close();
+  });
+
+  /**
+   * The npm library's verdict on a received request with `secret`: "verified" or its refusal.
+   * `at` is the receiver's clock (ms since the epoch) when it is given the request.
+   */
+  function npmVerdict(secret: string, request: Received, at?: number, body = request.rawBody): string {
+    const webhook = new library.Webhook(librarySecret(secret));
+    const clock = at === undefined ? undefined : jest.spyOn(Date, 'now').mockReturnValue(at);
+    try {
+      webhook.verify(body, headersOf(request));
+      return 'verified';
+    } catch (error) {
+      return (error as Error).message;
+    } finally {
+      clock?.mockRestore();
+    }
+  }
+
+  const requestsTo = (path: string) => receiver.received.filter((request) => request.path === `/${path}`);
+
+  /** A webhook on its own path; each deal written sends it one delivery, waited for. */
+  async function webhookAt(path: string, extra: Record<string, unknown>) {
+    const webhook = await fx.webhook(`${receiver.url}/${path}`, extra);
+    const deliver = async (name: string) => {
+      const before = (await fx.deliveriesOf(webhook.id, 0)).length;
+      await fx.createDeal(name);
+      const delivery = (await fx.deliveriesOf(webhook.id, before + 1))[before]!;
+      await fx.finish(delivery.id);
+      return { delivery, request: requestsTo(path).at(-1)! };
+    };
+    return { webhook, deliver };
+  }
+
+  it('signs a real delivery so that the npm library verifies it, beside X-Webhook-Signature', async () => {
+    const secret = 'quickstart-secret-1';
+    const { deliver } = await webhookAt('signed', { secret, standardWebhooks: true });
+    const sentAt = Math.floor(Date.now() / 1000);
+    const { delivery, request } = await deliver('Standard deal');
+
+    expect(npmVerdict(secret, request)).toBe('verified');
+    expect(request.headers).toMatchObject({
+      'x-webhook-event': 'record.created',
+      'webhook-id': delivery.eventId,
+      'webhook-signature': expect.stringMatching(/^v1,[A-Za-z0-9+/]{43}=$/),
+    });
+    expect(Number(request.headers['webhook-timestamp'])).toBeGreaterThanOrEqual(sentAt);
+    expect(Number(request.headers['webhook-timestamp'])).toBeLessThanOrEqual(Math.ceil(Date.now() / 1000));
+    // The spec's header is unchanged, keyed with the same secret.
+    expect(
+      verifyWebhookSignature(secret, request.rawBody, request.headers['x-webhook-signature'] as string),
+    ).toBe(true);
+    expect(request.json.id).toBe(delivery.eventId);
+
+    expect(npmVerdict('another-secret', request)).toBe('No matching signature found');
+    const tampered = Buffer.from(request.rawBody.toString('utf8').replace('Standard deal', 'Standard deaL'));
+    expect(npmVerdict(secret, request, undefined, tampered)).toBe('No matching signature found');
+  });
+
+  it('refuses a delivery replayed outside the 5-minute tolerance, and takes it within', async () => {
+    const secret = 'replay-secret';
+    const { request } = await (
+      await webhookAt('replayed', { secret, standardWebhooks: true })
+    ).deliver('Replayed deal');
+    const signedAt = Number(request.headers['webhook-timestamp']) * 1000;
+    expect(npmVerdict(secret, request, signedAt + 4 * MINUTE)).toBe('verified');
+    expect(npmVerdict(secret, request, signedAt + 6 * MINUTE)).toBe('Message timestamp too old');
+    // A clock behind the sender's by as much refuses it too.
+    expect(npmVerdict(secret, request, signedAt - 6 * MINUTE)).toBe('Message timestamp too new');
+  });
+
+  it('signs each retry again with its own time, under the same webhook-id, and a resend under it too', async () => {
+    const secret = 'retry-secret';
+    receiver.replies('/retried', { status: 503 }, { status: 200 });
+    const { webhook, delivery, request } = await (async () => {
+      const hook = await webhookAt('retried', { secret, standardWebhooks: true });
+      return { webhook: hook.webhook, ...(await hook.deliver('Retried deal')) };
+    })();
+    const [first, second] = requestsTo('retried');
+    expect(second).toBe(request);
+    expect(first!.headers['x-service-delivery-id']).toBe(second!.headers['x-service-delivery-id']);
+    expect([first!.headers['webhook-id'], second!.headers['webhook-id']]).toEqual([
+      delivery.eventId,
+      delivery.eventId,
+    ]);
+    expect(Number(second!.headers['webhook-timestamp'])).toBeGreaterThanOrEqual(
+      Number(first!.headers['webhook-timestamp']),
+    );
+    expect([npmVerdict(secret, first!), npmVerdict(secret, second!)]).toEqual(['verified', 'verified']);
+
+    // A resend is a new delivery of the same event: the same webhook-id, so it deduplicates as one.
+    const resent = await fx.api('POST', `/webhooks/${webhook.id}/deliveries/${delivery.id}/resend`);
+    expect(resent.status).toBe(201);
+    // A resend runs as a child of its resend workflow, which ends with it.
+    await expect(
+      fx.app.env.client.workflow.getHandle(resendWorkflowId(resent.body.id)).result(),
+    ).resolves.toMatchObject({ status: 'delivered' });
+    const again = requestsTo('retried').at(-1)!;
+    expect(again.headers['x-service-delivery-id']).toBe(resent.body.id);
+    expect(again.headers['webhook-id']).toBe(delivery.eventId);
+    expect(npmVerdict(secret, again)).toBe('verified');
+  });
+
+  it('sends no Standard Webhooks headers while the setting is off (the default), the event header always', async () => {
+    const { request } = await (await webhookAt('plain', { secret: 'plain-secret' })).deliver('Plain deal');
+    expect(request.headers['x-webhook-event']).toBe('record.created');
+    expect(Object.keys(request.headers).filter((name) => name.startsWith('webhook-'))).toEqual([]);
+    expect(npmVerdict('plain-secret', request)).toBe('Missing required headers');
+  });
+
+  describe('the Node.js receiver of docs/receivers.md (examples/receivers/standard-webhooks)', () => {
+    const SECRET = 'example-receiver-secret';
+    let child: ChildProcessWithoutNullStreams;
+    let output = '';
+    let url = '';
+
+    beforeAll(async () => {
+      const port = await freePort();
+      child = spawn(process.execPath, ['examples/receivers/standard-webhooks/receiver.mjs'], {
+        cwd: ROOT,
+        env: { ...process.env, WEBHOOK_SECRET: SECRET, PORT: String(port) },
+      });
+      child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+      child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+      await eventually(async () => output.includes('listening on'), 'the Node.js receiver listens');
+      url = `http://127.0.0.1:${port}/hooks/crm`;
+    });
+    afterAll(() => child?.kill());
+
+    it('verifies a real delivery with the library, so it is Delivered; another secret is refused', async () => {
+      const webhook = await fx.webhook(url, { secret: SECRET, standardWebhooks: true });
+      await fx.createDeal('Example receiver deal');
+      const [delivery] = await fx.deliveriesOf(webhook.id);
+      await expect(fx.finish(delivery!.id)).resolves.toMatchObject({ status: 'delivered', attempts: 1 });
+      expect(output).toContain(`verified record.created ${delivery!.eventId} delivery=${delivery!.id}`);
+
+      const wrong = await fx.webhook(url, { secret: 'not-the-receivers', standardWebhooks: true });
+      await fx.createDeal('Refused deal');
+      const [refused] = await fx.deliveriesOf(wrong.id);
+      await expect(fx.finish(refused!.id)).resolves.toMatchObject({ status: 'failed', attempts: 1 });
+      expect(output).toContain('refused: POST /hooks/crm (No matching signature found)');
+    });
+  });
+});
