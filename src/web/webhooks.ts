@@ -9,7 +9,11 @@ import {
   isRetiredEvent,
 } from '../shared/event-catalog';
 import { deliveryIdRange, isWholeId, shortId } from '../shared/deliveries/delivery-ids';
-import { WEBHOOK_DESCRIPTION_MAX, WEBHOOK_SECRET_MAX } from '../shared/limits';
+import {
+  SECRET_ROTATION_GRACE_HOURS_MAX,
+  WEBHOOK_DESCRIPTION_MAX,
+  WEBHOOK_SECRET_MAX,
+} from '../shared/limits';
 import { maySteerWebhook } from '../shared/webhooks/ownership-rule';
 import { parseHeaderLines } from '../shared/webhooks/webhook-headers';
 import type {
@@ -17,6 +21,7 @@ import type {
   DeliveryPage,
   DeliveryStatus,
   DeliveryView,
+  SecretRotation,
   Session,
   WebhookCreate,
   WebhookSecrets,
@@ -263,6 +268,25 @@ export function updateOf(
     if (schemaRevision !== undefined) write.expectedSchemaRevision = schemaRevision;
   }
   return Object.keys(write).length ? write : undefined;
+}
+
+/**
+ * The body of `POST /app/api/webhooks/:id/rotate-secret` for the Rotate secret dialog: the new
+ * secret as typed (or generated there) and the grace period in whole hours, 0 to 24. Refuses what
+ * the server would refuse; the current secret is left for the server to compare.
+ */
+export function secretRotationOf(secret: string, graceHours: string): SecretRotation {
+  if (secret === '') throw new WebhookDraftError('Enter the new secret, or generate one.');
+  if (secret.length > WEBHOOK_SECRET_MAX) {
+    throw new WebhookDraftError(`Secret can have at most ${WEBHOOK_SECRET_MAX} characters.`);
+  }
+  const hours = graceHours.trim() === '' ? Number.NaN : Number(graceHours);
+  if (!Number.isInteger(hours) || hours < 0 || hours > SECRET_ROTATION_GRACE_HOURS_MAX) {
+    throw new WebhookDraftError(
+      `The grace period is a whole number of hours from 0 to ${SECRET_ROTATION_GRACE_HOURS_MAX}.`,
+    );
+  }
+  return { secret, graceHours: hours };
 }
 
 // ---- Dates -----------------------------------------------------------------------------------

@@ -13,7 +13,13 @@ import {
   webhookViewSchema,
   type WebhookPage,
 } from './webhook-view';
-import { createWebhookBody, listWebhooksQuery, updateWebhookBody } from './webhooks.schemas';
+import {
+  createWebhookBody,
+  listWebhooksQuery,
+  rotateSecretBody,
+  updateWebhookBody,
+} from './webhooks.schemas';
+import { SECRET_ROTATION_GRACE_HOURS_DEFAULT, SECRET_ROTATION_GRACE_HOURS_MAX } from '../shared/limits';
 import type { WebhooksService } from './webhooks.service';
 import type { EncodedPage } from '../http/paging';
 
@@ -141,6 +147,30 @@ export const WEBHOOK_OPERATIONS: OperationSpec[] = [
     },
   },
   {
+    method: 'post',
+    path: '/api/v1/webhooks/{id}/rotate-secret',
+    operationId: 'rotateWebhookSecret',
+    summary: 'Rotate the signing secret, with a grace period',
+    description:
+      `Needs Edit on API & Webhooks; on a webhook whose record owner is someone else, an Admin (403 \`webhookOwnedByAnother\`, whatever secret is sent). \`secret\` becomes the webhook's secret at once (omitted or null: a random 64-character one is generated; like every secret it is never returned, and people with Edit read it in the web app's dialog). ` +
+      `The secret it replaces keeps signing for \`graceHours\` (0 to ${SECRET_ROTATION_GRACE_HOURS_MAX}, default ${SECRET_ROTATION_GRACE_HOURS_DEFAULT}): during it \`webhook-signature\` (Standard Webhooks) carries two signatures, the new secret's then the old one's, so a receiver verifies with either while it switches; \`X-Webhook-Signature\` is signed with the new secret only from now on. ` +
+      '`previousSecretExpiresAt` says until when. A rotation during a grace period drops the older secret; a `PATCH` of `secret` replaces it with no grace.',
+    tag: 'Webhooks',
+    pathParams: { id: uuidParam('webhook') },
+    body: body(rotateSecretBody, { graceHours: 24 }),
+    success: {
+      status: 200,
+      description: 'The webhook, with `previousSecretExpiresAt`.',
+      schema: webhookViewSchema,
+      example: { ...webhookViewExample, previousSecretExpiresAt: '2025-03-03T11:05:42.000Z' },
+    },
+    refusals: {
+      400: ['webhookSecretEmpty', 'webhookSecretTooLong', 'webhookSecretUnchanged'],
+      403: ['webhookOwnedByAnother'],
+      404: ['webhookNotFound'],
+    },
+  },
+  {
     method: 'delete',
     path: '/api/v1/webhooks/{id}',
     operationId: 'deleteWebhook',
@@ -155,7 +185,11 @@ export const WEBHOOK_OPERATIONS: OperationSpec[] = [
 
 export const WEBHOOK_COMPONENTS: ComponentSchemas = {
   shared: { RecordTrigger: recordTriggerSchema, RecordSource: recordSourceSchema },
-  requests: { CreateWebhookBody: createWebhookBody, UpdateWebhookBody: updateWebhookBody },
+  requests: {
+    CreateWebhookBody: createWebhookBody,
+    UpdateWebhookBody: updateWebhookBody,
+    RotateSecretBody: rotateSecretBody,
+  },
   responses: { Webhook: webhookViewSchema, WebhookPage: webhookPageSchema },
 };
 

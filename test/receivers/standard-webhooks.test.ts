@@ -165,6 +165,52 @@ describe('Standard Webhooks: real deliveries verified by the published libraries
     expect(npmVerdict(secret, again)).toBe('verified');
   });
 
+  it('verifies across a rotation: both secrets during its grace period, only the new one after it', async () => {
+    const { webhook, deliver } = await webhookAt('rotated', { secret: 'old-secret', standardWebhooks: true });
+    const before = (await deliver('Before the rotation')).request;
+    expect(npmVerdict('old-secret', before)).toBe('verified');
+
+    const rotated = await fx.api('POST', `/webhooks/${webhook.id}/rotate-secret`, {
+      secret: 'new-secret',
+      graceHours: 24,
+    });
+    expect(rotated.status).toBe(200);
+    const during = (await deliver('During the grace period')).request;
+    expect(during.headers['webhook-signature']).toMatch(/^v1,\S+ v1,\S+$/);
+    expect([npmVerdict('new-secret', during), npmVerdict('old-secret', during)]).toEqual([
+      'verified',
+      'verified',
+    ]);
+    expect(npmVerdict('another-secret', during)).toBe('No matching signature found');
+    // The contract's header holds one signature: the new secret's.
+    const spec = during.headers['x-webhook-signature'] as string;
+    expect(verifyWebhookSignature('new-secret', during.rawBody, spec)).toBe(true);
+    expect(verifyWebhookSignature('old-secret', during.rawBody, spec)).toBe(false);
+
+    // The grace period ends (24 hours on, as the database's clock, not Temporal's, tells it).
+    await fx.app.dataSource.query(
+      `UPDATE webhooks SET previous_secret_expires_at = now() - interval '1 second' WHERE id = $1`,
+      [webhook.id],
+    );
+    const after = (await deliver('After the grace period')).request;
+    expect(after.headers['webhook-signature']).toMatch(/^v1,\S+$/);
+    expect(npmVerdict('new-secret', after)).toBe('verified');
+    expect(npmVerdict('old-secret', after)).toBe('No matching signature found');
+  });
+
+  it('with a grace period of 0, only the new secret verifies from the next delivery', async () => {
+    const { webhook, deliver } = await webhookAt('rotated-at-once', {
+      secret: 'old-secret',
+      standardWebhooks: true,
+    });
+    await fx.api('POST', `/webhooks/${webhook.id}/rotate-secret`, { secret: 'new-secret', graceHours: 0 });
+    const { request } = await deliver('Rotated at once');
+    expect([npmVerdict('new-secret', request), npmVerdict('old-secret', request)]).toEqual([
+      'verified',
+      'No matching signature found',
+    ]);
+  });
+
   it('sends no Standard Webhooks headers while the setting is off (the default), the event header always', async () => {
     const { request } = await (await webhookAt('plain', { secret: 'plain-secret' })).deliver('Plain deal');
     expect(request.headers['x-webhook-event']).toBe('record.created');

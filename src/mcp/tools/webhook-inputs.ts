@@ -2,7 +2,13 @@ import { z } from 'zod';
 import { listAllDeliveriesQuery } from '../../deliveries/log/delivery-query';
 import { WEBHOOK_EVENTS } from '../../shared/event-catalog';
 import { MASKED_VALUE } from '../../shared/webhooks/record-source-mask.rules';
-import { BODY_TEMPLATE_MAX, WEBHOOK_DESCRIPTION_MAX, WEBHOOK_SECRET_MAX } from '../../shared/limits';
+import {
+  BODY_TEMPLATE_MAX,
+  SECRET_ROTATION_GRACE_HOURS_DEFAULT,
+  SECRET_ROTATION_GRACE_HOURS_MAX,
+  WEBHOOK_DESCRIPTION_MAX,
+  WEBHOOK_SECRET_MAX,
+} from '../../shared/limits';
 import {
   RESERVED_HEADER_NAMES,
   WEBHOOK_HEADER_NAME_MAX,
@@ -10,7 +16,7 @@ import {
   WEBHOOK_HEADERS_MAX_COUNT,
   WEBHOOK_HEADERS_TOTAL_MAX,
 } from '../../shared/webhooks/webhook-headers';
-import { listWebhooksQuery, webhookFields } from '../../webhooks/webhooks.schemas';
+import { listWebhooksQuery, rotateSecretBody, webhookFields } from '../../webhooks/webhooks.schemas';
 
 /**
  * The MCP inputs of the webhook actions: the REST request schemas (one validation layer), each
@@ -87,6 +93,23 @@ export const webhookInputs = {
 };
 
 export const webhookId = z.uuid().describe('The webhook id (from create or list).');
+
+const rotation = rotateSecretBody.shape;
+/** rotate_secret's inputs beside the webhook id. */
+export const rotateSecretInputs = {
+  secret: rotation.secret.meta({
+    minLength: 1,
+    maxLength: WEBHOOK_SECRET_MAX,
+    description:
+      'The new secret, 1 to 256 characters. Omit it (or null) to have a random one generated: it is never returned (nor is ' +
+      'any secret); people with Edit read it in the web app. It signs every delivery from now on.',
+  }),
+  graceHours: rotation.graceHours.describe(
+    `How long (0 to ${SECRET_ROTATION_GRACE_HOURS_MAX} hours, default ${SECRET_ROTATION_GRACE_HOURS_DEFAULT}) the ` +
+      'replaced secret keeps signing webhook-signature (Standard Webhooks) beside the new one; X-Webhook-Signature ' +
+      'uses the new secret at once. 0 ends it at once.',
+  ),
+};
 export const deliveryId = z.uuid().describe('The delivery id (from list_deliveries).');
 
 const limit = <Limit extends z.ZodType>(schema: Limit) =>

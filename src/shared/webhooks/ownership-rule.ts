@@ -118,15 +118,22 @@ export function checkWebhookSteering(
   input: SendingInput,
 ): void {
   if (maySteerWebhook(editor, saved.recordOwnerUserId)) return;
-  const changed = changedSendingFields(saved, input);
-  if (!changed.length) return;
-  throw new AppError('authorization', [
+  const [first, ...more] = changedSendingFields(saved, input);
+  if (first) throw webhookOwnedByAnother([first, ...more]);
+}
+
+/**
+ * The refusal of a change to `fields` (403 authorization, `webhookOwnedByAnother`); a rotation of
+ * the secret is refused with it whatever secret it sends, so the answer says nothing of the saved one.
+ */
+export function webhookOwnedByAnother(fields: readonly [SendingField, ...SendingField[]]): AppError {
+  return new AppError('authorization', [
     {
       code: 'authorization',
-      path: [changed[0]!],
+      path: [fields[0]],
       message:
         'This webhook sends records as its record owner can read them: only its owner or an administrator ' +
-        `can change where or how it sends (${changed.join(', ')}).`,
+        `can change where or how it sends (${fields.join(', ')}).`,
       customCode: 'webhookOwnedByAnother',
     },
   ]);

@@ -7,6 +7,7 @@ import type { WebhookView } from '../../api';
 import { BODY_TEMPLATE_MAX, WEBHOOK_SECRET_MAX } from '../../../shared/limits';
 import { standardWebhooksSecret } from '../../../shared/webhooks/standard-webhooks';
 import { generateSecret, MASK, maskedHeaderLines, parseHeaderLines, type WebhookDraft } from '../../webhooks';
+import { DateTime } from '../../format';
 import { CopyButton } from '../CopyButton';
 
 type SendingDraft = Pick<WebhookDraft, 'secret' | 'standardWebhooks' | 'headers' | 'bodyTemplate'>;
@@ -17,6 +18,7 @@ export function SendingFields({
   savedValuesShown,
   readOnly,
   onChange,
+  onRotate,
 }: {
   webhook: WebhookView | undefined;
   draft: WebhookDraft;
@@ -24,6 +26,8 @@ export function SendingFields({
   savedValuesShown: boolean;
   readOnly: boolean;
   onChange: (patch: Partial<SendingDraft>) => void;
+  /** Opens the Rotate secret dialog; absent when the secret cannot be rotated from here now. */
+  onRotate?: () => void;
 }) {
   // Saved values stay masked until asked for, like a password field; new ones are typed in clear.
   const [revealed, setRevealed] = useState(!savedValuesShown);
@@ -86,11 +90,28 @@ export function SendingFields({
           {draft.secret && (revealed || !savedValuesShown) && !readOnly ? (
             <CopyButton text={draft.secret} label="Copy" testId="webhook-secret-copy" />
           ) : null}
+          {onRotate ? (
+            <button
+              type="button"
+              className="button button-small"
+              onClick={onRotate}
+              data-testid="webhook-secret-rotate"
+            >
+              Rotate…
+            </button>
+          ) : null}
         </span>
+        {webhook?.previousSecretExpiresAt ? (
+          <span className="hint" data-testid="webhook-previous-secret">
+            Rotated: the previous secret also signs webhook-signature until{' '}
+            <DateTime value={webhook.previousSecretExpiresAt} />.
+          </span>
+        ) : null}
         {readOnly ? null : (
           <span className="hint">
             Signs every delivery: X-Webhook-Signature is the hex HMAC-SHA256 of the body. Generate makes a
-            random 64-character secret; give the same value to your receiver.
+            random 64-character secret; give the same value to your receiver. A secret changed here replaces
+            the saved one at once; Rotate keeps the old one signing webhook-signature for a grace period.
             {webhook?.hasSecret ? ' It cannot be emptied here once set.' : ''}
           </span>
         )}
