@@ -1,2 +1,2 @@
 // What this package offers to code outside the service: the receiver's signature check.
-export { signWebhookBody, verifyWebhookSignature } from './webhooks/signature';
+export { signWebhookBody, verifyWebhookSignature } from './webhooks/signing/signature';

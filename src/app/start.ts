@@ -26,6 +26,7 @@ import {
   startDeliveryCountFold,
   startDispatchSweep,
   startHeldRelease,
+  startPreviousSecretSweep,
   startRetentionSweep,
   startUnusedOAuthClientSweep,
 } from './sweeps';
@@ -212,6 +213,7 @@ async function run(
     lifecycle.add('release of held deliveries', startHeldRelease(services.held, logger));
     lifecycle.add('fold of delivery counts', startDeliveryCountFold(dataSource, logger));
     lifecycle.add('sweep of unused OAuth clients', startUnusedOAuthClientSweep(dataSource, logger));
+    lifecycle.add('sweep of ended previous secrets', startPreviousSecretSweep(dataSource, logger));
     lifecycle.add(
       'sweep of expired attempt details',
       startAttemptDetailsSweep(dataSource, config.DELIVERY_ATTEMPT_DETAILS_DAYS, logger),

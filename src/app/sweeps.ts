@@ -7,6 +7,7 @@ import { expireAttemptDetails } from '../deliveries/log/attempt-details-sweep';
 import type { HeldDeliveries } from '../deliveries/capacity/held-deliveries';
 import type { ResendBatchesService } from '../deliveries/resend/resend-batches.service';
 import type { TrashService } from '../records/trash/trash.service';
+import { WebhooksRepository } from '../webhooks/webhooks.repository';
 
 const SWEEP_EVERY_MS = 10 * 60 * 1000;
 
@@ -45,6 +46,26 @@ export function startUnusedOAuthClientSweep(dataSource: DataSource, logger: Logg
       const removed = await removeUnusedOAuthClients(dataSource);
       if (removed) logger.info({ removed }, 'removed OAuth clients unused for 30 days');
     },
+  );
+}
+
+const PREVIOUS_SECRET_SWEEP_EVERY_MS = 60 * 60 * 1000;
+
+/**
+ * At start and then every hour, drops the previous secrets whose rotation grace has ended
+ * (WebhooksRepository.dropEndedPreviousSecrets): they stopped signing at that moment (checked at
+ * send time), and are not kept sealed any longer than within the hour. Returns the stop function.
+ */
+export function startPreviousSecretSweep(dataSource: DataSource, logger: Logger): () => Promise<void> {
+  return repeatEvery(
+    PREVIOUS_SECRET_SWEEP_EVERY_MS,
+    logger,
+    'sweep of ended previous secrets failed',
+    async () => {
+      const dropped = await new WebhooksRepository(dataSource.manager).dropEndedPreviousSecrets(new Date());
+      if (dropped) logger.info({ dropped }, 'dropped webhook secrets whose rotation grace period ended');
+    },
+    { atStart: true },
   );
 }
 

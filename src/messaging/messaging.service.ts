@@ -6,7 +6,7 @@ import { validationErrorFromZod } from '../errors/zod-issues';
 import type { Actor } from '../identity/actor';
 import { Workspace } from '../identity/workspace.entity';
 import type { SecretBox } from '../security/secret-box';
-import { verifyWebhookSignature } from '../webhooks/signature';
+import { verifyWebhookSignature } from '../webhooks/signing/signature';
 import { WebhooksRepository } from '../webhooks/webhooks.repository';
 import { ConnectedAccount } from './connected-account.entity';
 import type { ConnectedAccountCreated, ConnectedAccountView, IngestResult } from './messaging-view';

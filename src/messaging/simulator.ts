@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { signWebhookBody } from '../webhooks/signature';
+import { signWebhookBody } from '../webhooks/signing/signature';
 import { ACTIVITY_TYPES } from './provider-activity';
 
 /** A plausible provider activity of one type, with fresh provider ids. */

@@ -20,6 +20,12 @@ export const FAILED_BEFORE_SENDING_STATUS = 422;
 export const WEBHOOK_DESCRIPTION_MAX = 500;
 /** spec.md, Limits: "Webhook secret: 1 to 256 characters". */
 export const WEBHOOK_SECRET_MAX = 256;
+/**
+ * Secret rotation (issue 27, item 2): the previous secret keeps signing `webhook-signature` for a
+ * grace period of 0 to 24 hours (default 24), as Stripe and Svix allow when rolling a secret.
+ */
+export const SECRET_ROTATION_GRACE_HOURS_MAX = 24;
+export const SECRET_ROTATION_GRACE_HOURS_DEFAULT = 24;
 /** spec.md, Limits: "Body template: up to 8,192 characters". */
 export const BODY_TEMPLATE_MAX = 8192;
 /** spec.md, Limits: "Rendered body: up to 131,072 characters (longer: failed, not sent, not retried)". */

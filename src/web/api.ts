@@ -43,7 +43,12 @@ import type { RecordPage, RecordView } from '../records/record-view';
 import type { listRecordsQuery, recordWriteBody } from '../records/records.schemas';
 import type { RecordSource, RecordTrigger } from '../webhooks/record-source-schemas';
 import type { WebhookPage, WebhookSecrets, WebhookView } from '../webhooks/webhook-view';
-import type { createWebhookBody, listWebhooksQuery, updateWebhookBody } from '../webhooks/webhooks.schemas';
+import type {
+  createWebhookBody,
+  listWebhooksQuery,
+  rotateSecretBody,
+  updateWebhookBody,
+} from '../webhooks/webhooks.schemas';
 import type { connectAccountBody } from '../messaging/messaging.schemas';
 import type { z } from 'zod';
 
@@ -111,6 +116,8 @@ export type RecordListQuery = z.input<typeof listRecordsQuery>;
 export type WebhookCreate = z.input<typeof createWebhookBody>;
 /** An update: only what is sent changes; null clears. */
 export type WebhookWrite = z.input<typeof updateWebhookBody>;
+/** A secret rotation: the new secret and how long the replaced one keeps signing. */
+export type SecretRotation = z.input<typeof rotateSecretBody>;
 export type WebhookListQuery = z.input<typeof listWebhooksQuery>;
 export type DeliveryStatus = DeliveryView['status'];
 export type DeliveryElement = NonNullable<DeliveryView['element']>;
@@ -260,6 +267,8 @@ export const api = {
   createWebhook: (input: WebhookCreate) => request<WebhookView>('POST', '/app/api/webhooks', input),
   updateWebhook: (id: string, input: WebhookWrite) => request<WebhookView>('PATCH', webhookPath(id), input),
   deleteWebhook: (id: string) => request<void>('DELETE', webhookPath(id)),
+  rotateWebhookSecret: (id: string, input: SecretRotation) =>
+    request<WebhookView>('POST', `${webhookPath(id)}/rotate-secret`, input),
   webhookSecrets: (id: string) => request<WebhookSecrets>('GET', `${webhookPath(id)}/secrets`),
   deliveries: (query: DeliveryListQuery = {}) =>
     request<DeliveryPage>('GET', `/app/api/webhooks/deliveries${queryString(query)}`),

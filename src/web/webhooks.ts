@@ -9,7 +9,11 @@ import {
   isRetiredEvent,
 } from '../shared/event-catalog';
 import { deliveryIdRange, isWholeId, shortId } from '../shared/deliveries/delivery-ids';
-import { WEBHOOK_DESCRIPTION_MAX, WEBHOOK_SECRET_MAX } from '../shared/limits';
+import {
+  SECRET_ROTATION_GRACE_HOURS_MAX,
+  WEBHOOK_DESCRIPTION_MAX,
+  WEBHOOK_SECRET_MAX,
+} from '../shared/limits';
 import { maySteerWebhook } from '../shared/webhooks/ownership-rule';
 import { parseHeaderLines } from '../shared/webhooks/webhook-headers';
 import type {
@@ -17,6 +21,7 @@ import type {
   DeliveryPage,
   DeliveryStatus,
   DeliveryView,
+  SecretRotation,
   Session,
   WebhookCreate,
   WebhookSecrets,
@@ -95,6 +100,8 @@ export type WebhookDraft = {
   events: string[];
   enabled: boolean;
   secret: string;
+  /** Standard Webhooks headers on every delivery, beside X-Webhook-Signature. */
+  standardWebhooks: boolean;
   headers: string;
   bodyTemplate: string;
   /** recordTrigger or recordSources (src/web/record-sources.ts). */
@@ -113,6 +120,7 @@ export const DIALOG_FIELDS = {
   events: 'events',
   enabled: 'enabled',
   secret: 'secret',
+  standardWebhooks: 'standardWebhooks',
   headers: 'headers',
   bodyTemplate: 'bodyTemplate',
   recordTrigger: 'record',
@@ -129,6 +137,7 @@ export const EMPTY_DRAFT: WebhookDraft = {
   events: [],
   enabled: true,
   secret: '',
+  standardWebhooks: false,
   headers: '',
   bodyTemplate: '',
   record: NO_RECORD_SETTINGS,
@@ -145,6 +154,7 @@ export function draftOfWebhook(webhook: WebhookView, secrets: WebhookSecrets | u
     events: [...webhook.events],
     enabled: webhook.enabled,
     secret: secrets ? (secrets.secret ?? '') : webhook.hasSecret ? MASK : '',
+    standardWebhooks: webhook.standardWebhooks,
     headers: secrets ? headerLines(secrets.headers) : maskedHeaderLines(webhook.headerNames),
     bodyTemplate: webhook.bodyTemplate ?? '',
     record: recordSettingsOf(webhook),
@@ -205,6 +215,7 @@ export function createOf(draft: WebhookDraft, schemaRevision: number | undefined
   };
   if (draft.description.trim()) write.description = draft.description;
   if (draft.secret !== '') write.secret = draft.secret;
+  if (draft.standardWebhooks) write.standardWebhooks = true;
   const headers = parseHeaderLines(draft.headers);
   if (headers && Object.keys(headers).length) write.headers = headers;
   if (draft.bodyTemplate.trim()) write.bodyTemplate = draft.bodyTemplate;
@@ -238,6 +249,7 @@ export function updateOf(
     if (draft.secret === '' && webhook.hasSecret) throw new WebhookDraftError(EMPTIED_SECRET_MESSAGE);
     if (draft.secret !== '') write.secret = draft.secret;
   }
+  if (draft.standardWebhooks !== initial.standardWebhooks) write.standardWebhooks = draft.standardWebhooks;
   if (draft.headers !== initial.headers) {
     const before = parseHeaderLines(initial.headers);
     const after = parseHeaderLines(draft.headers);
@@ -256,6 +268,25 @@ export function updateOf(
     if (schemaRevision !== undefined) write.expectedSchemaRevision = schemaRevision;
   }
   return Object.keys(write).length ? write : undefined;
+}
+
+/**
+ * The body of `POST /app/api/webhooks/:id/rotate-secret` for the Rotate secret dialog: the new
+ * secret as typed (or generated there) and the grace period in whole hours, 0 to 24. Refuses what
+ * the server would refuse; the current secret is left for the server to compare.
+ */
+export function secretRotationOf(secret: string, graceHours: string): SecretRotation {
+  if (secret === '') throw new WebhookDraftError('Enter the new secret, or generate one.');
+  if (secret.length > WEBHOOK_SECRET_MAX) {
+    throw new WebhookDraftError(`Secret can have at most ${WEBHOOK_SECRET_MAX} characters.`);
+  }
+  const hours = graceHours.trim() === '' ? Number.NaN : Number(graceHours);
+  if (!Number.isInteger(hours) || hours < 0 || hours > SECRET_ROTATION_GRACE_HOURS_MAX) {
+    throw new WebhookDraftError(
+      `The grace period is a whole number of hours from 0 to ${SECRET_ROTATION_GRACE_HOURS_MAX}.`,
+    );
+  }
+  return { secret, graceHours: hours };
 }
 
 // ---- Dates -----------------------------------------------------------------------------------

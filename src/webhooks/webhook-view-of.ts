@@ -2,6 +2,7 @@ import { isRetiredEvent } from '../shared/event-catalog';
 import { maskRecordSettings, type FieldReadable } from '../shared/webhooks/record-source-mask.rules';
 import type { WebhookHealth, WebhookView } from './webhook-view';
 import type { Webhook } from './webhook.entity';
+import { previousSecretSigns } from './signing/secret-rotation';
 
 /**
  * The view of a stored webhook for one reader. `recordOwnerName` is the record owner's display
@@ -13,6 +14,7 @@ export function webhookView(
   recordOwnerName: string | null,
   health: WebhookHealth,
   readable: FieldReadable,
+  now = new Date(),
 ): WebhookView {
   const { recordTrigger, recordSources } = maskRecordSettings(webhook, readable);
   return {
@@ -22,7 +24,12 @@ export function webhookView(
     events: webhook.events,
     legacyEvents: webhook.events.filter(isRetiredEvent),
     enabled: webhook.enabled,
+    standardWebhooks: webhook.standardWebhooks,
     hasSecret: webhook.secretSealed !== null,
+    // Past its grace a previous secret signs nothing, whether or not the sweep has dropped it yet.
+    previousSecretExpiresAt: previousSecretSigns(webhook.previousSecretExpiresAt, now)
+      ? webhook.previousSecretExpiresAt.toISOString()
+      : null,
     headerNames: webhook.headerNames,
     bodyTemplate: webhook.bodyTemplate,
     recordTrigger,

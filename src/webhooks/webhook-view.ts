@@ -85,7 +85,15 @@ export const webhookViewSchema = z
         'The retired type-specific events among `events` (older, imported webhooks): shown as (legacy).',
     }),
     enabled: z.boolean(),
+    standardWebhooks: z.boolean().meta({
+      description:
+        'Each POST also carries the Standard Webhooks headers webhook-id (the event id), webhook-timestamp and, with a secret, webhook-signature (v1,<base64>), for the standardwebhooks libraries.',
+    }),
     hasSecret: z.boolean().meta({ description: 'The secret itself is never returned.' }),
+    previousSecretExpiresAt: timestamp.nullable().meta({
+      description:
+        'After a secret rotation: until when the secret it replaced still signs webhook-signature beside the current one (Standard Webhooks; X-Webhook-Signature is signed with the current secret only). null when no previous secret signs. The previous secret is never returned.',
+    }),
     headerNames: z.array(z.string()).meta({ description: 'Header values are never returned.' }),
     bodyTemplate: z.string().nullable(),
     recordTrigger: recordTriggerSchema.nullable(),
@@ -137,7 +145,9 @@ export const webhookViewExample = {
   events: ['record.created', 'record.updated'],
   legacyEvents: [],
   enabled: true,
+  standardWebhooks: true,
   hasSecret: true,
+  previousSecretExpiresAt: null,
   headerNames: ['X-Billing-Token'],
   bodyTemplate: null,
   recordTrigger: {

@@ -23,6 +23,17 @@ export class Webhook {
   @Column({ name: 'secret_sealed', type: 'text', nullable: true })
   secretSealed: string | null;
 
+  /**
+   * After a rotation (issue 27, item 2): the secret it replaced, sealed like the current one, which
+   * still signs `webhook-signature` until `previousSecretExpiresAt`. Never returned nor shown;
+   * dropped by the sweep once its grace is over (and ignored from that moment on).
+   */
+  @Column({ name: 'previous_secret_sealed', type: 'text', nullable: true })
+  previousSecretSealed: string | null;
+
+  @Column({ name: 'previous_secret_expires_at', type: 'timestamptz', nullable: true })
+  previousSecretExpiresAt: Date | null;
+
   /** The custom headers `{ name: value }` as sealed JSON. Values never returned. */
   @Column({ name: 'headers_sealed', type: 'text', nullable: true })
   headersSealed: string | null;
@@ -35,6 +46,13 @@ export class Webhook {
 
   @Column({ type: 'boolean', default: true })
   enabled: boolean;
+
+  /**
+   * Standard Webhooks headers on every POST (`webhook-id`, `webhook-timestamp`, `webhook-signature`;
+   * issue 27, item 2), beside the spec's X-Webhook-Signature. Off by default.
+   */
+  @Column({ name: 'standard_webhooks', type: 'boolean', default: false })
+  standardWebhooks: boolean;
 
   @Column({ name: 'record_trigger', type: 'jsonb', nullable: true })
   recordTrigger: RecordTrigger | null;

@@ -13,7 +13,13 @@ import {
   webhookViewSchema,
   type WebhookPage,
 } from './webhook-view';
-import { createWebhookBody, listWebhooksQuery, updateWebhookBody } from './webhooks.schemas';
+import {
+  createWebhookBody,
+  listWebhooksQuery,
+  rotateSecretBody,
+  updateWebhookBody,
+} from './webhooks.schemas';
+import { SECRET_ROTATION_GRACE_HOURS_DEFAULT, SECRET_ROTATION_GRACE_HOURS_MAX } from '../shared/limits';
 import type { WebhooksService } from './webhooks.service';
 import type { EncodedPage } from '../http/paging';
 
@@ -66,6 +72,7 @@ export const createWebhookExample = {
   secret: 'a-long-random-signing-secret',
   headers: { 'X-Billing-Token': 'token-for-the-receiver' },
   enabled: true,
+  standardWebhooks: true,
 } satisfies z.input<typeof createWebhookBody>;
 
 /** Webhooks (their delivery log: deliveries.openapi.ts). */
@@ -86,7 +93,7 @@ export const WEBHOOK_OPERATIONS: OperationSpec[] = [
     path: '/api/v1/webhooks',
     operationId: 'createWebhook',
     summary: 'Create a webhook',
-    description: `Needs Create on API & Webhooks. \`events\`: one or more of ${WEBHOOK_EVENTS.join(', ')}. A URL without a scheme is saved with \`https://\`; custom headers need \`https://\` (or \`http://\` on localhost). \`recordTrigger\` or \`recordSources\` narrow the record events to lists of one type; only an Admin can choose another \`recordOwnerUserId\`.`,
+    description: `Needs Create on API & Webhooks. \`events\`: one or more of ${WEBHOOK_EVENTS.join(', ')}. A URL without a scheme is saved with \`https://\`; custom headers need \`https://\` (or \`http://\` on localhost). \`recordTrigger\` or \`recordSources\` narrow the record events to lists of one type; only an Admin can choose another \`recordOwnerUserId\`. \`standardWebhooks: true\` adds the Standard Webhooks headers to every POST (then \`webhook-id\`, \`webhook-timestamp\` and \`webhook-signature\` are reserved header names).`,
     tag: 'Webhooks',
     body: body(createWebhookBody, createWebhookExample),
     success: {
@@ -122,7 +129,7 @@ export const WEBHOOK_OPERATIONS: OperationSpec[] = [
     operationId: 'updateWebhook',
     summary: 'Update a webhook',
     description:
-      'Needs Edit on API & Webhooks. Only the fields sent change; omitted headers keep their values; `null` clears secret, headers, bodyTemplate and recordSources. Send `expectedSchemaRevision` when the record trigger, sources or owner change. On a webhook whose record owner is someone else, only an Admin can change url, headers, secret, bodyTemplate, recordTrigger, recordSources, events, enabled or recordOwnerUserId (403 `webhookOwnedByAnother`); description stays open to Edit.',
+      'Needs Edit on API & Webhooks. Only the fields sent change; omitted headers keep their values; `null` clears secret, headers, bodyTemplate and recordSources. Send `expectedSchemaRevision` when the record trigger, sources or owner change. On a webhook whose record owner is someone else, only an Admin can change url, headers, secret, bodyTemplate, recordTrigger, recordSources, events, enabled, standardWebhooks or recordOwnerUserId (403 `webhookOwnedByAnother`); description stays open to Edit.',
     tag: 'Webhooks',
     pathParams: { id: uuidParam('webhook') },
     body: body(updateWebhookBody, { enabled: false, description: 'Paused during the billing migration' }),
@@ -140,6 +147,30 @@ export const WEBHOOK_OPERATIONS: OperationSpec[] = [
     },
   },
   {
+    method: 'post',
+    path: '/api/v1/webhooks/{id}/rotate-secret',
+    operationId: 'rotateWebhookSecret',
+    summary: 'Rotate the signing secret, with a grace period',
+    description:
+      `Needs Edit on API & Webhooks; on a webhook whose record owner is someone else, an Admin (403 \`webhookOwnedByAnother\`, whatever secret is sent). \`secret\` becomes the webhook's secret at once (omitted or null: a random 64-character one is generated; like every secret it is never returned, and people with Edit read it in the web app's dialog). ` +
+      `The secret it replaces keeps signing for \`graceHours\` (0 to ${SECRET_ROTATION_GRACE_HOURS_MAX}, default ${SECRET_ROTATION_GRACE_HOURS_DEFAULT}): during it \`webhook-signature\` (Standard Webhooks) carries two signatures, the new secret's then the old one's, so a receiver verifies with either while it switches; \`X-Webhook-Signature\` is signed with the new secret only from now on. ` +
+      '`previousSecretExpiresAt` says until when. A rotation during a grace period drops the older secret; a `PATCH` of `secret` replaces it with no grace.',
+    tag: 'Webhooks',
+    pathParams: { id: uuidParam('webhook') },
+    body: body(rotateSecretBody, { graceHours: 24 }),
+    success: {
+      status: 200,
+      description: 'The webhook, with `previousSecretExpiresAt`.',
+      schema: webhookViewSchema,
+      example: { ...webhookViewExample, previousSecretExpiresAt: '2025-03-03T11:05:42.000Z' },
+    },
+    refusals: {
+      400: ['webhookSecretEmpty', 'webhookSecretTooLong', 'webhookSecretUnchanged'],
+      403: ['webhookOwnedByAnother'],
+      404: ['webhookNotFound'],
+    },
+  },
+  {
     method: 'delete',
     path: '/api/v1/webhooks/{id}',
     operationId: 'deleteWebhook',
@@ -154,7 +185,11 @@ export const WEBHOOK_OPERATIONS: OperationSpec[] = [
 
 export const WEBHOOK_COMPONENTS: ComponentSchemas = {
   shared: { RecordTrigger: recordTriggerSchema, RecordSource: recordSourceSchema },
-  requests: { CreateWebhookBody: createWebhookBody, UpdateWebhookBody: updateWebhookBody },
+  requests: {
+    CreateWebhookBody: createWebhookBody,
+    UpdateWebhookBody: updateWebhookBody,
+    RotateSecretBody: rotateSecretBody,
+  },
   responses: { Webhook: webhookViewSchema, WebhookPage: webhookPageSchema },
 };
 

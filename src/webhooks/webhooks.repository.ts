@@ -3,6 +3,7 @@ import { entityFromRow } from '../db/entity-from-row';
 import { PreparedSelect } from '../db/prepared';
 import type { SecretBox } from '../security/secret-box';
 import { Webhook } from './webhook.entity';
+import { previousSecretSigns, signingSecrets } from './signing/secret-rotation';
 import type { WebhookSecrets } from './webhook-view';
 
 export type { Webhook } from './webhook.entity';
@@ -11,7 +12,16 @@ export type { WebhookSecrets };
 
 /** The fields a new webhook row starts with; secrets and headers are set through the repository. */
 export type NewWebhook = Partial<
-  Omit<Webhook, 'id' | 'workspaceId' | 'secretSealed' | 'headersSealed' | 'headerNames'>
+  Omit<
+    Webhook,
+    | 'id'
+    | 'workspaceId'
+    | 'secretSealed'
+    | 'previousSecretSealed'
+    | 'previousSecretExpiresAt'
+    | 'headersSealed'
+    | 'headerNames'
+  >
 >;
 
 /**
@@ -63,6 +73,7 @@ export class WebhooksRepository {
       description: null,
       bodyTemplate: null,
       enabled: true,
+      standardWebhooks: false,
       recordTrigger: null,
       recordSources: null,
       recordOwnerUserId: null,
@@ -72,6 +83,8 @@ export class WebhooksRepository {
       ...fields,
       workspaceId,
       secretSealed: null,
+      previousSecretSealed: null,
+      previousSecretExpiresAt: null,
       headersSealed: null,
       headerNames: [],
     });
@@ -98,9 +111,57 @@ export class WebhooksRepository {
     };
   }
 
-  /** Seals a new secret into the webhook (not saved yet); `null` removes it. */
+  /**
+   * What a send at `now` is signed with and carries: the secrets that sign (the current one first,
+   * then the previous one while a rotation's grace lasts, secret-rotation.ts; empty without a
+   * secret) and the custom header values. A previous secret past its grace is not even opened.
+   */
+  sendingSecretsOf(webhook: Webhook, now: Date): { signing: string[]; headers: WebhookSecrets['headers'] } {
+    const { secret, headers } = this.secretsOf(webhook);
+    const { previousSecretSealed: sealed, previousSecretExpiresAt: expiresAt } = webhook;
+    const previous =
+      sealed && previousSecretSigns(expiresAt, now)
+        ? { secret: this.secretBox().open(sealed), expiresAt }
+        : null;
+    return { signing: signingSecrets(secret, previous, now), headers };
+  }
+
+  /**
+   * Seals a new secret into the webhook (not saved yet); `null` removes it. It replaces the secret
+   * at once: a previous secret still in a rotation's grace stops signing too.
+   */
   setSecret(webhook: Webhook, secret: string | null): void {
     webhook.secretSealed = secret === null ? null : this.secretBox().seal(secret);
+    webhook.previousSecretSealed = null;
+    webhook.previousSecretExpiresAt = null;
+  }
+
+  /**
+   * A rotation (not saved yet): `next` becomes the secret; the one it replaces, still sealed, keeps
+   * signing until `previousUntil`, or stops at once when that is null. Only the two latest secrets
+   * sign: a previous secret of an earlier rotation is dropped.
+   */
+  rotateSecret(webhook: Webhook, next: string, previousUntil: Date | null): void {
+    const replaced = webhook.secretSealed;
+    webhook.secretSealed = this.secretBox().seal(next);
+    webhook.previousSecretSealed = previousUntil && replaced ? replaced : null;
+    webhook.previousSecretExpiresAt = previousUntil && replaced ? previousUntil : null;
+  }
+
+  /**
+   * Drops the previous secrets whose grace has ended, in every workspace (the hourly sweep; they
+   * stopped signing at that moment already); how many. `updated_at` stays: nobody changed them.
+   */
+  async dropEndedPreviousSecrets(now: Date): Promise<number> {
+    const [{ count }] = (await this.manager.query(
+      `WITH dropped AS (
+         UPDATE webhooks SET previous_secret_sealed = NULL, previous_secret_expires_at = NULL
+         WHERE previous_secret_expires_at <= $1
+         RETURNING 1)
+       SELECT count(*)::int AS count FROM dropped`,
+      [now],
+    )) as [{ count: number }];
+    return count;
   }
 
   /** Seals new header values into the webhook (not saved yet); the names stay readable. */

@@ -3,7 +3,12 @@ import { decodePaging, encodePage } from '../http/paging';
 import type { Context } from 'koa';
 import { actorOf } from '../identity/actor';
 import { parse, parseId } from '../http/validate';
-import { createWebhookBody, listWebhooksQuery, updateWebhookBody } from './webhooks.schemas';
+import {
+  createWebhookBody,
+  listWebhooksQuery,
+  rotateSecretBody,
+  updateWebhookBody,
+} from './webhooks.schemas';
 import { webhookNotFound, type WebhookChannel, type WebhooksService } from './webhooks.service';
 
 /** REST clients come with an API key; the web app with its session. */
@@ -39,6 +44,11 @@ export function webhooksRoutes(deps: { webhooks: WebhooksService; web: boolean }
       body,
       channelOf(ctx),
     );
+  });
+
+  router.post('/webhooks/:id/rotate-secret', async (ctx) => {
+    const body = parse(rotateSecretBody, ctx.request.body);
+    ctx.body = await webhooks.rotateSecret(actorOf(ctx), parseId(ctx.params.id, webhookNotFound), body);
   });
 
   router.delete('/webhooks/:id', async (ctx) => {

@@ -1,6 +1,12 @@
 import { z } from 'zod';
 import { withCode } from '../errors/zod-issues';
-import { BODY_TEMPLATE_MAX, WEBHOOK_DESCRIPTION_MAX, WEBHOOK_SECRET_MAX } from '../shared/limits';
+import {
+  BODY_TEMPLATE_MAX,
+  SECRET_ROTATION_GRACE_HOURS_DEFAULT,
+  SECRET_ROTATION_GRACE_HOURS_MAX,
+  WEBHOOK_DESCRIPTION_MAX,
+  WEBHOOK_SECRET_MAX,
+} from '../shared/limits';
 import {
   WEBHOOK_HEADER_NAME_MAX,
   WEBHOOK_HEADER_VALUE_MAX,
@@ -63,6 +69,7 @@ export const webhookFields = {
   ),
   bodyTemplate: z.string().max(100_000).meta({ maxLength: BODY_TEMPLATE_MAX }).nullable(),
   enabled: z.boolean(),
+  standardWebhooks: z.boolean(),
   expectedSchemaRevision: z.number().int().min(0),
   recordTrigger: recordTriggerSchema.nullable(),
   recordSources: recordSourcesSchema.nullable(),
@@ -78,6 +85,25 @@ export type CreateWebhookBody = z.infer<typeof createWebhookBody>;
 /** Only the fields sent change; null clears secret, headers, bodyTemplate and recordSources. */
 export const updateWebhookBody = createWebhookBody.partial();
 export type UpdateWebhookBody = z.infer<typeof updateWebhookBody>;
+
+/**
+ * `POST /api/v1/webhooks/{id}/rotate-secret` (issue 27, item 2): the new secret (generated when
+ * omitted or null: 32 random bytes as 64 hex characters, never returned) and how long the one it
+ * replaces keeps signing `webhook-signature`. `secret` has the shape of the webhook field, so the
+ * flat MCP input stays one schema for create, update and rotate_secret.
+ */
+export const rotateSecretBody = z.strictObject({
+  secret: secret.nullable().optional(),
+  graceHours: z
+    .int()
+    .min(0)
+    .max(SECRET_ROTATION_GRACE_HOURS_MAX)
+    .optional()
+    .meta({
+      description: `Hours (0 to ${SECRET_ROTATION_GRACE_HOURS_MAX}, default ${SECRET_ROTATION_GRACE_HOURS_DEFAULT}) the replaced secret keeps signing webhook-signature beside the new one; 0 ends it at once.`,
+    }),
+});
+export type RotateSecretBody = z.infer<typeof rotateSecretBody>;
 
 /** `GET /api/v1/webhooks`: paging, search on the URL, creation and update date filters. */
 export const listWebhooksQuery = pagingQuery.extend({

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { In, type DataSource, type EntityManager } from 'typeorm';
 import { authorizationError, conflictError, notFoundError, ValidationError } from '../shared/app-error';
 import { writeTransaction } from '../http/idempotency/idempotent-write';
@@ -16,14 +17,24 @@ import {
   checkWebhookSteering,
   maySteerWebhook,
   sameSetting,
+  webhookOwnedByAnother,
   type SendingSettings,
+  type WebhookEditor,
 } from '../shared/webhooks/ownership-rule';
+import { SECRET_ROTATION_GRACE_HOURS_DEFAULT } from '../shared/limits';
+import { previousSecretExpiry } from './signing/secret-rotation';
 import { checkRecordSettings } from './record-sources';
 import { checkTransportRule } from './transport-rule';
 import { validateWebhookHeaders } from '../shared/webhooks/webhook-headers';
 import { normalizeWebhookUrl } from '../shared/webhooks/webhook-url';
+import { checkStandardHeaderNames } from '../shared/webhooks/standard-webhooks';
 import { WebhooksRepository, type Webhook } from './webhooks.repository';
-import type { CreateWebhookBody, UpdateWebhookBody, webhookFields } from './webhooks.schemas';
+import type {
+  CreateWebhookBody,
+  RotateSecretBody,
+  UpdateWebhookBody,
+  webhookFields,
+} from './webhooks.schemas';
 import { listWebhookRows, type WebhookListOptions } from './webhooks.list';
 import type { Page } from '../http/paging';
 import { NO_HEALTH, type WebhookHealth, type WebhookView } from './webhook-view';
@@ -69,6 +80,7 @@ const FIELD_WRITES: {
   headers: 'own', // checked, sealed, names kept apart
   bodyTemplate: 'copy', // after validateBodyTemplate
   enabled: 'copy',
+  standardWebhooks: 'copy', // then no custom header may take the scheme's names (checkStandardHeaderNames)
   recordTrigger: 'copy',
   recordSources: 'copy',
   recordOwnerUserId: 'own', // only an Admin chooses another member (webhookOwnerNotAllowed)
@@ -153,23 +165,68 @@ export class WebhooksService {
     input: UpdateWebhookBody,
     channel: WebhookChannel,
   ): Promise<WebhookView> {
+    return this.edit(actor, id, async ({ manager, webhooks, webhook, readable, editor }) => {
+      // Masks sent back as read keep the saved values (issue 24, item 5): first, so that settings
+      // sent as read are no change to the rules below.
+      const unmasked = restoreMaskedSettings(input, webhook, readable);
+      // Deliveries are redacted with the record owner's access: others may not re-point them (issue 10, hole 1).
+      if (!maySteerWebhook(editor, webhook.recordOwnerUserId)) {
+        checkWebhookSteering(editor, this.sendingSettings(webhook), unmasked);
+      }
+      await this.apply(manager, webhooks, actor, webhook, unmasked, { channel, creating: false });
+    });
+  }
+
+  /**
+   * Rotates the secret (issue 27, item 2): the sent secret, or a generated one (never returned: it is
+   * read where saved secrets are, the dialog of people with Edit), becomes the secret at once, and
+   * the one it replaces keeps signing `webhook-signature` for `graceHours` (default 24; 0 ends it at
+   * once). Held to what changing the secret is: Edit, and on someone else's record webhook, an
+   * Admin. A refused rotation changes nothing.
+   */
+  async rotateSecret(actor: Actor, id: string, input: RotateSecretBody): Promise<WebhookView> {
+    return this.edit(actor, id, ({ webhooks, webhook, editor }) => {
+      // Refused whatever secret is sent: the answer tells a non-owner nothing of the saved one.
+      if (!maySteerWebhook(editor, webhook.recordOwnerUserId)) throw webhookOwnedByAnother(['secret']);
+      const current = webhooks.secretsOf(webhook).secret;
+      const next = input.secret ?? randomBytes(32).toString('hex');
+      if (next === current) {
+        throw ValidationError.of(
+          'This is the current secret: send another one, or none to have one generated.',
+          'webhookSecretUnchanged',
+          ['secret'],
+        );
+      }
+      const graceHours = input.graceHours ?? SECRET_ROTATION_GRACE_HOURS_DEFAULT;
+      webhooks.rotateSecret(webhook, next, previousSecretExpiry(current !== null, graceHours, new Date()));
+    });
+  }
+
+  /**
+   * An edit of one webhook (Edit on API & Webhooks): `change` applies it to the row, locked in the
+   * write's transaction, and may refuse it (then nothing is saved); the answer is the saved view.
+   */
+  private async edit(
+    actor: Actor,
+    id: string,
+    change: (edit: {
+      manager: EntityManager;
+      webhooks: WebhooksRepository;
+      webhook: Webhook;
+      readable: FieldReadable;
+      editor: WebhookEditor;
+    }) => Promise<void> | void,
+  ): Promise<WebhookView> {
     assertApiRight(actor, 'apiEdit');
-    // Counted before the write, not inside it: an update changes no delivery, and the count
+    // Counted before the write, not inside it: an edit changes no delivery, and the count
     // should not hold the webhook's row lock.
     const health = await this.healthOf(this.dataSource.manager, actor.workspace.id, [id]);
     const readable = await this.readable(this.dataSource.manager, actor);
     return writeTransaction(this.dataSource, async (manager) => {
       const webhooks = this.webhooks.in(manager);
       const webhook = await this.find(webhooks, actor.workspace.id, id, true);
-      // Masks sent back as read keep the saved values (issue 24, item 5): first, so that settings
-      // sent as read are no change to the rules below.
-      const unmasked = restoreMaskedSettings(input, webhook, readable);
-      // Deliveries are redacted with the record owner's access: others may not re-point them (issue 10, hole 1).
       const editor = { userId: actor.user.id, isAdmin: actor.permissions.manageWorkspace };
-      if (!maySteerWebhook(editor, webhook.recordOwnerUserId)) {
-        checkWebhookSteering(editor, this.sendingSettings(webhook), unmasked);
-      }
-      await this.apply(manager, webhooks, actor, webhook, unmasked, { channel, creating: false });
+      await change({ manager, webhooks, webhook, readable, editor });
       return this.view(manager, await webhooks.save(actor.workspace.id, webhook), health, readable);
     });
   }
@@ -236,6 +293,7 @@ export class WebhooksService {
       recordSources: webhook.recordSources,
       events: webhook.events,
       enabled: webhook.enabled,
+      standardWebhooks: webhook.standardWebhooks,
       recordOwnerUserId: webhook.recordOwnerUserId,
     };
   }
@@ -268,7 +326,10 @@ export class WebhooksService {
     if (input.url !== undefined) webhook.url = normalizeWebhookUrl(input.url);
     if (input.description !== undefined) webhook.description = input.description || null;
     if (input.events !== undefined) webhook.events = checkWebhookEvents(input.events);
-    if (input.secret !== undefined) webhooks.setSecret(webhook, input.secret);
+    // A new secret replaces the saved one at once, ending a rotation's grace; the saved value sent
+    // again is no change and keeps it.
+    if (input.secret !== undefined && input.secret !== webhooks.secretsOf(webhook).secret)
+      webhooks.setSecret(webhook, input.secret);
     if (input.headers !== undefined) {
       const headers = input.headers && Object.keys(input.headers).length ? input.headers : null;
       if (headers) validateWebhookHeaders(headers);
@@ -297,6 +358,7 @@ export class WebhooksService {
       );
     }
     checkTransportRule(webhook.url, webhook.headerNames.length > 0);
+    if (webhook.standardWebhooks) checkStandardHeaderNames(webhook.headerNames);
 
     const subscribesToRecords = webhook.events.some(isRecordEvent);
     // Settings sent as read (in any key order, masks restored) are no change.

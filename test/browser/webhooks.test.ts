@@ -412,6 +412,8 @@ describe('web app: webhooks in a browser', () => {
     await expect(view.getByTestId('webhook-body-template').getAttribute('readonly')).resolves.not.toBeNull();
     await expect(event('record.created', editorPage).isDisabled()).resolves.toBe(true);
     await expect(view.getByTestId('webhook-enabled').isDisabled()).resolves.toBe(true);
+    await expect(view.getByTestId('webhook-standard-webhooks').isDisabled()).resolves.toBe(true);
+    await expect(view.getByTestId('webhook-secret-rotate').count()).resolves.toBe(0);
     await expect(view.getByTestId('webhook-record-type').isDisabled()).resolves.toBe(true);
     await screenshot(editorPage, '09a-editor-owned-by-another');
 
@@ -453,6 +455,58 @@ describe('web app: webhooks in a browser', () => {
     await openRow(HOOK_URL);
     await expect(dialog().getByTestId('webhook-owned-by-another').count()).resolves.toBe(0);
     await expect(dialog().getByTestId('webhook-url').getAttribute('readonly')).resolves.toBeNull();
+    await closeDialog();
+  });
+
+  it('turns on the Standard Webhooks headers, showing the secret as the libraries take it (issue 27, item 2)', async () => {
+    await page.getByTestId('nav-webhooks').click();
+    await openRow(HOOK_URL);
+    await dialog().getByTestId('webhook-reveal').click();
+    await expect(dialog().getByTestId('webhook-standard-webhooks').isChecked()).resolves.toBe(false);
+    await dialog().getByTestId('webhook-standard-webhooks').check();
+    await expect(dialog().getByTestId('webhook-standard-secret').textContent()).resolves.toBe(
+      `whsec_${Buffer.from(SECRET, 'utf8').toString('base64')}`,
+    );
+    await screenshot(page, '09b-standard-webhooks');
+    const updated = nextWrite('PATCH');
+    await dialog().getByTestId('webhook-save').click();
+    expect((await updated).postDataJSON()).toEqual({ standardWebhooks: true });
+    await dialog().waitFor({ state: 'detached' });
+  });
+
+  it('rotates the secret from the dialog: a generated one, the old one signing for the grace period', async () => {
+    await openRow(HOOK_URL);
+    await expect(dialog().getByTestId('webhook-standard-webhooks').isChecked()).resolves.toBe(true);
+    await expect(dialog().getByTestId('webhook-previous-secret').count()).resolves.toBe(0);
+    // Not with unsaved edits, which the rotation would lose.
+    const description = await dialog().getByTestId('webhook-description').inputValue();
+    await dialog().getByTestId('webhook-description').fill('Edited, not saved');
+    await expect(dialog().getByTestId('webhook-secret-rotate').count()).resolves.toBe(0);
+    await dialog().getByTestId('webhook-description').fill(description);
+    await dialog().getByTestId('webhook-secret-rotate').click();
+
+    const rotation = page.getByTestId('rotate-secret');
+    await rotation.waitFor();
+    const secret = await rotation.getByTestId('rotate-secret-value').inputValue();
+    expect(secret).toMatch(/^[0-9a-f]{64}$/);
+    await expect(rotation.getByTestId('rotate-secret-grace').inputValue()).resolves.toBe('24');
+    await expect(rotation.getByTestId('rotate-secret-standard').textContent()).resolves.toBe(
+      `whsec_${Buffer.from(secret, 'utf8').toString('base64')}`,
+    );
+    await rotation.getByTestId('rotate-secret-grace').fill('2');
+    await screenshot(page, '09c-rotate-secret');
+    const rotated = nextWrite('POST');
+    await rotation.getByTestId('rotate-secret-confirm').click();
+    expect((await rotated).postDataJSON()).toEqual({ secret, graceHours: 2 });
+    await rotation.waitFor({ state: 'detached' });
+    await dialog().waitFor({ state: 'detached' });
+
+    const id = (await row(HOOK_URL).getAttribute('data-webhook-id'))!;
+    await expect(appFetch(page, 'GET', `/app/api/webhooks/${id}/secrets`)).resolves.toMatchObject({ secret });
+    await openRow(HOOK_URL);
+    await expect(dialog().getByTestId('webhook-previous-secret').textContent()).resolves.toContain(
+      'the previous secret also signs webhook-signature until',
+    );
     await closeDialog();
   });
 

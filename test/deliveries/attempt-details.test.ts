@@ -70,6 +70,7 @@ describe('what was sent and what came back (Event Details)', () => {
       { name: 'Content-Type', value: 'application/json' },
       { name: 'User-Agent', value: sent.headers['user-agent'] },
       { name: 'X-Service-Delivery-Id', value: created.id },
+      { name: 'X-Webhook-Event', value: 'record.created' },
       { name: 'X-Webhook-Signature', value: MASKED_VALUE },
       { name: 'X-Team', value: MASKED_VALUE },
       { name: 'Content-Length', value: String(sent.rawBody.length) },

@@ -1,6 +1,6 @@
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { verifyWebhookSignature } from '../../src/webhooks/signature';
+import { verifyWebhookSignature } from '../../src/webhooks/signing/signature';
 
 export interface Received {
   path: string;

@@ -64,6 +64,7 @@ describe('MCP webhook tools', () => {
         'list',
         'get',
         'update',
+        'rotate_secret',
         'delete',
         'list_deliveries',
         'resend_delivery',

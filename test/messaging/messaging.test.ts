@@ -7,7 +7,7 @@ import { StoredEvent } from '../../src/messaging/stored-event.entity';
 import { simulateProvider } from '../../src/messaging/simulator';
 import { projectRoot } from '../../src/project-root';
 import { MESSAGING_EVENTS, RETIRED_EVENTS } from '../../src/shared/event-catalog';
-import { signWebhookBody } from '../../src/webhooks/signature';
+import { signWebhookBody } from '../../src/webhooks/signing/signature';
 import { deliveryFixture, type DeliveryFixture } from '../helpers/delivery-fixture';
 import { connectMcp } from '../helpers/mcp';
 import { Receiver } from '../helpers/receiver';

@@ -2,7 +2,7 @@ import { spawn, spawnSync, type ChildProcessWithoutNullStreams } from 'node:chil
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { signWebhookBody } from '../../src/webhooks/signature';
+import { signWebhookBody } from '../../src/webhooks/signing/signature';
 import { deliveryFixture, type DeliveryFixture } from '../helpers/delivery-fixture';
 import { eventually } from '../helpers/eventually';
 import { freePort } from '../helpers/ports';

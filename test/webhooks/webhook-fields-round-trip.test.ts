@@ -96,6 +96,7 @@ describe('every webhook field, round trip', () => {
     headers: { 'X-First-Token': 'first value', 'X-Team': 'billing' },
     bodyTemplate: '{"event":"{{event}}","hook":"first"}',
     enabled: false,
+    standardWebhooks: true,
     expectedSchemaRevision: schemaRevision,
     recordTrigger: {
       query: {
@@ -120,6 +121,7 @@ describe('every webhook field, round trip', () => {
     headers: { 'X-Second-Token': 'second value' },
     bodyTemplate: '{"type":"{{event}}","id":"{{id}}"}',
     enabled: true,
+    standardWebhooks: false,
     expectedSchemaRevision: schemaRevision,
     recordTrigger: null,
     recordSources: [

@@ -57,6 +57,17 @@ const cases: [string, Record<string, unknown>, 'ok' | string][] = [
     { headers: { [mixCase(name)]: 'x' } },
     'webhookHeaderNameReserved',
   ]),
+  ...['webhook-id', 'webhook-timestamp', 'webhook-signature'].flatMap(
+    (name): [string, Record<string, unknown>, string][] => [
+      [
+        `Standard Webhooks header ${mixCase(name)} while standardWebhooks is on`,
+        { standardWebhooks: true, headers: { [mixCase(name)]: 'x' } },
+        'webhookHeaderNameReserved',
+      ],
+      [`a custom ${name} header while standardWebhooks is off`, { headers: { [name]: 'x' } }, 'ok'],
+    ],
+  ),
+  ['a custom X-Webhook-Event header', { headers: { 'X-Webhook-Event': 'billing' } }, 'ok'],
   ['a header name that is not a token', { headers: { 'X Bad': 'x' } }, 'webhookHeaderNameInvalid'],
   [
     'a header value with a line break',
@@ -176,6 +187,23 @@ describe('webhook rules through REST and MCP', () => {
       const idn = await surface()({ ...base, url: 'https://bücher.example/straße' });
       expect((idn as any).webhook.url).toBe('https://xn--bcher-kva.example/stra%C3%9Fe');
     });
+  });
+
+  it('refuses turning Standard Webhooks on over a saved header of its names, and changes nothing', async () => {
+    const created = (await viaRest({ ...base, headers: { 'Webhook-Id': 'mine' } })) as any;
+    const patch = await fetch(`${app.baseUrl}/api/v1/webhooks/${created.webhook.id}`, {
+      method: 'PATCH',
+      headers: { 'x-api-key': key, 'content-type': 'application/json' },
+      body: JSON.stringify({ standardWebhooks: true }),
+    });
+    expect(patch.status).toBe(400);
+    expect(((await patch.json()) as any).error.issues).toEqual([
+      expect.objectContaining({ path: ['headers', 'Webhook-Id'], customCode: 'webhookHeaderNameReserved' }),
+    ]);
+    const [row] = await app.dataSource.query(`SELECT standard_webhooks FROM webhooks WHERE id = $1`, [
+      created.webhook.id,
+    ]);
+    expect(row.standard_webhooks).toBe(false);
   });
 
   it('never returns a secret or header values: hasSecret and headerNames instead', async () => {

@@ -121,6 +121,26 @@ function eventWebhooks(components: SchemaComponents): NonNullable<OpenApiDocumen
       'The delivery id (a resend is a new delivery of the same event id).',
       true,
     ),
+    header(
+      'X-Webhook-Event',
+      'The event’s name (e.g. `record.created`), on every POST; a custom header of that name is sent instead.',
+      true,
+    ),
+    header(
+      'webhook-id',
+      'Standard Webhooks, when the webhook has `standardWebhooks` on: the event id (the envelope’s `id`), the same on every retry and resend.',
+      false,
+    ),
+    header(
+      'webhook-timestamp',
+      'Standard Webhooks, when on: when this attempt was signed, in Unix seconds. The standardwebhooks libraries refuse it more than 5 minutes away from their clock.',
+      false,
+    ),
+    header(
+      'webhook-signature',
+      'Standard Webhooks, when on and the webhook has a secret: `v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{body}">` keyed with the secret’s UTF-8 bytes (give the libraries `whsec_` + their base64); during a secret rotation’s grace period a second, space-separated `v1,…` signed with the previous secret.',
+      false,
+    ),
     header('User-Agent', 'The service, e.g. `crm-webhooks/1.0 (+webhooks)`.', true),
   ];
   const entries: NonNullable<OpenApiDocument['webhooks']> = {};

@@ -156,7 +156,7 @@ export class DeliveryAttempts {
     if (!webhook) return { send: false, url: delivery.url, reason: 'Not sent: the webhook was deleted.' };
     const refuse = (reason: string): Prepared => ({ send: false, url: webhook.url, reason });
     if (!webhook.enabled) return refuse('Not sent: the webhook is disabled.');
-    const { secret, headers: customHeaders } = this.deps.webhooks.secretsOf(webhook);
+    const { signing, headers: customHeaders } = this.deps.webhooks.sendingSecretsOf(webhook, new Date());
     const violation = transportRuleViolation(webhook.url, webhook.headerNames.length > 0);
     if (violation) return refuse(`Not sent: ${violation}`);
 
@@ -188,7 +188,16 @@ export class DeliveryAttempts {
       send: true,
       url: webhook.url,
       body,
-      headers: deliveryHeaders({ deliveryId: delivery.id, body, secret, customHeaders }),
+      headers: deliveryHeaders({
+        deliveryId: delivery.id,
+        event: delivery.event,
+        eventId: delivery.eventId,
+        body,
+        secrets: signing,
+        standardWebhooks: webhook.standardWebhooks,
+        signedAt: new Date(),
+        customHeaders,
+      }),
       customHeaderNames: Object.keys(customHeaders ?? {}),
     };
   }

@@ -80,7 +80,7 @@ const headerSchema = z.object({ name: z.string(), value: z.string() });
 
 const attemptRequestSchema = z.object({
   headers: z.array(headerSchema).meta({
-    description: `The headers as sent, in order. The values of X-Webhook-Signature and of every custom header read \`${MASKED_VALUE}\`.`,
+    description: `The headers as sent, in order. The values of X-Webhook-Signature, webhook-signature and of every custom header read \`${MASKED_VALUE}\`.`,
   }),
   body: z.string().nullable().meta({
     description: 'The body as sent, byte for byte; null when withheld (see bodyWithheld).',
@@ -257,6 +257,7 @@ export const eventDetailsExample = {
           { name: 'Content-Type', value: 'application/json' },
           { name: 'User-Agent', value: 'crm-webhooks/1.0 (+webhooks)' },
           { name: 'X-Service-Delivery-Id', value: EXAMPLE.deliveryId },
+          { name: 'X-Webhook-Event', value: 'record.updated' },
           { name: 'X-Webhook-Signature', value: '********' },
           { name: 'X-Team', value: '********' },
           { name: 'Content-Length', value: '********' },

@@ -47,10 +47,10 @@ function manageWebhooksTool(actions: WebhookAction[]): McpTool {
     name: 'manage_webhooks',
     title: 'Manage webhooks',
     description:
-      'Create, list, get, update and delete webhooks (signed JSON POSTs of CRM events); list deliveries, read one ' +
-      'with its attempts, resend one, or resend the failed ones since a time. Each action takes only its own ' +
-      'inputs (see action). For record events, first call get_record_model for the ids and schemaRevision. ' +
-      `Destructive because delete cannot be undone: to read, prefer ${readTools.join(', ')}.`,
+      'Webhooks (signed JSON POSTs of CRM events): create, list, get, update, rotate their secret, delete; their ' +
+      'deliveries: list, read one with its attempts, resend one or the failed ones since a time. Each action takes ' +
+      'its own inputs. For record events call get_record_model first (ids, schemaRevision). Destructive (delete ' +
+      `is final): to read, prefer ${readTools.join(', ')}.`,
     input,
     output: z.union(outputs as [z.ZodObject, z.ZodObject, ...z.ZodObject[]]),
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },

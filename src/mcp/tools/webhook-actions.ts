@@ -4,12 +4,12 @@ import { id } from '../../http/view-schemas';
 import { webhookPageSchema, webhookViewSchema } from '../../webhooks/webhook-view';
 import type { WebhooksService } from '../../webhooks/webhooks.service';
 import { defineAction, type WebhookAction } from './webhook-action';
-import { listWebhooksInput, webhookId, webhookInputs } from './webhook-inputs';
+import { listWebhooksInput, rotateSecretInputs, webhookId, webhookInputs } from './webhook-inputs';
 
 /** What delete answers: the webhook that is gone (its past deliveries stay listed). */
 export const deletedWebhookSchema = z.object({ id, deleted: z.literal(true) });
 
-/** The webhook actions of manage_webhooks: list, get, create, update, delete. */
+/** The webhook actions of manage_webhooks: list, get, create, update, rotate_secret, delete. */
 export function webhookActions(webhooks: WebhooksService): WebhookAction[] {
   return [
     defineAction({
@@ -59,6 +59,14 @@ export function webhookActions(webhooks: WebhooksService): WebhookAction[] {
       output: webhookViewSchema,
       writes: true,
       run: async ({ id: target, ...fields }, actor) => webhooks.update(actor, target, fields, 'mcp'),
+    }),
+    defineAction({
+      action: 'rotate_secret',
+      summary: 'A new signing secret; the old one also signs webhook-signature for graceHours.',
+      input: z.strictObject({ id: webhookId, ...rotateSecretInputs }),
+      output: webhookViewSchema,
+      writes: true,
+      run: async ({ id: target, ...rotation }, actor) => webhooks.rotateSecret(actor, target, rotation),
     }),
     defineAction({
       action: 'delete',

@@ -1,11 +1,16 @@
 import { z } from 'zod';
 import { listAllDeliveriesQuery } from '../../deliveries/log/delivery-query';
 import { WEBHOOK_EVENTS } from '../../shared/event-catalog';
+import {
+  SECRET_ROTATION_GRACE_HOURS_DEFAULT,
+  SECRET_ROTATION_GRACE_HOURS_MAX,
+  WEBHOOK_SECRET_MAX,
+} from '../../shared/limits';
 import { RESERVED_HEADER_NAMES, WEBHOOK_HEADERS_TOTAL_MAX } from '../../shared/webhooks/webhook-headers';
 import { WEBHOOK_URL_MAX } from '../../shared/webhooks/webhook-url';
 import { recordFilterSchema, recordQuerySchema } from '../../records/query/record-query';
 import { recordSourceSchema } from '../../webhooks/record-source-schemas';
-import { listWebhooksQuery, webhookFields } from '../../webhooks/webhooks.schemas';
+import { listWebhooksQuery, rotateSecretBody, webhookFields } from '../../webhooks/webhooks.schemas';
 import { describeInput } from '../schemas/names';
 
 /**
@@ -46,16 +51,20 @@ export const webhookInputs = {
   headers: webhookFields.headers.describe(
     `Custom request headers, name to value: names HTTP tokens, values Latin-1 on one line, ` +
       `${WEBHOOK_HEADERS_TOTAL_MAX} characters in all; not ${RESERVED_HEADER_NAMES.join(', ')}. ` +
-      'Values are never returned (headerNames). On update, omitted keeps them, null clears them.',
+      'Values never returned (headerNames). Update: omitted keeps, null clears.',
   ),
   bodyTemplate: webhookFields.bodyTemplate.describe(
-    'A JSON object sent instead of the standard envelope, with placeholders inside strings: {{event}}, {{id}}, ' +
-      '{{timestamp}}, {{companyId}}, {{actorId}}, {{data.<path>}} (e.g. {{data.record.ref.recordId}}). null removes it.',
+    'A JSON object sent instead of the envelope; placeholders in strings: {{event}}, {{id}}, {{timestamp}}, ' +
+      '{{companyId}}, {{actorId}}, {{data.<path>}}. null removes it.',
   ),
   enabled: webhookFields.enabled.describe('false: receives nothing, keeps its settings. Default true.'),
+  standardWebhooks: webhookFields.standardWebhooks.describe(
+    'true: also send Standard Webhooks headers (webhook-id, -timestamp, -signature; key whsec_ + base64 of the ' +
+      'secret). Default false.',
+  ),
   expectedSchemaRevision: webhookFields.expectedSchemaRevision.describe(
-    'schemaRevision from get_record_model: required with record events, and on update when recordTrigger, ' +
-      'recordSources or recordOwnerUserId change. Refused when stale (read the model again).',
+    'schemaRevision from get_record_model: required with record events, and when recordTrigger, recordSources ' +
+      'or recordOwnerUserId change. Refused when stale.',
   ),
   recordTrigger: webhookFields.recordTrigger.describe(
     'Which records send record events; changedFieldIds limits record.updated to changes of those fields. ' +
@@ -65,17 +74,31 @@ export const webhookInputs = {
     'Several record sources, each as recordTrigger with its own events; null clears them. Not with recordTrigger.',
   ),
   recordOwnerUserId: webhookFields.recordOwnerUserId.describe(
-    'The member whose record access redacts the deliveries. Default: you; only an administrator can choose another.',
+    'The member whose record access redacts deliveries. Default: you; only an administrator picks another.',
   ),
 };
 
 export const webhookId = z.uuid().describe('The webhook id (from list_webhooks).');
+
+const rotation = rotateSecretBody.shape;
+/** rotate_secret's inputs beside the webhook id. */
+export const rotateSecretInputs = {
+  secret: rotation.secret.meta({
+    minLength: 1,
+    maxLength: WEBHOOK_SECRET_MAX,
+    description: 'The new secret; omit or null to generate one (never returned).',
+  }),
+  graceHours: rotation.graceHours.describe(
+    `Hours (0-${SECRET_ROTATION_GRACE_HOURS_MAX}, default ${SECRET_ROTATION_GRACE_HOURS_DEFAULT}) the old secret ` +
+      'also signs webhook-signature; X-Webhook-Signature uses the new one.',
+  ),
+};
 export const deliveryId = z.uuid().describe('The delivery id (from list_deliveries).');
 
 const limit = <Limit extends z.ZodType>(schema: Limit) =>
   schema.describe('Page size, 1 to 200 (default 50).');
 const cursor = <Cursor extends z.ZodType>(schema: Cursor) =>
-  schema.describe('The nextCursor of the previous page, to read the next one.');
+  schema.describe('nextCursor of the previous page.');
 const from = 'A date starts at 00:00 UTC.';
 const to = 'A date covers its whole day (UTC).';
 
@@ -112,7 +135,7 @@ export const listDeliveriesInput = z.strictObject({
   eventId: deliveryList.eventId.describe("Only deliveries of this event (the envelope's id), whole."),
   recordId: deliveryList.recordId.describe('Only deliveries about this record (its id), whole.'),
   deliveryIdPrefix: deliveryList.idPrefix.describe(
-    'A delivery by its id or its first 8+ hex digits (the short id the web app shows).',
+    'A delivery id, or its first 8+ hex digits (its short id).',
   ),
   limit: limit(deliveryList.limit),
   cursor: cursor(deliveryList.cursor),

@@ -34,6 +34,25 @@ describe('maskRequestHeaders', () => {
     ]);
   });
 
+  it('shows the Standard Webhooks id and timestamp and masks its signature', () => {
+    expect(
+      maskRequestHeaders(
+        {
+          'X-Webhook-Event': 'record.created',
+          'webhook-id': 'e-1',
+          'webhook-timestamp': '1764680400',
+          'webhook-signature': 'v1,abc= v1,def=',
+        },
+        [],
+      ),
+    ).toEqual([
+      ['X-Webhook-Event', 'record.created'],
+      ['webhook-id', 'e-1'],
+      ['webhook-timestamp', '1764680400'],
+      ['webhook-signature', MASKED_VALUE],
+    ]);
+  });
+
   it('masks a custom header that shares a name with one the service sets (User-Agent is not reserved)', () => {
     expect(maskRequestHeaders({ 'User-Agent': 'partner-token-42' }, ['user-agent'])).toEqual([
       ['User-Agent', MASKED_VALUE],

@@ -15,12 +15,13 @@ export const RESPONSE_HEADERS_MAX_CHARS = 8192;
 
 export type HeaderPair = [name: string, value: string];
 
-/** The signature is a secret's proof: shown masked, like every custom header's value. */
-const SIGNATURE_HEADER = 'x-webhook-signature';
+/** The signatures are a secret's proof: shown masked, like every custom header's value. */
+const SIGNATURE_HEADERS: ReadonlySet<string> = new Set(['x-webhook-signature', 'webhook-signature']);
 
 /**
  * The request's headers as kept: the service's own in clear (Content-Type, User-Agent,
- * X-Service-Delivery-Id, Content-Length), the signature and every custom header's value masked
+ * X-Service-Delivery-Id, X-Webhook-Event, webhook-id, webhook-timestamp, Content-Length), the
+ * signatures (X-Webhook-Signature, webhook-signature) and every custom header's value masked
  * (spec: header values are shown only to roles with Edit; the log is read by more).
  */
 export function maskRequestHeaders(
@@ -30,7 +31,7 @@ export function maskRequestHeaders(
   const custom = new Set(customHeaderNames.map((name) => name.toLowerCase()));
   return Object.entries(headers).map(([name, value]) => {
     const folded = name.toLowerCase();
-    return [name, folded === SIGNATURE_HEADER || custom.has(folded) ? MASKED_VALUE : value];
+    return [name, SIGNATURE_HEADERS.has(folded) || custom.has(folded) ? MASKED_VALUE : value];
   });
 }
 

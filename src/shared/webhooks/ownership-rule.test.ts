@@ -14,6 +14,7 @@ const saved: SendingSettings = {
   recordSources: null,
   events: ['record.created', 'record.updated'],
   enabled: true,
+  standardWebhooks: false,
   recordOwnerUserId: 'owner',
 };
 const member = { userId: 'member', isAdmin: false };
@@ -39,6 +40,7 @@ describe('changedSendingFields', () => {
         recordSources: null,
         events: ['record.updated', 'record.created', 'record.created'],
         enabled: true,
+        standardWebhooks: false,
         recordOwnerUserId: 'owner',
         description: 'anything',
       }),
@@ -57,6 +59,7 @@ describe('changedSendingFields', () => {
         recordSources: [{ query: { typeId: 't1' } }],
         events: ['record.created'],
         enabled: false,
+        standardWebhooks: true,
         recordOwnerUserId: 'member',
       }),
     ).toEqual([
@@ -68,6 +71,7 @@ describe('changedSendingFields', () => {
       'recordSources',
       'events',
       'enabled',
+      'standardWebhooks',
       'recordOwnerUserId',
     ]);
     expect(changedSendingFields(saved, { url: 'mailto:x@example.com' })).toEqual(['url']);

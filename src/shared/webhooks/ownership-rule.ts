@@ -18,6 +18,7 @@ export const SENDING_FIELDS = [
   'recordSources',
   'events',
   'enabled',
+  'standardWebhooks',
   'recordOwnerUserId',
 ] as const;
 export type SendingField = (typeof SENDING_FIELDS)[number];
@@ -32,6 +33,7 @@ export interface SendingSettings {
   recordSources: unknown;
   events: readonly string[];
   enabled: boolean;
+  standardWebhooks: boolean;
   recordOwnerUserId: string | null;
 }
 
@@ -45,6 +47,7 @@ export interface SendingInput {
   recordSources?: unknown;
   events?: string[];
   enabled?: boolean;
+  standardWebhooks?: boolean;
   recordOwnerUserId?: string;
   /** Not a sending field: open to every role with Edit. */
   description?: string | null;
@@ -100,6 +103,8 @@ export function changedSendingFields(saved: SendingSettings, input: SendingInput
     recordSources: input.recordSources !== undefined && !same(input.recordSources, saved.recordSources),
     events: input.events !== undefined && !sameSet(input.events, saved.events),
     enabled: input.enabled !== undefined && input.enabled !== saved.enabled,
+    standardWebhooks:
+      input.standardWebhooks !== undefined && input.standardWebhooks !== saved.standardWebhooks,
     recordOwnerUserId:
       input.recordOwnerUserId !== undefined && input.recordOwnerUserId !== saved.recordOwnerUserId,
   };
@@ -113,15 +118,22 @@ export function checkWebhookSteering(
   input: SendingInput,
 ): void {
   if (maySteerWebhook(editor, saved.recordOwnerUserId)) return;
-  const changed = changedSendingFields(saved, input);
-  if (!changed.length) return;
-  throw new AppError('authorization', [
+  const [first, ...more] = changedSendingFields(saved, input);
+  if (first) throw webhookOwnedByAnother([first, ...more]);
+}
+
+/**
+ * The refusal of a change to `fields` (403 authorization, `webhookOwnedByAnother`); a rotation of
+ * the secret is refused with it whatever secret it sends, so the answer says nothing of the saved one.
+ */
+export function webhookOwnedByAnother(fields: readonly [SendingField, ...SendingField[]]): AppError {
+  return new AppError('authorization', [
     {
       code: 'authorization',
-      path: [changed[0]!],
+      path: [fields[0]],
       message:
         'This webhook sends records as its record owner can read them: only its owner or an administrator ' +
-        `can change where or how it sends (${changed.join(', ')}).`,
+        `can change where or how it sends (${fields.join(', ')}).`,
       customCode: 'webhookOwnedByAnother',
     },
   ]);

@@ -14,6 +14,7 @@ import { Loading } from '../ListParts';
 import { EventsField } from './WebhookEventsField';
 import { RecordSettings, useRecordModel } from './WebhookRecordSettings';
 import { SendingFields } from './WebhookSendingFields';
+import { RotateSecretDialog } from './RotateSecretDialog';
 import { RECORD_SETTINGS_REFUSED, useRecordIssues } from './useRecordIssues';
 import { useWebhookDraft } from './useWebhookDraft';
 
@@ -42,6 +43,7 @@ export function WebhookDialog({ webhook, rights, onClose, onSaved, onDeleted, on
   const record = useRecordIssues(draft);
   const [confirmDelete, setConfirmDelete] = useState(false);
   const [confirmDiscard, setConfirmDiscard] = useState(false);
+  const [rotating, setRotating] = useState(false);
   const { busy, error, setError, run } = useSubmit();
 
   // The dialog focuses its first field when it opens; with Edit the fields come after the values.
@@ -77,6 +79,16 @@ export function WebhookDialog({ webhook, rights, onClose, onSaved, onDeleted, on
         action={async () => undefined}
         onDone={onClose}
         onCancel={() => setConfirmDiscard(false)}
+      />
+    );
+  }
+
+  if (rotating && webhook) {
+    return (
+      <RotateSecretDialog
+        webhook={webhook}
+        onCancel={() => setRotating(false)}
+        onRotated={(rotated) => onSaved(rotated, false)}
       />
     );
   }
@@ -256,6 +268,15 @@ export function WebhookDialog({ webhook, rights, onClose, onSaved, onDeleted, on
             savedValuesShown={Boolean(secrets)}
             readOnly={fixed}
             onChange={change}
+            // A saved secret, by its owner or an Admin with Edit, with no unsaved edits to lose.
+            onRotate={
+              webhook?.hasSecret && !fixed && !dirty
+                ? () => {
+                    setError(undefined);
+                    setRotating(true);
+                  }
+                : undefined
+            }
           />
 
           <RecordSettings

@@ -1,13 +1,16 @@
-// How the webhook dialog's webhook sends: its signing secret, custom headers and body template.
+// How the webhook dialog's webhook sends: its signing secret and schemes, custom headers and body
+// template.
 // Read-only for an editor of someone else's record webhook too: only its owner or an Admin
 // changes how it sends.
 import { useState, type ChangeEvent } from 'react';
 import type { WebhookView } from '../../api';
 import { BODY_TEMPLATE_MAX, WEBHOOK_SECRET_MAX } from '../../../shared/limits';
-import { generateSecret, maskedHeaderLines, parseHeaderLines, type WebhookDraft } from '../../webhooks';
+import { standardWebhooksSecret } from '../../../shared/webhooks/standard-webhooks';
+import { generateSecret, MASK, maskedHeaderLines, parseHeaderLines, type WebhookDraft } from '../../webhooks';
+import { DateTime } from '../../format';
 import { CopyButton } from '../CopyButton';
 
-type SendingDraft = Pick<WebhookDraft, 'secret' | 'headers' | 'bodyTemplate'>;
+type SendingDraft = Pick<WebhookDraft, 'secret' | 'standardWebhooks' | 'headers' | 'bodyTemplate'>;
 
 export function SendingFields({
   webhook,
@@ -15,6 +18,7 @@ export function SendingFields({
   savedValuesShown,
   readOnly,
   onChange,
+  onRotate,
 }: {
   webhook: WebhookView | undefined;
   draft: WebhookDraft;
@@ -22,13 +26,19 @@ export function SendingFields({
   savedValuesShown: boolean;
   readOnly: boolean;
   onChange: (patch: Partial<SendingDraft>) => void;
+  /** Opens the Rotate secret dialog; absent when the secret cannot be rotated from here now. */
+  onRotate?: () => void;
 }) {
   // Saved values stay masked until asked for, like a password field; new ones are typed in clear.
   const [revealed, setRevealed] = useState(!savedValuesShown);
   const hasValues = draft.secret !== '' || draft.headers.trim() !== '';
   const headerNames = Object.keys(parseHeaderLines(draft.headers) ?? {});
-  // The attributes all three fields end with, spread last so the DOM keeps its attribute order.
-  const edits = (key: keyof SendingDraft, testId: string, placeholder: string) => ({
+  // The attributes all three text fields end with, spread last so the DOM keeps its attribute order.
+  const edits = (
+    key: Exclude<keyof SendingDraft, 'standardWebhooks'>,
+    testId: string,
+    placeholder: string,
+  ) => ({
     spellCheck: false,
     placeholder,
     onChange: (event: ChangeEvent<HTMLInputElement | HTMLTextAreaElement>) =>
@@ -80,15 +90,39 @@ export function SendingFields({
           {draft.secret && (revealed || !savedValuesShown) && !readOnly ? (
             <CopyButton text={draft.secret} label="Copy" testId="webhook-secret-copy" />
           ) : null}
+          {onRotate ? (
+            <button
+              type="button"
+              className="button button-small"
+              onClick={onRotate}
+              data-testid="webhook-secret-rotate"
+            >
+              Rotate…
+            </button>
+          ) : null}
         </span>
+        {webhook?.previousSecretExpiresAt ? (
+          <span className="hint" data-testid="webhook-previous-secret">
+            Rotated: the previous secret also signs webhook-signature until{' '}
+            <DateTime value={webhook.previousSecretExpiresAt} />.
+          </span>
+        ) : null}
         {readOnly ? null : (
           <span className="hint">
             Signs every delivery: X-Webhook-Signature is the hex HMAC-SHA256 of the body. Generate makes a
-            random 64-character secret; give the same value to your receiver.
+            random 64-character secret; give the same value to your receiver. A secret changed here replaces
+            the saved one at once; Rotate keeps the old one signing webhook-signature for a grace period.
             {webhook?.hasSecret ? ' It cannot be emptied here once set.' : ''}
           </span>
         )}
       </label>
+
+      <StandardWebhooksField
+        draft={draft}
+        secretShown={(revealed || !savedValuesShown) && draft.secret !== MASK}
+        readOnly={readOnly}
+        onChange={(standardWebhooks) => onChange({ standardWebhooks })}
+      />
 
       <label>
         Headers
@@ -159,5 +193,52 @@ function HeaderCount({ text }: { text: string }) {
     <span data-testid="webhook-header-count">
       {count === 0 ? 'No headers.' : count === 1 ? '1 header.' : `${count} headers.`}
     </span>
+  );
+}
+
+/**
+ * The Standard Webhooks scheme (issue 27, item 2): its switch and, once the secret is shown, the
+ * value a receiver gives the standardwebhooks libraries (whsec_ + base64 of the secret's bytes).
+ */
+function StandardWebhooksField({
+  draft,
+  secretShown,
+  readOnly,
+  onChange,
+}: {
+  draft: WebhookDraft;
+  secretShown: boolean;
+  readOnly: boolean;
+  onChange: (on: boolean) => void;
+}) {
+  const librarySecret =
+    draft.standardWebhooks && secretShown && draft.secret ? standardWebhooksSecret(draft.secret) : '';
+  return (
+    <div className="field-static">
+      <label className="inline">
+        <input
+          type="checkbox"
+          checked={draft.standardWebhooks}
+          disabled={readOnly}
+          onChange={(event) => onChange(event.target.checked)}
+          data-testid="webhook-standard-webhooks"
+        />
+        Standard Webhooks headers
+      </label>
+      <span className="hint">
+        Every delivery also carries <code>webhook-id</code>, <code>webhook-timestamp</code> and, with a
+        secret, <code>webhook-signature</code>, so receivers can verify it with the{' '}
+        <code>standardwebhooks</code> libraries, which refuse a delivery replayed more than 5 minutes later.
+      </span>
+      {librarySecret ? (
+        <span className="input-row">
+          <code className="mono break" data-testid="webhook-standard-secret">
+            {librarySecret}
+          </code>
+          <CopyButton text={librarySecret} label="Copy" testId="webhook-standard-secret-copy" />
+          <span className="hint">The secret as the libraries take it: pass this to new Webhook(…).</span>
+        </span>
+      ) : null}
+    </div>
   );
 }
