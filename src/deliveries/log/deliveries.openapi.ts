@@ -26,7 +26,10 @@ const deliveryLog = {
   example: deliveryPageExample,
   queryDescriptions: {
     searchTerm: 'Part of the URL or of the event name.',
-    status: 'Only deliveries with this status.',
+    status:
+      "Only deliveries with this status (the spec's four). `failed` includes the deliveries whose next attempt is scheduled: they are Failed until it runs.",
+    state:
+      'Only deliveries in this state: `retrying` (failed, the next attempt scheduled), `failed` (failed for good, no attempt follows), or `pending`, `sending`, `delivered` as their status.',
     event: 'Only deliveries of this event, e.g. `record.updated`.',
     url: 'Only deliveries sent to exactly this URL.',
     createdFrom: 'Created at or after (ISO 8601 date or date-time; a date starts at 00:00 UTC).',

@@ -43,8 +43,9 @@ export function deliveryActions(deps: {
         title: 'List deliveries',
         description:
           'Lists deliveries (one event sent to one webhook, with its status, status code and response message), ' +
-          'newest first. Filter by webhook id, searchTerm (URL or event name), status (e.g. failed), event name, ' +
-          'exact URL, creation dates, eventId, recordId and deliveryIdPrefix (a delivery id or its short id). ' +
+          'newest first. Filter by webhook id, searchTerm (URL or event name), status (e.g. failed), state ' +
+          '(retrying, or failed for good), event name, exact URL, creation dates, eventId, recordId and ' +
+          'deliveryIdPrefix (a delivery id or its short id). ' +
           'Read-only. Use get_delivery for the attempts of one delivery.',
       },
       run: async (

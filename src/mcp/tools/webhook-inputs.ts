@@ -111,7 +111,12 @@ export const listDeliveriesInput = z.strictObject({
   id: deliveryList.webhookId.describe('Only the deliveries of this webhook (its id); also of a deleted one.'),
   searchTerm: deliveryList.searchTerm.describe('Text in the URL or the event name (case-insensitive).'),
   status: deliveryList.status.describe(
-    'Only this status: pending (waiting for an attempt), sending, delivered, failed (no attempt follows).',
+    'Only this status: pending (waiting for an attempt), sending, delivered, failed (its last attempt failed; ' +
+      'includes the retrying ones, whose next attempt is scheduled).',
+  ),
+  state: deliveryList.state.describe(
+    'Only this state: retrying (failed, next attempt scheduled at nextAttemptAt), failed (failed for good, no ' +
+      'attempt follows), or pending, sending, delivered.',
   ),
   event: deliveryList.event.describe('Only this event name, exactly (e.g. record.updated).'),
   deliveryUrl: deliveryList.url.describe('Only deliveries sent to exactly this URL.'),
