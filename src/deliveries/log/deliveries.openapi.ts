@@ -14,6 +14,7 @@ import {
   eventDetailsExample,
   eventDetailsSchema,
   resentDeliveryExample,
+  retriedNowDeliveryExample,
   testDeliveryExample,
   type DeliveryPage,
 } from './delivery-view';
@@ -106,7 +107,7 @@ export const DELIVERY_OPERATIONS: OperationSpec[] = [
     operationId: 'resendDelivery',
     summary: 'Resend a delivery',
     description:
-      "Needs Create on API & Webhooks. A new delivery of the same event (same event id) to the webhook as it is now; only the webhook's record owner or an Admin resends a record event. Offered once the delivery is Delivered or Failed.",
+      "Needs Create on API & Webhooks. A new delivery of the same event (same event id) to the webhook as it is now; only the webhook's record owner or an Admin resends a record event. Offered once the delivery is Delivered or Failed; a Failed one whose `state` is `retrying` still has attempts to come (see `retryDeliveryNow`), and a resend then sends the event beside them.",
     tag: 'Webhooks',
     pathParams: { id: uuidParam('webhook'), deliveryId: uuidParam('delivery') },
     success: {
@@ -125,6 +126,27 @@ export const DELIVERY_OPERATIONS: OperationSpec[] = [
         'webhookNotSubscribed',
         'webhookSourcesChanged',
       ],
+    },
+  },
+  {
+    method: 'post',
+    path: '/api/v1/webhooks/{id}/deliveries/{deliveryId}/retry-now',
+    operationId: 'retryDeliveryNow',
+    summary: 'Run a retrying delivery’s next attempt now',
+    description:
+      "Needs Create on API & Webhooks; only the webhook's record owner or an Admin retries a record event (as for resend). For a delivery whose `state` is `retrying` (Failed, its next attempt scheduled): its workflow stops waiting and runs that attempt now, as the next of its ten, in the same delivery (no new delivery, unlike a resend, which would send the event again beside the retries still to come). Answered once the workflow accepted it, with the delivery, whose `nextAttemptAt` is then now; Event Details show the attempt's outcome. Refused, changing nothing, unless the delivery is retrying.",
+    tag: 'Webhooks',
+    pathParams: { id: uuidParam('webhook'), deliveryId: uuidParam('delivery') },
+    success: {
+      status: 202,
+      description: 'Accepted: the next attempt runs now. The delivery as it is then.',
+      schema: deliveryViewSchema,
+      example: retriedNowDeliveryExample,
+    },
+    refusals: {
+      403: ['deliveryResendNotOwner'],
+      404: ['webhookNotFound', 'deliveryNotFound'],
+      409: ['deliveryNotRetrying'],
     },
   },
   {

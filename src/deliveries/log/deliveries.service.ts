@@ -12,6 +12,7 @@ import { loadRecordAccess, UNRESTRICTED_ACCESS } from '../../record-model/record
 import { isRecordEvent, isRetiredEvent } from '../../shared/event-catalog';
 import { DELIVERY_ID_PREFIX_RULE, deliveryIdRange } from '../../shared/deliveries/delivery-ids';
 import { stateCondition, type DeliveryState } from '../../shared/deliveries/delivery-state';
+import { maySendRecordDeliveryAgain } from '../../shared/webhooks/ownership-rule';
 import { WebhooksRepository } from '../../webhooks/webhooks.repository';
 import { webhookNotFound } from '../../webhooks/webhooks.service';
 import { loadDeliveryEvent, readablePayload } from '../engine/delivery-event';
@@ -31,6 +32,22 @@ export interface ResendStarter {
 }
 
 export const deliveryNotFound = () => notFoundError('Delivery not found.', 'deliveryNotFound');
+
+/**
+ * Whether the actor may send this delivery's event again (resend, Retry now): a record event only
+ * as the webhook's record owner or an administrator (spec.md, Permissions); other events with the
+ * role's Create alone.
+ */
+export const mayActOnDelivery = (
+  actor: Actor,
+  delivery: Pick<Delivery, 'event'>,
+  webhook: { recordOwnerUserId: string | null },
+): boolean =>
+  !isRecordEvent(delivery.event) ||
+  maySendRecordDeliveryAgain(
+    { userId: actor.user.id, isAdmin: actor.permissions.manageWorkspace },
+    webhook.recordOwnerUserId,
+  );
 
 /**
  * The record a delivery is about, as SQL: exactly the expression `deliveries_workspace_record_idx`
@@ -192,11 +209,7 @@ export class DeliveriesService {
     if (original.status !== 'delivered' && original.status !== 'failed') {
       throw conflictError('A delivery can be resent once it is Delivered or Failed.', 'deliveryNotFinished');
     }
-    if (
-      isRecordEvent(original.event) &&
-      !actor.permissions.manageWorkspace &&
-      webhook.recordOwnerUserId !== actor.user.id
-    ) {
+    if (!mayActOnDelivery(actor, original, webhook)) {
       throw authorizationError(
         'Only the webhook’s record owner or an administrator can resend a record event.',
         'deliveryResendNotOwner',
@@ -244,6 +257,23 @@ export class DeliveriesService {
       this.logger.warn({ err: error, deliveryId: resent.id }, 'could not start the resend workflow yet');
     }
     return deliveryView(resent, this.temporalUiUrl(resent), labels);
+  }
+
+  /**
+   * The delivery of this webhook in the actor's workspace, read to act on it: an unknown or foreign
+   * webhook is webhookNotFound, as the list route answers, an unknown delivery deliveryNotFound.
+   */
+  async deliveryToActOn(actor: Actor, webhookId: string, deliveryId: string): Promise<Delivery> {
+    return this.delivery(actor, webhookId, deliveryId);
+  }
+
+  /** The delivery's view with its labels read with the actor's current access. */
+  async viewOf(actor: Actor, delivery: Delivery): Promise<DeliveryView> {
+    return deliveryView(
+      delivery,
+      this.temporalUiUrl(delivery),
+      (await this.labels(actor, [delivery]))(delivery),
+    );
   }
 
   /** Resend by delivery id alone (MCP `resend_delivery`). */

@@ -42,7 +42,7 @@ export const deliveryViewSchema = z
     }),
     state: z.enum(DELIVERY_STATES).meta({
       description:
-        'What the delivery is doing now: its status, with Failed split in two. `retrying`: failed, and the next attempt of its schedule runs at `nextAttemptAt`. `failed`: failed for good, no attempt follows (Resend sends it again).',
+        'What the delivery is doing now: its status, with Failed split in two. `retrying`: failed, and the next attempt of its schedule runs at `nextAttemptAt` (Retry now brings it forward). `failed`: failed for good, no attempt follows (Resend sends it again).',
     }),
     statusCode: z
       .int()
@@ -215,6 +215,18 @@ export const resentDeliveryExample = {
   resendOf: EXAMPLE.deliveryId,
   createdAt: '2025-03-05T08:00:00.000Z',
   updatedAt: '2025-03-05T08:00:00.000Z',
+} satisfies DeliveryView;
+
+/** What Retry now answers: a retrying delivery (3 attempts failed) whose 4th attempt runs now. */
+export const retriedNowDeliveryExample = {
+  ...deliveryViewExample,
+  status: 'failed',
+  state: 'retrying',
+  statusCode: 503,
+  responseMessage: 'Service Unavailable',
+  attempts: 3,
+  nextAttemptAt: '2025-03-04T16:21:31.000Z',
+  updatedAt: '2025-03-04T16:21:31.000Z',
 } satisfies DeliveryView;
 
 /** What "Send test event" answers: a sample event's delivery, not sent yet. */

@@ -8,19 +8,24 @@ import {
   deliveryViewSchema,
   eventDetailsSchema,
 } from '../../deliveries/log/delivery-view';
+import type { RetryNowService } from '../../deliveries/log/retry-now.service';
 import type { TestEventsService } from '../../deliveries/test-events/test-events.service';
 import { sendTestEventBody } from '../../deliveries/test-events/test-event-request';
 import { decodePaging, encodePage } from '../../http/paging';
 import { defineAction, type WebhookAction } from './webhook-action';
 import { deliveryId, listDeliveriesInput, webhookId } from './webhook-inputs';
 
-/** The delivery actions of manage_webhooks: list_deliveries, get_delivery, resend_delivery, send_test_event. */
+/**
+ * The delivery actions of manage_webhooks: list_deliveries, get_delivery, resend_delivery, retry_delivery_now,
+ * send_test_event.
+ */
 export function deliveryActions(deps: {
   dataSource: DataSource;
   deliveries: DeliveriesService;
+  retryNow: RetryNowService;
   testEvents: TestEventsService;
 }): WebhookAction[] {
-  const { dataSource, deliveries, testEvents } = deps;
+  const { dataSource, deliveries, retryNow, testEvents } = deps;
 
   /** A delivery id alone is enough (as for resend): its webhook is looked up in your workspace. */
   const webhookOf = async (actor: McpActor, id: string): Promise<string> => {
@@ -59,11 +64,22 @@ export function deliveryActions(deps: {
     defineAction({
       action: 'resend_delivery',
       summary:
-        'Sends a Delivered or Failed delivery again as a new delivery to the webhook as it is now (same event id).',
+        'Sends a Delivered or Failed delivery again as a new delivery to the webhook as it is now (same event id). ' +
+        'For a retrying one (state retrying) use retry_delivery_now: a resend starts a second chain.',
       input: z.strictObject({ deliveryId }),
       output: deliveryViewSchema,
       writes: true,
       run: async (args, actor) => deliveries.resendById(actor, args.deliveryId),
+    }),
+    defineAction({
+      action: 'retry_delivery_now',
+      summary:
+        'Runs the next attempt of a retrying delivery (state retrying) now instead of at nextAttemptAt: the next of ' +
+        'its ten, in the same delivery. Answers once accepted; get_delivery shows the outcome.',
+      input: z.strictObject({ deliveryId }),
+      output: deliveryViewSchema,
+      writes: true,
+      run: async (args, actor) => retryNow.retryNowById(actor, args.deliveryId),
     }),
     defineAction({
       action: 'get_delivery',

@@ -1,6 +1,7 @@
 import {
   deliveryState,
   isRetrying,
+  retryNowRefusal,
   stateCondition,
   DELIVERY_STATES,
   DELIVERY_STATUSES,
@@ -47,5 +48,13 @@ describe('delivery state (Retrying apart from Failed)', () => {
         true,
       );
     }
+  });
+
+  it('allows Retry now on a retrying delivery only, and says why otherwise', () => {
+    expect(retryNowRefusal({ status: 'failed', nextAttemptAt: at })).toBeNull();
+    expect(retryNowRefusal({ status: 'failed', nextAttemptAt: null })).toMatch(/failed for good.*Resend/);
+    expect(retryNowRefusal({ status: 'delivered', nextAttemptAt: null })).toMatch(/delivered/);
+    expect(retryNowRefusal({ status: 'pending', nextAttemptAt: null })).toMatch(/under way/);
+    expect(retryNowRefusal({ status: 'sending', nextAttemptAt: at })).toMatch(/under way/);
   });
 });

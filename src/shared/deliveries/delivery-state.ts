@@ -44,3 +44,20 @@ export function stateCondition(state: DeliveryState): {
   if (state === 'failed') return { status: 'failed', nextAttemptScheduled: false };
   return { status: state, nextAttemptScheduled: null };
 }
+
+/**
+ * Retry now brings a retrying delivery's next attempt forward; any other delivery has no attempt
+ * waiting to be brought forward. The reason it is refused, or null when it may run.
+ */
+export function retryNowRefusal(delivery: StatusAndNextAttempt): string | null {
+  switch (deliveryState(delivery)) {
+    case 'retrying':
+      return null;
+    case 'failed':
+      return 'This delivery failed for good: no attempt of its schedule is left to bring forward. Resend it instead.';
+    case 'delivered':
+      return 'This delivery was delivered: no attempt follows.';
+    default:
+      return 'This delivery’s attempt is under way: Retry now applies while it waits for its next attempt.';
+  }
+}
