@@ -64,6 +64,23 @@ describe('Retry now (time skipping)', () => {
     expect(delivery).toMatchObject({ status: 'failed', attempts: 1 });
     const scheduled = delivery.nextAttemptAt!.getTime();
     expect(scheduled - Date.now()).toBeGreaterThan(5_000);
+    // Counted as retrying, not failed, by the chart and the webhook's health.
+    const counts = async () => ({
+      totals: (await fx.api('GET', `/webhooks/deliveries/stats?webhookId=${webhook.id}`)).body.totals,
+      health: (await fx.api('GET', `/webhooks/${webhook.id}`)).body.health,
+    });
+    const whileRetrying = await counts();
+    expect(whileRetrying.totals).toEqual({
+      delivered: 0,
+      failed: 0,
+      retrying: 1,
+      inFlight: 0,
+      successRate: null,
+    });
+    expect(whileRetrying.health).toMatchObject({
+      lastDelivery: { status: 'failed', state: 'retrying' },
+      last24h: { delivered: 0, failed: 0, retrying: 1, inFlight: 0, successRate: null },
+    });
 
     const answer = await retryNow(webhook.id, delivery.id);
     expect(answer.status).toBe(202);
@@ -81,6 +98,13 @@ describe('Retry now (time skipping)', () => {
     expect(Date.now()).toBeLessThan(scheduled);
     expect(await row(delivery.id)).toMatchObject({ status: 'delivered', attempts: 2, nextAttemptAt: null });
     expect(await fx.app.dataSource.manager.countBy(Delivery, { webhookId: webhook.id })).toBe(1);
+    expect((await counts()).totals).toEqual({
+      delivered: 1,
+      failed: 0,
+      retrying: 0,
+      inFlight: 0,
+      successRate: 1,
+    });
     const requests = requestsTo('flaky');
     expect(requests).toHaveLength(2);
     expect(new Set(requests.map((r) => r.headers['x-service-delivery-id']))).toEqual(new Set([delivery.id]));

@@ -61,7 +61,7 @@ export const DELIVERY_OPERATIONS: OperationSpec[] = [
     operationId: 'getDeliveryStats',
     summary: 'Count deliveries by outcome over time',
     description:
-      'The chart of the delivery log: every hour of the last 24 hours (`range=24h`, the default), or every UTC day of the last 7 or 30 days, oldest first, with the empty buckets as zeros. The last bucket is the current hour or day. Each delivery counts once, in the bucket of its creation, with its status now (Delivered, Failed, or in flight: Pending or Sending). Counts only this workspace.',
+      'The chart of the delivery log: every hour of the last 24 hours (`range=24h`, the default), or every UTC day of the last 7 or 30 days, oldest first, with the empty buckets as zeros. The last bucket is the current hour or day. Each delivery counts once, in the bucket of its creation, with its state now: Delivered, Failed (for good), Retrying (Failed with its next attempt to come) or in flight (Pending or Sending). `successRate` is over the finished ones: delivered / (delivered + failed). Counts only this workspace.',
     tag: 'Webhooks',
     query: deliveryStatsQuery,
     queryDescriptions: {
