@@ -1,13 +1,14 @@
 #!/usr/bin/env node
-// `npm run screenshots`: pictures of the Deliveries page, Event Details, the Dashboard's chart and a
-// webhook's Health dialog, taken by a real headless Chromium of the real app, so anyone can look
-// without setting anything up.
+// `npm run screenshots`: pictures of the Deliveries page (also filtered to the retrying deliveries,
+// with their "Retrying · next at …" badge), Event Details (also of a retrying delivery, with Retry
+// now), the Dashboard's chart and a webhook's Health dialog, taken by a real headless Chromium of the
+// real app, so anyone can look without setting anything up.
 //
 // It starts the embedded stack exactly as `npm start` does (the built dist/src/main.js: PostgreSQL,
 // the Temporal dev server, API and worker) in a throwaway data folder on free ports, runs a small
 // webhook receiver on loopback, signs up a workspace in the browser, adds three webhooks (one that
 // answers 204, one 410, one 503), writes a few records so real deliveries are made (Delivered,
-// Failed, Failed and retrying), then saves the PNGs into screenshots/ (git-ignored; SCREENSHOTS_DIR
+// Failed, Retrying), then saves the PNGs into screenshots/ (git-ignored; SCREENSHOTS_DIR
 // chooses another folder) and prints where. Everything it started is stopped at the end.
 import { spawn } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
@@ -216,6 +217,23 @@ async function main() {
     await page.getByTestId('attempt-request-headers').first().waitFor();
     await page.getByTestId('attempt-exchange').first().scrollIntoViewIfNeeded();
     await shoot('event-details-request', false);
+
+    // The 503 receiver's deliveries wait for their next attempt: a badge, a filter and Retry now.
+    await page.goto(`${stack.baseUrl}/deliveries?status=retrying`);
+    await page.locator('[data-testid=delivery-row][data-state=retrying]').first().waitFor();
+    await page.getByTestId('deliveries-total').waitFor();
+    await shoot('deliveries-retrying');
+    await page.getByTestId('delivery-row').first().getByTestId('delivery-open').click();
+    await page.getByTestId('event-details').getByTestId('delivery-retrying-notice').waitFor();
+    await page.getByTestId('event-details').getByTestId('delivery-payload').waitFor();
+    await shoot('event-details-retrying', false);
+    await page.getByTestId('delivery-retry-now').scrollIntoViewIfNeeded();
+    await shoot('event-details-retrying-actions', false);
+    // Retry now: the next attempt runs at once (the receiver answers 503 again, so it retries on).
+    await page.getByTestId('delivery-retry-now').click();
+    await page.getByTestId('delivery-retried-notice').filter({ hasText: ' ran.' }).waitFor();
+    await page.getByTestId('delivery-retried-notice').scrollIntoViewIfNeeded();
+    await shoot('event-details-retried-now', false);
 
     await page.goto(`${stack.baseUrl}/`);
     await page.getByTestId('dashboard').waitFor();

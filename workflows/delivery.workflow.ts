@@ -1,8 +1,11 @@
 import {
   ApplicationFailure,
+  condition,
+  defineUpdate,
   patched,
   proxyActivities,
   proxyLocalActivities,
+  setHandler,
   sleep,
   upsertSearchAttributes,
   workflowInfo,
@@ -31,6 +34,21 @@ export const deliveryWorkflowId = (deliveryId: string) => `delivery-${deliveryId
 /** The failure type of a delivery that failed for good (the workflow ends Failed in the Web UI). */
 export const DELIVERY_FAILED = 'DeliveryFailed';
 
+/** What Retry now answers once the workflow accepted it: the attempt of the schedule that runs now. */
+export interface RetryNowAccepted {
+  attempt: number;
+}
+
+/**
+ * Retry now (issue 27, item 1): ends the wait for the next attempt, which then runs at once as the
+ * next of the ten, in the same delivery. Its validator refuses (failure type RETRY_NOT_WAITING,
+ * nothing recorded in the history) unless the workflow is waiting for its next attempt.
+ */
+export const retryNowUpdate = defineUpdate<RetryNowAccepted>('retryNow');
+
+/** The failure type of a refused Retry now: no wait to end (an attempt runs, or none follows). */
+export const RETRY_NOT_WAITING = 'DeliveryNotWaiting';
+
 // The activity returns the receiver's verdict; Temporal retries it only when it throws
 // (infrastructure: the database unreachable, or the worker lost). The request's own deadline is
 // 5 s, so 10 s to start and record it notices a lost worker within about 10 s (issue 11, item 3).
@@ -51,9 +69,13 @@ const { attemptDelivery: attemptLocally, attemptInFastLane } =
  * (visible in the Web UI's history) and the row shows the latest outcome. `DeliveryStatus` reads
  * `retrying` while attempts remain; a delivery that failed for good ends the workflow as Failed.
  * The schedule is decided here alone: each attempt is told whether a retry follows and after which
- * pause, and records that.
+ * pause, and records that. Retry now (`retryNowUpdate`) ends a pause early; the attempt that
+ * follows is the next of the ten, and the pauses after it are the schedule's.
  */
 export async function deliveryWorkflow(input: DeliveryInput): Promise<DeliveryResult> {
+  // Registering a handler records nothing, so every version registers it; only a wait behind the
+  // RETRY_NOW patch can be ended, other times Retry now is refused.
+  const wait = retryNowWait();
   // Deliveries started before this version replay the schedule they were started with.
   if (!patched(STATUS_ON_CHANGE)) return deliveryWorkflowBefore(input);
   // Deliveries started before attempts became local activities keep scheduling regular ones.
@@ -84,7 +106,7 @@ export async function deliveryWorkflow(input: DeliveryInput): Promise<DeliveryRe
     }
     if (outcome.done) return failed(show, attempt, outcome.responseMessage);
     show('retrying');
-    await sleep(pause);
+    await wait(pause, attempt + 1);
   }
   return failed(show, DELIVERY_MAX_ATTEMPTS, 'No attempts left.');
 }
@@ -95,6 +117,49 @@ const STATUS_ON_CHANGE = 'delivery-status-on-change';
 const LOCAL_ATTEMPTS = 'delivery-local-attempts';
 /** The patch id of the fast and slow lanes (issue 23). */
 const LANES = 'delivery-lanes';
+/**
+ * The patch id of a wait Retry now can end (issue 27, item 1). Checked at each wait: a delivery
+ * in flight during the upgrade replays its earlier waits as plain sleeps, and its later waits can
+ * be ended.
+ */
+const RETRY_NOW = 'delivery-retry-now';
+
+/**
+ * Registers Retry now and returns the wait before an attempt: the pause of the schedule, which
+ * Retry now ends early. The wait starts the same timer as a sleep (the Web UI shows the schedule
+ * unchanged) and cancels it when ended early.
+ */
+function retryNowWait(): (pause: number, next: number) => Promise<void> {
+  let waitingFor: number | null = null;
+  let now = false;
+  setHandler(
+    retryNowUpdate,
+    () => {
+      now = true;
+      return { attempt: waitingFor! };
+    },
+    {
+      validator: () => {
+        if (waitingFor === null || now) {
+          throw ApplicationFailure.nonRetryable(
+            'The delivery is not waiting for its next attempt: an attempt is under way, or none follows.',
+            RETRY_NOT_WAITING,
+          );
+        }
+      },
+    },
+  );
+  return async (pause, next) => {
+    if (!patched(RETRY_NOW)) return sleep(pause);
+    waitingFor = next;
+    now = false;
+    try {
+      await condition(() => now, pause);
+    } finally {
+      waitingFor = null;
+    }
+  };
+}
 
 type LaneRequest = Parameters<Activities['attemptInSlowLane']>[0];
 

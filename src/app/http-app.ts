@@ -93,6 +93,7 @@ export function createApp(deps: AppDeps, services: Services = createServices(dep
     modelChanges,
     webhooks,
     deliveries,
+    retryNow,
     testEvents,
     resendBatches,
     messaging,
@@ -130,7 +131,7 @@ export function createApp(deps: AppDeps, services: Services = createServices(dep
   signedIn.use(workspaceAdminRoutes({ dataSource, hooks: identityHooks }).routes());
   signedIn.use(recordsRoutes({ records, trash }).routes());
   signedIn.use(modelRoutes({ dataSource, modelChanges }).routes());
-  signedIn.use(deliveriesRoutes({ deliveries, testEvents }).routes());
+  signedIn.use(deliveriesRoutes({ deliveries, retryNow, testEvents }).routes());
   signedIn.use(resendBatchesRoutes({ resendBatches }).routes());
   signedIn.use(connectedAccountsRoutes({ messaging }).routes());
   signedIn.use(connectedAppsRoutes({ connections: oauthConnections }).routes());
@@ -147,7 +148,7 @@ export function createApp(deps: AppDeps, services: Services = createServices(dep
       dataSource,
       share: byWorkspace,
       quota: withinQuota,
-      tools: mcpTools({ dataSource, records, webhooks, deliveries, testEvents, resendBatches }),
+      tools: mcpTools({ dataSource, records, webhooks, deliveries, retryNow, testEvents, resendBatches }),
     }),
   );
 
@@ -171,7 +172,7 @@ export function createApp(deps: AppDeps, services: Services = createServices(dep
   rest.use(meRoutes().routes());
   rest.use(recordsRoutes({ records, trash }).routes());
   rest.use(modelRoutes({ dataSource, modelChanges }).routes());
-  rest.use(deliveriesRoutes({ deliveries, testEvents }).routes());
+  rest.use(deliveriesRoutes({ deliveries, retryNow, testEvents }).routes());
   rest.use(resendBatchesRoutes({ resendBatches }).routes());
   rest.use(webhooksRoutes({ webhooks, web: false }).routes());
   mount(app, rest);

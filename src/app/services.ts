@@ -1,6 +1,7 @@
 import type { DataSource } from 'typeorm';
 import { deliveryWorkflowId } from '../../workflows/delivery.workflow';
 import { DeliveriesService } from '../deliveries/log/deliveries.service';
+import { RetryNowService } from '../deliveries/log/retry-now.service';
 import type { Delivery } from '../deliveries/delivery.entity';
 import { Dispatcher } from '../deliveries/engine/dispatcher';
 import { HeldDeliveries } from '../deliveries/capacity/held-deliveries';
@@ -101,6 +102,7 @@ export function createServices(deps: {
     dispatcher,
     held,
     deliveries,
+    retryNow: new RetryNowService(dataSource, deliveries, starter),
     resendBatches: new ResendBatchesService(dataSource, starter, logger),
     resendSteps: new ResendBatchSteps(dataSource, deliveries, authenticator, oauthTokens),
     testEvents: new TestEventsService(dataSource, starter, temporalUrl, logger),

@@ -1,6 +1,7 @@
 import type { DataSource } from 'typeorm';
 import type { TestEventsService } from '../deliveries/test-events/test-events.service';
 import type { DeliveriesService } from '../deliveries/log/deliveries.service';
+import type { RetryNowService } from '../deliveries/log/retry-now.service';
 import type { ResendBatchesService } from '../deliveries/resend/resend-batches.service';
 import type { RecordsService } from '../records/records.service';
 import type { WebhooksService } from '../webhooks/webhooks.service';
@@ -14,6 +15,7 @@ export const mcpTools = (deps: {
   records: RecordsService;
   webhooks: WebhooksService;
   deliveries: DeliveriesService;
+  retryNow: RetryNowService;
   testEvents: TestEventsService;
   resendBatches: ResendBatchesService;
 }): McpTool[] => [...recordTools(deps), ...webhookTools(deps)];

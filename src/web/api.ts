@@ -120,6 +120,7 @@ export type WebhookWrite = z.input<typeof updateWebhookBody>;
 export type SecretRotation = z.input<typeof rotateSecretBody>;
 export type WebhookListQuery = z.input<typeof listWebhooksQuery>;
 export type DeliveryStatus = DeliveryView['status'];
+export type DeliveryState = DeliveryView['state'];
 export type DeliveryElement = NonNullable<DeliveryView['element']>;
 export type DeliveryAttempt = DeliveryAttemptView;
 export type { DeliveryListQuery };
@@ -281,6 +282,12 @@ export const api = {
     request<DeliveryView>(
       'POST',
       `${webhookPath(webhookId)}/deliveries/${encodeURIComponent(deliveryId)}/resend`,
+    ),
+  /** Retry now (docs/deliveries.md): a retrying delivery's next attempt runs now; answered once accepted. */
+  retryDeliveryNow: (webhookId: string, deliveryId: string) =>
+    request<DeliveryView>(
+      'POST',
+      `${webhookPath(webhookId)}/deliveries/${encodeURIComponent(deliveryId)}/retry-now`,
     ),
   sendTestEvent: (webhookId: string, body: SendTestEventBody) =>
     request<DeliveryView>('POST', `${webhookPath(webhookId)}/test`, body),

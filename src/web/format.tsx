@@ -18,11 +18,35 @@ const dateTimeWithSeconds = new Intl.DateTimeFormat(undefined, {
   timeZoneName: 'short',
 });
 
-/** A time; `seconds` where they matter (delivery attempts and their retries). */
-export function DateTime({ value, testId, seconds }: { value: string; testId?: string; seconds?: boolean }) {
+const timeWithSeconds = new Intl.DateTimeFormat(undefined, {
+  hour: '2-digit',
+  minute: '2-digit',
+  second: '2-digit',
+});
+
+const sameDay = (a: Date, b: Date) => a.toDateString() === b.toDateString();
+
+/**
+ * A time; `seconds` where they matter (delivery attempts and their retries); `soon` for a time
+ * that is about to come (a next attempt): only its time of day when that is today.
+ */
+export function DateTime({
+  value,
+  testId,
+  seconds,
+  soon,
+}: {
+  value: string;
+  testId?: string;
+  seconds?: boolean;
+  soon?: boolean;
+}) {
+  const at = new Date(value);
+  const format =
+    soon && sameDay(at, new Date()) ? timeWithSeconds : seconds || soon ? dateTimeWithSeconds : dateTime;
   return (
     <time dateTime={value} title={value} data-testid={testId}>
-      {(seconds ? dateTimeWithSeconds : dateTime).format(new Date(value))}
+      {format.format(at)}
     </time>
   );
 }

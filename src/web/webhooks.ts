@@ -19,6 +19,7 @@ import { parseHeaderLines } from '../shared/webhooks/webhook-headers';
 import type {
   DeliveryListQuery,
   DeliveryPage,
+  DeliveryState,
   DeliveryStatus,
   DeliveryView,
   SecretRotation,
@@ -64,11 +65,23 @@ export function maySteer(webhook: WebhookView, session: Pick<Session, 'user' | '
 /** What a value people cannot see reads as (spec.md, Custom header rules 6). */
 export const MASK = '********';
 
-export const STATUS_LABELS: Record<DeliveryStatus, string> = {
+/**
+ * What the badges, the Status filter and the counts call each state: the spec's statuses, with a
+ * Failed delivery whose next attempt is scheduled shown as Retrying (src/shared/deliveries/delivery-state.ts).
+ */
+export const STATE_LABELS: Record<DeliveryState, string> = {
   pending: 'Pending',
   sending: 'Sending',
   delivered: 'Delivered',
+  retrying: 'Retrying',
   failed: 'Failed',
+};
+
+/** The Status filter's choices: each shows the deliveries wearing that badge. */
+export const STATE_FILTER_LABELS: Record<DeliveryState, string> = {
+  ...STATE_LABELS,
+  retrying: 'Retrying (next attempt scheduled)',
+  failed: 'Failed (no attempt follows)',
 };
 
 /** An event name as the lists show it: retired names carry a (legacy) marker. */
@@ -317,7 +330,11 @@ export function localDay(time: string | Date): string {
 export type DeliveryFilters = {
   /** Part of the event or of the URL (the server's `searchTerm`). */
   search: string;
-  status: DeliveryStatus | '';
+  /**
+   * The Status filter: a state, sent as the server's `state` (its `failed` is Failed for good, apart
+   * from `retrying`); kept as `status` in the page's address.
+   */
+  status: DeliveryState | '';
   /** One event name, or '' for all. */
   event: string;
   /** The URL a delivery went to, exactly. */
@@ -358,7 +375,7 @@ export const invalidIdFilters = (filters: DeliveryFilters) =>
   ID_FILTERS.filter(({ name, valid }) => filters[name].trim() !== '' && !valid(filters[name]));
 
 const FILTER_NAMES = Object.keys(NO_DELIVERY_FILTERS) as (keyof DeliveryFilters)[];
-const isStatus = (value: string): value is DeliveryStatus => value in STATUS_LABELS;
+const isState = (value: string): value is DeliveryState => value in STATE_LABELS;
 
 /** The filters a Deliveries page address holds (`location.search`); unknown values are dropped. */
 export function deliveryFiltersOf(search: string): DeliveryFilters {
@@ -367,7 +384,7 @@ export function deliveryFiltersOf(search: string): DeliveryFilters {
   const status = read('status');
   return {
     search: read('search'),
-    status: isStatus(status) ? status : '',
+    status: isState(status) ? status : '',
     event: read('event'),
     url: read('url'),
     webhookId: read('webhookId'),
@@ -395,7 +412,7 @@ export function deliveryQueryOf(filters: DeliveryFilters): DeliveryListQuery {
   const query: DeliveryListQuery = {};
   const search = filters.search.trim();
   if (search) query.searchTerm = search;
-  if (filters.status) query.status = filters.status;
+  if (filters.status) query.state = filters.status;
   if (filters.event) query.event = filters.event;
   const url = filters.url.trim();
   if (url) query.url = url;

@@ -2,19 +2,21 @@ import { z } from 'zod';
 import { id, page, timestamp } from '../http/view-schemas';
 import { recordSourcesSchema, recordTriggerSchema } from './record-source-schemas';
 import { EXAMPLE } from '../http/view-examples';
+import { DELIVERY_STATES, DELIVERY_STATUSES } from '../shared/deliveries/delivery-state';
 import { ENDPOINT_STATES, FAILING_AFTER, SLOW_ANSWER_MS } from '../shared/deliveries/endpoint-state';
 
 /** Deliveries by outcome over a window (also a chart's totals). */
 export const windowHealthSchema = z.object({
   delivered: z.int().min(0),
-  failed: z.int().min(0),
+  failed: z.int().min(0).meta({ description: 'Failed for good: no attempt follows.' }),
+  retrying: z.int().min(0).meta({
+    description: 'Failed, and the next attempt of the schedule is to come (their status is `failed`).',
+  }),
   inFlight: z.int().min(0).meta({ description: 'Pending or Sending now.' }),
-  successRate: z
-    .number()
-    .min(0)
-    .max(1)
-    .nullable()
-    .meta({ description: 'delivered / (delivered + failed); null when none finished.' }),
+  successRate: z.number().min(0).max(1).nullable().meta({
+    description:
+      'delivered / (delivered + failed), over the finished deliveries: a retrying one counts neither way until it is delivered or fails for good. null when none finished.',
+  }),
 });
 
 const slowAnswer = `${SLOW_ANSWER_MS / 1000} s`;
@@ -45,7 +47,14 @@ export const endpointStateSchema = z
 export const webhookHealthSchema = z
   .object({
     lastDelivery: z
-      .object({ status: z.enum(['pending', 'sending', 'delivered', 'failed']), at: timestamp })
+      .object({
+        status: z.enum(DELIVERY_STATUSES),
+        state: z.enum(DELIVERY_STATES).meta({
+          description:
+            'Its status, with Failed split: `retrying` (a next attempt to come) or `failed` (for good).',
+        }),
+        at: timestamp,
+      })
       .nullable(),
     last24h: windowHealthSchema.meta({
       description: 'Deliveries created in the current UTC hour and the 23 before it, by their status now.',
@@ -64,7 +73,7 @@ export const webhookHealthSchema = z
 export type WebhookHealth = z.output<typeof webhookHealthSchema>;
 export type EndpointStateView = z.output<typeof endpointStateSchema>;
 
-const NO_WINDOW = { delivered: 0, failed: 0, inFlight: 0, successRate: null };
+const NO_WINDOW = { delivered: 0, failed: 0, retrying: 0, inFlight: 0, successRate: null };
 /** The health of a webhook that has sent nothing yet. */
 export const NO_HEALTH: WebhookHealth = {
   lastDelivery: null,
@@ -130,9 +139,10 @@ export type WebhookPage = z.output<typeof webhookPageSchema>;
 
 // ---- The OpenAPI examples (success-examples.test.ts parses each with its schema) -------------
 
-const exampleWindow = (delivered: number, failed: number) => ({
+const exampleWindow = (delivered: number, failed: number, retrying: number) => ({
   delivered,
   failed,
+  retrying,
   inFlight: 0,
   successRate: delivered + failed ? delivered / (delivered + failed) : null,
 });
@@ -163,9 +173,9 @@ export const webhookViewExample = {
   recordOwnerName: 'Ada Lovelace',
   expectedSchemaRevision: 12,
   health: {
-    lastDelivery: { status: 'delivered', at: '2025-03-04T16:20:05.000Z' },
-    last24h: exampleWindow(18, 2),
-    last7d: exampleWindow(131, 4),
+    lastDelivery: { status: 'delivered', state: 'delivered', at: '2025-03-04T16:20:05.000Z' },
+    last24h: exampleWindow(18, 1, 1),
+    last7d: exampleWindow(131, 3, 1),
     endpoint: { state: 'healthy', reason: null, since: '2025-03-02T08:14:31.000Z' },
   },
   createdAt: '2025-03-01T09:30:00.000Z',

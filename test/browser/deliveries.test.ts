@@ -44,6 +44,23 @@ describe('web app: deliveries in a browser', () => {
 
   const rows = () => page.getByTestId('delivery-row');
   const details = () => page.getByTestId('event-details');
+  /** What has focus now: its tag, test id and text (the test code has no DOM types: the page's own). */
+  const focused = () =>
+    page.evaluate(() => {
+      const element = (globalThis as any).document.activeElement;
+      return {
+        tag: element?.tagName ?? null,
+        testId: element?.getAttribute('data-testid') ?? null,
+        text: element?.textContent ?? null,
+      };
+    });
+  /** Event Details opened with focus on its title: Enter or Space never resends nor retries. */
+  const TITLE_FOCUSED = { tag: 'H2', testId: null, text: 'Event Details' };
+  const colourOf = (locator: ReturnType<Page['locator']>) =>
+    locator.evaluate((element: any) => {
+      const style = element.ownerDocument.defaultView.getComputedStyle(element);
+      return `${style.color} on ${style.backgroundColor}`;
+    });
   /** The list (of the filters asked now, not an older answer) holds one delivery, to `url`. */
   const listedOnly = async (url: string) =>
     (await page.locator('.table-wrap.is-stale').count()) === 0 &&
@@ -222,6 +239,9 @@ describe('web app: deliveries in a browser', () => {
     await rows().first().getByTestId('delivery-open').click();
     await details().waitFor();
     await details().getByTestId('delivery-payload').waitFor();
+    // Resend is offered, but focus is on the dialog's title, not on it.
+    await details().getByTestId('delivery-resend').waitFor();
+    await expect(focused()).resolves.toEqual(TITLE_FOCUSED);
     await expect(details().getByTestId('delivery-status').textContent()).resolves.toBe('Delivered');
     await expect(details().getByTestId('delivery-status-code').textContent()).resolves.toBe('200');
     await expect(details().getByTestId('delivery-event').textContent()).resolves.toBe('record.created');
@@ -330,7 +350,7 @@ describe('web app: deliveries in a browser', () => {
     await screenshot(page, '27-legacy-details');
     await details().getByTestId('delivery-close').click();
   });
-  it('tells a Failed delivery that will be retried from a final one, with seconds, and shows an interrupted request', async () => {
+  it('tells a retrying delivery from a Failed one by its own badge, with seconds, and shows an interrupted request', async () => {
     const workspace = await appFetch(page, 'GET', '/app/api/session');
     const webhooks = await appFetch(page, 'GET', '/app/api/webhooks');
     const retryingUrl = 'https://retrying.example.com/hook';
@@ -353,10 +373,15 @@ describe('web app: deliveries in a browser', () => {
     await page.getByTestId('deliveries-url').fill(retryingUrl);
     await eventually(async () => listedOnly(retryingUrl), 'the retrying delivery is listed');
     const retrying = rows().first();
-    await expect(retrying.getByTestId('delivery-status').textContent()).resolves.toBe('Failed');
-    await expect(retrying.getByTestId('delivery-next-attempt').textContent()).resolves.toMatch(
-      /retrying at .*\d{2}:\d{2}:\d{2}/,
+    await expect(retrying.getAttribute('data-status')).resolves.toBe('failed');
+    await expect(retrying.getAttribute('data-state')).resolves.toBe('retrying');
+    await expect(retrying.getByTestId('delivery-status').textContent()).resolves.toMatch(
+      /^Retrying · next at .*\d{2}:\d{2}:\d{2}/,
     );
+    await expect(retrying.getByTestId('delivery-next-attempt').textContent()).resolves.toMatch(
+      /\d{2}:\d{2}:\d{2}/,
+    );
+    const retryingColour = await colourOf(retrying.getByTestId('delivery-status'));
     await expect(retrying.getByTestId('delivery-created-at').textContent()).resolves.toMatch(
       /\d{2}:\d{2}:\d{2}/,
     );
@@ -365,12 +390,16 @@ describe('web app: deliveries in a browser', () => {
     await page.getByTestId('deliveries-url').fill('https://legacy.example.com/old');
     await eventually(async () => listedOnly('https://legacy.example.com/old'), 'the final failure is listed');
     await expect(rows().first().getByTestId('delivery-next-attempt').count()).resolves.toBe(0);
+    await expect(rows().first().getByTestId('delivery-status').textContent()).resolves.toBe('Failed');
+    // A colour of its own: not Failed's red.
+    expect(await colourOf(rows().first().getByTestId('delivery-status'))).not.toBe(retryingColour);
 
     await page.getByTestId('deliveries-url').fill(retryingUrl);
     await eventually(async () => listedOnly(retryingUrl), 'the retrying delivery is listed again');
     await rows().first().getByTestId('delivery-open').click();
     await details().getByTestId('delivery-attempt-history').waitFor();
     await details().getByTestId('delivery-next-attempt').waitFor();
+    await expect(focused()).resolves.toEqual(TITLE_FOCUSED);
     const attempts = details().getByTestId('delivery-attempt');
     await expect(attempts.count()).resolves.toBe(3);
     await expect(attempts.first().getAttribute('data-outcome')).resolves.toBe('unknown');
@@ -378,7 +407,115 @@ describe('web app: deliveries in a browser', () => {
     await expect(attempts.nth(1).textContent()).resolves.toContain('(request 2)');
     await expect(attempts.first().locator('time').textContent()).resolves.toMatch(/\d{2}:\d{2}:\d{2}/);
     await screenshot(page, '28-retrying-details');
+    // No workflow waits for this one (it was written by hand): Retry now shows the server's refusal.
+    await details().getByTestId('delivery-retry-now').click();
+    await expect(details().getByTestId('error-message').textContent()).resolves.toMatch(
+      /no longer waiting for its next attempt/,
+    );
     await details().getByTestId('delivery-close').click();
+  });
+
+  it('a retrying delivery: Retrying filter, its chain explained, Retry now first and focus on no write; Retry now delivers it in the same delivery', async () => {
+    // A receiver that fails until told otherwise: the delivery retries, 10 s, then 20 s, … apart.
+    const flakyUrl = `${receiver.url}/hooks/flaky`;
+    receiver.replies('/hooks/flaky', { status: 503, statusText: 'Busy' });
+    const flaky = await appFetch(page, 'POST', '/app/api/webhooks', {
+      url: flakyUrl,
+      events: ['record.updated'],
+      description: 'Flaky receiver',
+    });
+    const model = await appFetch(page, 'POST', '/app/api/model/read', { type: 'deal' });
+    const name = model.type.fields.find((field: { name: string }) => field.name === 'Name').id as string;
+    await appFetch(page, 'PATCH', `/app/api/records/deal/${dealId}`, {
+      values: { [name]: `${DEAL} (renamed)` },
+    });
+    const retryingRow = async () =>
+      (await appFetch(page, 'GET', `/app/api/webhooks/${flaky.id}/deliveries`)).data[0];
+    await eventually(
+      async () => (await retryingRow())?.state === 'retrying',
+      'the flaky delivery failed its first attempt',
+      DELIVERY_TIMEOUT_MS,
+    );
+
+    // The Status filter has Retrying of its own; Failed lists none of the retrying ones.
+    await page.goto(`${app.baseUrl}/deliveries`);
+    await page.getByTestId('deliveries-status').selectOption('retrying');
+    await page.waitForURL(`${app.baseUrl}/deliveries?status=retrying`);
+    const flakyRow = page.locator('[data-testid=delivery-row]', { hasText: 'Flaky receiver' });
+    /** The list of the filter asked now (not an older answer) holds rows, each in one state. */
+    const listedStates = async () =>
+      (await page.locator('.table-wrap.is-stale').count()) === 0
+        ? [
+            ...new Set(
+              await rows().evaluateAll((all) => all.map((row: any) => row.getAttribute('data-state'))),
+            ),
+          ]
+        : [];
+    await eventually(
+      async () => (await listedStates()).join() === 'retrying' && (await flakyRow.count()) === 1,
+      'Retrying lists the retrying deliveries only, the flaky one among them',
+    );
+    await expect(flakyRow.getByTestId('delivery-status').textContent()).resolves.toMatch(
+      /^Retrying · next at /,
+    );
+    await page.getByTestId('deliveries-status').selectOption('failed');
+    await page.waitForURL(`${app.baseUrl}/deliveries?status=failed`);
+    await eventually(
+      async () => (await listedStates()).join() === 'failed' && (await flakyRow.count()) === 0,
+      'Failed lists the deliveries that failed for good only',
+    );
+    await page.getByTestId('deliveries-status').selectOption('retrying');
+    await flakyRow.waitFor();
+    await screenshot(page, '28c-retrying-filter');
+
+    // Event Details: the chain explained, Retry now the primary action, Resend second; focus on the title.
+    await flakyRow.getByTestId('delivery-open').click();
+    await details().getByTestId('delivery-retrying-notice').waitFor();
+    await expect(focused()).resolves.toEqual(TITLE_FOCUSED);
+    const notice = (await details().getByTestId('delivery-retrying-notice').textContent()) ?? '';
+    expect(notice).toMatch(/^Retrying · next at .*\d{2}:\d{2}:\d{2}/);
+    expect(notice).toMatch(/retry chain is still running: attempt \d+ of 10 runs then/);
+    expect(notice).toMatch(/Retry now runs that attempt now/);
+    expect(notice).toMatch(/Resend would send the event again as a new delivery while these retries go on/);
+    const retryNow = details().getByTestId('delivery-retry-now');
+    await expect(retryNow.getAttribute('class')).resolves.toContain('button-primary');
+    await expect(details().getByTestId('delivery-resend').getAttribute('class')).resolves.toBe('button');
+    await expect(details().getByTestId('delivery-resend').textContent()).resolves.toBe(
+      'Resend as a new delivery',
+    );
+    await screenshot(page, '28d-retrying-event-details');
+
+    // Retry now: the receiver answers 200 from now on, and gets the attempt long before it was due.
+    const before = await retryingRow();
+    const due = Date.parse(before.nextAttemptAt);
+    const requestsBefore = receiver.received.filter((r) => r.path === '/hooks/flaky').length;
+    receiver.replies('/hooks/flaky', { status: 200 });
+    await retryNow.click();
+    await details().getByTestId('delivery-retried-notice').waitFor();
+    await eventually(
+      async () => (await details().getByTestId('delivery-status').textContent()) === 'Delivered',
+      'the attempt brought forward delivers',
+      DELIVERY_TIMEOUT_MS,
+    );
+    expect(Date.now()).toBeLessThan(due);
+    await expect(details().getByTestId('delivery-retried-notice').textContent()).resolves.toMatch(
+      new RegExp(`attempt ${before.attempts + 1} of 10 ran\\. The delivery is now Delivered\\.`),
+    );
+    await expect(details().getByTestId('delivery-id').textContent()).resolves.toBe(before.id);
+    await expect(details().getByTestId('delivery-attempts').textContent()).resolves.toBe(
+      String(before.attempts + 1),
+    );
+    await expect(details().getByTestId('delivery-retry-now').count()).resolves.toBe(0);
+    const requests = receiver.received.filter((r) => r.path === '/hooks/flaky');
+    expect(requests).toHaveLength(requestsBefore + 1);
+    expect(new Set(requests.map((r) => r.headers['x-service-delivery-id']))).toEqual(new Set([before.id]));
+    expect((await appFetch(page, 'GET', `/app/api/webhooks/${flaky.id}/deliveries`)).data).toHaveLength(1);
+    await screenshot(page, '28e-retried-now');
+    await details().getByTestId('delivery-close').click();
+    await details().waitFor({ state: 'detached' });
+    await appFetch(page, 'DELETE', `/app/api/webhooks/${flaky.id}`);
+    await page.goto(`${app.baseUrl}/deliveries`);
+    await page.getByTestId('deliveries-page').waitFor();
   });
   it('Event Details say when an attempt’s request details expired, in place of the request', async () => {
     const workspace = await appFetch(page, 'GET', '/app/api/session');
@@ -456,12 +593,13 @@ describe('web app: deliveries in a browser', () => {
     );
     await page.getByTestId('deliveries-load-more').waitFor();
 
+    // Failed is failed for good: the legacy delivery and this one, not the retrying one.
     await page.getByTestId('deliveries-status').selectOption('failed');
     await eventually(
       async () =>
-        (await rows().count()) === 3 &&
-        (await page.getByTestId('deliveries-total').textContent()) === '3 deliveries',
-      'every failed delivery is listed, however old',
+        (await rows().count()) === 2 &&
+        (await page.getByTestId('deliveries-total').textContent()) === '2 deliveries',
+      'every delivery that failed for good is listed, however old',
     );
     await page.waitForURL(`${app.baseUrl}/deliveries?status=failed`);
     const gone = page.locator('[data-testid=delivery-row]', { hasText: 'gone.example.com' });

@@ -7,7 +7,8 @@ import { WebClient } from '../helpers/web-client';
  * Endpoint health at a glance in a real headless Chromium: the Dashboard's chart of deliveries by
  * outcome draws bars of the seeded counts, the Webhooks list shows each webhook's health and its
  * endpoint's state (issue 23), and a webhook's Health dialog its numbers, its endpoint's state and
- * its own chart; a role without Read access on API & Webhooks sees no chart. Delivery rows and
+ * its own chart, Retrying apart from Failed everywhere (issue 27, item 1); a role without Read
+ * access on API & Webhooks sees no chart. Delivery rows and
  * endpoint states are inserted at known times (another workspace's too).
  */
 
@@ -47,15 +48,20 @@ describe('web app: delivery health and the chart in a browser', () => {
         events: ['messaging.chat.updated'],
       })
     ).id as string;
+    // 'retrying': Failed, with its next attempt scheduled.
     const insert = (workspace: string, webhook: string, status: string, time: number, times = 1) =>
       app.dataSource.query(
-        `INSERT INTO deliveries (workspace_id, webhook_id, event_id, event, url, trigger, status, created_at, updated_at)
-         SELECT $1, $2, gen_random_uuid(), 'messaging.chat.updated', $3, 'event', $4, $5, $5
+        `INSERT INTO deliveries (workspace_id, webhook_id, event_id, event, url, trigger, status, next_attempt_at,
+                                 created_at, updated_at)
+         SELECT $1, $2, gen_random_uuid(), 'messaging.chat.updated', $3, 'event',
+                CASE WHEN $4 = 'retrying' THEN 'failed' ELSE $4 END,
+                CASE WHEN $4 = 'retrying' THEN now() + interval '10 minutes' END, $5, $5
            FROM generate_series(1, $6)`,
         [workspace, webhook, BUSY_URL, status, new Date(time), times],
       );
     await insert(workspaceId, busy, 'delivered', oneHourAgo, 3);
     await insert(workspaceId, busy, 'failed', oneHourAgo, 1);
+    await insert(workspaceId, busy, 'retrying', oneHourAgo, 1);
     await insert(workspaceId, busy, 'pending', oneHourAgo + 10 * 60_000, 1);
     await insert(workspaceId, busy, 'delivered', fiveHoursAgo, 1);
     await insert(workspaceId, quiet, 'failed', fiveHoursAgo, 2);
@@ -64,6 +70,8 @@ describe('web app: delivery health and the chart in a browser', () => {
     await insert(stranger.session.workspace.id, strangerHook, 'failed', oneHourAgo, 7);
     // The endpoints' states as a worker stores them: the busy one healthy again, the quiet one failing.
     const slow = await make(SLOW_URL);
+    // The slow endpoint's newest (and only) delivery is retrying.
+    await insert(workspaceId, slow, 'retrying', oneHourAgo + 5 * 60_000, 1);
     const state = (webhook: string, name: string, reason: string | null, since: string, failures: number) =>
       app.dataSource.query(
         `INSERT INTO endpoint_states (webhook_id, workspace_id, state, reason, since, failures_in_a_row, updated_at)
@@ -80,6 +88,7 @@ describe('web app: delivery health and the chart in a browser', () => {
   const countsOf = async (locator: ReturnType<Page['locator']>) => ({
     delivered: Number(await locator.getAttribute('data-delivered')),
     failed: Number(await locator.getAttribute('data-failed')),
+    retrying: Number(await locator.getAttribute('data-retrying')),
     inFlight: Number(await locator.getAttribute('data-in-flight')),
   });
   /** The drawn heights of a bar's segments, in the chart's units (the tallest bar is 100). */
@@ -100,26 +109,37 @@ describe('web app: delivery health and the chart in a browser', () => {
     await chart.waitFor();
     await expect(chart.getByTestId('chart-bar').count()).resolves.toBe(24);
     const recent = bar(chart, floorTo(oneHourAgo, HOUR));
-    await expect(countsOf(recent)).resolves.toEqual({ delivered: 3, failed: 1, inFlight: 1 });
-    // The tallest bar fills the plot: 3 + 1 + 1 of 5.
+    await expect(countsOf(recent)).resolves.toEqual({ delivered: 3, failed: 1, retrying: 2, inFlight: 1 });
+    // The tallest bar fills the plot: 3 + 1 + 2 + 1 of 7; Retrying is a segment of its own.
     await expect(heights(recent)).resolves.toEqual({
-      'chart-delivered': 60,
-      'chart-failed': 20,
-      'chart-in-flight': 20,
+      'chart-delivered': 43,
+      'chart-failed': 14,
+      'chart-retrying': 29,
+      'chart-in-flight': 14,
     });
-    await expect(recent.getAttribute('aria-label')).resolves.toMatch(/: 3 delivered, 1 failed, 1 in flight$/);
+    await expect(recent.getAttribute('aria-label')).resolves.toMatch(
+      /: 3 delivered, 1 failed, 2 retrying, 1 in flight$/,
+    );
     await expect(recent.locator('title').textContent()).resolves.toMatch(
-      /3 delivered, 1 failed, 1 in flight/,
+      /3 delivered, 1 failed, 2 retrying, 1 in flight/,
     );
     const older = bar(chart, floorTo(fiveHoursAgo, HOUR));
-    await expect(countsOf(older)).resolves.toEqual({ delivered: 1, failed: 2, inFlight: 0 });
-    await expect(heights(older)).resolves.toEqual({ 'chart-delivered': 20, 'chart-failed': 40 });
+    await expect(countsOf(older)).resolves.toEqual({ delivered: 1, failed: 2, retrying: 0, inFlight: 0 });
+    await expect(heights(older)).resolves.toEqual({ 'chart-delivered': 14, 'chart-failed': 29 });
     // Every other hour is an empty bar.
-    await expect(chart.locator('[data-testid=chart-bar] rect:not(.chart-slot)').count()).resolves.toBe(5);
+    await expect(chart.locator('[data-testid=chart-bar] rect:not(.chart-slot)').count()).resolves.toBe(6);
     await expect(chart.getByTestId('chart-total-delivered').textContent()).resolves.toBe('Delivered 4');
     await expect(chart.getByTestId('chart-total-failed').textContent()).resolves.toBe('Failed 3');
+    await expect(chart.getByTestId('chart-total-retrying').textContent()).resolves.toBe('Retrying 2');
     await expect(chart.getByTestId('chart-total-inFlight').textContent()).resolves.toBe('In flight 1');
+    // Over the finished ones: the retrying two count neither way.
     await expect(chart.getByTestId('chart-success-rate').textContent()).resolves.toBe('Success rate 57.1 %');
+    const fill = (className: string) =>
+      recent
+        .locator(`rect.${className}`)
+        .evaluate((element: any) => element.ownerDocument.defaultView.getComputedStyle(element).fill);
+    await expect(fill('chart-retrying')).resolves.not.toBe(await fill('chart-failed'));
+    await expect(fill('chart-retrying')).resolves.not.toBe(await fill('chart-in-flight'));
     await screenshot(page, 'health-01-dashboard');
   });
 
@@ -132,6 +152,7 @@ describe('web app: delivery health and the chart in a browser', () => {
     await expect(countsOf(bar(chart, floorTo(threeDaysAgo, DAY)))).resolves.toEqual({
       delivered: 0,
       failed: 4,
+      retrying: 0,
       inFlight: 0,
     });
     await expect(chart.getByTestId('chart-total-failed').textContent()).resolves.toBe('Failed 7');
@@ -144,8 +165,11 @@ describe('web app: delivery health and the chart in a browser', () => {
       );
     expect(cells).toHaveLength(7);
     expect(
-      cells.reduce((sum, [delivered, failed, inFlight]) => sum + delivered! + failed! + inFlight!, 0),
-    ).toBe(12);
+      cells.reduce(
+        (sum, [delivered, failed, retrying, inFlight]) => sum + delivered! + failed! + retrying! + inFlight!,
+        0,
+      ),
+    ).toBe(14);
   });
 
   it('shows each webhook’s health in the Webhooks list, and its numbers and chart under Health', async () => {
@@ -155,6 +179,15 @@ describe('web app: delivery health and the chart in a browser', () => {
     // Newest: the Pending delivery, ten minutes after that hour's others.
     await expect(row.getByTestId('webhook-health-last').getAttribute('data-status')).resolves.toBe('pending');
     await expect(row.getByTestId('webhook-health-rate').textContent()).resolves.toBe('24 h: 80 % delivered');
+    await expect(row.getByTestId('webhook-health-retrying').textContent()).resolves.toBe('1 retrying');
+    // A webhook whose newest delivery waits for its next attempt says Retrying, not Failed.
+    const slowRow = page.locator(`[data-testid=webhook-row][data-url="${SLOW_URL}"]`);
+    await expect(slowRow.getByTestId('webhook-health-last').getAttribute('data-state')).resolves.toBe(
+      'retrying',
+    );
+    await expect(slowRow.getByTestId('webhook-health-last').textContent()).resolves.toMatch(
+      /^Last: Retrying /,
+    );
     const quietRow = page.locator(`[data-testid=webhook-row][data-url="${QUIET_URL}"]`);
     await expect(quietRow.getByTestId('webhook-health-rate').textContent()).resolves.toBe(
       '24 h: 0 % delivered',
@@ -166,6 +199,8 @@ describe('web app: delivery health and the chart in a browser', () => {
     await dialog.waitFor();
     await expect(dialog.getByTestId('health-24h-rate').textContent()).resolves.toBe('80 %');
     await expect(dialog.getByTestId('health-24h-in-flight').textContent()).resolves.toBe('1');
+    await expect(dialog.getByTestId('health-24h-failed').textContent()).resolves.toBe('1');
+    await expect(dialog.getByTestId('health-24h-retrying').textContent()).resolves.toBe('1');
     await expect(dialog.getByTestId('health-7d-failed').textContent()).resolves.toBe('5');
     await expect(dialog.getByTestId('health-7d-rate').textContent()).resolves.toBe('44.4 %');
     const chart = dialog.getByTestId('webhook-stats').getByTestId('deliveries-chart');
@@ -174,8 +209,10 @@ describe('web app: delivery health and the chart in a browser', () => {
     await expect(countsOf(bar(chart, floorTo(fiveHoursAgo, HOUR)))).resolves.toEqual({
       delivered: 1,
       failed: 0,
+      retrying: 0,
       inFlight: 0,
     });
+    await expect(chart.getByTestId('chart-total-retrying').textContent()).resolves.toBe('Retrying 1');
     await expect(chart.getByTestId('chart-total-delivered').textContent()).resolves.toBe('Delivered 4');
     await screenshot(page, 'health-02-webhook-dialog');
     await dialog.getByTestId('dialog-close').click();

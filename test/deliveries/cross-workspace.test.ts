@@ -57,6 +57,7 @@ describe('deliveries across workspaces', () => {
     ['GET', `/webhooks/${a.webhookId}/deliveries`, 'webhookNotFound'],
     ['GET', `/webhooks/${a.webhookId}/deliveries/${a.deliveryId}`, 'webhookNotFound'],
     ['POST', `/webhooks/${a.webhookId}/deliveries/${a.deliveryId}/resend`, 'webhookNotFound'],
+    ['POST', `/webhooks/${a.webhookId}/deliveries/${a.deliveryId}/retry-now`, 'webhookNotFound'],
     ['GET', `/webhooks/${unknownId}/deliveries`, 'webhookNotFound'],
     ['GET', `/webhooks/${unknownId}/deliveries/${a.deliveryId}`, 'webhookNotFound'],
     ['POST', `/webhooks/${unknownId}/deliveries/${a.deliveryId}/resend`, 'webhookNotFound'],
@@ -65,6 +66,7 @@ describe('deliveries across workspaces', () => {
     // B's own webhook with A's delivery: only the delivery is unknown.
     ['GET', `/webhooks/${bWebhookId}/deliveries/${a.deliveryId}`, 'deliveryNotFound'],
     ['POST', `/webhooks/${bWebhookId}/deliveries/${a.deliveryId}/resend`, 'deliveryNotFound'],
+    ['POST', `/webhooks/${bWebhookId}/deliveries/${a.deliveryId}/retry-now`, 'deliveryNotFound'],
   ];
 
   it('REST with a key of workspace B', async () => {

@@ -160,7 +160,8 @@ describe('delivery counts', () => {
     const stats = await loadDeliveryStats(db.dataSource.manager, workspaceId, window, null);
     const [raw] = await db.dataSource.query(
       `SELECT count(*) FILTER (WHERE status = 'delivered')::int AS delivered,
-              count(*) FILTER (WHERE status = 'failed')::int AS failed,
+              count(*) FILTER (WHERE status = 'failed' AND next_attempt_at IS NULL)::int AS failed,
+              count(*) FILTER (WHERE status = 'failed' AND next_attempt_at IS NOT NULL)::int AS retrying,
               count(*) FILTER (WHERE status IN ('pending', 'sending'))::int AS "inFlight"
          FROM deliveries WHERE workspace_id = $1 AND created_at >= $2`,
       [workspaceId, window.from],
@@ -168,6 +169,7 @@ describe('delivery counts', () => {
     expect(stats.totals).toMatchObject(raw);
     expect(raw.delivered).toBeGreaterThan(0);
     expect(raw.failed).toBeGreaterThan(0);
+    expect(raw.retrying).toBeGreaterThan(0);
 
     // Before and after a fold, the same health.
     await db.dataSource.query(
@@ -181,7 +183,8 @@ describe('delivery counts', () => {
     expect(after).toEqual(before);
     const [week] = await db.dataSource.query(
       `SELECT count(*) FILTER (WHERE status = 'delivered')::int AS delivered,
-              count(*) FILTER (WHERE status = 'failed')::int AS failed,
+              count(*) FILTER (WHERE status = 'failed' AND next_attempt_at IS NULL)::int AS failed,
+              count(*) FILTER (WHERE status = 'failed' AND next_attempt_at IS NOT NULL)::int AS retrying,
               count(*) FILTER (WHERE status IN ('pending', 'sending'))::int AS "inFlight"
          FROM deliveries WHERE workspace_id = $1 AND webhook_id = $2`,
       [workspaceId, WEBHOOKS[0]],

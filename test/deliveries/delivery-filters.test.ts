@@ -1,3 +1,4 @@
+import { Delivery } from '../../src/deliveries/delivery.entity';
 import { connectMcp } from '../helpers/mcp';
 import { deliveryFixture, type DeliveryFixture } from '../helpers/delivery-fixture';
 import { Receiver } from '../helpers/receiver';
@@ -10,6 +11,7 @@ describe('delivery log filters', () => {
   let second: any;
   let delivered: string;
   let failed: string;
+  let dealId: string;
 
   beforeAll(async () => {
     fx = await deliveryFixture();
@@ -17,7 +19,7 @@ describe('delivery log filters', () => {
     receiver.replies('/second', { status: 500 });
     first = await fx.webhook(`${receiver.url}/first`, { events: ['record.created'] });
     second = await fx.webhook(`${receiver.url}/second`, { events: ['record.created'] });
-    await fx.createDeal('Filtered deal');
+    dealId = (await fx.createDeal('Filtered deal')).id;
     const [toFirst] = await fx.deliveriesOf(first.id);
     const [toSecond] = await fx.deliveriesOf(second.id);
     await fx.finish(toFirst!.id);
@@ -89,6 +91,67 @@ describe('delivery log filters', () => {
       });
       expect(result.isError).toBeFalsy();
       expect(result.structuredContent.data.map((delivery: { id: string }) => delivery.id)).toEqual([failed]);
+    } finally {
+      await mcp.client.close();
+    }
+  });
+
+  it('filters by state: retrying (a next attempt scheduled) apart from failed for good; status=failed keeps both', async () => {
+    // A third webhook's receiver keeps failing: nothing awaits its workflow, so time is not skipped
+    // and its delivery waits 10 s, Failed and retrying, for its second attempt.
+    receiver.replies('/third', { status: 503, statusText: 'Busy' });
+    const third = await fx.webhook(`${receiver.url}/third`, { events: ['record.updated'] });
+    await fx.api('PATCH', `/records/deal/${dealId}`, { values: { [fx.field('Name')]: 'Filtered deal (2)' } });
+    const [toThird] = await fx.deliveriesOf(third.id);
+    const deadline = Date.now() + 15_000;
+    for (;;) {
+      const row = await fx.app.dataSource.manager.findOneByOrFail(Delivery, { id: toThird!.id });
+      if (row.status === 'failed' && row.nextAttemptAt) break;
+      if (Date.now() > deadline)
+        throw new Error(`the delivery never failed its first attempt: ${row.status}`);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    const retrying = toThird!.id;
+
+    expect(await ids('state=retrying')).toEqual([retrying]);
+    expect(await ids('state=failed')).toEqual([failed]);
+    expect(await ids('status=failed')).toEqual([failed, retrying].sort());
+    expect(await ids('status=failed&state=retrying')).toEqual([retrying]);
+    expect(await ids('status=delivered&state=retrying')).toEqual([]);
+    expect(await ids('state=delivered')).toContain(delivered);
+    expect(await ids('state=retrying', `/webhooks/${third.id}/deliveries`)).toEqual([retrying]);
+    expect(await ids('state=retrying', `/webhooks/${second.id}/deliveries`)).toEqual([]);
+    const listed = (await fx.api('GET', `/webhooks/deliveries?state=retrying`)).body;
+    expect(listed.total).toEqual({ count: 1, capped: false });
+    expect(listed.data[0]).toMatchObject({
+      status: 'failed',
+      state: 'retrying',
+      statusCode: 503,
+      attempts: 1,
+      nextAttemptAt: expect.any(String),
+    });
+    const forGood = (await fx.api('GET', `/webhooks/deliveries?state=failed`)).body.data[0];
+    expect(forGood).toMatchObject({ id: failed, status: 'failed', state: 'failed', nextAttemptAt: null });
+    const badState = await fx.api('GET', '/webhooks/deliveries?state=later');
+    expect(badState.status).toBe(400);
+    expect(badState.body.error.issues[0]).toMatchObject({ path: ['state'] });
+
+    const mcp = await connectMcp(fx.app.baseUrl, fx.key);
+    try {
+      const byState = async (state: string) => {
+        const result = await mcp.call('manage_webhooks', { action: 'list_deliveries', state });
+        expect(result.isError).toBeFalsy();
+        return result.structuredContent.data.map((delivery: { id: string; state: string }) => [
+          delivery.id,
+          delivery.state,
+        ]);
+      };
+      expect(await byState('retrying')).toEqual([[retrying, 'retrying']]);
+      expect(await byState('failed')).toEqual([[failed, 'failed']]);
+      const readOnly = await mcp.call('list_deliveries', { state: 'retrying' });
+      expect(readOnly.structuredContent.data.map((delivery: { id: string }) => delivery.id)).toEqual([
+        retrying,
+      ]);
     } finally {
       await mcp.client.close();
     }

@@ -1,4 +1,3 @@
-import { writeFileSync } from 'node:fs';
 import {
   DeliveryFindIndexes1764673200000,
   DELIVERY_FIND_INDEXES,
@@ -6,7 +5,15 @@ import {
 import type { DeliveriesService, DeliveryListQuery } from '../../src/deliveries/log/deliveries.service';
 import type { Actor } from '../../src/identity/actor';
 import { createTestDatabase, type TestDatabase } from '../helpers/database';
-import { everyPage, logService, migrateOne, newActor } from '../helpers/delivery-log';
+import {
+  deliveryIndexes,
+  everyPage,
+  filterPlans,
+  fromIndexes,
+  logService,
+  migrateOne,
+  newActor,
+} from '../helpers/delivery-log';
 
 const SEEDED = 200_000;
 /** Each record has about SEEDED / RECORDS deliveries; each event goes to two webhooks. */
@@ -94,15 +101,8 @@ describe('delivery find indexes', () => {
 
   it('builds the indexes concurrently, valid, and answers the same rows in the same order from them', async () => {
     await migrate('up');
-    const indexes = (await db.dataSource.query(
-      `SELECT c.relname AS name, i.indisvalid AS valid FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid
-        WHERE i.indrelid = 'deliveries'::regclass AND c.relname = ANY ($1)`,
-      [DELIVERY_FIND_INDEXES.map(([name]) => name)],
-    )) as { name: string; valid: boolean }[];
-    expect(indexes.map((index) => index.name).sort()).toEqual(
-      DELIVERY_FIND_INDEXES.map(([name]) => name).sort(),
-    );
-    expect(indexes.every((index) => index.valid)).toBe(true);
+    const names = DELIVERY_FIND_INDEXES.map(([name]) => name).sort();
+    expect(await deliveryIndexes(db, names)).toEqual(names.map((name) => ({ name, valid: true })));
     await db.dataSource.query(`ANALYZE deliveries`);
     for (const [name, query] of filters()) {
       expect({ name, ...(await everything(query)) }).toEqual({ name, ...before.get(name)! });
@@ -120,33 +120,8 @@ describe('delivery find indexes', () => {
         'deliveries_workspace_record_idx',
       ],
     ];
-    const plans: string[] = [];
-    for (const [name, query, index] of expected) {
-      const builder = service['filtered'](actor, { ...query, limit: 50 });
-      const page = builder.clone().orderBy('d.created_at', 'DESC').addOrderBy('d.id', 'DESC').limit(51);
-      const count = builder.clone().select('1').limit(10_001);
-      for (const [what, qb] of [
-        ['page', page],
-        ['count', count],
-      ] as const) {
-        const [sql, parameters] = qb.getQueryAndParameters();
-        const plan = (await db.dataSource.query(
-          `EXPLAIN (ANALYZE, BUFFERS, COSTS OFF) ${sql}`,
-          parameters,
-        )) as {
-          'QUERY PLAN': string;
-        }[];
-        const text = plan.map((line) => line['QUERY PLAN']).join('\n');
-        plans.push(`-- ${name} (${what})\n${text}`);
-        expect({ name, what, usesIndex: text.includes(index), seqScan: text.includes('Seq Scan') }).toEqual({
-          name,
-          what,
-          usesIndex: true,
-          seqScan: false,
-        });
-      }
-    }
-    if (process.env.DELIVERY_PLANS) writeFileSync(process.env.DELIVERY_PLANS, plans.join('\n\n'));
+    const verdicts = await filterPlans(db, service, actor, expected);
+    expect(verdicts).toEqual(fromIndexes(verdicts));
   });
 
   it('finds nothing of another workspace: its event, record and short id answer as ids nobody used', async () => {

@@ -42,10 +42,14 @@ describe('delivery stats', () => {
     hook = await make(admin, 'https://stats.example.com/busy');
     quiet = await make(admin, 'https://stats.example.com/quiet');
     foreignHook = await make(other, 'https://stats.example.com/foreign');
+    // 'retrying' is a Failed delivery whose next attempt is scheduled.
     const insert = (workspace: string, webhook: string, status: string, time: number) =>
       app.dataSource.query(
-        `INSERT INTO deliveries (workspace_id, webhook_id, event_id, event, url, trigger, status, created_at, updated_at)
-         VALUES ($1, $2, $3, 'messaging.chat.updated', 'https://stats.example.com/busy', 'event', $4, $5, $5)`,
+        `INSERT INTO deliveries (workspace_id, webhook_id, event_id, event, url, trigger, status, next_attempt_at,
+                                 created_at, updated_at)
+         VALUES ($1, $2, $3, 'messaging.chat.updated', 'https://stats.example.com/busy', 'event',
+                 CASE WHEN $4 = 'retrying' THEN 'failed' ELSE $4 END,
+                 CASE WHEN $4 = 'retrying' THEN now() + interval '1 minute' END, $5, $5)`,
         [workspace, webhook, randomUUID(), status, new Date(time)],
       );
     const mine = a.session.workspace.id as string;
@@ -53,6 +57,7 @@ describe('delivery stats', () => {
     await insert(mine, hook, 'delivered', at.oneHour);
     await insert(mine, hook, 'delivered', at.oneHour);
     await insert(mine, hook, 'failed', at.oneHour);
+    await insert(mine, hook, 'retrying', at.oneHour);
     await insert(mine, hook, 'sending', at.oneHour);
     await insert(mine, hook, 'pending', at.threeHours);
     await insert(mine, quiet, 'failed', at.threeHours);
@@ -79,11 +84,11 @@ describe('delivery stats', () => {
   };
   /** The buckets that hold something, by their start. */
   const nonEmpty = (body: {
-    buckets: { start: string; delivered: number; failed: number; inFlight: number }[];
+    buckets: { start: string; delivered: number; failed: number; retrying: number; inFlight: number }[];
   }) =>
     Object.fromEntries(
       body.buckets
-        .filter((b) => b.delivered + b.failed + b.inFlight > 0)
+        .filter((b) => b.delivered + b.failed + b.retrying + b.inFlight > 0)
         .map(({ start, ...counts }) => [start, counts]),
     );
 
@@ -95,11 +100,12 @@ describe('delivery stats', () => {
     expect(body.to).toBe(new Date(Date.parse(body.buckets.at(-1).start) + HOUR).toISOString());
     expect(body.from).toBe(body.buckets[0].start);
     expect(nonEmpty(body)).toEqual({
-      [floorTo(at.oneHour, HOUR)]: { delivered: 2, failed: 1, inFlight: 1 },
-      [floorTo(at.threeHours, HOUR)]: { delivered: 0, failed: 1, inFlight: 1 },
-      [floorTo(at.twentyHours, HOUR)]: { delivered: 1, failed: 0, inFlight: 0 },
+      [floorTo(at.oneHour, HOUR)]: { delivered: 2, failed: 1, retrying: 1, inFlight: 1 },
+      [floorTo(at.threeHours, HOUR)]: { delivered: 0, failed: 1, retrying: 0, inFlight: 1 },
+      [floorTo(at.twentyHours, HOUR)]: { delivered: 1, failed: 0, retrying: 0, inFlight: 0 },
     });
-    expect(body.totals).toEqual({ delivered: 3, failed: 2, inFlight: 2, successRate: 3 / 5 });
+    // Failed is failed for good; the retrying one is counted apart and out of the rate.
+    expect(body.totals).toEqual({ delivered: 3, failed: 2, retrying: 1, inFlight: 2, successRate: 3 / 5 });
   });
 
   it('counts 7 and 30 days per UTC day', async () => {
@@ -108,25 +114,30 @@ describe('delivery stats', () => {
     expect(week.buckets).toHaveLength(7);
     expect(week.buckets.at(-1).start).toBe(floorTo(Date.now(), DAY));
     const inWeek = nonEmpty(week);
-    expect(inWeek[floorTo(at.threeDays, DAY)]).toEqual({ delivered: 0, failed: 1, inFlight: 0 });
-    expect(week.totals).toEqual({ delivered: 3, failed: 3, inFlight: 2, successRate: 0.5 });
+    expect(inWeek[floorTo(at.threeDays, DAY)]).toEqual({ delivered: 0, failed: 1, retrying: 0, inFlight: 0 });
+    expect(week.totals).toEqual({ delivered: 3, failed: 3, retrying: 1, inFlight: 2, successRate: 0.5 });
 
     const month = await stats('?range=30d');
     expect(month.buckets).toHaveLength(30);
-    expect(nonEmpty(month)[floorTo(at.tenDays, DAY)]).toEqual({ delivered: 1, failed: 0, inFlight: 0 });
+    expect(nonEmpty(month)[floorTo(at.tenDays, DAY)]).toEqual({
+      delivered: 1,
+      failed: 0,
+      retrying: 0,
+      inFlight: 0,
+    });
     // Forty days ago is outside every range.
-    expect(month.totals).toEqual({ delivered: 4, failed: 3, inFlight: 2, successRate: 4 / 7 });
+    expect(month.totals).toEqual({ delivered: 4, failed: 3, retrying: 1, inFlight: 2, successRate: 4 / 7 });
   });
 
   it('counts one webhook, and a webhook with nothing as zeros', async () => {
     const one = await stats(`?range=24h&webhookId=${quiet}`);
     expect(one.webhookId).toBe(quiet);
     expect(nonEmpty(one)).toEqual({
-      [floorTo(at.threeHours, HOUR)]: { delivered: 0, failed: 1, inFlight: 0 },
+      [floorTo(at.threeHours, HOUR)]: { delivered: 0, failed: 1, retrying: 0, inFlight: 0 },
     });
-    expect(one.totals).toEqual({ delivered: 0, failed: 1, inFlight: 0, successRate: 0 });
+    expect(one.totals).toEqual({ delivered: 0, failed: 1, retrying: 0, inFlight: 0, successRate: 0 });
     const busy = await stats(`?webhookId=${hook}`);
-    expect(busy.totals).toEqual({ delivered: 3, failed: 1, inFlight: 2, successRate: 0.75 });
+    expect(busy.totals).toEqual({ delivered: 3, failed: 1, retrying: 1, inFlight: 2, successRate: 0.75 });
   });
 
   it('refuses a webhook of another workspace or unknown with 404 webhookNotFound', async () => {
@@ -151,7 +162,7 @@ describe('delivery stats', () => {
   });
 
   it('keeps "deliveries" and "stats" from being read as a webhook id', async () => {
-    expect((await rest('/webhooks/deliveries')).body.data.length).toBe(10);
+    expect((await rest('/webhooks/deliveries')).body.data.length).toBe(11);
     expect((await rest(`/webhooks/${hook}`)).body.id).toBe(hook);
     const written = await fetch(`${app.baseUrl}/api/v1/webhooks/deliveries/stats`, {
       method: 'DELETE',
@@ -164,7 +175,7 @@ describe('delivery stats', () => {
     const web = await admin.ok('GET', '/app/api/webhooks/deliveries/stats?range=7d');
     expect(web).toEqual(await stats('?range=7d'));
     const theirs = await other.ok('GET', '/app/api/webhooks/deliveries/stats?range=7d');
-    expect(theirs.totals).toEqual({ delivered: 1, failed: 1, inFlight: 0, successRate: 0.5 });
+    expect(theirs.totals).toEqual({ delivered: 1, failed: 1, retrying: 0, inFlight: 0, successRate: 0.5 });
     const refused = await other.request<any>('GET', `/app/api/webhooks/deliveries/stats?webhookId=${hook}`);
     expect(refused.status).toBe(404);
   });

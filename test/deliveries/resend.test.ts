@@ -7,7 +7,6 @@ import { deliveryWorkflowId } from '../../workflows/delivery.workflow';
 import { deliveryFixture, type DeliveryFixture } from '../helpers/delivery-fixture';
 import { connectMcp } from '../helpers/mcp';
 import { Receiver } from '../helpers/receiver';
-import { WebClient } from '../helpers/web-client';
 
 /** spec.md, Delivery status (resend row) and the resend rules, each one. */
 describe('resend (time skipping)', () => {
@@ -143,19 +142,9 @@ describe('resend (time skipping)', () => {
 
   it('needs Create on API & Webhooks, and for record events the record owner or an administrator', async () => {
     const { webhook, delivery } = await delivered('permissions');
-    const roles = (await fx.admin.ok('GET', '/app/api/roles')).data;
-    const byName = (name: string) => roles.find((r: { name: string }) => r.name === name).id;
-    const keyFor = async (email: string, roleId: string) => {
-      const added = await fx.admin.ok('POST', '/app/api/members', { email, roleId });
-      const client = (await WebClient.signIn(fx.app.baseUrl, email, added.temporaryPassword)).client;
-      await fx.admin.ok('PATCH', `/app/api/members/${added.member.userId}`, { roleId: byName('Member') });
-      const key = (await client.ok('POST', '/app/api/api-keys', { name: 'k' })).value as string;
-      await fx.admin.ok('PATCH', `/app/api/members/${added.member.userId}`, { roleId });
-      return key;
-    };
-    const viewer = await keyFor('viewer@example.com', byName('Viewer'));
+    const viewer = await fx.keyWithRole('viewer@example.com', 'Viewer');
     expect(refusal(await resend(webhook.id, delivery.id, viewer))).toEqual([403, 'insufficientPermissions']);
-    const member = await keyFor('member@example.com', byName('Member'));
+    const member = await fx.keyWithRole('member@example.com', 'Member');
     expect(refusal(await resend(webhook.id, delivery.id, member))).toEqual([403, 'deliveryResendNotOwner']);
     expect((await resend(webhook.id, delivery.id)).status).toBe(201); // the Admin owns it
   });

@@ -17,6 +17,7 @@ describe('webhook health', () => {
   let quiet: string;
   let key: string;
   let make: (url: string) => Promise<string>;
+  let insert: (workspace: string, webhook: string, status: string, ago: string) => Promise<unknown>;
   const FAILING_SINCE = '2025-03-04T16:20:05.000Z';
   const failing = { state: 'failing', reason: '503 Service Unavailable', since: FAILING_SINCE };
 
@@ -32,16 +33,21 @@ describe('webhook health', () => {
         .id as string;
     hook = await make('https://health.example.com/a');
     quiet = await make('https://health.example.com/quiet');
-    const insert = (workspace: string, webhook: string, status: string, ago: string) =>
+    // 'retrying' is a Failed delivery whose next attempt is scheduled.
+    insert = (workspace: string, webhook: string, status: string, ago: string) =>
       app.dataSource.query(
-        `INSERT INTO deliveries (workspace_id, webhook_id, event_id, event, url, trigger, status, created_at, updated_at)
-         VALUES ($1, $2, $3, 'messaging.chat.updated', 'https://health.example.com/a', 'event', $4,
+        `INSERT INTO deliveries (workspace_id, webhook_id, event_id, event, url, trigger, status, next_attempt_at,
+                                 created_at, updated_at)
+         VALUES ($1, $2, $3, 'messaging.chat.updated', 'https://health.example.com/a', 'event',
+                 CASE WHEN $4 = 'retrying' THEN 'failed' ELSE $4 END,
+                 CASE WHEN $4 = 'retrying' THEN now() + interval '1 minute' END,
                  now() - $5::interval, now() - $5::interval)`,
         [workspace, webhook, randomUUID(), status, ago],
       );
     await insert(workspaceId, hook, 'delivered', '1 hour');
     await insert(workspaceId, hook, 'delivered', '2 hours');
     await insert(workspaceId, hook, 'failed', '3 hours');
+    await insert(workspaceId, hook, 'retrying', '4 hours');
     await insert(workspaceId, hook, 'pending', '1 minute');
     await insert(workspaceId, hook, 'failed', '3 days');
     await insert(workspaceId, hook, 'delivered', '3 days');
@@ -61,25 +67,37 @@ describe('webhook health', () => {
   it('counts outcomes over 24 h and 7 d and names the last delivery', async () => {
     const health = await loadWebhookHealth(app.dataSource.manager, workspaceId, [hook, quiet]);
     expect(health.get(hook)).toEqual({
-      lastDelivery: { status: 'pending', at: expect.any(String) },
-      last24h: { delivered: 2, failed: 1, inFlight: 1, successRate: 2 / 3 },
-      last7d: { delivered: 3, failed: 2, inFlight: 1, successRate: 3 / 5 },
+      lastDelivery: { status: 'pending', state: 'pending', at: expect.any(String) },
+      // Failed is failed for good; the retrying one is apart, and out of the rate until it finishes.
+      last24h: { delivered: 2, failed: 1, retrying: 1, inFlight: 1, successRate: 2 / 3 },
+      last7d: { delivered: 3, failed: 2, retrying: 1, inFlight: 1, successRate: 3 / 5 },
       endpoint: failing,
     });
     // Never attempted: no state yet.
     expect(health.get(quiet)).toEqual({
       lastDelivery: null,
-      last24h: { delivered: 0, failed: 0, inFlight: 0, successRate: null },
-      last7d: { delivered: 0, failed: 0, inFlight: 0, successRate: null },
+      last24h: { delivered: 0, failed: 0, retrying: 0, inFlight: 0, successRate: null },
+      last7d: { delivered: 0, failed: 0, retrying: 0, inFlight: 0, successRate: null },
       endpoint: null,
+    });
+  });
+
+  it('names a last delivery that is retrying as such, apart from one that failed for good', async () => {
+    const retrying = await make('https://health.example.com/retrying');
+    await insert(workspaceId, retrying, 'failed', '2 hours');
+    await insert(workspaceId, retrying, 'retrying', '1 minute');
+    const health = await loadWebhookHealth(app.dataSource.manager, workspaceId, [retrying]);
+    expect(health.get(retrying)).toMatchObject({
+      lastDelivery: { status: 'failed', state: 'retrying' },
+      last24h: { delivered: 0, failed: 1, retrying: 1, inFlight: 0, successRate: 0 },
     });
   });
 
   it('sees nothing of a webhook from another workspace', async () => {
     const health = await loadWebhookHealth(app.dataSource.manager, otherWorkspaceId, [hook]);
     expect(health.get(hook)).toMatchObject({
-      lastDelivery: { status: 'failed' },
-      last24h: { delivered: 0, failed: 1, inFlight: 0 },
+      lastDelivery: { status: 'failed', state: 'failed' },
+      last24h: { delivered: 0, failed: 1, retrying: 0, inFlight: 0 },
       // The endpoint's state is its own workspace's, read with the workspace.
       endpoint: null,
     });
@@ -109,9 +127,9 @@ describe('webhook health', () => {
       (await fetch(`${app.baseUrl}/api/v1${path}`, { headers: { 'x-api-key': key } })).json();
     const one = await read(`/webhooks/${hook}`);
     expect(one.health).toMatchObject({
-      lastDelivery: { status: 'pending' },
-      last24h: { delivered: 2, failed: 1, inFlight: 1 },
-      last7d: { delivered: 3, failed: 2, inFlight: 1 },
+      lastDelivery: { status: 'pending', state: 'pending' },
+      last24h: { delivered: 2, failed: 1, retrying: 1, inFlight: 1 },
+      last7d: { delivered: 3, failed: 2, retrying: 1, inFlight: 1 },
       endpoint: failing,
     });
     const list = await read('/webhooks');

@@ -19,6 +19,8 @@ export interface DeliveryFixture {
   deliveriesOf: (webhookId: string, count?: number) => Promise<Delivery[]>;
   /** Waits for the delivery's workflow to end (time skipping runs its timers at once). */
   finish: (deliveryId: string) => Promise<{ status: string; attempts: number }>;
+  /** An API key of a new member whose role is the built-in `role` (e.g. Viewer, Member). */
+  keyWithRole: (email: string, role: string) => Promise<string>;
   close: () => Promise<void>;
 }
 
@@ -95,6 +97,19 @@ export async function deliveryFixture(
         }
         throw error;
       }
+    },
+    keyWithRole: async (email, role) => {
+      const roles = (await signedUp.client.ok('GET', '/app/api/roles')).data;
+      const byName = (name: string) => roles.find((r: { name: string }) => r.name === name).id;
+      const added = await signedUp.client.ok('POST', '/app/api/members', { email, roleId: byName(role) });
+      const client = (await WebClient.signIn(app.baseUrl, email, added.temporaryPassword)).client;
+      // A key is made with Create on API & Webhooks; the role is then the one asked for.
+      await signedUp.client.ok('PATCH', `/app/api/members/${added.member.userId}`, {
+        roleId: byName('Member'),
+      });
+      const key = (await client.ok('POST', '/app/api/api-keys', { name: 'k' })).value as string;
+      await signedUp.client.ok('PATCH', `/app/api/members/${added.member.userId}`, { roleId: byName(role) });
+      return key;
     },
     close: () => app.close(),
   };

@@ -1,3 +1,4 @@
+import { writeFileSync } from 'node:fs';
 import type { MigrationInterface } from 'typeorm';
 import { identityHooks } from '../../src/app/services';
 import { DeliveriesService, type DeliveryListQuery } from '../../src/deliveries/log/deliveries.service';
@@ -53,3 +54,63 @@ export async function everyPage(
   } while (after);
   return { ids, total };
 }
+
+/** The named indexes of `deliveries` that exist, each with whether it is valid (built whole). */
+export async function deliveryIndexes(
+  db: TestDatabase,
+  names: readonly string[],
+): Promise<{ name: string; valid: boolean }[]> {
+  return db.dataSource.query(
+    `SELECT c.relname AS name, i.indisvalid AS valid FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid
+      WHERE i.indrelid = 'deliveries'::regclass AND c.relname = ANY ($1) ORDER BY c.relname`,
+    [names],
+  );
+}
+
+/** How the log reads a filter: whether its page and its capped count used `index`, and no Seq Scan. */
+export interface FilterPlan {
+  name: string;
+  what: 'page' | 'count';
+  usesIndex: boolean;
+  seqScan: boolean;
+}
+
+/**
+ * The EXPLAIN ANALYZE of each filter's page and capped count, as the log runs them, with a verdict
+ * on each. DELIVERY_PLANS=<file> writes the plans to that file.
+ */
+export async function filterPlans(
+  db: TestDatabase,
+  service: DeliveriesService,
+  actor: Actor,
+  expected: readonly [name: string, query: Omit<DeliveryListQuery, 'limit'>, index: string][],
+): Promise<FilterPlan[]> {
+  const plans: string[] = [];
+  const verdicts: FilterPlan[] = [];
+  for (const [name, query, index] of expected) {
+    const builder = service['filtered'](actor, { ...query, limit: 50 });
+    const page = builder.clone().orderBy('d.created_at', 'DESC').addOrderBy('d.id', 'DESC').limit(51);
+    const count = builder.clone().select('1').limit(10_001);
+    for (const [what, qb] of [
+      ['page', page],
+      ['count', count],
+    ] as const) {
+      const [sql, parameters] = qb.getQueryAndParameters();
+      const plan = (await db.dataSource.query(
+        `EXPLAIN (ANALYZE, BUFFERS, COSTS OFF) ${sql}`,
+        parameters,
+      )) as {
+        'QUERY PLAN': string;
+      }[];
+      const text = plan.map((line) => line['QUERY PLAN']).join('\n');
+      plans.push(`-- ${name} (${what})\n${text}`);
+      verdicts.push({ name, what, usesIndex: text.includes(index), seqScan: text.includes('Seq Scan') });
+    }
+  }
+  if (process.env.DELIVERY_PLANS) writeFileSync(process.env.DELIVERY_PLANS, plans.join('\n\n'));
+  return verdicts;
+}
+
+/** What every verdict should say: the index read, no scan of the log. */
+export const fromIndexes = (verdicts: FilterPlan[]) =>
+  verdicts.map(({ name, what }) => ({ name, what, usesIndex: true, seqScan: false }));

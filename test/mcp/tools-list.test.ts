@@ -23,9 +23,11 @@ const CONTEXT_MAX_BYTES = 25 * 1024;
  * with little room, so that growth is a decision (docs/api.md says what it would take to go lower).
  * 64 KiB when the schemas were tidied; 70 KiB once the delivery log's new filters (event id, record
  * id, short id), an attempt's requestExpiredAt and the health windows' descriptions joined it
- * (68,054 bytes).
+ * (68,054 bytes); 75 KiB with a delivery's state and retrying counts, retry_delivery_now, the
+ * Standard Webhooks setting and rotate_secret (74,512 bytes). Issue 27 asks for 25 KB in all, which
+ * these schemas cannot reach (docs/api.md): this bound only makes growth a decision.
  */
-const TOOLS_LIST_MAX_BYTES = 70 * 1024;
+const TOOLS_LIST_MAX_BYTES = 75 * 1024;
 
 type Schema = Record<string, any>;
 

@@ -68,6 +68,7 @@ describe('MCP webhook tools', () => {
         'delete',
         'list_deliveries',
         'resend_delivery',
+        'retry_delivery_now',
         'get_delivery',
         'send_test_event',
         'resend_failed',
@@ -78,7 +79,9 @@ describe('MCP webhook tools', () => {
       expect(properties.batchId.description).toMatch(/Actions: get_resend_batch\./);
       expect(properties.action.description).toContain('Inputs: deliveryId (required), idempotencyKey.');
       expect(properties.url.description).toMatch(/Actions: create, update\. Required for create\.$/);
-      expect(properties.deliveryId.description).toMatch(/Actions: resend_delivery, get_delivery\./);
+      expect(properties.deliveryId.description).toMatch(
+        /Actions: resend_delivery, retry_delivery_now, get_delivery\./,
+      );
     });
 
     it('lists the selectable event names and the limits of the rules', () => {
@@ -93,6 +96,8 @@ describe('MCP webhook tools', () => {
       expect(properties.limit).toMatchObject({ minimum: 1, maximum: 200 });
       const list = tool('list_deliveries').inputSchema as any;
       expect(list.properties.status.enum).toEqual(['pending', 'sending', 'delivered', 'failed']);
+      expect(list.properties.status.description).not.toMatch(/no attempt follows/);
+      expect(list.properties.state.enum).toEqual(['pending', 'sending', 'delivered', 'retrying', 'failed']);
       expect(tool('search_records').inputSchema.properties!.filters).toMatchObject({ maxItems: 20 });
     });
 

@@ -328,6 +328,11 @@ describe('OpenAPI document', () => {
       await request('POST', `/api/v1/webhooks/${webhook.id}/deliveries/${delivery.id}/resend`, { key }),
       'deliveryNotFinished',
     );
+    expectRefusal(
+      'retryDeliveryNow',
+      await request('POST', `/api/v1/webhooks/${webhook.id}/deliveries/${delivery.id}/retry-now`, { key }),
+      'deliveryNotRetrying',
+    );
     await call('deleteWebhook', { id: webhook.id });
   });
 

@@ -1,5 +1,16 @@
-import { WorkflowExecutionAlreadyStartedError, type Client } from '@temporalio/client';
-import { deliveryWorkflow, deliveryWorkflowId } from '../../../workflows/delivery.workflow';
+import {
+  WorkflowExecutionAlreadyStartedError,
+  WorkflowNotFoundError,
+  WorkflowUpdateFailedError,
+  type Client,
+} from '@temporalio/client';
+import { ApplicationFailure } from '@temporalio/common';
+import {
+  deliveryWorkflow,
+  deliveryWorkflowId,
+  RETRY_NOT_WAITING,
+  retryNowUpdate,
+} from '../../../workflows/delivery.workflow';
 import { resendDeliveryWorkflow, resendWorkflowId } from '../../../workflows/resend-delivery.workflow';
 import { resendFailedWorkflow, resendFailedWorkflowId } from '../../../workflows/resend-failed.workflow';
 import {
@@ -13,6 +24,7 @@ import type { Delivery } from '../delivery.entity';
 import type { DeliveryStarter } from './delivery-starter';
 import type { ResendBatch } from '../resend/resend-batch.entity';
 import type { ResendBatchStarter } from '../resend/resend-batches.service';
+import type { RetryNowSender } from '../log/retry-now.service';
 
 /**
  * Search attributes and memo that let an operator find a delivery in the Temporal Web UI. Only the
@@ -35,7 +47,7 @@ function visibility(delivery: Delivery, weights: Readonly<Record<string, number>
  * id, an existing run is reused, a closed one is not run again. The unique delivery id in
  * PostgreSQL is the real guard; this only keeps a second start harmless.
  */
-export class TemporalDeliveryStarter implements DeliveryStarter, ResendBatchStarter {
+export class TemporalDeliveryStarter implements DeliveryStarter, ResendBatchStarter, RetryNowSender {
   constructor(
     private readonly client: Client,
     private readonly taskQueue: string,
@@ -60,6 +72,26 @@ export class TemporalDeliveryStarter implements DeliveryStarter, ResendBatchStar
       });
     } catch (error) {
       if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;
+    }
+  }
+
+  /**
+   * Retry now: a Temporal Update to the delivery's workflow, answered once the workflow accepted it
+   * (its wait ended, the next attempt runs now). null when it refused, as its validator does unless
+   * the workflow waits for its next attempt, or when the workflow is closed or gone.
+   */
+  async retryNow(deliveryId: string): Promise<{ attempt: number } | null> {
+    try {
+      return await this.client.workflow
+        .getHandle(deliveryWorkflowId(deliveryId))
+        .executeUpdate(retryNowUpdate);
+    } catch (error) {
+      const refused =
+        error instanceof WorkflowUpdateFailedError &&
+        error.cause instanceof ApplicationFailure &&
+        error.cause.type === RETRY_NOT_WAITING;
+      if (refused || error instanceof WorkflowNotFoundError) return null;
+      throw error;
     }
   }
 

@@ -14,6 +14,7 @@ import {
   eventDetailsExample,
   eventDetailsSchema,
   resentDeliveryExample,
+  retriedNowDeliveryExample,
   testDeliveryExample,
   type DeliveryPage,
 } from './delivery-view';
@@ -26,7 +27,10 @@ const deliveryLog = {
   example: deliveryPageExample,
   queryDescriptions: {
     searchTerm: 'Part of the URL or of the event name.',
-    status: 'Only deliveries with this status.',
+    status:
+      "Only deliveries with this status (the spec's four). `failed` includes the deliveries whose next attempt is scheduled: they are Failed until it runs.",
+    state:
+      'Only deliveries in this state: `retrying` (failed, the next attempt scheduled), `failed` (failed for good, no attempt follows), or `pending`, `sending`, `delivered` as their status.',
     event: 'Only deliveries of this event, e.g. `record.updated`.',
     url: 'Only deliveries sent to exactly this URL.',
     createdFrom: 'Created at or after (ISO 8601 date or date-time; a date starts at 00:00 UTC).',
@@ -57,7 +61,7 @@ export const DELIVERY_OPERATIONS: OperationSpec[] = [
     operationId: 'getDeliveryStats',
     summary: 'Count deliveries by outcome over time',
     description:
-      'The chart of the delivery log: every hour of the last 24 hours (`range=24h`, the default), or every UTC day of the last 7 or 30 days, oldest first, with the empty buckets as zeros. The last bucket is the current hour or day. Each delivery counts once, in the bucket of its creation, with its status now (Delivered, Failed, or in flight: Pending or Sending). Counts only this workspace.',
+      'The chart of the delivery log: every hour of the last 24 hours (`range=24h`, the default), or every UTC day of the last 7 or 30 days, oldest first, with the empty buckets as zeros. The last bucket is the current hour or day. Each delivery counts once, in the bucket of its creation, with its state now: Delivered, Failed (for good), Retrying (Failed with its next attempt to come) or in flight (Pending or Sending). `successRate` is over the finished ones: delivered / (delivered + failed). Counts only this workspace.',
     tag: 'Webhooks',
     query: deliveryStatsQuery,
     queryDescriptions: {
@@ -103,7 +107,7 @@ export const DELIVERY_OPERATIONS: OperationSpec[] = [
     operationId: 'resendDelivery',
     summary: 'Resend a delivery',
     description:
-      "Needs Create on API & Webhooks. A new delivery of the same event (same event id) to the webhook as it is now; only the webhook's record owner or an Admin resends a record event. Offered once the delivery is Delivered or Failed.",
+      "Needs Create on API & Webhooks. A new delivery of the same event (same event id) to the webhook as it is now; only the webhook's record owner or an Admin resends a record event. Offered once the delivery is Delivered or Failed; a Failed one whose `state` is `retrying` still has attempts to come (see `retryDeliveryNow`), and a resend then sends the event beside them.",
     tag: 'Webhooks',
     pathParams: { id: uuidParam('webhook'), deliveryId: uuidParam('delivery') },
     success: {
@@ -122,6 +126,27 @@ export const DELIVERY_OPERATIONS: OperationSpec[] = [
         'webhookNotSubscribed',
         'webhookSourcesChanged',
       ],
+    },
+  },
+  {
+    method: 'post',
+    path: '/api/v1/webhooks/{id}/deliveries/{deliveryId}/retry-now',
+    operationId: 'retryDeliveryNow',
+    summary: 'Run a retrying delivery’s next attempt now',
+    description:
+      "Needs Create on API & Webhooks; only the webhook's record owner or an Admin retries a record event (as for resend). For a delivery whose `state` is `retrying` (Failed, its next attempt scheduled): its workflow stops waiting and runs that attempt now, as the next of its ten, in the same delivery (no new delivery, unlike a resend, which would send the event again beside the retries still to come). Answered once the workflow accepted it, with the delivery, whose `nextAttemptAt` is then now; Event Details show the attempt's outcome. Refused, changing nothing, unless the delivery is retrying.",
+    tag: 'Webhooks',
+    pathParams: { id: uuidParam('webhook'), deliveryId: uuidParam('delivery') },
+    success: {
+      status: 202,
+      description: 'Accepted: the next attempt runs now. The delivery as it is then.',
+      schema: deliveryViewSchema,
+      example: retriedNowDeliveryExample,
+    },
+    refusals: {
+      403: ['deliveryResendNotOwner'],
+      404: ['webhookNotFound', 'deliveryNotFound'],
+      409: ['deliveryNotRetrying'],
     },
   },
   {

@@ -7,17 +7,19 @@ import { deliveryNotFound, type DeliveriesService } from './deliveries.service';
 import { deliveryStatsQuery, listAllDeliveriesQuery, listDeliveriesQuery } from './delivery-query';
 import { sendTestEventBody } from '../test-events/test-event-request';
 import type { TestEventsService } from '../test-events/test-events.service';
+import type { RetryNowService } from './retry-now.service';
 
 /**
  * The delivery log: `/webhooks/deliveries` (every webhook), `/webhooks/{id}/deliveries`, Event
- * Details, resend, and the chart's counts. Mounted before the webhook routes so "deliveries" is
+ * Details, resend, Retry now, and the chart's counts. Mounted before the webhook routes so "deliveries" is
  * never read as an id; `/webhooks/deliveries/stats` has one segment too few for any `{id}` route.
  */
 export function deliveriesRoutes(deps: {
   deliveries: DeliveriesService;
+  retryNow: RetryNowService;
   testEvents: TestEventsService;
 }): Router {
-  const { deliveries, testEvents } = deps;
+  const { deliveries, retryNow, testEvents } = deps;
   const router = new Router();
 
   router.get('/webhooks/deliveries', async (ctx) => {
@@ -57,6 +59,17 @@ export function deliveriesRoutes(deps: {
       webhookId,
       parseId(ctx.params.deliveryId, deliveryNotFound),
     );
+  });
+
+  // Accepted: the next attempt runs now, in the delivery's workflow; Event Details show its outcome.
+  router.post('/webhooks/:id/deliveries/:deliveryId/retry-now', async (ctx) => {
+    const webhookId = parseId(ctx.params.id, webhookNotFound);
+    ctx.body = await retryNow.retryNow(
+      actorOf(ctx),
+      webhookId,
+      parseId(ctx.params.deliveryId, deliveryNotFound),
+    );
+    ctx.status = 202;
   });
 
   router.post('/webhooks/:id/test', async (ctx) => {

@@ -11,6 +11,8 @@ import type { Logger } from '../../logger';
 import { loadRecordAccess, UNRESTRICTED_ACCESS } from '../../record-model/record-access';
 import { isRecordEvent, isRetiredEvent } from '../../shared/event-catalog';
 import { DELIVERY_ID_PREFIX_RULE, deliveryIdRange } from '../../shared/deliveries/delivery-ids';
+import { stateCondition, type DeliveryState } from '../../shared/deliveries/delivery-state';
+import { maySendRecordDeliveryAgain } from '../../shared/webhooks/ownership-rule';
 import { WebhooksRepository } from '../../webhooks/webhooks.repository';
 import { webhookNotFound } from '../../webhooks/webhooks.service';
 import { loadDeliveryEvent, readablePayload } from '../engine/delivery-event';
@@ -32,6 +34,22 @@ export interface ResendStarter {
 export const deliveryNotFound = () => notFoundError('Delivery not found.', 'deliveryNotFound');
 
 /**
+ * Whether the actor may send this delivery's event again (resend, Retry now): a record event only
+ * as the webhook's record owner or an administrator (spec.md, Permissions); other events with the
+ * role's Create alone.
+ */
+export const mayActOnDelivery = (
+  actor: Actor,
+  delivery: Pick<Delivery, 'event'>,
+  webhook: { recordOwnerUserId: string | null },
+): boolean =>
+  !isRecordEvent(delivery.event) ||
+  maySendRecordDeliveryAgain(
+    { userId: actor.user.id, isAdmin: actor.permissions.manageWorkspace },
+    webhook.recordOwnerUserId,
+  );
+
+/**
  * The record a delivery is about, as SQL: exactly the expression `deliveries_workspace_record_idx`
  * indexes (a different spelling would not be read from it).
  */
@@ -41,6 +59,8 @@ export interface DeliveryListQuery extends PageRequest {
   webhookId?: string;
   searchTerm?: string;
   status?: Delivery['status'];
+  /** The status with Failed split: `retrying` (a next attempt is scheduled) or `failed` (for good). */
+  state?: DeliveryState;
   /** The event name, exactly. */
   event?: string;
   /** The URL the delivery was sent to, exactly. */
@@ -107,6 +127,15 @@ export class DeliveriesService {
       builder.andWhere(`(d.url ILIKE :term ESCAPE '\\' OR d.event ILIKE :term ESCAPE '\\')`, { term });
     }
     if (query.status) builder.andWhere('d.status = :status', { status: query.status });
+    if (query.state) {
+      // Retrying deliveries are few: the partial `deliveries_*_retrying_idx` (1764676800000) hold
+      // just them, and the planner uses them only for a predicate it can prove, so the status is a
+      // literal (one of four fixed values). The other states read the status indexes.
+      const { status, nextAttemptScheduled } = stateCondition(query.state);
+      builder.andWhere(`d.status = '${status}'`);
+      if (nextAttemptScheduled !== null)
+        builder.andWhere(`d.next_attempt_at IS ${nextAttemptScheduled ? 'NOT NULL' : 'NULL'}`);
+    }
     if (query.event) builder.andWhere('d.event = :event', { event: query.event });
     if (query.url) builder.andWhere('d.url = :url', { url: query.url });
     if (query.createdFrom)
@@ -180,11 +209,7 @@ export class DeliveriesService {
     if (original.status !== 'delivered' && original.status !== 'failed') {
       throw conflictError('A delivery can be resent once it is Delivered or Failed.', 'deliveryNotFinished');
     }
-    if (
-      isRecordEvent(original.event) &&
-      !actor.permissions.manageWorkspace &&
-      webhook.recordOwnerUserId !== actor.user.id
-    ) {
+    if (!mayActOnDelivery(actor, original, webhook)) {
       throw authorizationError(
         'Only the webhook’s record owner or an administrator can resend a record event.',
         'deliveryResendNotOwner',
@@ -232,6 +257,23 @@ export class DeliveriesService {
       this.logger.warn({ err: error, deliveryId: resent.id }, 'could not start the resend workflow yet');
     }
     return deliveryView(resent, this.temporalUiUrl(resent), labels);
+  }
+
+  /**
+   * The delivery of this webhook in the actor's workspace, read to act on it: an unknown or foreign
+   * webhook is webhookNotFound, as the list route answers, an unknown delivery deliveryNotFound.
+   */
+  async deliveryToActOn(actor: Actor, webhookId: string, deliveryId: string): Promise<Delivery> {
+    return this.delivery(actor, webhookId, deliveryId);
+  }
+
+  /** The delivery's view with its labels read with the actor's current access. */
+  async viewOf(actor: Actor, delivery: Delivery): Promise<DeliveryView> {
+    return deliveryView(
+      delivery,
+      this.temporalUiUrl(delivery),
+      (await this.labels(actor, [delivery]))(delivery),
+    );
   }
 
   /** Resend by delivery id alone (MCP `resend_delivery`). */

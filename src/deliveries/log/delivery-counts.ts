@@ -14,10 +14,14 @@ export const ALL_WEBHOOKS = '00000000-0000-0000-0000-000000000000';
 /** The states a delivery is counted under: its status, with Failed split by whether a retry is scheduled. */
 export type CountedState = 'pending' | 'sending' | 'delivered' | 'failed' | 'retrying';
 
-/** The states each outcome sums: a retrying delivery is Failed by the spec's status. */
+/**
+ * The states each outcome sums: `failed` is failed for good, `retrying` (Failed by the spec's
+ * status, a next attempt to come) is counted apart.
+ */
 const OUTCOME_STATES: Readonly<Record<keyof OutcomeCounts, readonly CountedState[]>> = {
   delivered: ['delivered'],
-  failed: ['failed', 'retrying'],
+  failed: ['failed'],
+  retrying: ['retrying'],
   inFlight: ['pending', 'sending'],
 };
 
@@ -71,6 +75,7 @@ export async function countsByWebhook(
   const pick = (row: Record<string, number>, prefix: string): OutcomeCounts => ({
     delivered: row[`${prefix}delivered`] ?? 0,
     failed: row[`${prefix}failed`] ?? 0,
+    retrying: row[`${prefix}retrying`] ?? 0,
     inFlight: row[`${prefix}inFlight`] ?? 0,
   });
   return new Map(rows.map((row) => [row.webhook_id, { recent: pick(row, 'recent_'), all: pick(row, '') }]));

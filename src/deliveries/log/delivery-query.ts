@@ -21,6 +21,7 @@ export const listDeliveriesQuery = pagingQuery
   .extend({
     searchTerm: z.string().max(200).optional(),
     status: deliveryViewSchema.shape.status.optional(),
+    state: deliveryViewSchema.shape.state.optional(),
     event: z.string().max(100).optional(),
     url: z.string().max(4096).optional(),
     createdFrom: dateFilter,

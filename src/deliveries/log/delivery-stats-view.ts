@@ -21,7 +21,10 @@ export const deliveryStatsSchema = z
         z.object({
           start: timestamp,
           delivered: count,
-          failed: count.meta({ description: 'Failed, including those waiting for a retry.' }),
+          failed: count.meta({ description: 'Failed for good: no attempt follows.' }),
+          retrying: count.meta({
+            description: 'Failed, with the next attempt of the schedule to come (status `failed`).',
+          }),
           inFlight: count.meta({ description: 'Pending or Sending now.' }),
         }),
       )
@@ -46,14 +49,16 @@ export const deliveryStatsExample = {
       start: `2025-03-03T${17 + index}:00:00.000Z`,
       delivered: 0,
       failed: 0,
+      retrying: 0,
       inFlight: 0,
     })),
     ...Array.from({ length: 17 }, (_, index) => ({
       start: hour(index),
       delivered: index === 16 ? 3 : index % 4 === 1 ? 1 : 0,
       failed: index === 9 ? 2 : 0,
+      retrying: index === 16 ? 1 : 0,
       inFlight: 0,
     })),
   ],
-  totals: { delivered: 7, failed: 2, inFlight: 0, successRate: 7 / 9 },
+  totals: { delivered: 7, failed: 2, retrying: 1, inFlight: 0, successRate: 7 / 9 },
 } satisfies DeliveryStatsView;

@@ -6,6 +6,7 @@ import {
   type BodyViewer,
   type HeaderPair,
 } from '../../shared/deliveries/attempt-record';
+import { deliveryState } from '../../shared/deliveries/delivery-state';
 import { isRetiredEvent } from '../../shared/event-catalog';
 import type { DeliveryAttempt } from '../delivery-attempt.entity';
 import type { Delivery } from '../delivery.entity';
@@ -27,6 +28,7 @@ export function deliveryView(
     elementName: labels.elementName,
     webhook: labels.webhook,
     status: delivery.status,
+    state: deliveryState(delivery),
     statusCode: delivery.statusCode,
     responseMessage: delivery.responseMessage,
     eventId: delivery.eventId,

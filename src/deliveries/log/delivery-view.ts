@@ -7,6 +7,7 @@ import {
   RESPONSE_HEADERS_MAX_CHARS,
   RESPONSE_HEADERS_MAX_COUNT,
 } from '../../shared/deliveries/attempt-record';
+import { DELIVERY_STATES, DELIVERY_STATUSES } from '../../shared/deliveries/delivery-state';
 
 /** A delivery as REST, MCP and the web app return it (architecture.md, "response shapes"). */
 export const deliveryViewSchema = z
@@ -35,7 +36,14 @@ export const deliveryViewSchema = z
           .meta({ description: 'True when the webhook was deleted since (its deliveries stay).' }),
       })
       .meta({ description: 'The webhook this delivery belongs to, to name it by its description.' }),
-    status: z.enum(['pending', 'sending', 'delivered', 'failed']),
+    status: z.enum(DELIVERY_STATUSES).meta({
+      description:
+        "The spec's status. A delivery whose attempt failed stays `failed` while its next attempt is scheduled (see `state`).",
+    }),
+    state: z.enum(DELIVERY_STATES).meta({
+      description:
+        'What the delivery is doing now: its status, with Failed split in two. `retrying`: failed, and the next attempt of its schedule runs at `nextAttemptAt` (Retry now brings it forward). `failed`: failed for good, no attempt follows (Resend sends it again).',
+    }),
     statusCode: z
       .int()
       .nullable()
@@ -43,7 +51,9 @@ export const deliveryViewSchema = z
     responseMessage: z.string().nullable(),
     eventId: id.meta({ description: "The event's id, unchanged across retries and resends." }),
     attempts: z.int().min(0),
-    nextAttemptAt: timestamp.nullable(),
+    nextAttemptAt: timestamp.nullable().meta({
+      description: 'When the next attempt of the schedule runs, while the delivery is retrying; else null.',
+    }),
     trigger: z.enum(['event', 'resend', 'test']).meta({
       description:
         '`event`: sent because the event happened; `resend`: resent by hand; `test`: a sample event sent by "Send test event" (its envelope carries `data.test: true`).',
@@ -179,6 +189,7 @@ export const deliveryViewExample = {
     deleted: false,
   },
   status: 'delivered',
+  state: 'delivered',
   statusCode: 200,
   responseMessage: 'OK',
   eventId: EXAMPLE.eventId,
@@ -196,6 +207,7 @@ export const resentDeliveryExample = {
   ...deliveryViewExample,
   id: EXAMPLE.resendId,
   status: 'pending',
+  state: 'pending',
   statusCode: null,
   responseMessage: null,
   attempts: 0,
@@ -203,6 +215,18 @@ export const resentDeliveryExample = {
   resendOf: EXAMPLE.deliveryId,
   createdAt: '2025-03-05T08:00:00.000Z',
   updatedAt: '2025-03-05T08:00:00.000Z',
+} satisfies DeliveryView;
+
+/** What Retry now answers: a retrying delivery (3 attempts failed) whose 4th attempt runs now. */
+export const retriedNowDeliveryExample = {
+  ...deliveryViewExample,
+  status: 'failed',
+  state: 'retrying',
+  statusCode: 503,
+  responseMessage: 'Service Unavailable',
+  attempts: 3,
+  nextAttemptAt: '2025-03-04T16:21:31.000Z',
+  updatedAt: '2025-03-04T16:21:31.000Z',
 } satisfies DeliveryView;
 
 /** What "Send test event" answers: a sample event's delivery, not sent yet. */

@@ -1,11 +1,12 @@
 import type { EntityManager } from 'typeorm';
+import { deliveryState } from '../../shared/deliveries/delivery-state';
 import { healthWindows, windowHealth } from '../../shared/webhooks/webhook-health';
 import type { EndpointStateView, WebhookHealth } from '../../webhooks/webhook-view';
 import type { DeliveryStatus } from '../delivery.entity';
 import { EndpointStatesRepository } from '../capacity/endpoint-states.repository';
 import { countsByWebhook } from './delivery-counts';
 
-const EMPTY = { delivered: 0, failed: 0, inFlight: 0 };
+const EMPTY = { delivered: 0, failed: 0, retrying: 0, inFlight: 0 };
 
 /**
  * The health of a page of webhooks in three queries whatever the page's size or the log's: the
@@ -21,11 +22,16 @@ export async function loadWebhookHealth(
 ): Promise<Map<string, WebhookHealth>> {
   if (webhookIds.length === 0) return new Map();
   const counts = await countsByWebhook(manager, workspaceId, webhookIds, healthWindows(now));
-  const last: { id: string; status: DeliveryStatus | null; created_at: Date | null }[] = await manager.query(
-    `SELECT w.id, newest.status, newest.created_at
+  const last: {
+    id: string;
+    status: DeliveryStatus | null;
+    next_attempt_at: Date | null;
+    created_at: Date | null;
+  }[] = await manager.query(
+    `SELECT w.id, newest.status, newest.next_attempt_at, newest.created_at
        FROM unnest($2::uuid[]) AS w(id)
        LEFT JOIN LATERAL (
-         SELECT status, created_at FROM deliveries d
+         SELECT status, next_attempt_at, created_at FROM deliveries d
           WHERE d.webhook_id = w.id AND d.workspace_id = $1
           ORDER BY created_at DESC, id DESC LIMIT 1
        ) newest ON true`,
@@ -39,7 +45,13 @@ export async function loadWebhookHealth(
         row.id,
         {
           lastDelivery:
-            row.status && row.created_at ? { status: row.status, at: row.created_at.toISOString() } : null,
+            row.status && row.created_at
+              ? {
+                  status: row.status,
+                  state: deliveryState({ status: row.status, nextAttemptAt: row.next_attempt_at }),
+                  at: row.created_at.toISOString(),
+                }
+              : null,
           last24h: windowHealth(count?.recent ?? EMPTY),
           last7d: windowHealth(count?.all ?? EMPTY),
           endpoint: endpoints.get(row.id) ?? null,

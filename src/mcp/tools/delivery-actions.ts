@@ -8,19 +8,24 @@ import {
   deliveryViewSchema,
   eventDetailsSchema,
 } from '../../deliveries/log/delivery-view';
+import type { RetryNowService } from '../../deliveries/log/retry-now.service';
 import type { TestEventsService } from '../../deliveries/test-events/test-events.service';
 import { sendTestEventBody } from '../../deliveries/test-events/test-event-request';
 import { decodePaging, encodePage } from '../../http/paging';
 import { defineAction, type WebhookAction } from './webhook-action';
 import { deliveryId, listDeliveriesInput, webhookId } from './webhook-inputs';
 
-/** The delivery actions of manage_webhooks: list_deliveries, get_delivery, resend_delivery, send_test_event. */
+/**
+ * The delivery actions of manage_webhooks: list_deliveries, get_delivery, resend_delivery, retry_delivery_now,
+ * send_test_event.
+ */
 export function deliveryActions(deps: {
   dataSource: DataSource;
   deliveries: DeliveriesService;
+  retryNow: RetryNowService;
   testEvents: TestEventsService;
 }): WebhookAction[] {
-  const { dataSource, deliveries, testEvents } = deps;
+  const { dataSource, deliveries, retryNow, testEvents } = deps;
 
   /** A delivery id alone is enough (as for resend): its webhook is looked up in your workspace. */
   const webhookOf = async (actor: McpActor, id: string): Promise<string> => {
@@ -32,7 +37,7 @@ export function deliveryActions(deps: {
   return [
     defineAction({
       action: 'list_deliveries',
-      summary: 'The delivery log, newest first, with filters (event id, record id and short id too).',
+      summary: 'The delivery log, newest first, with filters.',
       input: listDeliveriesInput,
       output: deliveryPageSchema,
       writes: false,
@@ -40,9 +45,8 @@ export function deliveryActions(deps: {
         name: 'list_deliveries',
         title: 'List deliveries',
         description:
-          'Lists deliveries (one event to one webhook: status, status code, response message), newest first, by ' +
-          'webhook, text, status, event, URL, dates, eventId, recordId or deliveryIdPrefix (a short id). Read-only. ' +
-          'get_delivery shows one with its attempts.',
+          'Deliveries (one event to one webhook: status, code, response message), newest first, filtered by the ' +
+          'inputs. Read-only; get_delivery shows one with its attempts.',
       },
       run: async (
         { id: webhookId, deliveryUrl: url, deliveryIdPrefix: idPrefix, limit, ...filters },
@@ -54,11 +58,20 @@ export function deliveryActions(deps: {
     }),
     defineAction({
       action: 'resend_delivery',
-      summary: 'Sends a Delivered or Failed delivery again, as a new delivery with the same event id.',
+      summary:
+        'Sends a finished delivery again as a new one (same event id); if retrying, see retry_delivery_now.',
       input: z.strictObject({ deliveryId }),
       output: deliveryViewSchema,
       writes: true,
       run: async (args, actor) => deliveries.resendById(actor, args.deliveryId),
+    }),
+    defineAction({
+      action: 'retry_delivery_now',
+      summary: 'Runs a retrying delivery’s next attempt now (one of its ten, same delivery).',
+      input: z.strictObject({ deliveryId }),
+      output: deliveryViewSchema,
+      writes: true,
+      run: async (args, actor) => retryNow.retryNowById(actor, args.deliveryId),
     }),
     defineAction({
       action: 'get_delivery',
@@ -80,7 +93,7 @@ export function deliveryActions(deps: {
     defineAction({
       action: 'send_test_event',
       summary:
-        "Sends a sample of one of the webhook's events (made-up values, data.test: true) the normal way; listed as a test.",
+        "Sends a sample of one of the webhook's events (made-up values, data.test: true), listed as a test.",
       input: z.strictObject({
         id: webhookId,
         event: sendTestEventBody.shape.event.describe("Which of the webhook's events to send a sample of."),

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { DataSource } from 'typeorm';
 import type { TestEventsService } from '../../deliveries/test-events/test-events.service';
 import type { DeliveriesService } from '../../deliveries/log/deliveries.service';
+import type { RetryNowService } from '../../deliveries/log/retry-now.service';
 import type { ResendBatchesService } from '../../deliveries/resend/resend-batches.service';
 import type { WebhooksService } from '../../webhooks/webhooks.service';
 import { defineTool, idempotencyKeyField, jsonResult, type McpTool } from '../mcp-tool';
@@ -18,6 +19,7 @@ export function webhookTools(deps: {
   dataSource: DataSource;
   webhooks: WebhooksService;
   deliveries: DeliveriesService;
+  retryNow: RetryNowService;
   testEvents: TestEventsService;
   resendBatches: ResendBatchesService;
 }): McpTool[] {

@@ -95,8 +95,7 @@ export const rotateSecretInputs = {
 };
 export const deliveryId = z.uuid().describe('The delivery id (from list_deliveries).');
 
-const limit = <Limit extends z.ZodType>(schema: Limit) =>
-  schema.describe('Page size, 1 to 200 (default 50).');
+const limit = <Limit extends z.ZodType>(schema: Limit) => schema.describe('Page size (default 50).');
 const cursor = <Cursor extends z.ZodType>(schema: Cursor) =>
   schema.describe('nextCursor of the previous page.');
 const from = 'A date starts at 00:00 UTC.';
@@ -104,7 +103,7 @@ const to = 'A date covers its whole day (UTC).';
 
 const webhookList = listWebhooksQuery.shape;
 export const listWebhooksInput = z.strictObject({
-  search: webhookList.search.describe('Only webhooks whose URL contains this text (case-insensitive).'),
+  search: webhookList.search.describe('Text in the URL.'),
   createdFrom: webhookList.createdFrom.describe(`Created at or after. ${from}`),
   createdTo: webhookList.createdTo.describe(`Created at or before. ${to}`),
   updatedFrom: webhookList.updatedFrom.describe(`Updated at or after. ${from}`),
@@ -119,24 +118,23 @@ const deliveryList = listAllDeliveriesQuery.shape;
  * `deliveryIdPrefix` is the REST `idPrefix` (beside `id`, the webhook's, it says whose id it is).
  */
 export const listDeliveriesInput = z.strictObject({
-  id: deliveryList.webhookId.describe('Only the deliveries of this webhook (its id); also of a deleted one.'),
-  searchTerm: deliveryList.searchTerm.describe('Text in the URL or the event name (case-insensitive).'),
-  status: deliveryList.status.describe(
-    'Only this status: pending (waiting for an attempt), sending, delivered, failed (no attempt follows).',
+  id: deliveryList.webhookId.describe("This webhook's deliveries (a deleted one's too)."),
+  searchTerm: deliveryList.searchTerm.describe('Text in the URL or event name.'),
+  status: deliveryList.status.describe("The spec's status; failed includes the retrying ones."),
+  state: deliveryList.state.describe(
+    'retrying (failed, next attempt scheduled), failed (for good), pending, sending or delivered.',
   ),
-  event: deliveryList.event.describe('Only this event name, exactly (e.g. record.updated).'),
+  event: deliveryList.event.describe('This event name, exactly.'),
   // Deliveries are sent to saved URLs, so a longer one matches none: the rule's limit is advertised.
   deliveryUrl: deliveryList.url.meta({
     maxLength: WEBHOOK_URL_MAX,
-    description: 'Only deliveries sent to exactly this URL.',
+    description: 'Sent to exactly this URL.',
   }),
   createdFrom: deliveryList.createdFrom.describe(`Created at or after. ${from}`),
   createdTo: deliveryList.createdTo.describe(`Created at or before. ${to}`),
-  eventId: deliveryList.eventId.describe("Only deliveries of this event (the envelope's id), whole."),
-  recordId: deliveryList.recordId.describe('Only deliveries about this record (its id), whole.'),
-  deliveryIdPrefix: deliveryList.idPrefix.describe(
-    'A delivery id, or its first 8+ hex digits (its short id).',
-  ),
+  eventId: deliveryList.eventId.describe("This event's deliveries (the envelope id)."),
+  recordId: deliveryList.recordId.describe("This record's deliveries."),
+  deliveryIdPrefix: deliveryList.idPrefix.describe('A delivery id or its first 8+ hex digits.'),
   limit: limit(deliveryList.limit),
   cursor: cursor(deliveryList.cursor),
 });

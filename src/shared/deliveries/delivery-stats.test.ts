@@ -40,9 +40,9 @@ describe('delivery stats buckets', () => {
     const sut = fillBuckets(
       window,
       [
-        { start: new Date('2026-03-10T14:00:00Z'), delivered: 3, failed: 1, inFlight: 2 },
-        { start: new Date('2026-03-10T09:00:00Z'), delivered: 0, failed: 4, inFlight: 0 },
-        { start: new Date('2026-03-08T09:00:00Z'), delivered: 50, failed: 0, inFlight: 0 },
+        { start: new Date('2026-03-10T14:00:00Z'), delivered: 3, failed: 1, retrying: 2, inFlight: 2 },
+        { start: new Date('2026-03-10T09:00:00Z'), delivered: 0, failed: 4, retrying: 0, inFlight: 0 },
+        { start: new Date('2026-03-08T09:00:00Z'), delivered: 50, failed: 0, retrying: 1, inFlight: 0 },
       ],
       null,
     );
@@ -51,11 +51,13 @@ describe('delivery stats buckets', () => {
       start: '2026-03-10T14:00:00.000Z',
       delivered: 3,
       failed: 1,
+      retrying: 2,
       inFlight: 2,
     });
     expect(sut.buckets.find((b) => b.start === '2026-03-10T09:00:00.000Z')).toMatchObject({ failed: 4 });
     expect(sut.buckets.filter((b) => b.delivered + b.failed + b.inFlight === 0)).toHaveLength(22);
-    expect(sut.totals).toEqual({ delivered: 3, failed: 5, inFlight: 2, successRate: 3 / 8 });
+    // Retrying deliveries are not finished: the rate is over delivered and failed for good.
+    expect(sut.totals).toEqual({ delivered: 3, failed: 5, retrying: 2, inFlight: 2, successRate: 3 / 8 });
     expect(sut).toMatchObject({
       range: '24h',
       bucket: 'hour',
@@ -67,7 +69,22 @@ describe('delivery stats buckets', () => {
 
   it('has no success rate when nothing finished', () => {
     const sut = fillBuckets(statsWindow('7d', now), [], 'a-webhook');
-    expect(sut.totals).toEqual({ delivered: 0, failed: 0, inFlight: 0, successRate: null });
-    expect(sut.buckets.every((b) => b.delivered === 0 && b.failed === 0 && b.inFlight === 0)).toBe(true);
+    expect(sut.totals).toEqual({ delivered: 0, failed: 0, retrying: 0, inFlight: 0, successRate: null });
+    expect(
+      sut.buckets.every((b) => b.delivered === 0 && b.failed === 0 && b.retrying === 0 && b.inFlight === 0),
+    ).toBe(true);
+    // Retrying ones have not finished either.
+    const retryingOnly = fillBuckets(
+      statsWindow('24h', now),
+      [{ start: new Date('2026-03-10T14:00:00Z'), delivered: 0, failed: 0, retrying: 3, inFlight: 0 }],
+      null,
+    );
+    expect(retryingOnly.totals).toEqual({
+      delivered: 0,
+      failed: 0,
+      retrying: 3,
+      inFlight: 0,
+      successRate: null,
+    });
   });
 });

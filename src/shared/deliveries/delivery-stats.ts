@@ -73,6 +73,7 @@ export function fillBuckets(
       start: start.toISOString(),
       delivered: row?.delivered ?? 0,
       failed: row?.failed ?? 0,
+      retrying: row?.retrying ?? 0,
       inFlight: row?.inFlight ?? 0,
     };
   });
@@ -87,6 +88,7 @@ export function fillBuckets(
     totals: windowHealth({
       delivered: sum((b) => b.delivered),
       failed: sum((b) => b.failed),
+      retrying: sum((b) => b.retrying),
       inFlight: sum((b) => b.inFlight),
     }),
   };

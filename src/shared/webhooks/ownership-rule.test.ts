@@ -1,6 +1,7 @@
 import {
   changedSendingFields,
   checkWebhookSteering,
+  maySendRecordDeliveryAgain,
   maySteerWebhook,
   type SendingSettings,
 } from './ownership-rule';
@@ -25,6 +26,16 @@ describe('maySteerWebhook', () => {
     expect(maySteerWebhook({ userId: 'admin', isAdmin: true }, 'owner')).toBe(true);
     expect(maySteerWebhook(member, null)).toBe(true);
     expect(maySteerWebhook(member, 'owner')).toBe(false);
+  });
+});
+
+describe('maySendRecordDeliveryAgain (resend, Retry now)', () => {
+  it('lets the record owner and an administrator send a record event again; an ownerless webhook only administrators', () => {
+    expect(maySendRecordDeliveryAgain({ userId: 'owner', isAdmin: false }, 'owner')).toBe(true);
+    expect(maySendRecordDeliveryAgain({ userId: 'admin', isAdmin: true }, 'owner')).toBe(true);
+    expect(maySendRecordDeliveryAgain({ userId: 'admin', isAdmin: true }, null)).toBe(true);
+    expect(maySendRecordDeliveryAgain(member, 'owner')).toBe(false);
+    expect(maySendRecordDeliveryAgain(member, null)).toBe(false);
   });
 });
 

@@ -63,6 +63,15 @@ export function maySteerWebhook(editor: WebhookEditor, recordOwnerUserId: string
   return editor.isAdmin || recordOwnerUserId === null || recordOwnerUserId === editor.userId;
 }
 
+/**
+ * spec.md, Permissions: "Only the record's webhook owner or an administrator can resend a record
+ * event delivery." Retry now brings such a delivery's next attempt forward under the same rule. A
+ * webhook without a record owner leaves it to administrators.
+ */
+export function maySendRecordDeliveryAgain(editor: WebhookEditor, recordOwnerUserId: string | null): boolean {
+  return editor.isAdmin || (recordOwnerUserId !== null && recordOwnerUserId === editor.userId);
+}
+
 /** Keys in a stable order, so `{a, b}` and `{b, a}` compare equal. */
 function canonical(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(canonical);

@@ -2,14 +2,20 @@ import { formatSuccessRate, healthWindows, successRate, windowHealth } from './w
 
 describe('webhook health', () => {
   it('rates only finished deliveries, and has no rate without any', () => {
-    expect(successRate({ delivered: 3, failed: 1, inFlight: 5 })).toBe(0.75);
-    expect(successRate({ delivered: 0, failed: 0, inFlight: 2 })).toBeNull();
-    expect(windowHealth({ delivered: 1, failed: 0, inFlight: 0 })).toEqual({
+    expect(successRate({ delivered: 3, failed: 1, retrying: 0, inFlight: 5 })).toBe(0.75);
+    expect(successRate({ delivered: 0, failed: 0, retrying: 0, inFlight: 2 })).toBeNull();
+    expect(windowHealth({ delivered: 1, failed: 0, retrying: 0, inFlight: 0 })).toEqual({
       delivered: 1,
       failed: 0,
+      retrying: 0,
       inFlight: 0,
       successRate: 1,
     });
+  });
+
+  it('leaves retrying deliveries out of the rate until they finish', () => {
+    expect(successRate({ delivered: 3, failed: 1, retrying: 4, inFlight: 0 })).toBe(0.75);
+    expect(successRate({ delivered: 0, failed: 0, retrying: 2, inFlight: 0 })).toBeNull();
   });
 
   it('never shows 100 % while a delivery failed', () => {

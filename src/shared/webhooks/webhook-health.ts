@@ -2,16 +2,25 @@
 // delivery and the outcomes of the last 24 hours and 7 days. Pure: the server computes it from
 // counts, the web app shows it.
 
-/** Deliveries by outcome over one window. */
+/**
+ * Deliveries by outcome over one window, each once, by its state now
+ * (src/shared/deliveries/delivery-state.ts).
+ */
 export interface OutcomeCounts {
   delivered: number;
+  /** Failed for good: no attempt follows. */
   failed: number;
-  /** Pending or Sending (a Failed delivery waiting for its next attempt counts as failed). */
+  /** Failed, with the next attempt of the schedule to come: not finished. */
+  retrying: number;
+  /** Pending or Sending. */
   inFlight: number;
 }
 
 export interface WindowHealth extends OutcomeCounts {
-  /** delivered / (delivered + failed), 0 to 1; null when nothing finished in the window. */
+  /**
+   * delivered / (delivered + failed), 0 to 1, over the finished deliveries: a retrying one counts
+   * neither way until it is delivered or fails for good. null when nothing finished in the window.
+   */
   successRate: number | null;
 }
 

@@ -11,9 +11,22 @@ type DialogProps = {
   testId?: string;
   /** A wider panel (42rem), or an extra wide one (60rem) for tables. */
   wide?: boolean | 'extra';
+  /**
+   * Where focus lands when it opens: the first field or action (a form's), or its title, for a
+   * dialog that shows something and whose actions write (Event Details: Enter never resends).
+   */
+  initialFocus?: 'first' | 'title';
 };
 
-export function Dialog({ title, onClose, children, actions, testId, wide }: DialogProps) {
+export function Dialog({
+  title,
+  onClose,
+  children,
+  actions,
+  testId,
+  wide,
+  initialFocus = 'first',
+}: DialogProps) {
   const titleId = useId();
   const panel = useRef<HTMLDivElement>(null);
   const close = useRef(onClose);
@@ -26,9 +39,11 @@ export function Dialog({ title, onClose, children, actions, testId, wide }: Dial
     // The first field, else the first action: never the close button when there is something to do.
     const within = (selector: string) => panel.current?.querySelector<HTMLElement>(selector);
     const first =
-      within('.dialog-body input, .dialog-body select, .dialog-body textarea') ??
-      within('.dialog-body button, .dialog-actions button') ??
-      within('button');
+      initialFocus === 'title'
+        ? within('.dialog-header h2')
+        : (within('.dialog-body input, .dialog-body select, .dialog-body textarea') ??
+          within('.dialog-body button, .dialog-actions button') ??
+          within('button'));
     first?.focus();
     const onKey = (event: KeyboardEvent) => {
       if (event.key === 'Escape') close.current();
@@ -51,7 +66,9 @@ export function Dialog({ title, onClose, children, actions, testId, wide }: Dial
         data-testid={testId}
       >
         <div className="dialog-header">
-          <h2 id={titleId}>{title}</h2>
+          <h2 id={titleId} tabIndex={initialFocus === 'title' ? -1 : undefined}>
+            {title}
+          </h2>
           <button
             type="button"
             className="icon-button"

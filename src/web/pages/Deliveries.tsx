@@ -1,7 +1,7 @@
 // Deliveries (roles with Read access All on API & Webhooks): the delivery log of every webhook,
 // newest first, with the spec's columns (URL, Event, Element, Status, Status Code, Created at).
-// Search (event and URL) and the filters (status, event, exact URL, webhook, delivery, event and
-// record ids, creation dates) are applied by the server and kept in the page's address, so a link or
+// Search (event and URL) and the filters (status — Retrying apart from Failed —, event, exact URL,
+// webhook, delivery, event and record ids, creation dates) are applied by the server and kept in the page's address, so a link or
 // a reload shows the same log;
 // the count is the server's, over every page. Opening a row shows Event Details (spec.md, "Web app
 // actions for webhooks and keys").
@@ -30,7 +30,7 @@ import { SHORT_ID_LENGTH } from '../../shared/deliveries/delivery-ids';
 import {
   RETIRED_EVENTS,
   SELECTABLE_EVENTS,
-  STATUS_LABELS,
+  STATE_FILTER_LABELS,
   deliveriesPathOf,
   deliveryCount,
   deliveryFiltersOf,
@@ -212,8 +212,8 @@ export function DeliveriesPage() {
             data-testid="deliveries-status"
           >
             <option value="">All statuses</option>
-            {Object.entries(STATUS_LABELS).map(([status, label]) => (
-              <option key={status} value={status}>
+            {Object.entries(STATE_FILTER_LABELS).map(([state, label]) => (
+              <option key={state} value={state}>
                 {label}
               </option>
             ))}
@@ -340,6 +340,7 @@ export function DeliveriesPage() {
                 data-testid="delivery-row"
                 data-delivery-id={delivery.id}
                 data-status={delivery.status}
+                data-state={delivery.state}
                 data-trigger={delivery.trigger}
               >
                 <UrlOpenCell url={delivery.url} onOpen={() => setOpen(delivery)} testId="delivery-open">

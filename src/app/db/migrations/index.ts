@@ -20,6 +20,7 @@ import { DeliveryLogIndexes1764662400000 } from './2025-12/1764662400000-deliver
 import { DeliveryCounts1764666000000 } from './2025-12/1764666000000-delivery-counts';
 import { AttemptRequestExpiry1764669600000 } from './2025-12/1764669600000-attempt-request-expiry';
 import { DeliveryFindIndexes1764673200000 } from './2025-12/1764673200000-delivery-find-indexes';
+import { DeliveryRetryingIndexes1764676800000 } from './2025-12/1764676800000-delivery-retrying-indexes';
 import { WebhookSignatures1764680400000 } from './2025-12/1764680400000-webhook-signatures';
 
 /** Every migration, oldest first. Listed explicitly so the same list runs from src and dist. */
@@ -46,5 +47,6 @@ export const migrations = [
   DeliveryCounts1764666000000,
   AttemptRequestExpiry1764669600000,
   DeliveryFindIndexes1764673200000,
+  DeliveryRetryingIndexes1764676800000,
   WebhookSignatures1764680400000,
 ];

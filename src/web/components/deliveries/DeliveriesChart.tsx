@@ -1,4 +1,4 @@
-// Deliveries by outcome over time as stacked bars (Delivered, Failed, In flight), drawn in plain
+// Deliveries by outcome over time as stacked bars (Delivered, Failed, Retrying, In flight), drawn in plain
 // SVG: one bar per hour or UTC day, each named for screen readers and on hover, a legend with the
 // totals, and the same numbers as a table on request.
 import type { DeliveryStatsView } from '../../api';
@@ -6,10 +6,14 @@ import { formatSuccessRate } from '../../../shared/webhooks/webhook-health';
 
 type Bucket = DeliveryStatsView['buckets'][number];
 
-/** Bottom to top: what finished well, what failed, what is still under way. */
+/**
+ * Bottom to top: what finished well, what failed for good, what failed and will be tried again,
+ * what is still under way.
+ */
 const SERIES = [
   { key: 'delivered', label: 'Delivered', className: 'chart-delivered' },
   { key: 'failed', label: 'Failed', className: 'chart-failed' },
+  { key: 'retrying', label: 'Retrying', className: 'chart-retrying' },
   { key: 'inFlight', label: 'In flight', className: 'chart-in-flight' },
 ] as const;
 
@@ -31,10 +35,11 @@ export function bucketLabel(stats: Pick<DeliveryStatsView, 'bucket'>, start: str
   return (stats.bucket === 'hour' ? hourLabel : dayLabel).format(new Date(start));
 }
 
-const totalOf = (bucket: Bucket) => bucket.delivered + bucket.failed + bucket.inFlight;
+const totalOf = (bucket: Bucket) => SERIES.reduce((sum, series) => sum + bucket[series.key], 0);
 
 function describe(stats: DeliveryStatsView, bucket: Bucket): string {
-  return `${bucketLabel(stats, bucket.start)}: ${bucket.delivered} delivered, ${bucket.failed} failed, ${bucket.inFlight} in flight`;
+  const counts = SERIES.map((series) => `${bucket[series.key]} ${series.label.toLowerCase()}`).join(', ');
+  return `${bucketLabel(stats, bucket.start)}: ${counts}`;
 }
 
 export function DeliveriesChart({ stats, title }: { stats: DeliveryStatsView; title: string }) {
@@ -80,6 +85,7 @@ export function DeliveriesChart({ stats, title }: { stats: DeliveryStatsView; ti
                 data-start={bucket.start}
                 data-delivered={bucket.delivered}
                 data-failed={bucket.failed}
+                data-retrying={bucket.retrying}
                 data-in-flight={bucket.inFlight}
               >
                 <title>{label}</title>

@@ -1,33 +1,41 @@
 // Pieces of the delivery log shared by the Deliveries page and Event Details.
 import type { DeliveryView } from '../../api';
 import { DateTime } from '../../format';
-import { STATUS_LABELS, webhookLabel } from '../../webhooks';
+import { STATE_LABELS, webhookLabel } from '../../webhooks';
 
 /**
- * The spec's status (Pending, Sending, Delivered, Failed) and, while retries remain, when the next
- * attempt runs: a Failed delivery with a next attempt is not final (issue 11).
+ * The delivery's state: Pending, Sending, Delivered, Failed (for good), or "Retrying · next at
+ * 14:03:27" in a colour of its own while a Failed delivery's next attempt is scheduled (issue 27,
+ * item 1): it is Failed by the spec's status, but not over.
  */
 export function DeliveryStatusBadge({
   delivery,
 }: {
-  delivery: Pick<DeliveryView, 'status' | 'nextAttemptAt'>;
+  delivery: Pick<DeliveryView, 'state' | 'nextAttemptAt'>;
 }) {
-  const retrying = delivery.status === 'failed' && delivery.nextAttemptAt !== null;
-  return (
-    <>
+  if (delivery.state === 'retrying' && delivery.nextAttemptAt) {
+    return (
       <span
-        className={`status status-${retrying ? 'retrying' : delivery.status}`}
+        className="status status-retrying"
         data-testid="delivery-status"
+        data-state="retrying"
+        title="Its last attempt failed; the retry schedule runs the next one then."
       >
-        {STATUS_LABELS[delivery.status]}
-      </span>
-      {retrying ? (
-        <span className="muted next-attempt" data-testid="delivery-next-attempt">
-          {' '}
-          retrying at <DateTime value={delivery.nextAttemptAt!} seconds />
+        {STATE_LABELS.retrying} · next at{' '}
+        <span data-testid="delivery-next-attempt">
+          <DateTime value={delivery.nextAttemptAt} soon />
         </span>
-      ) : null}
-    </>
+      </span>
+    );
+  }
+  return (
+    <span
+      className={`status status-${delivery.state}`}
+      data-testid="delivery-status"
+      data-state={delivery.state}
+    >
+      {STATE_LABELS[delivery.state]}
+    </span>
   );
 }
 

@@ -1,12 +1,16 @@
 // Event Details of one delivery (docs/deliveries.md, "The delivery log"): the delivery's fields,
 // the event payload as the viewer may read it now, each attempt (with its request and response), a link to its workflow in the
 // Temporal Web UI, and Resend once the delivery is Delivered or Failed. A resend is a new delivery
-// of the same event: the dialog then shows that one.
+// of the same event: the dialog then shows that one. A retrying delivery (Failed, its next attempt
+// scheduled) says its retry chain is running and offers Retry now first: that attempt now, in this
+// delivery; Resend stays, second, saying it would send the event beside the retries. The dialog
+// opens with focus on its title, never on an action that writes.
 import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { api, errorMessage, type DeliveryView, type EventDetails } from '../../api';
 import { DateTime } from '../../format';
 import { useSubmit } from '../../useSubmit';
-import { eventLabel, formatDuration, hasRestrictedValues, isUnfinished } from '../../webhooks';
+import { DELIVERY_MAX_ATTEMPTS } from '../../../shared/limits';
+import { eventLabel, formatDuration, hasRestrictedValues, isUnfinished, STATE_LABELS } from '../../webhooks';
 import { AttemptExchange } from './AttemptExchange';
 import { BreakableUrl } from '../BreakableUrl';
 import { DeliveryStatusBadge, DeliveryWebhook, ElementName } from './DeliveryParts';
@@ -38,6 +42,8 @@ export function EventDetailsDialog({ delivery: opened, typeName, canResend, onCl
   const [details, setDetails] = useState<EventDetails>();
   const [loadError, setLoadError] = useState<string>();
   const [resentFrom, setResentFrom] = useState<DeliveryView>();
+  /** The attempt Retry now brought forward, until the dialog shows another delivery. */
+  const [retriedAttempt, setRetriedAttempt] = useState<number>();
   const [polls, setPolls] = useState(0);
   const { busy, error, run } = useSubmit();
   // The page's callback, a new function each render: reading it through a ref keeps the effect
@@ -65,7 +71,10 @@ export function EventDetailsDialog({ delivery: opened, typeName, canResend, onCl
   }, [delivery.webhookId, delivery.id, polls]);
 
   const shown: DeliveryView = details?.id === delivery.id ? details : delivery;
-  const underWay = isUnfinished(shown.status);
+  // After Retry now, read again until the attempt it brought forward has its outcome.
+  const awaitingRetry =
+    retriedAttempt !== undefined && (shown.attempts < retriedAttempt || isUnfinished(shown.status));
+  const underWay = isUnfinished(shown.status) || awaitingRetry;
   useEffect(() => {
     if (!underWay) return;
     const timer = setTimeout(() => setPolls((count) => count + 1), POLL_MS);
@@ -74,53 +83,127 @@ export function EventDetailsDialog({ delivery: opened, typeName, canResend, onCl
 
   const current = details?.id === delivery.id ? details : undefined;
   const finished = shown.status === 'delivered' || shown.status === 'failed';
+  const retrying = shown.state === 'retrying' && !awaitingRetry;
 
   const resend = () =>
     void run(async () => {
       const resent = await api.resendDelivery(shown.webhookId, shown.id);
       onChanged(resent);
       setResentFrom(shown);
+      setRetriedAttempt(undefined);
       setDetails(undefined);
       setDelivery(resent);
     });
 
-  const actions = (
-    <DialogActions
-      extra={
-        <>
-          {shown.temporalUrl ? (
-            <a
-              className="button"
-              href={shown.temporalUrl}
-              target="_blank"
-              rel="noopener noreferrer"
-              data-testid="delivery-temporal-link"
-            >
-              Open in Temporal Web UI ↗
-            </a>
-          ) : null}
-          <span className="spacer" />
-          {canResend && finished ? (
-            <button
-              type="button"
-              className="button"
-              disabled={busy}
-              onClick={resend}
-              data-testid="delivery-resend"
-            >
-              {busy ? 'Resending…' : 'Resend'}
-            </button>
-          ) : null}
-        </>
+  const retryNow = () =>
+    void run(async () => {
+      const accepted = await api.retryDeliveryNow(shown.webhookId, shown.id);
+      onChanged(accepted);
+      // Still retrying: its next attempt is the one that runs now; otherwise it already opened.
+      setRetriedAttempt(accepted.state === 'retrying' ? accepted.attempts + 1 : accepted.attempts);
+      setDetails((before) => (before ? { ...before, ...accepted } : before));
+      setPolls((count) => count + 1);
+    });
+
+  const temporalLink = shown.temporalUrl ? (
+    <a
+      className="button"
+      href={shown.temporalUrl}
+      target="_blank"
+      rel="noopener noreferrer"
+      data-testid="delivery-temporal-link"
+    >
+      Open in Temporal Web UI ↗
+    </a>
+  ) : null;
+
+  const resendButton = (
+    <button
+      type="button"
+      className="button"
+      disabled={busy}
+      onClick={resend}
+      data-testid="delivery-resend"
+      title={
+        retrying ? 'A new delivery of the same event, sent beside the retries still to come.' : undefined
       }
-      label="Close"
-      onClick={onClose}
-      testId="delivery-close"
-    />
+    >
+      {retrying ? 'Resend as a new delivery' : busy ? 'Resending…' : 'Resend'}
+    </button>
   );
 
+  // A retrying delivery: Retry now is the primary action, Resend the second; Close closes.
+  const actions =
+    canResend && retrying ? (
+      <DialogActions
+        extra={
+          <>
+            {temporalLink}
+            <span className="spacer" />
+            {resendButton}
+          </>
+        }
+        onCancel={onClose}
+        cancelLabel="Close"
+        cancelTestId="delivery-close"
+        label="Retry now"
+        busyLabel="Working…"
+        busy={busy}
+        onClick={retryNow}
+        testId="delivery-retry-now"
+      />
+    ) : (
+      <DialogActions
+        extra={
+          <>
+            {temporalLink}
+            <span className="spacer" />
+            {canResend && finished ? resendButton : null}
+          </>
+        }
+        label="Close"
+        onClick={onClose}
+        testId="delivery-close"
+      />
+    );
+
   return (
-    <Dialog title="Event Details" onClose={onClose} testId="event-details" wide="extra" actions={actions}>
+    <Dialog
+      title="Event Details"
+      onClose={onClose}
+      testId="event-details"
+      wide="extra"
+      actions={actions}
+      initialFocus="title"
+    >
+      {retrying && shown.nextAttemptAt ? (
+        <div className="notice notice-retrying" role="note" data-testid="delivery-retrying-notice">
+          <p>
+            <strong>
+              Retrying · next at <DateTime value={shown.nextAttemptAt} soon />
+            </strong>
+          </p>
+          <p>
+            Its last attempt failed and its retry chain is still running: attempt {shown.attempts + 1} of{' '}
+            {DELIVERY_MAX_ATTEMPTS} runs then, in this delivery, by itself.
+            {canResend ? (
+              <>
+                {' '}
+                <strong>Retry now</strong> runs that attempt now instead. <strong>Resend</strong> would send
+                the event again as a new delivery while these retries go on, so the receiver would get it
+                twice.
+              </>
+            ) : null}
+          </p>
+        </div>
+      ) : null}
+      {retriedAttempt !== undefined ? (
+        <p className="notice" role="status" data-testid="delivery-retried-notice">
+          {awaitingRetry
+            ? `Retry now: attempt ${retriedAttempt} of ${DELIVERY_MAX_ATTEMPTS} runs now, in this delivery…`
+            : `Retry now: attempt ${retriedAttempt} of ${DELIVERY_MAX_ATTEMPTS} ran. The delivery is now ${STATE_LABELS[shown.state]}.`}
+        </p>
+      ) : null}
       {resentFrom ? (
         <p className="notice" role="status" data-testid="delivery-resent-notice">
           Resent: this is a new delivery of the same event (event id <code>{shown.eventId}</code>) to the

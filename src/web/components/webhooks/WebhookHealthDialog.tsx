@@ -5,7 +5,7 @@ import { useEffect, useState } from 'react';
 import { api, type WebhookView } from '../../api';
 import { DateTime } from '../../format';
 import { formatSuccessRate } from '../../../shared/webhooks/webhook-health';
-import { STATUS_LABELS } from '../../webhooks';
+import { DeliveryStatusBadge } from '../deliveries/DeliveryParts';
 import { BreakableUrl } from '../BreakableUrl';
 import { DeliveryStatsPanel } from '../deliveries/DeliveryStatsPanel';
 import { Dialog, DialogActions } from '../Dialog';
@@ -47,9 +47,7 @@ export function WebhookHealthDialog({ webhook, onClose, onShowDeliveries }: Prop
         Last delivery:{' '}
         {lastDelivery ? (
           <>
-            <span className={`status status-${lastDelivery.status}`}>
-              {STATUS_LABELS[lastDelivery.status]}
-            </span>{' '}
+            <DeliveryStatusBadge delivery={{ state: lastDelivery.state, nextAttemptAt: null }} />{' '}
             <DateTime value={lastDelivery.at} />
           </>
         ) : (
@@ -83,6 +81,8 @@ function HealthWindow({ title, counts, testId }: { title: string; counts: Window
         <dd data-testid={`${testId}-delivered`}>{counts.delivered}</dd>
         <dt>Failed</dt>
         <dd data-testid={`${testId}-failed`}>{counts.failed}</dd>
+        <dt>Retrying</dt>
+        <dd data-testid={`${testId}-retrying`}>{counts.retrying}</dd>
         <dt>In flight</dt>
         <dd data-testid={`${testId}-in-flight`}>{counts.inFlight}</dd>
       </dl>

@@ -1,0 +1,79 @@
+import type { DataSource } from 'typeorm';
+import { authorizationError, conflictError } from '../../shared/app-error';
+import { retryNowRefusal } from '../../shared/deliveries/delivery-state';
+import type { Actor } from '../../identity/actor';
+import { assertApiRight } from '../../identity/permissions';
+import { WebhooksRepository } from '../../webhooks/webhooks.repository';
+import { webhookNotFound } from '../../webhooks/webhooks.service';
+import { DeliveriesRepository } from '../deliveries.repository';
+import { Delivery } from '../delivery.entity';
+import { deliveryNotFound, mayActOnDelivery, type DeliveriesService } from './deliveries.service';
+import type { DeliveryView } from './delivery-view';
+
+/** Brings a delivery workflow's next attempt forward (a Temporal Update, in production). */
+export interface RetryNowSender {
+  /** The attempt that runs now, or null when the workflow is not waiting for one. */
+  retryNow(deliveryId: string): Promise<{ attempt: number } | null>;
+}
+
+const notRetrying = (message: string) => conflictError(message, 'deliveryNotRetrying');
+
+/**
+ * Retry now (issue 27, item 1): a Failed delivery whose next attempt is scheduled has that attempt
+ * run now, in its own workflow, as the next of its ten; the delivery stays one record. Resend would
+ * start a second chain of the same event beside the one still running. Needs what a resend needs
+ * (Create on API & Webhooks; a record event only as the webhook's record owner or an Admin), and
+ * every check is made before the workflow is asked, so a refused call changes nothing.
+ */
+export class RetryNowService {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly deliveries: DeliveriesService,
+    private readonly workflows: RetryNowSender,
+  ) {}
+
+  async retryNow(actor: Actor, webhookId: string, deliveryId: string): Promise<DeliveryView> {
+    assertApiRight(actor, 'apiCreate');
+    const delivery = await this.deliveries.deliveryToActOn(actor, webhookId, deliveryId);
+    const webhook = await new WebhooksRepository(this.dataSource.manager).find(actor.workspace.id, webhookId);
+    if (!webhook) throw webhookNotFound();
+    if (!mayActOnDelivery(actor, delivery, webhook)) {
+      throw authorizationError(
+        'Only the webhook’s record owner or an administrator can resend or retry a record event.',
+        'deliveryResendNotOwner',
+      );
+    }
+    const refusal = retryNowRefusal(delivery);
+    if (refusal) throw notRetrying(refusal);
+    const accepted = await this.workflows.retryNow(delivery.id);
+    // The row said retrying, but the workflow had just started the attempt (or ended meanwhile).
+    if (!accepted) {
+      throw notRetrying(
+        'The delivery is no longer waiting for its next attempt: an attempt is under way, or none follows.',
+      );
+    }
+    // The record says when the next attempt runs: now, until that attempt opens and records itself.
+    await this.dataSource.manager
+      .createQueryBuilder()
+      .update(Delivery)
+      .set({ nextAttemptAt: () => 'now()' })
+      .where(`id = :id AND status = 'failed' AND next_attempt_at IS NOT NULL AND attempts < :attempt`, {
+        id: delivery.id,
+        attempt: accepted.attempt,
+      })
+      .execute();
+    const now = await this.dataSource.manager.findOneByOrFail(Delivery, { id: delivery.id });
+    return this.deliveries.viewOf(actor, now);
+  }
+
+  /** Retry now by delivery id alone (MCP `retry_delivery_now`). */
+  async retryNowById(actor: Actor, deliveryId: string): Promise<DeliveryView> {
+    assertApiRight(actor, 'apiCreate');
+    const webhookId = await new DeliveriesRepository(this.dataSource.manager).webhookIdOf(
+      actor.workspace.id,
+      deliveryId,
+    );
+    if (!webhookId) throw deliveryNotFound();
+    return this.retryNow(actor, webhookId, deliveryId);
+  }
+}
