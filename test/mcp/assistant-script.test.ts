@@ -35,8 +35,8 @@ const refusal = async (
 /**
  * Issue 27, "Done when": the scripted assistant session through the official SDK client (which
  * checks every answer against its tool's outputSchema), from names only, in the order an assistant
- * works, each step using what the earlier ones learnt. A step is one entry: issue 27's item 1
- * ("retry it now") and item 3 ("find it by event id") add theirs where marked.
+ * works, each step using what the earlier ones learnt. A step is one entry; item 1's "retry it now"
+ * goes where marked (test/deliveries/retry-now.test.ts retries over MCP on its own).
  */
 const SCRIPT: [string, (session: Session) => Promise<void>][] = [
   [
@@ -135,7 +135,18 @@ const SCRIPT: [string, (session: Session) => Promise<void>][] = [
     },
   ],
   // Issue 27, item 1: ['retries it now, once the receiver is fixed', …] (the retry brought forward).
-  // Issue 27, item 3: ['finds it by its event id', …] (session.delivery.eventId, as a receiver logs it).
+  [
+    'finds it by its event id, as the receiver logged it, and by its short id',
+    async (session) => {
+      const byEvent = (await call(session, 'list_deliveries', { eventId: session.delivery.eventId }))
+        .structuredContent;
+      expect(byEvent.data.map((row: { id: string }) => row.id)).toEqual([session.delivery.id]);
+      const shortId = session.delivery.id.slice(0, 8);
+      const byShortId = (await call(session, 'list_deliveries', { deliveryIdPrefix: shortId }))
+        .structuredContent;
+      expect(byShortId.data.map((row: { id: string }) => row.id)).toEqual([session.delivery.id]);
+    },
+  ],
 ];
 
 describe('an assistant over MCP, scripted (issue 27)', () => {
