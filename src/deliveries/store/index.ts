@@ -1,0 +1,30 @@
+// The one owner of the `deliveries` and `delivery_attempts` tables (docs/architecture.md): every
+// read and write of them is a named function or method of this folder, and everything outside it
+// imports only this file (dependency-cruiser: deliveries-store-owns-its-tables). The entities are
+// exported as types only, so no caller can build a query of its own on them.
+import { DeliveryAttempt } from './delivery-attempt.entity';
+import { Delivery } from './delivery.entity';
+
+export type { Delivery, DeliveryElement, DeliveryStatus } from './delivery.entity';
+export type { AttemptSendOutcome, DeliveryAttempt } from './delivery-attempt.entity';
+export { DeliveriesRepository, importedDeliveries } from './deliveries.repository';
+export type { NewDelivery, NewestDelivery } from './deliveries.repository';
+export type { DeliveryListQuery } from './delivery-log.query';
+export { DeliveryAttemptsRepository } from './delivery-attempts.repository';
+export type {
+  CompletedSend,
+  KeptRequest,
+  OpenedAttempt,
+  SendRef,
+  SendResult,
+} from './delivery-attempts.repository';
+export { insertDispatched, markStarted, unstartedBefore } from './dispatch.statements';
+export type { DispatchedDeliveries, OutboxTable } from './dispatch.statements';
+export { claimHeld, heldEndpoints, unclaimHeld, waitingByWebhook } from './held.statements';
+export type { HeldEndpoint } from './held.statements';
+export { countDrift } from './delivery-recount';
+export type { CountDrift } from './delivery-recount';
+export { resendBatchResults } from './resend-batch-results.query';
+
+/** The tables' entities, for the composition root's list of entities (src/app/db/entities.ts) only. */
+export const DELIVERY_ENTITIES = [Delivery, DeliveryAttempt] as const;
