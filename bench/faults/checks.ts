@@ -227,7 +227,10 @@ export async function countsDrift(
   databaseUrl: string,
   workspaceId: string,
 ): Promise<number> {
-  const { countDrift } = built<DeliveryCountsModule>(projectRoot, 'deliveries/store/delivery-recount.js');
+  const { countDrift } = built<DeliveryCountsModule>(
+    projectRoot,
+    'deliveries/store/delivery-recount.repository.js',
+  );
   const client = new Client({ connectionString: databaseUrl, connectionTimeoutMillis: 5000 });
   await client.connect();
   try {

@@ -4,7 +4,7 @@ import {
   DELIVERY_LOG_INDEXES,
 } from '../../src/app/db/migrations/2025-12/1764662400000-delivery-log-indexes';
 import type { DeliveriesService, DeliveryListQuery } from '../../src/deliveries/log/deliveries.service';
-import { deliveryLogQuery } from '../../src/deliveries/store/delivery-log.query';
+import { deliveryLogQuery } from '../../src/deliveries/store/delivery-log.repository';
 import type { Actor } from '../../src/identity/actor';
 import { createTestDatabase, type TestDatabase } from '../helpers/database';
 import { writesDuring } from '../helpers/writes-during';

@@ -2,7 +2,7 @@ import { writeFileSync } from 'node:fs';
 import type { MigrationInterface } from 'typeorm';
 import { identityHooks } from '../../src/app/services';
 import { DeliveriesService, type DeliveryListQuery } from '../../src/deliveries/log/deliveries.service';
-import { deliveryLogQuery } from '../../src/deliveries/store/delivery-log.query';
+import { deliveryLogQuery } from '../../src/deliveries/store/delivery-log.repository';
 import { loadActor, type Actor } from '../../src/identity/actor';
 import { signUp } from '../../src/identity/sign-in/accounts.service';
 import { createLogger } from '../../src/logger';

@@ -4,7 +4,7 @@ import type { PageCursor } from '../../http/cursor';
 import type { ImportedDelivery, ImportedDeliveries } from '../../webhooks/legacy-import';
 import { cappedCount } from './delivery-count';
 import { Delivery, type DeliveryStatus } from './delivery.entity';
-import { deliveryLogQuery, type DeliveryListQuery } from './delivery-log.query';
+import { deliveryLogQuery, type DeliveryListQuery } from './delivery-log.repository';
 
 /** What a new Pending delivery made by hand is (a resend, a test event); the rest is the table's default. */
 export type NewDelivery = Pick<

@@ -9,7 +9,7 @@ export type { Delivery, DeliveryElement, DeliveryStatus } from './delivery.entit
 export type { AttemptSendOutcome, DeliveryAttempt } from './delivery-attempt.entity';
 export { DeliveriesRepository, importedDeliveries } from './deliveries.repository';
 export type { NewDelivery, NewestDelivery } from './deliveries.repository';
-export type { DeliveryListQuery } from './delivery-log.query';
+export type { DeliveryListQuery } from './delivery-log.repository';
 export { DeliveryAttemptsRepository } from './delivery-attempts.repository';
 export type {
   CompletedSend,
@@ -18,13 +18,13 @@ export type {
   SendRef,
   SendResult,
 } from './delivery-attempts.repository';
-export { insertDispatched, markStarted, unstartedBefore } from './dispatch.statements';
-export type { DispatchedDeliveries, OutboxTable } from './dispatch.statements';
-export { claimHeld, heldEndpoints, unclaimHeld, waitingByWebhook } from './held.statements';
-export type { HeldEndpoint } from './held.statements';
-export { countDrift } from './delivery-recount';
-export type { CountDrift } from './delivery-recount';
-export { resendBatchResults } from './resend-batch-results.query';
+export { insertDispatched, markStarted, unstartedBefore } from './dispatched-deliveries.repository';
+export type { DispatchedDeliveries, OutboxTable } from './dispatched-deliveries.repository';
+export { claimHeld, heldEndpoints, unclaimHeld, waitingByWebhook } from './held-deliveries.repository';
+export type { HeldEndpoint } from './held-deliveries.repository';
+export { countDrift } from './delivery-recount.repository';
+export type { CountDrift } from './delivery-recount.repository';
+export { resendBatchResults } from './resend-batch-results.repository';
 
 /** The tables' entities, for the composition root's list of entities (src/app/db/entities.ts) only. */
 export const DELIVERY_ENTITIES = [Delivery, DeliveryAttempt] as const;

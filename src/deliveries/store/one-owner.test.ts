@@ -31,8 +31,8 @@ test('the check sees the SQL the owner writes (it is not blind)', () => {
     expect.arrayContaining([
       'src/deliveries/store/deliveries.repository.ts',
       'src/deliveries/store/delivery-attempts.repository.ts',
-      'src/deliveries/store/dispatch.statements.ts',
-      'src/deliveries/store/held.statements.ts',
+      'src/deliveries/store/dispatched-deliveries.repository.ts',
+      'src/deliveries/store/held-deliveries.repository.ts',
     ]),
   );
 });
