@@ -13,7 +13,7 @@ import { RecordsRepository } from '../../records/records.repository';
 import { WebhooksRepository, type Webhook } from '../../webhooks/webhooks.repository';
 import {
   insertDispatched,
-  markStarted,
+  markWorkflowsStarted,
   unstartedBefore,
   type Delivery,
   type DeliveryElement,
@@ -205,7 +205,7 @@ export class Dispatcher {
           );
       });
       if (started.length) {
-        await markStarted(this.dataSource.manager, started);
+        await markWorkflowsStarted(this.dataSource.manager, started);
       }
     }
   }

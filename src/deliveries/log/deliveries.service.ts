@@ -179,7 +179,7 @@ export class DeliveriesService {
     );
     try {
       await this.starter.startResend(resent, original.id);
-      await this.repository().markStarted(resent.id);
+      await this.repository().markWorkflowStarted(resent.id);
     } catch (error) {
       // The new row is committed: the dispatch sweep starts its delivery workflow once Temporal answers.
       this.logger.warn({ err: error, deliveryId: resent.id }, 'could not start the resend workflow yet');

@@ -110,7 +110,7 @@ export class DeliveriesRepository {
   }
 
   /** The delivery's workflow started (the dispatch sweep starts those without this mark). */
-  async markStarted(deliveryId: string): Promise<void> {
+  async markWorkflowStarted(deliveryId: string): Promise<void> {
     await this.manager.update(Delivery, { id: deliveryId }, { workflowStartedAt: new Date() });
   }
 

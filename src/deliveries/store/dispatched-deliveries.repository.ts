@@ -45,7 +45,7 @@ export async function insertDispatched(
 }
 
 /** These deliveries' workflows started. */
-export async function markStarted(manager: EntityManager, deliveryIds: string[]): Promise<void> {
+export async function markWorkflowsStarted(manager: EntityManager, deliveryIds: string[]): Promise<void> {
   await MARK_STARTED.run(manager, [deliveryIds]);
 }
 

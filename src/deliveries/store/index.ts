@@ -18,7 +18,7 @@ export type {
   SendRef,
   SendResult,
 } from './delivery-attempts.repository';
-export { insertDispatched, markStarted, unstartedBefore } from './dispatched-deliveries.repository';
+export { insertDispatched, markWorkflowsStarted, unstartedBefore } from './dispatched-deliveries.repository';
 export type { DispatchedDeliveries, OutboxTable } from './dispatched-deliveries.repository';
 export { claimHeld, heldEndpoints, unclaimHeld, waitingByWebhook } from './held-deliveries.repository';
 export type { HeldEndpoint } from './held-deliveries.repository';

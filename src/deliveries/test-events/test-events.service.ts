@@ -89,7 +89,7 @@ export class TestEventsService {
     );
     try {
       await this.starter.startDelivery(delivery);
-      await new DeliveriesRepository(manager).markStarted(delivery.id);
+      await new DeliveriesRepository(manager).markWorkflowStarted(delivery.id);
     } catch (error) {
       // The row is committed: the dispatch sweep starts its workflow once Temporal answers.
       this.logger.warn({ err: error, deliveryId: delivery.id }, 'could not start the test delivery yet');
