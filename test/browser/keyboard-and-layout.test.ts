@@ -10,7 +10,6 @@ import {
   useBrowserSession,
 } from '../helpers/browser';
 import { Receiver } from '../helpers/receiver';
-import type { TestApp } from '../helpers/test-app';
 
 /**
  * The web app under hand and thumb (issue 27, item 7), in a real headless Chromium on a 1280 × 800
@@ -54,12 +53,11 @@ describe('web app: keyboard, focus and placement', () => {
     signUp: { ...admin, workspace: 'Thumb Works' },
     context: { ...BROWSER_CONTEXT, viewport: SCREEN, permissions: ['clipboard-read', 'clipboard-write'] },
   });
-  let app: TestApp;
   let page: Page;
   let receiver: Receiver;
 
   beforeAll(async () => {
-    ({ app, page } = session);
+    ({ page } = session);
     receiver = await new Receiver().start();
     for (let n = 1; n <= WEBHOOKS; n++)
       await appFetch(page, 'POST', '/app/api/webhooks', {
