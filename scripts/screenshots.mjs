@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // `npm run screenshots`: pictures of the Deliveries page (also filtered to the retrying deliveries,
 // with their "Retrying · next at …" badge), Event Details (also of a retrying delivery, with Retry
-// now), the Dashboard's chart and a webhook's Health dialog, taken by a real headless Chromium of the
+// now), the Dashboard's webhook health and chart, the Webhooks list with each webhook's health word,
+// and a webhook's Health dialog, taken by a real headless Chromium of the
 // real app, so anyone can look without setting anything up.
 //
 // It starts the embedded stack exactly as `npm start` does (the built dist/src/main.js: PostgreSQL,
@@ -238,10 +239,14 @@ async function main() {
     await page.goto(`${stack.baseUrl}/`);
     await page.getByTestId('dashboard').waitFor();
     await page.getByTestId('dashboard-deliveries').getByTestId('deliveries-chart').waitFor();
+    // The 410 webhook is failing and the 503 one degraded: listed by name under Webhook health.
+    await page.getByTestId('dashboard-trouble-webhook').first().waitFor();
     await page.waitForLoadState('networkidle');
     await shoot('dashboard');
 
     await page.goto(`${stack.baseUrl}/webhooks`);
+    await page.getByTestId('webhook-verdict').first().waitFor();
+    await shoot('webhooks');
     await page.getByTestId('webhook-row').first().getByTestId('webhook-menu').click();
     await page.getByTestId('webhook-show-health').click();
     await page.getByTestId('webhook-health-dialog').getByTestId('deliveries-chart').waitFor();

@@ -246,6 +246,7 @@ describe('web app: a webhook’s health in one word, and the chart’s bars as l
     expect(filters.get('createdFrom')).toBe(hourStart);
     expect(filters.get('createdTo')).toBe(new Date(Date.parse(hourStart) + HOUR - 1).toISOString());
     expect(filters.get('webhookId')).toBeNull();
+    await screenshot(page, 'verdict-03-bar-deliveries');
     // "Any date" takes the hour off again, and keeps the status: every failure for good of the workspace.
     await page.getByTestId('deliveries-created-times-clear').click();
     await listedDeliveries(15);
@@ -260,6 +261,7 @@ describe('web app: a webhook’s health in one word, and the chart’s bars as l
     const dialog = page.getByTestId('webhook-health-dialog');
     const bar = dialog.locator(`[data-testid=chart-bar][data-start="${hourStart}"]`);
     await bar.waitFor();
+    await expect(dialog.getByTestId('health-verdict-line').textContent()).resolves.toBe('Health: Healthy');
     const delivered = bar.locator('[data-testid=chart-segment-link][data-state=delivered]');
     await expect(delivered.getAttribute('aria-label')).resolves.toMatch(/^4 delivered, /);
     await delivered.focus();
