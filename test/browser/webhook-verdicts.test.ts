@@ -19,6 +19,26 @@ const HEALTHY_URL = 'https://verdict.example.com/healthy';
 const IDLE_URL = 'https://verdict.example.com/idle';
 const DISABLED_URL = 'https://verdict.example.com/disabled';
 const HOUR = 3_600_000;
+/** Each word's text and background colours (computed, as `rgb(…)`). */
+const COLOURS = {
+  failing: { color: 'rgb(255, 255, 255)', background: 'rgb(201, 42, 42)' },
+  degraded: { color: 'rgb(138, 109, 0)', background: 'rgb(255, 249, 219)' },
+  healthy: { color: 'rgb(35, 112, 50)', background: 'rgb(235, 251, 238)' },
+  idle: { color: 'rgb(75, 85, 99)', background: 'rgb(241, 243, 245)' },
+};
+
+/** The WCAG contrast ratio of two `rgb(r, g, b)` colours. */
+function contrast(one: string, other: string): number {
+  const luminance = (rgb: string) => {
+    const [r, g, b] = (rgb.match(/\d+/g) ?? []).map((part) => {
+      const channel = Number(part) / 255;
+      return channel <= 0.03928 ? channel / 12.92 : ((channel + 0.055) / 1.055) ** 2.4;
+    });
+    return 0.2126 * r! + 0.7152 * g! + 0.0722 * b!;
+  };
+  const [light, dark] = [luminance(one), luminance(other)].sort((a, b) => b - a);
+  return (light! + 0.05) / (dark! + 0.05);
+}
 const DAY = 24 * HOUR;
 
 describe('web app: a webhook’s health in one word, and the chart’s bars as links, in a browser', () => {
@@ -161,23 +181,17 @@ describe('web app: a webhook’s health in one word, and the chart’s bars as l
     // A disabled webhook is not judged: its status says Disabled.
     await expect(verdictOf(DISABLED_URL).count()).resolves.toBe(0);
     // Failing is solid red with white text; healthy green; degraded amber; no deliveries grey.
-    const badge = (url: string) => verdictOf(url).getByTestId('health-verdict');
-    await expect(colours(badge(FAILING_URL))).resolves.toEqual({
-      color: 'rgb(255, 255, 255)',
-      background: 'rgb(201, 42, 42)',
-    });
-    await expect(colours(badge(HEALTHY_URL))).resolves.toEqual({
-      color: 'rgb(35, 112, 50)',
-      background: 'rgb(235, 251, 238)',
-    });
-    await expect(colours(badge(DEGRADED_URL))).resolves.toEqual({
-      color: 'rgb(138, 109, 0)',
-      background: 'rgb(255, 249, 219)',
-    });
-    await expect(colours(badge(IDLE_URL))).resolves.toEqual({
-      color: 'rgb(75, 85, 99)',
-      background: 'rgb(241, 243, 245)',
-    });
+    for (const [url, verdict] of [
+      [FAILING_URL, 'failing'],
+      [HEALTHY_URL, 'healthy'],
+      [DEGRADED_URL, 'degraded'],
+      [IDLE_URL, 'idle'],
+    ] as const) {
+      const shown = await colours(verdictOf(url).getByTestId('health-verdict'));
+      expect(shown).toEqual(COLOURS[verdict]);
+      // WCAG AA for the badge's small bold text.
+      expect(contrast(shown.color, shown.background)).toBeGreaterThanOrEqual(4.5);
+    }
     await screenshot(page, 'verdict-01-webhooks-list');
   });
 
@@ -201,10 +215,7 @@ describe('web app: a webhook’s health in one word, and the chart’s bars as l
     await expect(failing.getByTestId('dashboard-trouble-why').textContent()).resolves.toBe(
       'Endpoint failing: 503 Service Unavailable',
     );
-    await expect(colours(failing.getByTestId('health-verdict'))).resolves.toEqual({
-      color: 'rgb(255, 255, 255)',
-      background: 'rgb(201, 42, 42)',
-    });
+    await expect(colours(failing.getByTestId('health-verdict'))).resolves.toEqual(COLOURS.failing);
     const degraded = trouble.nth(1);
     await expect(degraded.getByTestId('health-verdict').textContent()).resolves.toBe('Degraded');
     await expect(degraded.getByTestId('dashboard-trouble-why').textContent()).resolves.toBe(
@@ -279,6 +290,20 @@ describe('web app: a webhook’s health in one word, and the chart’s bars as l
     const bar = page
       .getByTestId('dashboard-deliveries')
       .locator(`[data-testid=chart-bar][data-start="${hourStart}"]`);
+    await bar.waitFor();
+    // Reached with Tab: from the range buttons to the first bar that has deliveries (five hours ago).
+    await page.getByTestId('dashboard-deliveries').getByTestId('stats-range-30d').focus();
+    await page.keyboard.press('Tab');
+    const focused = () =>
+      page.evaluate(() => {
+        const element = (globalThis as any).document.activeElement;
+        return `${element?.getAttribute('data-testid')} ${element?.closest('[data-start]')?.getAttribute('data-start')}`;
+      });
+    await expect(focused()).resolves.toBe(
+      `chart-bar-link ${new Date(Math.floor(fiveHoursAgo / HOUR) * HOUR).toISOString()}`,
+    );
+    await page.keyboard.press('Tab');
+    await expect(focused()).resolves.toMatch(/^chart-segment-link /);
     const whole = bar.getByTestId('chart-bar-link');
     await expect(whole.getAttribute('aria-label')).resolves.toMatch(/^14 deliveries, /);
     await whole.focus();
