@@ -163,6 +163,16 @@ describe('web app: a webhook’s health in one word, and the chart’s bars as l
       .evaluateAll((rows) => rows.map((row: any) => row.getAttribute('data-delivery-id') as string));
   };
 
+  /** The Dashboard's chart bar of the hour an hour ago, drawn. */
+  const dashboardBar = async () => {
+    await page.goto(`${app.baseUrl}/`);
+    const bar = page
+      .getByTestId('dashboard-deliveries')
+      .locator(`[data-testid=chart-bar][data-start="${hourStart}"]`);
+    await bar.waitFor();
+    return bar;
+  };
+
   it('shows each webhook’s health as a word in its colour in the Webhooks list', async () => {
     await page.goto(`${app.baseUrl}/webhooks`);
     const verdictOf = (url: string) =>
@@ -239,11 +249,7 @@ describe('web app: a webhook’s health in one word, and the chart’s bars as l
   });
 
   it('opens a bar’s deliveries of one series from the Dashboard’s chart, by mouse', async () => {
-    await page.goto(`${app.baseUrl}/`);
-    const bar = page
-      .getByTestId('dashboard-deliveries')
-      .locator(`[data-testid=chart-bar][data-start="${hourStart}"]`);
-    await bar.waitFor();
+    const bar = await dashboardBar();
     const failed = bar.locator('[data-testid=chart-segment-link][data-state=failed]');
     // Named for screen readers with the count, the series and the hour.
     await expect(failed.getAttribute('aria-label')).resolves.toMatch(
@@ -286,11 +292,7 @@ describe('web app: a webhook’s health in one word, and the chart’s bars as l
   });
 
   it('opens every delivery of a bar from its slot, in flight or not', async () => {
-    await page.goto(`${app.baseUrl}/`);
-    const bar = page
-      .getByTestId('dashboard-deliveries')
-      .locator(`[data-testid=chart-bar][data-start="${hourStart}"]`);
-    await bar.waitFor();
+    const bar = await dashboardBar();
     // Reached with Tab: from the range buttons to the first bar that has deliveries (five hours ago).
     await page.getByTestId('dashboard-deliveries').getByTestId('stats-range-30d').focus();
     await page.keyboard.press('Tab');
