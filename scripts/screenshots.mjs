@@ -1,9 +1,10 @@
 #!/usr/bin/env node
 // `npm run screenshots`: pictures of the Deliveries page (also filtered to the retrying deliveries,
 // with their "Retrying · next at …" badge), Event Details (also of a retrying delivery, with Retry
-// now), the Dashboard's chart, a webhook's Health dialog, "Resend failed since…" with its preview,
-// the lists as cards on a 390 px phone and a last row's ⋯ menu opening upward, taken by a real
-// headless Chromium of the real app, so anyone can look without setting anything up.
+// now), the Dashboard's webhook health and chart, the Webhooks list with each webhook's health word,
+// a webhook's Health dialog, "Resend failed since…" with its preview, the lists as cards on a 390 px
+// phone and a last row's ⋯ menu opening upward, taken by a real headless Chromium of the real app,
+// so anyone can look without setting anything up.
 //
 // It starts the embedded stack exactly as `npm start` does (the built dist/src/main.js: PostgreSQL,
 // the Temporal dev server, API and worker) in a throwaway data folder on free ports, runs a small
@@ -239,10 +240,14 @@ async function main() {
     await page.goto(`${stack.baseUrl}/`);
     await page.getByTestId('dashboard').waitFor();
     await page.getByTestId('dashboard-deliveries').getByTestId('deliveries-chart').waitFor();
+    // The 410 webhook is failing and the 503 one degraded: listed by name under Webhook health.
+    await page.getByTestId('dashboard-trouble-webhook').first().waitFor();
     await page.waitForLoadState('networkidle');
     await shoot('dashboard');
 
     await page.goto(`${stack.baseUrl}/webhooks`);
+    await page.getByTestId('webhook-verdict').first().waitFor();
+    await shoot('webhooks');
     await page.getByTestId('webhook-row').first().getByTestId('webhook-menu').click();
     await page.getByTestId('webhook-show-health').click();
     await page.getByTestId('webhook-health-dialog').getByTestId('deliveries-chart').waitFor();

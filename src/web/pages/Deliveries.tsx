@@ -8,6 +8,7 @@
 import { useEffect, useMemo, useState } from 'react';
 import { api, errorMessage, type DeliveryPage, type DeliveryView, type RecordTypeSummary } from '../api';
 import { DateRange } from '../components/DateRange';
+import { CreatedTimes } from '../components/deliveries/CreatedTimes';
 import { DeliveryStatusBadge, DeliveryWebhook, ElementName } from '../components/deliveries/DeliveryParts';
 import { ErrorMessage } from '../components/Dialog';
 import {
@@ -39,6 +40,7 @@ import {
   hasDeliveryFilters,
   ID_FILTERS,
   invalidIdFilters,
+  isIsoTime,
   isUnfinished,
   mergeDeliveries,
   webhookLabel,
@@ -278,14 +280,23 @@ export function DeliveriesPage() {
             />
           </label>
         ))}
-        <DateRange
-          label="Created"
-          from={filters.createdFrom}
-          to={filters.createdTo}
-          onFrom={(createdFrom) => setFilters({ createdFrom })}
-          onTo={(createdTo) => setFilters({ createdTo })}
-          testId="deliveries-created"
-        />
+        {isIsoTime(filters.createdFrom) || isIsoTime(filters.createdTo) ? (
+          <CreatedTimes
+            from={filters.createdFrom}
+            to={filters.createdTo}
+            onClear={() => setFilters({ createdFrom: '', createdTo: '' })}
+            testId="deliveries-created-times"
+          />
+        ) : (
+          <DateRange
+            label="Created"
+            from={filters.createdFrom}
+            to={filters.createdTo}
+            onFrom={(createdFrom) => setFilters({ createdFrom })}
+            onTo={(createdTo) => setFilters({ createdTo })}
+            testId="deliveries-created"
+          />
+        )}
         <ClearFilters
           filtered={filtered}
           onClear={() => navigate(deliveriesPathOf({}), { replace: true })}

@@ -229,7 +229,7 @@ export function WebhooksPage() {
                   >
                     {webhook.enabled ? 'Enabled' : 'Disabled'}
                   </span>
-                  <WebhookHealthSummary health={webhook.health} />
+                  <WebhookHealthSummary webhook={webhook} />
                 </td>
                 <td>
                   <DateTime value={webhook.createdAt} testId="webhook-created-at" />
