@@ -1,10 +1,8 @@
 import type { Page } from 'playwright-core';
-import { importedDeliveries } from '../../src/deliveries/deliveries.repository';
-import { SecretBox } from '../../src/security/secret-box';
 import { WEBHOOK_EVENTS } from '../../src/shared/event-catalog';
 import { EVENT_DESCRIPTIONS } from '../../src/shared/event-catalog-descriptions';
-import { importLegacyWebhooks } from '../../src/webhooks/legacy-import';
 import { appFetch, eventually, screenshot, useBrowserSession } from '../helpers/browser';
+import { importLegacyWebhook } from '../helpers/legacy-import';
 import type { TestApp } from '../helpers/test-app';
 import { WebClient } from '../helpers/web-client';
 
@@ -33,14 +31,6 @@ describe('web app: the event catalog in a browser', () => {
       .getByTestId('deliveries-event')
       .locator('option')
       .evaluateAll((options) => options.map((item) => item.textContent ?? ''));
-  const importInto = (workspaceId: string, webhooks: unknown[]) =>
-    importLegacyWebhooks(
-      app.dataSource,
-      new SecretBox(app.config.ENCRYPTION_KEY!),
-      importedDeliveries,
-      workspaceId,
-      { webhooks },
-    );
 
   beforeAll(() => {
     ({ app, page } = session);
@@ -118,21 +108,11 @@ describe('web app: the event catalog in a browser', () => {
   it('the Deliveries event filter offers the catalog only, while the workspace has no retired event', async () => {
     // Another workspace has legacy webhooks and deliveries: none of its events show here.
     const other = await WebClient.signUp(app.baseUrl, { email: 'other@example.com' });
-    await importInto(other.session.workspace.id, [
-      {
-        url: 'https://other.example.com/old',
-        events: ['contact.updated'],
-        deliveries: [
-          {
-            event: 'contact.created',
-            status: 'failed',
-            statusCode: 500,
-            createdAt: '2024-05-01T10:00:00Z',
-            payload: {},
-          },
-        ],
-      },
-    ]);
+    await importLegacyWebhook(app.dataSource, other.session.workspace.id, {
+      url: 'https://other.example.com/old',
+      events: ['contact.updated'],
+      deliveredEvents: ['contact.created'],
+    });
     await page.goto(`${app.baseUrl}/deliveries`);
     await page.getByTestId('deliveries-page').waitFor();
     await expect(eventFilter()).resolves.toEqual(['All events', ...WEBHOOK_EVENTS]);
@@ -140,21 +120,12 @@ describe('web app: the event catalog in a browser', () => {
 
   it('adds the retired events of this workspace’s imported webhooks and deliveries, marked (legacy)', async () => {
     const { workspace } = await appFetch(page, 'GET', '/app/api/session');
-    await importInto(workspace.id, [
-      {
-        url: LEGACY_URL,
-        events: ['task.updated', 'record.created'],
-        deliveries: [
-          {
-            event: 'deal.created',
-            status: 'delivered',
-            statusCode: 200,
-            createdAt: '2024-05-02T10:00:00Z',
-            payload: {},
-          },
-        ],
-      },
-    ]);
+    await importLegacyWebhook(
+      app.dataSource,
+      workspace.id,
+      { url: LEGACY_URL, events: ['task.updated', 'record.created'], deliveredEvents: ['deal.created'] },
+      app.config.ENCRYPTION_KEY,
+    );
     await page.reload();
     await eventually(
       async () => (await eventFilter()).length === 19,

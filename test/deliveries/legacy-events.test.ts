@@ -1,14 +1,11 @@
-import { randomBytes } from 'node:crypto';
 import { DELIVERY_LEGACY_EVENT_INDEXES } from '../../src/app/db/migrations/2025-12/1764684000000-delivery-legacy-event-index';
-import { importedDeliveries } from '../../src/deliveries/deliveries.repository';
 import { LEGACY_EVENTS_SQL } from '../../src/deliveries/log/legacy-events';
 import type { DeliveriesService } from '../../src/deliveries/log/deliveries.service';
 import type { Actor } from '../../src/identity/actor';
 import { RETIRED_EVENTS } from '../../src/shared/event-catalog';
-import { SecretBox } from '../../src/security/secret-box';
-import { importLegacyWebhooks } from '../../src/webhooks/legacy-import';
 import { createTestDatabase, type TestDatabase } from '../helpers/database';
 import { deliveryIndexes, logService, newActor } from '../helpers/delivery-log';
+import { importLegacyWebhook } from '../helpers/legacy-import';
 
 const SEEDED = 50_000;
 
@@ -25,14 +22,6 @@ describe('legacy events of a workspace', () => {
   let b: Actor;
 
   const legacyOf = async (actor: Actor) => (await service.legacyEvents(actor)).events;
-  const importInto = (actor: Actor, webhooks: unknown[]) =>
-    importLegacyWebhooks(
-      db.dataSource,
-      new SecretBox(randomBytes(32).toString('hex')),
-      importedDeliveries,
-      actor.workspace.id,
-      { webhooks },
-    );
 
   beforeAll(async () => {
     db = await createTestDatabase(3);
@@ -60,21 +49,11 @@ describe('legacy events of a workspace', () => {
   });
 
   it('lists those of its imported webhooks and deliveries, in catalog order, and not the other workspace’s', async () => {
-    await importInto(a, [
-      {
-        url: 'https://old.example.com/hook',
-        events: ['task.updated', 'record.created'],
-        deliveries: [
-          {
-            event: 'deal.created',
-            status: 'delivered',
-            statusCode: 200,
-            createdAt: '2024-05-02T10:00:00Z',
-            payload: { id: 1 },
-          },
-        ],
-      },
-    ]);
+    await importLegacyWebhook(db.dataSource, a.workspace.id, {
+      url: 'https://old.example.com/hook',
+      events: ['task.updated', 'record.created'],
+      deliveredEvents: ['deal.created', 'record.created'],
+    });
     await expect(legacyOf(a)).resolves.toEqual(['deal.created', 'task.updated']);
     await expect(legacyOf(b)).resolves.toEqual([]);
   });
