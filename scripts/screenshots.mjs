@@ -287,6 +287,27 @@ async function main() {
     await page.locator('[role=menu][data-placement=above]').waitFor();
     await shoot('row-menu-upward', false);
 
+    // The event catalog (issue 27, item 5): what an event announces and its sample body in the
+    // webhook dialog; the API reference's events (the webhooks section) and a curl example.
+    await page.goto(`${stack.baseUrl}/webhooks`);
+    await page.getByTestId('webhook-add').click();
+    const updated = page.locator('[data-testid=webhook-event-option][data-event="record.updated"]');
+    await updated.getByTestId('webhook-event-sample-toggle').click();
+    await page.getByTestId('webhook-event-sample-body').waitFor();
+    await updated.evaluate((element) => element.scrollIntoView({ block: 'start' }));
+    await shoot('webhook-event-sample', false);
+    await page.goto(`${stack.baseUrl}/api-reference`);
+    const event = page.locator('[data-testid=api-event][data-event="record.created"]');
+    await event.getByTestId('api-example').locator('summary').click();
+    await event.getByTestId('api-example').evaluate((element) => element.scrollIntoView({ block: 'start' }));
+    await shoot('api-reference-event-example', false);
+    await event.evaluate((element) => element.scrollIntoView({ block: 'start' }));
+    await shoot('api-reference-event', false);
+    await page
+      .locator('[data-testid=api-operation][data-method=POST][data-path="/api/v1/webhooks"]')
+      .evaluate((element) => element.scrollIntoView({ block: 'start' }));
+    await shoot('api-reference-curl', false);
+
     log(`wrote ${saved.length} screenshots to ${OUT}:`);
     for (const path of saved) process.stdout.write(`  ${path}\n`);
   } finally {

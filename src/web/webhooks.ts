@@ -84,6 +84,14 @@ export const STATE_FILTER_LABELS: Record<DeliveryState, string> = {
   failed: 'Failed (no attempt follows)',
 };
 
+/**
+ * The Deliveries page's event filter: the catalog, then the retired events this workspace has
+ * (`legacyEvents`, from the server), and a name the address asks for.
+ */
+export function eventFilterOptions(legacyEvents: readonly string[], asked: string): string[] {
+  return [...new Set([...SELECTABLE_EVENTS, ...legacyEvents.filter(isRetiredEvent), asked])].filter(Boolean);
+}
+
 /** An event name as the lists show it: retired names carry a (legacy) marker. */
 export function eventLabel(event: string, legacy = isRetiredEvent(event)): string {
   return legacy ? `${event} (legacy)` : event;

@@ -21,6 +21,7 @@ import { cappedCount } from './delivery-count';
 import { loadDeliveryLabels } from './delivery-labels';
 import { DeliveryAttemptsRepository } from '../engine/delivery-attempts.repository';
 import { loadDeliveryStats } from './delivery-stats.repository';
+import { loadLegacyEvents } from './legacy-events';
 import type { DeliveryStatsView } from './delivery-stats-view';
 import { statsWindow, type StatsRange } from '../../shared/deliveries/delivery-stats';
 import type { DeliveryView, EventDetails, DeliveryPage } from './delivery-view';
@@ -115,6 +116,15 @@ export class DeliveriesService {
     if (query.webhookId) await this.webhook(actor, query.webhookId);
     const window = statsWindow(query.range, now);
     return loadDeliveryStats(this.dataSource.manager, actor.workspace.id, window, query.webhookId ?? null);
+  }
+
+  /**
+   * The retired events the workspace's deliveries or webhooks hold: the Deliveries page offers
+   * them in its event filter beside the catalog, and no others.
+   */
+  async legacyEvents(actor: Actor): Promise<{ events: string[] }> {
+    assertApiRight(actor, 'apiRead');
+    return { events: await loadLegacyEvents(this.dataSource.manager, actor.workspace.id) };
   }
 
   private filtered(actor: Actor, query: DeliveryListQuery): SelectQueryBuilder<Delivery> {
