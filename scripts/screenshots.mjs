@@ -1,8 +1,10 @@
 #!/usr/bin/env node
 // `npm run screenshots`: pictures of the Deliveries page (also filtered to the retrying deliveries,
 // with their "Retrying · next at …" badge), Event Details (also of a retrying delivery, with Retry
-// now), the Dashboard's chart and a webhook's Health dialog, taken by a real headless Chromium of the
-// real app, so anyone can look without setting anything up.
+// now), the Dashboard's webhook health and chart, the Webhooks list with each webhook's health word,
+// a webhook's Health dialog, "Resend failed since…" with its preview, the lists as cards on a 390 px
+// phone and a last row's ⋯ menu opening upward, taken by a real headless Chromium of the real app,
+// so anyone can look without setting anything up.
 //
 // It starts the embedded stack exactly as `npm start` does (the built dist/src/main.js: PostgreSQL,
 // the Temporal dev server, API and worker) in a throwaway data folder on free ports, runs a small
@@ -238,14 +240,73 @@ async function main() {
     await page.goto(`${stack.baseUrl}/`);
     await page.getByTestId('dashboard').waitFor();
     await page.getByTestId('dashboard-deliveries').getByTestId('deliveries-chart').waitFor();
+    // The 410 webhook is failing and the 503 one degraded: listed by name under Webhook health.
+    await page.getByTestId('dashboard-trouble-webhook').first().waitFor();
     await page.waitForLoadState('networkidle');
     await shoot('dashboard');
 
     await page.goto(`${stack.baseUrl}/webhooks`);
+    await page.getByTestId('webhook-verdict').first().waitFor();
+    await shoot('webhooks');
     await page.getByTestId('webhook-row').first().getByTestId('webhook-menu').click();
     await page.getByTestId('webhook-show-health').click();
     await page.getByTestId('webhook-health-dialog').getByTestId('deliveries-chart').waitFor();
     await shoot('webhook-health', false);
+
+    // "Resend failed since…" of the 410 receiver: the time zone and how many it would resend.
+    await page.keyboard.press('Escape');
+    const gone = page.locator(`[data-testid=webhook-row][data-url="${receiver.url}/gone"]`);
+    await gone.getByTestId('webhook-menu').click();
+    await page.getByTestId('webhook-resend-failed').click();
+    await page.locator('[data-testid=resend-failed-preview][data-count]').waitFor();
+    await shoot('resend-failed-preview', false);
+    await page.keyboard.press('Escape');
+
+    // A phone (390 px): the lists' tables as cards.
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.goto(`${stack.baseUrl}/webhooks`);
+    await page.getByTestId('webhook-row').first().waitFor();
+    await shoot('narrow-webhooks-cards');
+    await page.goto(`${stack.baseUrl}/deliveries`);
+    await page.getByTestId('delivery-row').first().waitFor();
+    await shoot('narrow-deliveries-cards');
+
+    // More webhooks than a 1280 × 800 window holds (for an event nothing here sends): the last
+    // row's ⋯ menu opens upward.
+    for (let n = 1; n <= 8; n++)
+      await appFetch(page, 'POST', '/app/api/webhooks', {
+        url: `${receiver.url}/ok?spare=${n}`,
+        description: `Spare endpoint ${n}`,
+        events: ['record.deleted'],
+      });
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await page.goto(`${stack.baseUrl}/webhooks`);
+    await page.getByTestId('webhook-row').nth(10).waitFor();
+    await page.evaluate('window.scrollTo(0, document.scrollingElement.scrollHeight)');
+    await page.getByTestId('webhook-row').last().getByTestId('webhook-menu').click();
+    await page.locator('[role=menu][data-placement=above]').waitFor();
+    await shoot('row-menu-upward', false);
+
+    // The event catalog (issue 27, item 5): what an event announces and its sample body in the
+    // webhook dialog; the API reference's events (the webhooks section) and a curl example.
+    await page.goto(`${stack.baseUrl}/webhooks`);
+    await page.getByTestId('webhook-add').click();
+    const updated = page.locator('[data-testid=webhook-event-option][data-event="record.updated"]');
+    await updated.getByTestId('webhook-event-sample-toggle').click();
+    await page.getByTestId('webhook-event-sample-body').waitFor();
+    await updated.evaluate((element) => element.scrollIntoView({ block: 'start' }));
+    await shoot('webhook-event-sample', false);
+    await page.goto(`${stack.baseUrl}/api-reference`);
+    const event = page.locator('[data-testid=api-event][data-event="record.created"]');
+    await event.getByTestId('api-example').locator('summary').click();
+    await event.getByTestId('api-example').evaluate((element) => element.scrollIntoView({ block: 'start' }));
+    await shoot('api-reference-event-example', false);
+    await event.evaluate((element) => element.scrollIntoView({ block: 'start' }));
+    await shoot('api-reference-event', false);
+    await page
+      .locator('[data-testid=api-operation][data-method=POST][data-path="/api/v1/webhooks"]')
+      .evaluate((element) => element.scrollIntoView({ block: 'start' }));
+    await shoot('api-reference-curl', false);
 
     log(`wrote ${saved.length} screenshots to ${OUT}:`);
     for (const path of saved) process.stdout.write(`  ${path}\n`);

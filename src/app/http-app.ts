@@ -131,7 +131,7 @@ export function createApp(deps: AppDeps, services: Services = createServices(dep
   signedIn.use(workspaceAdminRoutes({ dataSource, hooks: identityHooks }).routes());
   signedIn.use(recordsRoutes({ records, trash }).routes());
   signedIn.use(modelRoutes({ dataSource, modelChanges }).routes());
-  signedIn.use(deliveriesRoutes({ deliveries, retryNow, testEvents }).routes());
+  signedIn.use(deliveriesRoutes({ deliveries, retryNow, testEvents, web: true }).routes());
   signedIn.use(resendBatchesRoutes({ resendBatches }).routes());
   signedIn.use(connectedAccountsRoutes({ messaging }).routes());
   signedIn.use(connectedAppsRoutes({ connections: oauthConnections }).routes());

@@ -276,6 +276,8 @@ export const api = {
   /** Deliveries by outcome per hour or day (docs/deliveries.md, "Health and the chart of outcomes"). */
   deliveryStats: (query: DeliveryStatsQuery = {}) =>
     request<DeliveryStatsView>('GET', `/app/api/webhooks/deliveries/stats${queryString(query)}`),
+  /** The retired events this workspace's deliveries or webhooks hold (the Deliveries event filter). */
+  legacyEvents: () => request<{ events: string[] }>('GET', '/app/api/webhooks/deliveries/legacy-events'),
   delivery: (webhookId: string, deliveryId: string) =>
     request<EventDetails>('GET', `${webhookPath(webhookId)}/deliveries/${encodeURIComponent(deliveryId)}`),
   resendDelivery: (webhookId: string, deliveryId: string) =>

@@ -84,6 +84,14 @@ export const STATE_FILTER_LABELS: Record<DeliveryState, string> = {
   failed: 'Failed (no attempt follows)',
 };
 
+/**
+ * The Deliveries page's event filter: the catalog, then the retired events this workspace has
+ * (`legacyEvents`, from the server), and a name the address asks for.
+ */
+export function eventFilterOptions(legacyEvents: readonly string[], asked: string): string[] {
+  return [...new Set([...SELECTABLE_EVENTS, ...legacyEvents.filter(isRetiredEvent), asked])].filter(Boolean);
+}
+
 /** An event name as the lists show it: retired names carry a (legacy) marker. */
 export function eventLabel(event: string, legacy = isRetiredEvent(event)): string {
   return legacy ? `${event} (legacy)` : event;
@@ -314,6 +322,15 @@ export function dayBound(day: string, end: boolean): string | undefined {
   return Number.isNaN(time.getTime()) ? undefined : time.toISOString();
 }
 
+/** True for an ISO 8601 date-time with its zone (a chart bar's bounds), as the server reads it. */
+export const isIsoTime = (value: string) =>
+  /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/.test(value) &&
+  !Number.isNaN(new Date(value).getTime());
+
+/** A created-date filter's bound: a local calendar day, or an exact time (from a chart bar) as it is. */
+export const createdBound = (value: string, end: boolean): string | undefined =>
+  isIsoTime(value) ? value : dayBound(value, end);
+
 /** `YYYY-MM-DD` of a time in the browser's time zone. */
 export function localDay(time: string | Date): string {
   const date = typeof time === 'string' ? new Date(time) : time;
@@ -325,7 +342,8 @@ export function localDay(time: string | Date): string {
 
 /**
  * The Deliveries page's filters, kept in the page's URL (`/deliveries?status=failed&…`) so a
- * link or a reload shows the same log. Dates are local calendar days (`YYYY-MM-DD`).
+ * link or a reload shows the same log. Dates are local calendar days (`YYYY-MM-DD`), or exact
+ * ISO times when a chart bar or the Dashboard opened the log.
  */
 export type DeliveryFilters = {
   /** Part of the event or of the URL (the server's `searchTerm`). */
@@ -417,9 +435,9 @@ export function deliveryQueryOf(filters: DeliveryFilters): DeliveryListQuery {
   const url = filters.url.trim();
   if (url) query.url = url;
   if (filters.webhookId) query.webhookId = filters.webhookId;
-  const from = dayBound(filters.createdFrom, false);
+  const from = createdBound(filters.createdFrom, false);
   if (from) query.createdFrom = from;
-  const to = dayBound(filters.createdTo, true);
+  const to = createdBound(filters.createdTo, true);
   if (to) query.createdTo = to;
   // An id is sent once it is one (invalidIdFilters says which is not yet).
   for (const { name, valid } of ID_FILTERS) {

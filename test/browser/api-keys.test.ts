@@ -102,6 +102,8 @@ describe('web app: API keys, members and roles in a browser', () => {
     await expectVisible(page.getByTestId('copy-key'));
     await screenshot(page, '03-standard-key-created');
 
+    // Closing asks first unless the key is said to be copied (keyboard-and-layout.test.ts covers the asking).
+    await page.getByTestId('created-key-copied').check();
     await page.getByTestId('created-key-done').click();
     await dialog.waitFor({ state: 'detached' });
     await card(page, 'Reporting script').waitFor();
@@ -138,6 +140,7 @@ describe('web app: API keys, members and roles in a browser', () => {
     expect(quickKey).not.toBe(standardKey);
     await expect(page.getByTestId('created-key-snippet').textContent()).resolves.toContain(quickKey);
     await screenshot(page, '05-quick-key-created');
+    await page.getByTestId('created-key-copied').check();
     await page.getByTestId('dialog-close').click();
     await dialog.waitFor({ state: 'detached' });
 
@@ -197,6 +200,7 @@ describe('web app: API keys, members and roles in a browser', () => {
       timeZone: zone,
     });
     await expect(zoned.getByTestId('created-key-value').textContent()).resolves.toMatch(KEY_VALUE);
+    await zoned.getByTestId('created-key-copied').check();
     await zoned.getByTestId('created-key-done').click();
 
     const quarterly = card(zoned, 'Quarterly export');
@@ -282,6 +286,7 @@ describe('web app: API keys, members and roles in a browser', () => {
     await memberPage.getByTestId('key-create-submit').click();
     memberKey = (await memberPage.getByTestId('created-key-value').textContent()) ?? '';
     expect(memberKey).toMatch(KEY_VALUE);
+    await memberPage.getByTestId('created-key-copied').check();
     await memberPage.getByTestId('created-key-done').click();
     await card(memberPage, 'Bob laptop').waitFor();
     await expect(memberPage.getByTestId('api-key-card').count()).resolves.toBe(1);

@@ -279,10 +279,11 @@ describe('web app: deliveries in a browser', () => {
     expect(headerText).toContain('Content-Type: application/json');
     expect(headerText).toContain('X-Webhook-Signature: ********');
     expect(headerText).toContain('X-Team: ********');
-    // The Admin owns the webhook: the body is shown, byte for byte as the receiver got it.
+    // The Admin owns the webhook: the body is shown as the receiver got it, indented for reading (it
+    // is JSON); Copy copies it byte for byte (keyboard-and-layout.test.ts).
     const [received] = receiver.received;
     await expect(exchange.getByTestId('attempt-request-body').textContent()).resolves.toBe(
-      received!.rawBody.toString('utf8'),
+      JSON.stringify(JSON.parse(received!.rawBody.toString('utf8')), null, 2),
     );
     const responseText = (await exchange.getByTestId('attempt-response-headers').innerText()).replace(
       /\s+/g,

@@ -6,7 +6,8 @@ import type { TestApp } from '../helpers/test-app';
  * The web app on a phone (390 × 844, the narrowest screen it supports): no page scrolls sideways
  * at the document level, the navigation folds behind a Menu button and still reaches every page,
  * dialogs fit the screen and long URLs break mid-word instead of widening the page. Tables may
- * scroll inside their own container. BROWSER_SHOTS=/some/dir saves a screenshot of each page.
+ * scroll inside their own container, and a list's table shows one card per row, each value beside its
+ * column's heading. BROWSER_SHOTS=/some/dir saves a screenshot of each page.
  */
 
 const PHONE = { width: 390, height: 844 };
@@ -148,6 +149,59 @@ describe('web app: a 390 px wide screen', () => {
     await expectDialogFits(keyDialog);
     await expectWithinScreen(keyDialog.getByTestId('key-create-submit'));
     expect(await horizontalOverflow(page)).toBeLessThanOrEqual(0);
+  });
+
+  const tables = [
+    ['Webhooks', '/webhooks', 'webhook-row', ['Description', 'Events', 'Status', 'Created at', 'Updated at']],
+    [
+      'Deliveries',
+      '/deliveries',
+      'delivery-row',
+      ['Event', 'Element', 'Status', 'Status Code', 'Created at'],
+    ],
+    ['Members', '/settings/members', 'member-row', ['Email', 'Role', 'Status', 'Added']],
+    ['Records', '/records?type=deal', 'record-row', ['Updated']],
+  ] as const;
+
+  it.each(tables)(
+    'shows the %s table as cards: no header row, each value labelled',
+    async (name, path, row, labels) => {
+      await page.goto(`${app.baseUrl}${path}`);
+      const card = page.getByTestId(row).first();
+      await card.waitFor();
+      await screenshot(page, `narrow-cards-${name.toLowerCase()}`, { fullPage: false });
+      const table = page.locator('table', { has: card });
+      await expect(table.locator('thead').isVisible()).resolves.toBe(false);
+      await expect(
+        card.evaluate((element: any) => element.ownerDocument.defaultView.getComputedStyle(element).display),
+      ).resolves.toBe('block');
+      await expectWithinScreen(card);
+      // Nothing in the card sticks out sideways, and its frame does not scroll sideways either.
+      await expect(
+        card.evaluate((element) => element.scrollWidth - element.clientWidth),
+      ).resolves.toBeLessThanOrEqual(0);
+      await expect(
+        page
+          .locator('.table-wrap', { has: card })
+          .evaluate((element) => element.scrollWidth - element.clientWidth),
+      ).resolves.toBeLessThanOrEqual(0);
+      // The headings are shown beside the values, read from the column headings.
+      const shown = await card
+        .locator('td')
+        .evaluateAll((cells: any[]) =>
+          cells.map((cell) => cell.ownerDocument.defaultView.getComputedStyle(cell, '::before').content),
+        );
+      for (const label of labels) expect(shown).toContain(`"${label}"`);
+      expect(await horizontalOverflow(page)).toBeLessThanOrEqual(0);
+    },
+  );
+
+  it('shows API keys as cards too', async () => {
+    await page.goto(`${app.baseUrl}/settings/api-keys`);
+    const card = page.getByTestId('api-key-card').first();
+    await card.waitFor();
+    await expect(card.evaluate((element: any) => element.tagName)).resolves.toBe('LI');
+    await expectWithinScreen(card);
   });
 
   it('breaks the long URL in the webhooks list mid-word: its cell stays narrower than the screen', async () => {

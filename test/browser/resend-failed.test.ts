@@ -1,10 +1,13 @@
-import type { Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { Delivery } from '../../src/deliveries/store/delivery.entity';
 import { RESEND_BATCH_MAX } from '../../src/shared/limits';
+import { DELIVERY_COUNT_CAP } from '../../src/deliveries/log/delivery-view';
 import {
   addWebhookInBrowser,
   appFetch,
+  BROWSER_CONTEXT,
   DELIVERY_TIMEOUT_MS,
+  browserToday,
   eventually,
   screenshot,
   useBrowserSession,
@@ -16,12 +19,17 @@ import type { TestApp } from '../helpers/test-app';
  * "Resend failed since…" in a real headless Chromium, against the real API, a real Temporal worker
  * and a receiver on loopback that fails, then answers 200 (docs/deliveries.md): the dialog starts
  * a batch, follows it to the end, and shows each delivery resent or refused with its reason, and
- * the note when more remained than one batch resends.
+ * the note when more remained than one batch resends. Before it starts, it names the browser's time
+ * zone (Berlin here) and previews how many Failed deliveries there are since the time chosen.
  */
 const admin = { name: 'Rhea Resend', email: 'rhea@example.com', password: 'correct horse battery' };
 
 describe('web app: resend failed since… in a browser', () => {
-  const session = useBrowserSession({ worker: true, signUp: { ...admin, workspace: 'Second Chances' } });
+  const session = useBrowserSession({
+    worker: true,
+    signUp: { ...admin, workspace: 'Second Chances' },
+    context: { ...BROWSER_CONTEXT, timezoneId: 'Europe/Berlin' },
+  });
   let app: TestApp;
   let page: Page;
   let receiver: Receiver;
@@ -43,6 +51,12 @@ describe('web app: resend failed since… in a browser', () => {
       `${count} failed deliveries`,
       DELIVERY_TIMEOUT_MS,
     );
+  /** The preview once counted: its text and count. */
+  const preview = async (dialog: Locator) => {
+    const counted = dialog.locator('[data-testid=resend-failed-preview][data-count]');
+    await counted.waitFor();
+    return { text: await counted.textContent(), count: Number(await counted.getAttribute('data-count')) };
+  };
   const openDialog = async (url: string) => {
     await page.getByTestId('nav-webhooks').click();
     await page.locator(`[data-testid=webhook-row][data-url="${url}"]`).getByTestId('webhook-menu').click();
@@ -72,6 +86,25 @@ describe('web app: resend failed since… in a browser', () => {
       (Date.now() - (await page.evaluate((value) => new Date(value).getTime(), since))) / 3_600_000;
     expect(hoursAgo).toBeGreaterThan(23.9);
     expect(hoursAgo).toBeLessThan(24.1);
+    // It says which zone that time is in, and how many Failed deliveries there are since then.
+    await expect(dialog.getByTestId('resend-failed-zone').textContent()).resolves.toMatch(
+      /^Your browser’s time zone: Europe\/Berlin \(UTC\+0[12]:00\)$/,
+    );
+    await expect(preview(dialog)).resolves.toEqual({
+      text: 'Up to 2 Failed deliveries since then will be resent (any already resent are skipped).',
+      count: 2,
+    });
+    await screenshot(page, '39-resend-failed-preview', { fullPage: false });
+    // A later time counts again: none since tomorrow.
+    await dialog
+      .getByTestId('resend-failed-since')
+      .fill(since.replace(/^\d{4}-\d{2}-\d{2}/, await browserToday(page, 1)));
+    await expect(preview(dialog)).resolves.toEqual({
+      text: 'No Failed deliveries of this webhook since then: nothing to resend.',
+      count: 0,
+    });
+    await dialog.getByTestId('resend-failed-since').fill(since);
+    await expect(preview(dialog)).resolves.toMatchObject({ count: 2 });
     const before = receiver.received.length;
     await dialog.getByTestId('resend-failed-start').click();
     const progress = dialog.getByTestId('resend-failed-progress');
@@ -120,6 +153,10 @@ describe('web app: resend failed since… in a browser', () => {
     receiver.replies('/hooks/many', { status: 200 });
 
     const dialog = await openDialog(url);
+    await expect(preview(dialog)).resolves.toEqual({
+      text: `${RESEND_BATCH_MAX + 1} Failed deliveries since then: this batch resends the oldest ${RESEND_BATCH_MAX}; start another for the rest.`,
+      count: RESEND_BATCH_MAX + 1,
+    });
     await dialog.getByTestId('resend-failed-start').click();
     await dialog.getByTestId('resend-failed-more').waitFor();
     await expect(dialog.getByTestId('resend-failed-more').textContent()).resolves.toContain(
@@ -130,4 +167,26 @@ describe('web app: resend failed since… in a browser', () => {
     });
     await expect(dialog.getByTestId('resend-failed-result').count()).resolves.toBe(RESEND_BATCH_MAX);
   }, 180_000);
+
+  it('previews a count past the delivery log’s cap as “1,000+”', async () => {
+    // The last test's dialog, done, is closed first.
+    await page.getByTestId('resend-failed').getByTestId('dialog-close').click();
+    const url = `${receiver.url}/hooks/many`;
+    const id = await webhookId(url);
+    await app.dataSource.query(
+      `INSERT INTO deliveries (workspace_id, webhook_id, event_id, event, url, element, trigger, sources_version,
+         status, status_code, response_message, attempts, workflow_started_at, created_at)
+       SELECT workspace_id, webhook_id, gen_random_uuid(), event, url, element, 'event', sources_version,
+         'failed', 400, 'Bad Request', 1, now(), now() - make_interval(secs => n)
+       FROM (SELECT * FROM deliveries WHERE webhook_id = $1 LIMIT 1) AS one, generate_series(1, $2) AS n`,
+      [id, DELIVERY_COUNT_CAP],
+    );
+    const dialog = await openDialog(url);
+    await expect(preview(dialog)).resolves.toEqual({
+      text: `${DELIVERY_COUNT_CAP.toLocaleString('en-US')}+ Failed deliveries since then: this batch resends the oldest ${RESEND_BATCH_MAX}; start another for the rest.`,
+      count: DELIVERY_COUNT_CAP,
+    });
+    await dialog.getByTestId('resend-failed-start').waitFor();
+    await page.keyboard.press('Escape');
+  });
 });

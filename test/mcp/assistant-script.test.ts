@@ -35,8 +35,8 @@ const refusal = async (
 /**
  * Issue 27, "Done when": the scripted assistant session through the official SDK client (which
  * checks every answer against its tool's outputSchema), from names only, in the order an assistant
- * works, each step using what the earlier ones learnt. A step is one entry; item 1's "retry it now"
- * goes where marked (test/deliveries/retry-now.test.ts retries over MCP on its own).
+ * works, each step using what the earlier ones learnt. A step is one entry (test/deliveries/retry-now.test.ts
+ * checks Retry now's refusals and races on its own).
  */
 const SCRIPT: [string, (session: Session) => Promise<void>][] = [
   [
@@ -134,7 +134,41 @@ const SCRIPT: [string, (session: Session) => Promise<void>][] = [
       session.delivery = details;
     },
   ],
-  // Issue 27, item 1: ['retries it now, once the receiver is fixed', …] (the retry brought forward).
+  [
+    'retries it now, once the receiver is fixed: the next attempt of the same delivery, no second chain',
+    async (session) => {
+      session.receiver.replies('/crm', { status: 200 });
+      const answer = (
+        await call(session, 'manage_webhooks', {
+          action: 'retry_delivery_now',
+          deliveryId: session.delivery.id,
+          idempotencyKey: 'script-retry-now-1',
+        })
+      ).structuredContent;
+      expect(answer).toMatchObject({ id: session.delivery.id, status: 'failed', state: 'retrying' });
+
+      let details: any;
+      await eventually(async () => {
+        details = (await call(session, 'get_delivery', { deliveryId: session.delivery.id }))
+          .structuredContent;
+        return details.status === 'delivered';
+      }, 'the attempt brought forward delivered');
+      expect(
+        details.attemptHistory.map((attempt: { statusCode: number | null }) => attempt.statusCode),
+      ).toEqual([500, 200]);
+      // Still one delivery of the event: the retry ran inside it, not as a resend.
+      const listed = (await call(session, 'list_deliveries', { id: session.webhook.id })).structuredContent;
+      expect(listed.data.map((row: { id: string }) => row.id)).toEqual([session.delivery.id]);
+      // A second retry has nothing to bring forward.
+      const again = await refusal(session, 'manage_webhooks', {
+        action: 'retry_delivery_now',
+        deliveryId: session.delivery.id,
+      });
+      expect(again._meta!.failure.issues).toEqual([
+        expect.objectContaining({ customCode: 'deliveryNotRetrying' }),
+      ]);
+    },
+  ],
   [
     'finds it by its event id, as the receiver logged it, and by its short id',
     async (session) => {

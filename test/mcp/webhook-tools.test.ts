@@ -75,10 +75,17 @@ describe('MCP webhook tools', () => {
         'get_resend_batch',
       ]);
       expect(properties.action.description).toContain('- get_delivery:');
-      expect(properties.since.description).toMatch(/Actions: resend_failed\. Required for resend_failed\.$/);
+      expect(properties.since.description).toMatch(/Actions: resend_failed\.$/);
       expect(properties.batchId.description).toMatch(/Actions: get_resend_batch\./);
-      expect(properties.action.description).toContain('Inputs: deliveryId (required), idempotencyKey.');
-      expect(properties.url.description).toMatch(/Actions: create, update\. Required for create\.$/);
+      expect(properties.action.description).toContain('- get_delivery: ');
+      expect(properties.action.description).toContain('Inputs: deliveryId (required).');
+      expect(properties.action.description).toContain('Inputs: id (required), since (required).');
+      expect(properties.action.description).toMatch(
+        /- create: .* Inputs: url \(required\), description, events \(required\),/,
+      );
+      expect(properties.action.description).toMatch(/- update: .* Inputs: url, description, events, /);
+      expect(properties.idempotencyKey.description).toMatch(/^Any unique string/);
+      expect(properties.url.description).toMatch(/Actions: create, update\.$/);
       expect(properties.deliveryId.description).toMatch(
         /Actions: resend_delivery, retry_delivery_now, get_delivery\./,
       );

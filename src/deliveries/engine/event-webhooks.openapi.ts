@@ -1,32 +1,9 @@
 import type { z } from 'zod';
 import type { FieldDef } from '../../record-model/field-kinds';
 import { isRecordEvent, WEBHOOK_EVENTS, type WebhookEvent } from '../../shared/event-catalog';
+import { EVENT_DESCRIPTIONS } from '../../shared/event-catalog-descriptions';
 import { messagingEventEnvelopeSchema, recordEventEnvelopeSchema } from './envelope-view';
 import { testEventData } from '../test-events/test-event';
-
-/** What each event of the catalog announces (docs/events.md, docs/messaging.md). */
-const FIRES_WHEN: Record<WebhookEvent, string> = {
-  'record.created':
-    'A record of a configured source type is created. `data.record.fields` holds its after-values.',
-  'record.updated':
-    'A field, assignment, identity or link of a record of a configured source type changes (a write that changes nothing emits nothing). Before and after values of what changed.',
-  'record.deleted':
-    'A record of a configured source type moves to the Trash. Before-values and the relationships it leaves; `afterVersion` is null.',
-  'record.restored': 'A record is restored from the Trash. Its values again as after-values.',
-  'record.deletedPermanently':
-    'A record is deleted permanently (by hand, or 30 days after the Trash). The ref only; earlier events of the record lose their field values.',
-  'messaging.message.received': 'A chat message or email is ingested.',
-  'messaging.message.updated': 'An ingested message is updated.',
-  'messaging.message.deleted': 'An ingested message is deleted.',
-  'messaging.message.reaction': 'A reaction is added to a message.',
-  'messaging.email.received': 'An email is ingested.',
-  'messaging.email.deleted': 'An ingested email is deleted.',
-  'messaging.chat.updated': 'A chat thread is updated.',
-  'messaging.chat.deleted': 'A chat thread is deleted.',
-  'messaging.calendar.changed': 'A connected calendar changes.',
-  'messaging.calendar_event.changed': 'A calendar event changes.',
-  'messaging.relation.created': 'A new provider relation is created.',
-};
 
 const field = (id: string, name: string, kind: FieldDef['kind'], position: number, options?: string[]) => ({
   id,
@@ -77,7 +54,7 @@ export interface EventWebhookSpec {
 /** The OpenAPI `webhooks` entries: one POST per event a webhook can subscribe to. */
 export const EVENT_WEBHOOKS: readonly EventWebhookSpec[] = WEBHOOK_EVENTS.map((event) => ({
   event,
-  summary: FIRES_WHEN[event],
+  summary: EVENT_DESCRIPTIONS[event],
   envelope: isRecordEvent(event) ? recordEventEnvelopeSchema : messagingEventEnvelopeSchema,
   example: exampleEnvelope(event),
 }));

@@ -18,6 +18,8 @@ export function deliveriesRoutes(deps: {
   deliveries: DeliveriesService;
   retryNow: RetryNowService;
   testEvents: TestEventsService;
+  /** The web app's routes (/app/api) add what only its pages need. */
+  web?: boolean;
 }): Router {
   const { deliveries, retryNow, testEvents } = deps;
   const router = new Router();
@@ -31,6 +33,13 @@ export function deliveriesRoutes(deps: {
   router.get('/webhooks/deliveries/stats', async (ctx) => {
     ctx.body = await deliveries.stats(actorOf(ctx), parse(deliveryStatsQuery, ctx.query));
   });
+
+  if (deps.web) {
+    // The Deliveries page's event filter: the catalog, plus the retired events found here.
+    router.get('/webhooks/deliveries/legacy-events', async (ctx) => {
+      ctx.body = await deliveries.legacyEvents(actorOf(ctx));
+    });
+  }
 
   router.get('/webhooks/:id/deliveries', async (ctx) => {
     const webhookId = parseId(ctx.params.id, webhookNotFound);

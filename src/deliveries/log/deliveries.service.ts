@@ -14,6 +14,7 @@ import { loadDeliveryEvent, readablePayload } from '../engine/delivery-event';
 import {
   DeliveriesRepository,
   DeliveryAttemptsRepository,
+  loadLegacyEvents,
   type Delivery,
   type DeliveryListQuery,
 } from '../store';
@@ -86,6 +87,15 @@ export class DeliveriesService {
     if (query.webhookId) await this.webhook(actor, query.webhookId);
     const window = statsWindow(query.range, now);
     return loadDeliveryStats(this.dataSource.manager, actor.workspace.id, window, query.webhookId ?? null);
+  }
+
+  /**
+   * The retired events the workspace's deliveries or webhooks hold: the Deliveries page offers
+   * them in its event filter beside the catalog, and no others.
+   */
+  async legacyEvents(actor: Actor): Promise<{ events: string[] }> {
+    assertApiRight(actor, 'apiRead');
+    return { events: await loadLegacyEvents(this.dataSource.manager, actor.workspace.id) };
   }
 
   /** Record names are read with the viewer's current access (as Event Details' payload). */

@@ -38,9 +38,7 @@ describe('inputJsonSchema', () => {
       expect.objectContaining({ type: 'string', format: 'uuid' }),
       { type: 'string' },
     ]);
-    expect(id!.description).toBe(
-      'get: The thing. list: Only under this parent. count: A name. Actions: get, list, count. Required for get, count.',
-    );
+    expect(id!.description).toBe('get: The thing. list: Only under this parent. count: A name.');
   });
 
   it('leaves a plain object as zod writes it, without $schema (MCP reads 2020-12 by default)', () => {

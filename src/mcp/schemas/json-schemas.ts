@@ -8,8 +8,9 @@ import { tidySchema } from './tidy';
  * A tool's advertised `inputSchema`, from the zod schema that also validates its calls. A
  * discriminated union on `action` (manage_webhooks) is advertised as ONE flat object: the Claude,
  * OpenAI, Bedrock and Vertex tool APIs refuse `oneOf`/`anyOf`/`allOf` at the root of a tool's input
- * schema, and clients then drop the tool (or the whole session). Each flattened property says which
- * actions take it and for which it is required; the zod union still refuses any other shape.
+ * schema, and clients then drop the tool (or the whole session). The `action` description lists each
+ * action's inputs, marking the required ones; each flattened property says which actions take it; the
+ * zod union still refuses any other shape.
  */
 export const inputJsonSchema = (schema: z.ZodType): JsonSchema => once(inputs, schema, advertisedInput);
 
@@ -53,19 +54,22 @@ function advertisedOutput(schema: z.ZodType): JsonSchema {
 }
 
 function flattenActions(variants: JsonSchema[]): JsonSchema {
-  const byProperty = new Map<string, { action: string; schema: JsonSchema; required: boolean }[]>();
+  const byProperty = new Map<string, { action: string; schema: JsonSchema }[]>();
   const actionLines: string[] = [];
   for (const variant of variants) {
     const { action: actionSchema, ...properties } = variant.properties ?? {};
     const action = String(actionSchema?.const);
     const required = new Set((variant.required as string[] | undefined) ?? []);
-    const inputs = Object.keys(properties).map((name) => (required.has(name) ? `${name} (required)` : name));
+    // Every action takes idempotencyKey: its own description says so, not each line.
+    const inputs = Object.keys(properties)
+      .filter((name) => name !== 'idempotencyKey')
+      .map((name) => (required.has(name) ? `${name} (required)` : name));
     actionLines.push(
       `- ${action}: ${String(actionSchema?.description ?? '')} Inputs: ${inputs.join(', ') || 'none'}.`,
     );
     for (const [name, schema] of Object.entries(properties)) {
       const uses = byProperty.get(name) ?? [];
-      uses.push({ action, schema, required: required.has(name) });
+      uses.push({ action, schema });
       byProperty.set(name, uses);
     }
   }
@@ -85,8 +89,11 @@ function flattenActions(variants: JsonSchema[]): JsonSchema {
   };
 }
 
-/** One flattened property: its schema (or the distinct schemas of the actions) and where it applies. */
-function mergedProperty(uses: { action: string; schema: JsonSchema; required: boolean }[]): JsonSchema {
+/**
+ * One flattened property: its schema (or the distinct schemas of the actions) and where it applies.
+ * Which actions require it is said once, in the `action` description's line per action.
+ */
+function mergedProperty(uses: { action: string; schema: JsonSchema }[]): JsonSchema {
   const shapes = new Map<string, JsonSchema>();
   const descriptions = new Map<string, string[]>();
   for (const { action, schema } of uses) {
@@ -97,15 +104,18 @@ function mergedProperty(uses: { action: string; schema: JsonSchema; required: bo
     }
   }
   const actions = uses.map((use) => use.action);
-  const requiredFor = uses.filter((use) => use.required).map((use) => use.action);
   const described =
     descriptions.size === 1
       ? [...descriptions.keys()][0]!
       : [...descriptions].map(([text, by]) => `${by.join(', ')}: ${text}`).join(' ');
-  const applies = `Actions: ${actions.join(', ')}.${requiredFor.length ? ` Required for ${requiredFor.join(', ')}.` : ''}`;
+  // Descriptions that differ by action already name every action that takes the input.
+  const namedByDescriptions =
+    descriptions.size > 1 &&
+    [...descriptions.values()].reduce((sum, by) => sum + by.length, 0) === actions.length;
+  const applies = namedByDescriptions ? '' : `Actions: ${actions.join(', ')}.`;
   const [single] = shapes.values();
   return {
     ...(shapes.size === 1 ? single : { anyOf: [...shapes.values()] }),
-    description: described ? `${described} ${applies}` : applies,
+    description: [described, applies].filter(Boolean).join(' '),
   };
 }

@@ -1,4 +1,5 @@
-// A modal dialog: overlay, title, body and actions; Escape and the close button call onClose.
+// A modal dialog: overlay, title, body and actions; Escape and the close button call onClose. Tab
+// and Shift+Tab cycle inside it, and closing gives focus back to what had it (the button that opened it).
 // DialogActions is every dialog's footer, SubmitButton every form's primary button.
 import { useEffect, useId, useRef, type ReactNode } from 'react';
 import { useSubmit } from '../useSubmit';
@@ -47,6 +48,7 @@ export function Dialog({
     first?.focus();
     const onKey = (event: KeyboardEvent) => {
       if (event.key === 'Escape') close.current();
+      if (event.key === 'Tab' && panel.current) keepTabInside(panel.current, event);
     };
     document.addEventListener('keydown', onKey);
     return () => {
@@ -56,7 +58,15 @@ export function Dialog({
   }, []);
 
   return (
-    <div className="overlay" onMouseDown={(event) => event.target === event.currentTarget && onClose()}>
+    <div
+      className="overlay"
+      onMouseDown={(event) => {
+        if (event.target !== event.currentTarget) return;
+        // No focus change by the click: focus goes back to the opener (or stays in the dialog if it asks first).
+        event.preventDefault();
+        onClose();
+      }}
+    >
       <div
         ref={panel}
         className={wide === 'extra' ? 'dialog dialog-xwide' : wide ? 'dialog dialog-wide' : 'dialog'}
@@ -84,6 +94,34 @@ export function Dialog({
       </div>
     </div>
   );
+}
+
+const FOCUSABLE =
+  'a[href], button:not([disabled]), input:not([disabled]), select:not([disabled]), textarea:not([disabled]), summary, [tabindex]:not([tabindex="-1"])';
+
+/**
+ * Tab past the last control goes to the first, Shift+Tab before the first to the last. Only the
+ * topmost dialog (a confirmation over another dialog) acts.
+ */
+function keepTabInside(panel: HTMLElement, event: KeyboardEvent): void {
+  const dialogs = document.querySelectorAll('[role="dialog"][aria-modal="true"]');
+  if (dialogs[dialogs.length - 1] !== panel) return;
+  const controls = Array.from(panel.querySelectorAll<HTMLElement>(FOCUSABLE)).filter(
+    (element) => element.getClientRects().length > 0,
+  );
+  const active = document.activeElement;
+  const index = controls.findIndex((control) => control === active);
+  const outside = !panel.contains(active);
+  const target = event.shiftKey
+    ? index <= 0 || outside
+      ? controls.at(-1)
+      : undefined
+    : index === controls.length - 1 || outside
+      ? controls[0]
+      : undefined;
+  if (!target) return;
+  event.preventDefault();
+  target.focus();
 }
 
 type SubmitButtonProps = {

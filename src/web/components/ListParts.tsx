@@ -1,9 +1,10 @@
 // The parts the list pages share: the search box and "Clear" of the toolbar, "Loading…", the table's frame (dimmed while a newer query is
 // read), the table with its header row, a row that opens on a click and its button, and the "Load more" button of
 // a cursor-paged list.
-import type { HTMLAttributes, ReactNode } from 'react';
+import { useRef, type HTMLAttributes, type ReactNode } from 'react';
 import type { PagedList } from '../usePagedList';
 import { BreakableUrl } from './BreakableUrl';
+import { useCellLabels } from './useCellLabels';
 
 /** The search box of a list's toolbar. */
 export function SearchField({
@@ -86,15 +87,36 @@ type ListTableProps = {
   actions?: boolean;
   /** The table's `data-view` (which view of the list the rows are of). */
   view?: string;
+  /** On a narrow screen, one card per row (the default), or the table scrolling sideways. */
+  cards?: boolean;
   /** The rows. */
   children: ReactNode;
 };
 
-/** A list's table in its frame: one header row of `columns`, then the rows. */
-export function ListTable({ stale, className, testId, columns, actions, view, children }: ListTableProps) {
+/**
+ * A list's table in its frame: one header row of `columns`, then the rows; on a narrow screen one
+ * card per row, each value labelled with its column.
+ */
+export function ListTable({
+  stale,
+  className,
+  testId,
+  columns,
+  actions,
+  view,
+  cards = true,
+  children,
+}: ListTableProps) {
+  const table = useRef<HTMLTableElement>(null);
+  useCellLabels(table);
   return (
     <TableWrap stale={stale}>
-      <table className={className} data-testid={testId} data-view={view}>
+      <table
+        ref={table}
+        className={cards ? `${className} table-cards` : className}
+        data-testid={testId}
+        data-view={view}
+      >
         <thead>
           <tr>
             {columns.map((column, index) => (

@@ -3,6 +3,8 @@
 // No third-party renderer: the document of this service uses a handful of JSON Schema keywords.
 import type { ReactNode } from 'react';
 import type { JsonSchema, OpenApiDocument, OpenApiOperation, OpenApiParameter } from '../api';
+import { curlExample } from '../curl-example';
+import { CopyButton } from './CopyButton';
 
 type Schemas = Record<string, JsonSchema>;
 
@@ -210,34 +212,50 @@ function PropertyTable({
 export const operationAnchor = (method: string, path: string) =>
   `op-${method}-${path.replace(/[^A-Za-z0-9]+/g, '-').replace(/^-|-$/g, '')}`;
 
+export const eventAnchor = (event: string) => `event-${event.replace(/[^A-Za-z0-9]+/g, '-')}`;
+
+/** How to call the operation: where the document's servers are, and the API key header's name. */
+export type CallTarget = { baseUrl: string; keyHeader: string };
+
 /** The response description without its "customCodes: …" sentence (the codes are listed apart). */
 function responseText(description: string | undefined, codes: string[] | undefined): string | undefined {
   if (!description || !codes?.length) return description;
   return description.replace(/\s*customCodes:[\s\S]*$/, '').replace(/\.$/, '') || undefined;
 }
 
+/**
+ * An operation of `paths` (with a curl example when `call` says where to send it), or an entry of
+ * the `webhooks` section: `path` is then the event's name, and the request is the service's POST
+ * to a webhook URL.
+ */
 export function OperationView({
   method,
   path,
   operation,
   document,
+  call,
+  event = false,
 }: {
   method: string;
   path: string;
   operation: OpenApiOperation;
   document: OpenApiDocument;
+  call?: CallTarget;
+  event?: boolean;
 }) {
   const schemas = document.components?.schemas ?? {};
   const publicOperation = Array.isArray(operation.security) && operation.security.length === 0;
   const body = operation.requestBody?.content?.['application/json'];
   const parameters = operation.parameters ?? [];
+  const curl = call && !event ? curlExample({ method, path, operation, ...call }) : undefined;
   return (
     <article
       className="operation"
-      id={operationAnchor(method, path)}
-      data-testid="api-operation"
+      id={event ? eventAnchor(path) : operationAnchor(method, path)}
+      data-testid={event ? 'api-event' : 'api-operation'}
       data-method={method.toUpperCase()}
-      data-path={path}
+      data-path={event ? undefined : path}
+      data-event={event ? path : undefined}
     >
       <header className="operation-header">
         <span className={`method method-${method}`}>{method.toUpperCase()}</span>
@@ -245,9 +263,9 @@ export function OperationView({
           {path}
         </code>
         <span className="operation-summary" data-testid="api-operation-summary">
-          {operation.summary}
+          {event ? 'to your webhook URL' : operation.summary}
         </span>
-        {publicOperation ? <span className="tag tag-plain">No key needed</span> : null}
+        {publicOperation && !event ? <span className="tag tag-plain">No key needed</span> : null}
       </header>
       {operation.description ? (
         <p className="operation-description">
@@ -255,25 +273,40 @@ export function OperationView({
         </p>
       ) : null}
 
+      {curl ? (
+        <Section title="Example request">
+          <div className="curl-example" data-testid="api-curl">
+            <pre className="code-block" data-testid="api-curl-command">
+              {curl}
+            </pre>
+            <CopyButton text={curl} label="Copy" testId="api-curl-copy" />
+          </div>
+        </Section>
+      ) : null}
+
       {parameters.length ? (
-        <Section title="Parameters">
+        <Section title={event ? 'Headers' : 'Parameters'}>
           <ParameterTable parameters={parameters} />
         </Section>
       ) : null}
 
       {operation.requestBody ? (
-        <Section title={`Request body${operation.requestBody.required ? '' : ' (optional)'}`}>
+        <Section
+          title={event ? 'Body' : `Request body${operation.requestBody.required ? '' : ' (optional)'}`}
+        >
           {body?.schema ? <SchemaView schema={body.schema} schemas={schemas} /> : null}
           {body?.example !== undefined ? (
-            <details className="example">
-              <summary>Example</summary>
-              <pre className="code-block">{JSON.stringify(body.example, null, 2)}</pre>
+            <details className="example" data-testid="api-example">
+              <summary>{event ? 'Example payload' : 'Example'}</summary>
+              <pre className="code-block" data-testid="api-example-body">
+                {JSON.stringify(body.example, null, 2)}
+              </pre>
             </details>
           ) : null}
         </Section>
       ) : null}
 
-      <Section title="Responses">
+      <Section title={event ? 'Your answer' : 'Responses'}>
         <table className="table table-compact responses-table">
           <tbody>
             {Object.entries(operation.responses ?? {}).map(([status, response]) => {

@@ -1,12 +1,21 @@
 // API reference (everyone signed in): the REST API's OpenAPI document (GET /api/v1/openapi.json)
 // as readable pages: the operations grouped by tag, each with method, path, summary, description,
-// parameters, request body schema and responses (status, description, customCodes), then the
-// shared schemas. A filter narrows the operations by path, summary or customCode.
+// a curl example, parameters, request body schema and responses (status, description,
+// customCodes), then the events a webhook receives (the `webhooks` section) and the shared
+// schemas. A filter narrows the operations by path, summary or customCode, and the events by name.
 import { useEffect, useState } from 'react';
 import { api, errorMessage, type OpenApiDocument, type OpenApiOperation } from '../api';
 import { ErrorMessage } from '../components/Dialog';
 import { Loading } from '../components/ListParts';
-import { OperationView, RichText, SchemaView, operationAnchor, schemaAnchor } from '../components/OpenApi';
+import {
+  OperationView,
+  RichText,
+  SchemaView,
+  eventAnchor,
+  operationAnchor,
+  schemaAnchor,
+  type CallTarget,
+} from '../components/OpenApi';
 import { PageHeader } from '../components/PageHeader';
 
 const METHODS = ['get', 'post', 'put', 'patch', 'delete'];
@@ -29,6 +38,25 @@ function groupsOf(document: OpenApiDocument): Group[] {
     }
   }
   return [...groups.values()].filter((group) => group.entries.length > 0);
+}
+
+type EventEntry = { event: string; operation: OpenApiOperation };
+
+/** The `webhooks` section: what the service POSTs to a webhook URL, one entry per event. */
+function eventsOf(document: OpenApiDocument): EventEntry[] {
+  return Object.entries(document.webhooks ?? {}).flatMap(([event, item]) =>
+    item.post ? [{ event, operation: item.post }] : [],
+  );
+}
+
+/** The document's first server on this origin, as a curl example calls it. */
+function callTargetOf(document: OpenApiDocument): CallTarget {
+  const server = document.servers?.[0]?.url ?? '/';
+  const keyName = document.components?.securitySchemes?.apiKey?.name;
+  return {
+    baseUrl: new URL(server, window.location.origin).href.replace(/\/$/, ''),
+    keyHeader: typeof keyName === 'string' ? keyName : 'x-api-key',
+  };
 }
 
 function matches(entry: Entry, filter: string): boolean {
@@ -70,6 +98,10 @@ export function ApiReferencePage() {
   const shownGroups = groups
     .map((group) => ({ ...group, entries: group.entries.filter((entry) => matches(entry, filter.trim())) }))
     .filter((group) => group.entries.length > 0);
+  const shownEvents = (document ? eventsOf(document) : []).filter(({ event, operation }) =>
+    matches({ method: 'post', path: event, operation }, filter.trim()),
+  );
+  const call = document ? callTargetOf(document) : undefined;
   const schemas = document?.components?.schemas ?? {};
   const keyHeader = document?.components?.securitySchemes?.apiKey;
 
@@ -122,6 +154,22 @@ export function ApiReferencePage() {
                 </ul>
               </div>
             ))}
+            {shownEvents.length ? (
+              <div className="api-index-group">
+                <a href="#events" className="api-index-tag">
+                  Events (webhooks)
+                </a>
+                <ul>
+                  {shownEvents.map(({ event, operation }) => (
+                    <li key={event}>
+                      <a href={`#${eventAnchor(event)}`} title={operation.description}>
+                        <span className="api-index-path">{event}</span>
+                      </a>
+                    </li>
+                  ))}
+                </ul>
+              </div>
+            ) : null}
             <a href="#schemas" className="api-index-tag">
               Schemas
             </a>
@@ -163,7 +211,7 @@ export function ApiReferencePage() {
               </dl>
             </div>
 
-            {shownGroups.length === 0 ? (
+            {shownGroups.length === 0 && shownEvents.length === 0 ? (
               <div className="empty" data-testid="api-no-match">
                 No operation matches “{filter}”.
               </div>
@@ -185,10 +233,32 @@ export function ApiReferencePage() {
                     path={path}
                     operation={operation}
                     document={document}
+                    call={call}
                   />
                 ))}
               </section>
             ))}
+
+            {shownEvents.length ? (
+              <section id="events" className="api-tag" data-testid="api-events">
+                <h2>Events (webhooks)</h2>
+                <p className="muted">
+                  What the service POSTs to a webhook URL, one entry per event a webhook can subscribe to: the
+                  headers, the body (the envelope, unless the webhook has a body template) and what your
+                  answer means.
+                </p>
+                {shownEvents.map(({ event, operation }) => (
+                  <OperationView
+                    key={event}
+                    method="post"
+                    path={event}
+                    operation={operation}
+                    document={document}
+                    event
+                  />
+                ))}
+              </section>
+            ) : null}
 
             <section id="schemas" className="api-tag" data-testid="api-schemas">
               <h2>Schemas</h2>

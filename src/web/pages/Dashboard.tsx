@@ -1,6 +1,8 @@
 // The landing page of a signed-in person: where they are, with which role, and where to go; with
-// Read access All on API & Webhooks, the chart of the workspace's webhook deliveries by outcome.
+// Read access All on API & Webhooks, the health of the workspace's webhooks (the ones in trouble
+// by name) and the chart of their deliveries by outcome.
 import { DeliveryStatsPanel } from '../components/deliveries/DeliveryStatsPanel';
+import { WorkspaceHealthPanel } from '../components/webhooks/WorkspaceHealthPanel';
 import { Link } from '../router';
 import { useSession } from '../session';
 
@@ -39,7 +41,10 @@ export function DashboardPage() {
         </div>
       ) : null}
       {permissions.apiRead ? (
-        <DeliveryStatsPanel title="Webhook deliveries" testId="dashboard-deliveries" />
+        <>
+          <WorkspaceHealthPanel />
+          <DeliveryStatsPanel title="Webhook deliveries" testId="dashboard-deliveries" />
+        </>
       ) : null}
       <ul className="link-list" data-testid="dashboard-links">
         <li>

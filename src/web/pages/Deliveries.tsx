@@ -8,6 +8,7 @@
 import { useEffect, useMemo, useState } from 'react';
 import { api, errorMessage, type DeliveryPage, type DeliveryView, type RecordTypeSummary } from '../api';
 import { DateRange } from '../components/DateRange';
+import { CreatedTimes } from '../components/deliveries/CreatedTimes';
 import { DeliveryStatusBadge, DeliveryWebhook, ElementName } from '../components/deliveries/DeliveryParts';
 import { ErrorMessage } from '../components/Dialog';
 import {
@@ -28,17 +29,17 @@ import { useDebounced } from '../useDebounced';
 import { useSubmit } from '../useSubmit';
 import { SHORT_ID_LENGTH } from '../../shared/deliveries/delivery-ids';
 import {
-  RETIRED_EVENTS,
-  SELECTABLE_EVENTS,
   STATE_FILTER_LABELS,
   deliveriesPathOf,
   deliveryCount,
   deliveryFiltersOf,
   deliveryQueryOf,
+  eventFilterOptions,
   eventLabel,
   hasDeliveryFilters,
   ID_FILTERS,
   invalidIdFilters,
+  isIsoTime,
   isUnfinished,
   mergeDeliveries,
   webhookLabel,
@@ -77,6 +78,7 @@ export function DeliveriesPage() {
   const [error, setError] = useState<string>();
   const [types, setTypes] = useState<RecordTypeSummary[]>([]);
   const [webhooks, setWebhooks] = useState<WebhookOption[]>([]);
+  const [legacyEvents, setLegacyEvents] = useState<string[]>([]);
   const [open, setOpen] = useState<DeliveryView>();
   const [reloads, setReloads] = useState(0);
   const more = useSubmit();
@@ -89,9 +91,14 @@ export function DeliveriesPage() {
   const current = listing?.key === key ? listing : undefined;
   const shown = current ?? listing;
 
-  // Type names for the Element column, and the webhooks for the webhook filter.
+  // Type names for the Element column, the webhooks for the webhook filter, and the retired events
+  // this workspace has for the event filter.
   useEffect(() => {
     let live = true;
+    api
+      .legacyEvents()
+      .then((answer) => live && setLegacyEvents(answer.events))
+      .catch(() => undefined);
     api
       .discoverModel()
       .then((answer) => live && setTypes(answer.types))
@@ -163,8 +170,8 @@ export function DeliveriesPage() {
   const invalidIds = invalidIdFilters(filters);
   // A search for an id finds nothing (it matches URLs and event names): offer the id filters it fits.
   const searchedIds = ID_FILTERS.filter(({ valid }) => filters.search.trim() !== '' && valid(filters.search));
-  // The catalog, then the retired names (old deliveries only), and a name the address asks for.
-  const eventOptions = [...new Set([...SELECTABLE_EVENTS, ...RETIRED_EVENTS, filters.event])].filter(Boolean);
+  // The catalog, then the retired names this workspace has, and a name the address asks for.
+  const eventOptions = eventFilterOptions(legacyEvents, filters.event);
   // A webhook asked for by the address but not listed (deleted since) is still offered.
   const webhookOptions =
     filters.webhookId && !webhooks.some((webhook) => webhook.id === filters.webhookId)
@@ -278,14 +285,23 @@ export function DeliveriesPage() {
             />
           </label>
         ))}
-        <DateRange
-          label="Created"
-          from={filters.createdFrom}
-          to={filters.createdTo}
-          onFrom={(createdFrom) => setFilters({ createdFrom })}
-          onTo={(createdTo) => setFilters({ createdTo })}
-          testId="deliveries-created"
-        />
+        {isIsoTime(filters.createdFrom) || isIsoTime(filters.createdTo) ? (
+          <CreatedTimes
+            from={filters.createdFrom}
+            to={filters.createdTo}
+            onClear={() => setFilters({ createdFrom: '', createdTo: '' })}
+            testId="deliveries-created-times"
+          />
+        ) : (
+          <DateRange
+            label="Created"
+            from={filters.createdFrom}
+            to={filters.createdTo}
+            onFrom={(createdFrom) => setFilters({ createdFrom })}
+            onTo={(createdTo) => setFilters({ createdTo })}
+            testId="deliveries-created"
+          />
+        )}
         <ClearFilters
           filtered={filtered}
           onClear={() => navigate(deliveriesPathOf({}), { replace: true })}

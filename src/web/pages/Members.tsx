@@ -2,7 +2,7 @@
 import { useCallback, useEffect, useState, type FormEvent } from 'react';
 import { api, errorMessage, type Member, type MemberStatus, type Role } from '../api';
 import { ConfirmDialog, Dialog, DialogActions, ErrorMessage } from '../components/Dialog';
-import { Loading } from '../components/ListParts';
+import { ListTable, Loading } from '../components/ListParts';
 import { PageHeader } from '../components/PageHeader';
 import { DateTime } from '../format';
 import { useSession, useSessionContext } from '../session';
@@ -63,71 +63,60 @@ export function MembersPage() {
       {members === undefined ? (
         <Loading failed={Boolean(error)} />
       ) : (
-        <div className="table-wrap">
-          <table className="table" data-testid="members-table">
-            <thead>
-              <tr>
-                <th>Name</th>
-                <th>Email</th>
-                <th>Role</th>
-                <th>Status</th>
-                <th>Added</th>
-                <th aria-label="Actions" />
-              </tr>
-            </thead>
-            <tbody>
-              {members.map((member) => (
-                <tr key={member.userId} data-testid="member-row" data-email={member.email}>
-                  <td data-testid="member-name">
-                    {member.name}
-                    {member.userId === session.user.id ? <span className="tag">You</span> : null}
-                  </td>
-                  <td data-testid="member-email">{member.email}</td>
-                  <td>
-                    <select
-                      aria-label={`Role of ${member.email}`}
-                      value={member.roleId}
-                      onChange={(event) => void update(member, { roleId: event.target.value })}
-                      data-testid="member-role"
-                    >
-                      {roles.map((role) => (
-                        <option key={role.id} value={role.id}>
-                          {role.name}
-                        </option>
-                      ))}
-                    </select>
-                  </td>
-                  <td>
-                    <select
-                      aria-label={`Status of ${member.email}`}
-                      value={member.status}
-                      onChange={(event) =>
-                        void update(member, { status: event.target.value as MemberStatus })
-                      }
-                      data-testid="member-status"
-                    >
-                      <option value="active">Active</option>
-                      <option value="inactive">Inactive</option>
-                    </select>
-                  </td>
-                  <td>
-                    <DateTime value={member.createdAt} />
-                  </td>
-                  <td className="cell-actions">
-                    <button
-                      type="button"
-                      className="button button-small button-danger-outline"
-                      onClick={() => setRemoving(member)}
-                      data-testid="member-remove"
-                    >
-                      Remove
-                    </button>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <ListTable
+          className="table"
+          testId="members-table"
+          columns={['Name', 'Email', 'Role', 'Status', 'Added']}
+          actions
+        >
+          {members.map((member) => (
+            <tr key={member.userId} data-testid="member-row" data-email={member.email}>
+              <td data-testid="member-name">
+                {member.name}
+                {member.userId === session.user.id ? <span className="tag">You</span> : null}
+              </td>
+              <td data-testid="member-email">{member.email}</td>
+              <td>
+                <select
+                  aria-label={`Role of ${member.email}`}
+                  value={member.roleId}
+                  onChange={(event) => void update(member, { roleId: event.target.value })}
+                  data-testid="member-role"
+                >
+                  {roles.map((role) => (
+                    <option key={role.id} value={role.id}>
+                      {role.name}
+                    </option>
+                  ))}
+                </select>
+              </td>
+              <td>
+                <select
+                  aria-label={`Status of ${member.email}`}
+                  value={member.status}
+                  onChange={(event) => void update(member, { status: event.target.value as MemberStatus })}
+                  data-testid="member-status"
+                >
+                  <option value="active">Active</option>
+                  <option value="inactive">Inactive</option>
+                </select>
+              </td>
+              <td>
+                <DateTime value={member.createdAt} />
+              </td>
+              <td className="cell-actions">
+                <button
+                  type="button"
+                  className="button button-small button-danger-outline"
+                  onClick={() => setRemoving(member)}
+                  data-testid="member-remove"
+                >
+                  Remove
+                </button>
+              </td>
+            </tr>
+          ))}
+        </ListTable>
       )}
 
       {adding ? (

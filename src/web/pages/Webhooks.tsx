@@ -74,6 +74,8 @@ export function WebhooksPage() {
   const [filters, setFilters] = useState<Filters>(NO_FILTERS);
   const [open, setOpen] = useState<Open>();
   const [notice, setNotice] = useState<string>();
+  // A webhook just added: the notice offers "Send test event" for it, the quickest check of the receiver.
+  const [added, setAdded] = useState<WebhookView>();
 
   const list = usePagedList(listQuery(debouncedSearch, filters), fetchWebhooks);
   const { current, error } = list;
@@ -85,6 +87,7 @@ export function WebhooksPage() {
   const onSaved = (webhook: WebhookView, created: boolean) => {
     setOpen(undefined);
     setNotice(created ? `Webhook to ${webhook.url} added.` : `Webhook to ${webhook.url} saved.`);
+    setAdded(created && webhook.enabled ? webhook : undefined);
     list.update((webhooks) => webhooks.map((item) => (item.id === webhook.id ? webhook : item)));
     list.reload();
   };
@@ -92,6 +95,7 @@ export function WebhooksPage() {
   const onDeleted = (webhook: WebhookView) => {
     setOpen(undefined);
     setNotice(`Webhook to ${webhook.url} deleted. Its deliveries stay in the log.`);
+    setAdded(undefined);
     list.update((webhooks) => webhooks.filter((item) => item.id !== webhook.id));
     list.reload();
   };
@@ -163,6 +167,19 @@ export function WebhooksPage() {
       {notice ? (
         <p className="notice" role="status" data-testid="webhooks-notice">
           {notice}
+          {added ? (
+            <>
+              {' '}
+              <button
+                type="button"
+                className="link-button"
+                onClick={() => setOpen({ kind: 'test', webhook: added })}
+                data-testid="webhooks-notice-send-test"
+              >
+                Send test event
+              </button>
+            </>
+          ) : null}
         </p>
       ) : null}
       <ErrorMessage message={error ?? list.moreError} />
@@ -212,7 +229,7 @@ export function WebhooksPage() {
                   >
                     {webhook.enabled ? 'Enabled' : 'Disabled'}
                   </span>
-                  <WebhookHealthSummary health={webhook.health} />
+                  <WebhookHealthSummary webhook={webhook} />
                 </td>
                 <td>
                   <DateTime value={webhook.createdAt} testId="webhook-created-at" />

@@ -22,6 +22,7 @@ import { AttemptRequestExpiry1764669600000 } from './2025-12/1764669600000-attem
 import { DeliveryFindIndexes1764673200000 } from './2025-12/1764673200000-delivery-find-indexes';
 import { DeliveryRetryingIndexes1764676800000 } from './2025-12/1764676800000-delivery-retrying-indexes';
 import { WebhookSignatures1764680400000 } from './2025-12/1764680400000-webhook-signatures';
+import { DeliveryLegacyEventIndex1764684000000 } from './2025-12/1764684000000-delivery-legacy-event-index';
 
 /** Every migration, oldest first. Listed explicitly so the same list runs from src and dist. */
 export const migrations = [
@@ -49,4 +50,5 @@ export const migrations = [
   DeliveryFindIndexes1764673200000,
   DeliveryRetryingIndexes1764676800000,
   WebhookSignatures1764680400000,
+  DeliveryLegacyEventIndex1764684000000,
 ];

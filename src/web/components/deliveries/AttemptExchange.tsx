@@ -4,6 +4,7 @@
 // a retention window, after which only when it expired is shown.
 import type { EventDetails } from '../../api';
 import { DateTime } from '../../format';
+import { CopyButton } from '../CopyButton';
 
 type Attempt = EventDetails['attemptHistory'][number];
 type Header = { name: string; value: string };
@@ -12,6 +13,31 @@ function formatBytes(bytes: number): string {
   if (bytes < 1024) return `${bytes} B`;
   if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KiB`;
   return `${(bytes / 1024 / 1024).toFixed(2)} MiB`;
+}
+
+/** A JSON body indented for reading; any other body as it was sent. */
+function readableBody(body: string): { text: string; json: boolean } {
+  try {
+    return { text: JSON.stringify(JSON.parse(body), null, 2), json: true };
+  } catch {
+    return { text: body, json: false };
+  }
+}
+
+/** The body as sent, pretty-printed when it is JSON; Copy copies the exact bytes sent, not the pretty form. */
+function RequestBody({ body }: { body: string }) {
+  const { text, json } = readableBody(body);
+  return (
+    <div className="snippet">
+      <div className="snippet-header">
+        <span className="snippet-title">{json ? 'Body (JSON, indented here)' : 'Body'}</span>
+        <CopyButton text={body} label="Copy body" testId="attempt-request-body-copy" />
+      </div>
+      <pre className="code-block" data-testid="attempt-request-body" data-json={json}>
+        {text}
+      </pre>
+    </div>
+  );
 }
 
 function HeaderList({ headers, testId }: { headers: Header[]; testId: string }) {
@@ -48,9 +74,7 @@ export function AttemptExchange({ attempt }: { attempt: Attempt }) {
             <>
               <HeaderList headers={request.headers} testId="attempt-request-headers" />
               {request.body !== null ? (
-                <pre className="code-block" data-testid="attempt-request-body">
-                  {request.body}
-                </pre>
+                <RequestBody body={request.body} />
               ) : (
                 <p className="notice" data-testid="attempt-request-body-withheld">
                   {request.bodyWithheld?.message}

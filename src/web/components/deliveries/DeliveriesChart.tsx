@@ -1,8 +1,13 @@
 // Deliveries by outcome over time as stacked bars (Delivered, Failed, Retrying, In flight), drawn in plain
 // SVG: one bar per hour or UTC day, each named for screen readers and on hover, a legend with the
-// totals, and the same numbers as a table on request.
+// totals, and the same numbers as a table on request. A bar, and each of its segments, is a link
+// to the deliveries it counts (issue 27, item 6).
+import type { MouseEvent } from 'react';
 import type { DeliveryStatsView } from '../../api';
+import type { DeliveryState } from '../../../shared/deliveries/delivery-state';
 import { formatSuccessRate } from '../../../shared/webhooks/webhook-health';
+import { bucketDeliveriesPath } from '../../delivery-links';
+import { useRouter } from '../../router';
 
 type Bucket = DeliveryStatsView['buckets'][number];
 
@@ -10,12 +15,18 @@ type Bucket = DeliveryStatsView['buckets'][number];
  * Bottom to top: what finished well, what failed for good, what failed and will be tried again,
  * what is still under way.
  */
-const SERIES = [
-  { key: 'delivered', label: 'Delivered', className: 'chart-delivered' },
-  { key: 'failed', label: 'Failed', className: 'chart-failed' },
-  { key: 'retrying', label: 'Retrying', className: 'chart-retrying' },
+const SERIES: readonly {
+  key: 'delivered' | 'failed' | 'retrying' | 'inFlight';
+  label: string;
+  className: string;
+  /** The Deliveries page's Status filter that lists this series; none for In flight (two states). */
+  state?: DeliveryState;
+}[] = [
+  { key: 'delivered', label: 'Delivered', className: 'chart-delivered', state: 'delivered' },
+  { key: 'failed', label: 'Failed', className: 'chart-failed', state: 'failed' },
+  { key: 'retrying', label: 'Retrying', className: 'chart-retrying', state: 'retrying' },
   { key: 'inFlight', label: 'In flight', className: 'chart-in-flight' },
-] as const;
+];
 
 // The drawing's own units: the SVG stretches to its box, bars keep a tenth of their slot as a gap.
 const SLOT = 10;
@@ -37,12 +48,22 @@ export function bucketLabel(stats: Pick<DeliveryStatsView, 'bucket'>, start: str
 
 const totalOf = (bucket: Bucket) => SERIES.reduce((sum, series) => sum + bucket[series.key], 0);
 
+const timeOnly = new Intl.DateTimeFormat(undefined, { hour: '2-digit', minute: '2-digit' });
+
+/** The span a bar counts, as its links name it: "Nov 26, 14:00–15:00", "Nov 26 (UTC)". */
+function bucketSpan(stats: DeliveryStatsView, start: string, end: string): string {
+  return stats.bucket === 'hour'
+    ? `${hourLabel.format(new Date(start))}–${timeOnly.format(new Date(end))}`
+    : `${dayLabel.format(new Date(start))} (UTC)`;
+}
+
 function describe(stats: DeliveryStatsView, bucket: Bucket): string {
   const counts = SERIES.map((series) => `${bucket[series.key]} ${series.label.toLowerCase()}`).join(', ');
   return `${bucketLabel(stats, bucket.start)}: ${counts}`;
 }
 
 export function DeliveriesChart({ stats, title }: { stats: DeliveryStatsView; title: string }) {
+  const { navigate } = useRouter();
   const { buckets, totals } = stats;
   const peak = Math.max(1, ...buckets.map(totalOf));
   const scale = HEIGHT / peak;
@@ -76,10 +97,28 @@ export function DeliveriesChart({ stats, title }: { stats: DeliveryStatsView; ti
           {buckets.map((bucket, index) => {
             let top = HEIGHT;
             const label = describe(stats, bucket);
+            const total = totalOf(bucket);
+            const end = buckets[index + 1]?.start ?? stats.to;
+            const span = bucketSpan(stats, bucket.start, end);
+            const link = (state: DeliveryState | undefined, name: string) => {
+              const path = bucketDeliveriesPath({
+                start: bucket.start,
+                end,
+                state,
+                webhookId: stats.webhookId,
+              });
+              return {
+                href: path,
+                'aria-label': name,
+                'data-state': state ?? 'all',
+                onClick: (event: MouseEvent) => followLink(event, () => navigate(path)),
+              };
+            };
+            const slot = <rect className="chart-slot" x={index * SLOT} y={0} width={SLOT} height={HEIGHT} />;
             return (
               <g
                 key={bucket.start}
-                role="img"
+                role={total ? 'group' : 'img'}
                 aria-label={label}
                 data-testid="chart-bar"
                 data-start={bucket.start}
@@ -89,13 +128,19 @@ export function DeliveriesChart({ stats, title }: { stats: DeliveryStatsView; ti
                 data-in-flight={bucket.inFlight}
               >
                 <title>{label}</title>
-                {/* The whole slot answers the hover, also over an empty bucket. */}
-                <rect className="chart-slot" x={index * SLOT} y={0} width={SLOT} height={HEIGHT} />
+                {/* The whole slot answers the hover, also over an empty bucket, and opens all its deliveries. */}
+                {total ? (
+                  <a {...link(undefined, `${total} deliveries, ${span}`)} data-testid="chart-bar-link">
+                    {slot}
+                  </a>
+                ) : (
+                  slot
+                )}
                 {SERIES.map((series) => {
                   const height = bucket[series.key] * scale;
                   if (height === 0) return null;
                   top -= height;
-                  return (
+                  const segment = (
                     <rect
                       key={series.key}
                       className={series.className}
@@ -104,6 +149,14 @@ export function DeliveriesChart({ stats, title }: { stats: DeliveryStatsView; ti
                       width={BAR}
                       height={height}
                     />
+                  );
+                  // In flight is Pending or Sending, no one filter: a click on it opens the whole bar.
+                  if (!series.state) return segment;
+                  const name = `${bucket[series.key]} ${series.label.toLowerCase()}, ${span}`;
+                  return (
+                    <a key={series.key} {...link(series.state, name)} data-testid="chart-segment-link">
+                      {segment}
+                    </a>
                   );
                 })}
               </g>
@@ -147,4 +200,11 @@ export function DeliveriesChart({ stats, title }: { stats: DeliveryStatsView; ti
       </details>
     </figure>
   );
+}
+
+/** A plain click opens the page here; with a modifier key the browser opens a new tab or window. */
+function followLink(event: MouseEvent, open: () => void) {
+  if (event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
+  event.preventDefault();
+  open();
 }

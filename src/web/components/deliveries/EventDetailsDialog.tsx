@@ -284,6 +284,7 @@ export function EventDetailsDialog({ delivery: opened, typeName, canResend, onCl
         <ListTable
           className="table table-compact"
           testId="delivery-attempt-history"
+          cards={false}
           columns={['Attempt', 'Time', 'Status code', 'Message', 'Duration', 'Outcome']}
         >
           {current.attemptHistory.map((attempt) => [

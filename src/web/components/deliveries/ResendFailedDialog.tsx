@@ -1,9 +1,19 @@
 // "Resend failed since …" from a webhook's row menu: resends its Failed deliveries since a time, as a
 // background batch, and follows it: how many, each one resent or refused with the reason, and
-// whether more remained beyond the batch's limit (docs/deliveries.md).
+// whether more remained beyond the batch's limit (docs/deliveries.md). The time is the browser's,
+// and says so; before it starts, the delivery log's capped count of Failed deliveries since then
+// previews how many it takes.
 import { useEffect, useState } from 'react';
-import { api, type ResendBatchResultView, type ResendBatchView, type WebhookView } from '../../api';
+import {
+  api,
+  type DeliveryPage,
+  type ResendBatchResultView,
+  type ResendBatchView,
+  type WebhookView,
+} from '../../api';
 import { defaultResendSince } from '../../../shared/deliveries/resend-batch.rules';
+import { RESEND_BATCH_MAX } from '../../../shared/limits';
+import { useDebounced } from '../../useDebounced';
 import { useSubmit } from '../../useSubmit';
 import { DateTime } from '../../format';
 import { ShowDeliveriesLink } from './DeliveryParts';
@@ -23,12 +33,23 @@ function localInputValue(date: Date): string {
   return local.toISOString().slice(0, 16);
 }
 
+/** The browser's time zone by name, with its offset at `instant`: "Europe/Berlin (UTC+01:00)". */
+export function timeZoneLabel(instant: Date): string {
+  const zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
+  const offset = -instant.getTimezoneOffset();
+  const hours = String(Math.floor(Math.abs(offset) / 60)).padStart(2, '0');
+  const minutes = String(Math.abs(offset) % 60).padStart(2, '0');
+  return `${zone} (UTC${offset < 0 ? '-' : '+'}${hours}:${minutes})`;
+}
+
 export function ResendFailedDialog({ webhook, onClose, onShowDeliveries }: Props) {
   const [since, setSince] = useState(() => localInputValue(defaultResendSince(new Date())));
   const [batch, setBatch] = useState<ResendBatchView>();
   const submit = useSubmit();
   const { setError } = submit;
   const running = batch?.status === 'running';
+  const instant = since ? new Date(since) : undefined;
+  const valid = instant !== undefined && !Number.isNaN(instant.getTime());
 
   // Follows the batch while it runs; stops when it completes or the dialog closes.
   useEffect(() => {
@@ -68,6 +89,12 @@ export function ResendFailedDialog({ webhook, onClose, onShowDeliveries }: Props
           data-testid="resend-failed-since"
         />
       </label>
+      {valid ? (
+        <p className="hint" data-testid="resend-failed-zone">
+          Your browser&rsquo;s time zone: {timeZoneLabel(instant)}
+        </p>
+      ) : null}
+      {!batch && valid ? <ResendPreview webhookId={webhook.id} since={instant.toISOString()} /> : null}
       <ErrorMessage message={submit.error} />
       {batch ? <BatchProgress batch={batch} /> : null}
       {batch && !running ? (
@@ -90,6 +117,40 @@ export function ResendFailedDialog({ webhook, onClose, onShowDeliveries }: Props
       />
     </Dialog>
   );
+}
+
+/** "Up to 12 Failed deliveries…", read from the delivery log once the time stops changing. */
+function ResendPreview({ webhookId, since }: { webhookId: string; since: string }) {
+  const settled = useDebounced(since, 400);
+  const [total, setTotal] = useState<{ since: string; total: DeliveryPage['total'] }>();
+  const [error, setError] = useState<string>();
+  useEffect(() => {
+    let current = true;
+    setError(undefined);
+    api.deliveries({ webhookId, state: 'failed', createdFrom: settled, limit: 1 }).then(
+      (page) => current && setTotal({ since: settled, total: page.total }),
+      (failure: unknown) => current && setError(failure instanceof Error ? failure.message : String(failure)),
+    );
+    return () => {
+      current = false;
+    };
+  }, [webhookId, settled]);
+  if (error) return <ErrorMessage message={`Could not count them: ${error}`} />;
+  const counted = total?.since === since ? total.total : undefined;
+  return (
+    <p className="notice" data-testid="resend-failed-preview" data-count={counted?.count} aria-live="polite">
+      {counted ? previewText(counted) : 'Counting Failed deliveries since then…'}
+    </p>
+  );
+}
+
+function previewText({ count, capped }: DeliveryPage['total']): string {
+  if (count === 0) return 'No Failed deliveries of this webhook since then: nothing to resend.';
+  const number = `${count.toLocaleString('en-US')}${capped ? '+' : ''}`;
+  if (capped || count > RESEND_BATCH_MAX)
+    return `${number} Failed deliveries since then: this batch resends the oldest ${RESEND_BATCH_MAX}; start another for the rest.`;
+  const noun = count === 1 ? 'delivery' : 'deliveries';
+  return `Up to ${number} Failed ${noun} since then will be resent (any already resent are skipped).`;
 }
 
 function BatchProgress({ batch }: { batch: ResendBatchView }) {

@@ -1,6 +1,11 @@
 // The Events field of the webhook dialog: the catalog's events in groups with All/None per group,
-// and the retired events a webhook still holds (shown, never selectable again).
+// each with what it announces and a Sample of its body, and the retired events a webhook still
+// holds (shown, never selectable again).
+import { useState } from 'react';
+import { describeEvent } from '../../../shared/event-catalog-descriptions';
 import { EVENT_GROUPS, eventLabel, isRetiredEvent, type WebhookDraft } from '../../webhooks';
+import { RichText } from '../OpenApi';
+import { EVENT_SAMPLE_PANEL_ID, EventSamplePanel } from './EventSamplePanel';
 
 export function EventsField({
   draft,
@@ -12,6 +17,7 @@ export function EventsField({
   onChange: (events: string[]) => void;
 }) {
   const legacy = draft.events.filter((event) => isRetiredEvent(event));
+  const [sampled, setSampled] = useState<string>();
   const toggle = (event: string, on: boolean) =>
     onChange(on ? [...draft.events, event] : draft.events.filter((name) => name !== event));
   return (
@@ -47,22 +53,50 @@ export function EventsField({
                 )}
               </div>
               {group.events.map((event) => (
-                <label key={event} className="inline">
-                  <input
-                    type="checkbox"
-                    checked={draft.events.includes(event)}
-                    disabled={readOnly}
-                    onChange={(change) => toggle(event, change.target.checked)}
-                    data-testid="webhook-event"
-                    data-event={event}
-                  />
-                  <code>{event}</code>
-                </label>
+                <div
+                  key={event}
+                  className="event-option"
+                  data-testid="webhook-event-option"
+                  data-event={event}
+                >
+                  <div className="event-option-name">
+                    <label className="inline">
+                      <input
+                        type="checkbox"
+                        checked={draft.events.includes(event)}
+                        disabled={readOnly}
+                        onChange={(change) => toggle(event, change.target.checked)}
+                        aria-describedby={`event-description-${event}`}
+                        data-testid="webhook-event"
+                        data-event={event}
+                      />
+                      <code>{event}</code>
+                    </label>
+                    <button
+                      type="button"
+                      className="link-button small"
+                      aria-expanded={sampled === event}
+                      aria-controls={sampled === event ? EVENT_SAMPLE_PANEL_ID : undefined}
+                      onClick={() => setSampled(sampled === event ? undefined : event)}
+                      data-testid="webhook-event-sample-toggle"
+                    >
+                      {sampled === event ? 'Hide sample' : 'Sample'}
+                    </button>
+                  </div>
+                  <span
+                    className="hint event-description"
+                    id={`event-description-${event}`}
+                    data-testid="webhook-event-description"
+                  >
+                    <RichText text={describeEvent(event)} />
+                  </span>
+                </div>
               ))}
             </div>
           );
         })}
       </div>
+      {sampled ? <EventSamplePanel event={sampled} onClose={() => setSampled(undefined)} /> : null}
       {legacy.length ? (
         <p className="hint" data-testid="webhook-legacy-events">
           Also subscribed to retired events: {legacy.map((event) => eventLabel(event, true)).join(', ')}. They

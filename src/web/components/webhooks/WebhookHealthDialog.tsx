@@ -1,6 +1,6 @@
-// A webhook's health from its row menu: its endpoint's state, the last delivery, the outcomes of
-// the last 24 hours and 7 days with their success rates, and the chart of its deliveries by
-// outcome over time.
+// A webhook's health from its row menu: the word (health-verdict.ts), its endpoint's state, the last
+// delivery, the outcomes of the last 24 hours and 7 days with their success rates, and the chart of
+// its deliveries by outcome over time (its bars open the deliveries they count).
 import { useEffect, useState } from 'react';
 import { api, type WebhookView } from '../../api';
 import { DateTime } from '../../format';
@@ -10,6 +10,8 @@ import { BreakableUrl } from '../BreakableUrl';
 import { DeliveryStatsPanel } from '../deliveries/DeliveryStatsPanel';
 import { Dialog, DialogActions } from '../Dialog';
 import { EndpointStatePanel } from './EndpointState';
+import { HealthVerdictBadge } from './HealthVerdict';
+import { judgeHealth } from '../../../shared/webhooks/health-verdict';
 
 type Props = {
   webhook: WebhookView;
@@ -41,6 +43,9 @@ export function WebhookHealthDialog({ webhook, onClose, onShowDeliveries }: Prop
           <BreakableUrl url={webhook.url} />
         </code>
         {webhook.description ? <span className="muted"> — {webhook.description}</span> : null}
+      </p>
+      <p data-testid="health-verdict-line">
+        Health: <HealthVerdictBadge verdict={judgeHealth({ enabled: webhook.enabled, health }).verdict} />
       </p>
       <EndpointStatePanel endpoint={health.endpoint} />
       <p data-testid="health-last-delivery">
