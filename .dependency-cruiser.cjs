@@ -94,6 +94,14 @@ module.exports = {
       from: { pathNot: [APP, ACTIVITIES, '^workflows/'] },
       to: { path: ACTIVITIES },
     },
+    {
+      name: 'deliveries-store-owns-its-tables',
+      comment:
+        'src/deliveries/store/ alone reads and writes deliveries and delivery_attempts: others import its port (index.ts), never its entities or queries.',
+      severity: 'error',
+      from: { pathNot: '^src/deliveries/store/' },
+      to: { path: '^src/deliveries/store/', pathNot: '^src/deliveries/store/index\\.ts$' },
+    },
     ...FEATURES.map((feature, index) => ({
       name: `${feature}-imports-no-higher-feature`,
       comment: `${feature} may import ${FEATURES.slice(0, index).join(', ') || 'no other feature'}, the kit and shared code.`,

@@ -9,7 +9,7 @@ import type { SecretBox } from '../src/security/secret-box';
 import { WebhooksRepository } from '../src/webhooks/webhooks.repository';
 import { createDeliveryCapacity, type DeliveryCapacity } from '../src/deliveries/capacity/delivery-capacity';
 import { DeliveryLanes, type LaneObserver } from '../src/deliveries/capacity/delivery-lanes';
-import { DeliveryAttemptsRepository } from '../src/deliveries/engine/delivery-attempts.repository';
+import { DeliveryAttemptsRepository } from '../src/deliveries/store';
 import { createDeliveryActivities } from './delivery.activities';
 import { createRecordErasureActivities } from './record-erasure.activities';
 import { createResendBatchActivities } from './resend-batch.activities';

@@ -19,7 +19,7 @@ import { simulateProvider } from './messaging/simulator';
 import { resolveEncryptionKey } from './security/encryption-key';
 import { SecretBox } from './security/secret-box';
 import { importLegacyWebhooks } from './webhooks/legacy-import';
-import { importedDeliveries } from './deliveries/deliveries.repository';
+import { importedDeliveries } from './deliveries/store';
 
 const USAGE = `Usage: npm run cli -- <command> [options]
 

@@ -220,14 +220,17 @@ interface DeliveryCountsModule {
 
 /**
  * How many of the workspace's kept delivery counts (the chart's and the health column's) differ
- * from a recount of its deliveries, with the service's own comparison (dist/src/deliveries/log).
+ * from a recount of its deliveries, with the service's own comparison (dist/src/deliveries/store).
  */
 export async function countsDrift(
   projectRoot: string,
   databaseUrl: string,
   workspaceId: string,
 ): Promise<number> {
-  const { countDrift } = built<DeliveryCountsModule>(projectRoot, 'deliveries/log/delivery-counts.js');
+  const { countDrift } = built<DeliveryCountsModule>(
+    projectRoot,
+    'deliveries/store/delivery-recount.repository.js',
+  );
   const client = new Client({ connectionString: databaseUrl, connectionTimeoutMillis: 5000 });
   await client.connect();
   try {

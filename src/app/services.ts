@@ -2,7 +2,7 @@ import type { DataSource } from 'typeorm';
 import { deliveryWorkflowId } from '../../workflows/delivery.workflow';
 import { DeliveriesService } from '../deliveries/log/deliveries.service';
 import { RetryNowService } from '../deliveries/log/retry-now.service';
-import type { Delivery } from '../deliveries/delivery.entity';
+import { DeliveryAttemptsRepository, type Delivery } from '../deliveries/store';
 import { Dispatcher } from '../deliveries/engine/dispatcher';
 import { HeldDeliveries } from '../deliveries/capacity/held-deliveries';
 import type { DeliveryCapacity } from '../deliveries/capacity/delivery-capacity';
@@ -11,7 +11,6 @@ import { ResendBatchesService } from '../deliveries/resend/resend-batches.servic
 import { TestEventsService } from '../deliveries/test-events/test-events.service';
 import { loadWebhookHealth } from '../deliveries/log/webhook-health.repository';
 import { TemporalDeliveryStarter } from '../deliveries/engine/workflow-starter';
-import { DeliveryAttemptsRepository } from '../deliveries/engine/delivery-attempts.repository';
 import { ApiKeyAuthenticator } from '../api-keys/api-key-auth';
 import { ApiKeysService } from '../api-keys/api-keys.service';
 import { revokeMemberApiKeys } from '../api-keys/api-keys.revocation';

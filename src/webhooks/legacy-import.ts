@@ -71,8 +71,8 @@ export interface ImportedDelivery {
 
 /**
  * Where imported delivery records go, inside the import's transaction: the deliveries feature owns
- * the table (src/deliveries/deliveries.repository.ts), and sits above webhooks, so the composition
- * root hands the import this port.
+ * the table (src/deliveries/store/), and sits above webhooks, so the composition root hands the
+ * import this port.
  */
 export type ImportedDeliveries = (
   manager: EntityManager,

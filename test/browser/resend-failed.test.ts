@@ -1,5 +1,5 @@
 import type { Locator, Page } from 'playwright-core';
-import { Delivery } from '../../src/deliveries/delivery.entity';
+import { Delivery } from '../../src/deliveries/store/delivery.entity';
 import { RESEND_BATCH_MAX } from '../../src/shared/limits';
 import { DELIVERY_COUNT_CAP } from '../../src/deliveries/log/delivery-view';
 import {

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { DeliveryAttemptsRepository } from '../../src/deliveries/engine/delivery-attempts.repository';
+import { DeliveryAttemptsRepository } from '../../src/deliveries/store/delivery-attempts.repository';
 import { ATTEMPT_BODY_DISPLAY_MAX_BYTES, MASKED_VALUE } from '../../src/shared/deliveries/attempt-record';
 import { deliveryFixture, type DeliveryFixture } from '../helpers/delivery-fixture';
 import { connectMcp } from '../helpers/mcp';

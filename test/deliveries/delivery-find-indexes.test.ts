@@ -120,7 +120,7 @@ describe('delivery find indexes', () => {
         'deliveries_workspace_record_idx',
       ],
     ];
-    const verdicts = await filterPlans(db, service, actor, expected);
+    const verdicts = await filterPlans(db, actor, expected);
     expect(verdicts).toEqual(fromIndexes(verdicts));
   });
 

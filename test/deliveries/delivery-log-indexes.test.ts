@@ -4,6 +4,7 @@ import {
   DELIVERY_LOG_INDEXES,
 } from '../../src/app/db/migrations/2025-12/1764662400000-delivery-log-indexes';
 import type { DeliveriesService, DeliveryListQuery } from '../../src/deliveries/log/deliveries.service';
+import { deliveryLogQuery } from '../../src/deliveries/store/delivery-log.repository';
 import type { Actor } from '../../src/identity/actor';
 import { createTestDatabase, type TestDatabase } from '../helpers/database';
 import { writesDuring } from '../helpers/writes-during';
@@ -132,7 +133,7 @@ describe('delivery log indexes', () => {
       expect({ name, ...after }).toEqual({ name, ...before.get(name)! });
     }
     // The rare search is now read from the trigram indexes, not by a scan of the log.
-    const [sql, parameters] = service['filtered'](actor, {
+    const [sql, parameters] = deliveryLogQuery(db.dataSource.manager, actor.workspace.id, {
       searchTerm: 'rare-receiver.example',
       limit: 50,
     }).getQueryAndParameters();

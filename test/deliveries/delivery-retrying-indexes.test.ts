@@ -108,7 +108,7 @@ describe('delivery retrying indexes', () => {
   }, 180_000);
 
   it('reads each state from its index (EXPLAIN), for the page and for its count', async () => {
-    const verdicts = await filterPlans(db, service, actor, [
+    const verdicts = await filterPlans(db, actor, [
       ['state=retrying', { state: 'retrying' }, 'deliveries_workspace_retrying_idx'],
       ['state=retrying of one webhook', { state: 'retrying', webhookId }, 'deliveries_webhook_retrying_idx'],
       // Either status index: in a database of one workspace the planner may skip-scan the webhooks'.

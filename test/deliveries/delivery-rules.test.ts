@@ -1,5 +1,5 @@
 import { createLogger } from '../../src/logger';
-import { Delivery } from '../../src/deliveries/delivery.entity';
+import { Delivery } from '../../src/deliveries/store/delivery.entity';
 import { Dispatcher } from '../../src/deliveries/engine/dispatcher';
 import { TemporalDeliveryStarter } from '../../src/deliveries/engine/workflow-starter';
 import { RecordEvent } from '../../src/records/record-event.entity';

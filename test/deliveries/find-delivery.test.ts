@@ -1,4 +1,4 @@
-import { Delivery } from '../../src/deliveries/delivery.entity';
+import { Delivery } from '../../src/deliveries/store/delivery.entity';
 import { deliveryFixture, type DeliveryFixture } from '../helpers/delivery-fixture';
 import { connectMcp } from '../helpers/mcp';
 import { Receiver } from '../helpers/receiver';

@@ -1,7 +1,7 @@
 import { ApiKeyAuthenticator } from '../../src/api-keys/api-key-auth';
 import { OAuthTokenAuthenticator } from '../../src/oauth/oauth-token-auth';
 import { DeliveriesService } from '../../src/deliveries/log/deliveries.service';
-import { Delivery } from '../../src/deliveries/delivery.entity';
+import { Delivery } from '../../src/deliveries/store/delivery.entity';
 import { ResendBatch, ResendBatchResult } from '../../src/deliveries/resend/resend-batch.entity';
 import { ResendBatchSteps } from '../../src/deliveries/resend/resend-batch-steps';
 import { ResendBatchesService } from '../../src/deliveries/resend/resend-batches.service';

@@ -1,5 +1,5 @@
 import { DeliveriesService } from '../../src/deliveries/log/deliveries.service';
-import { Delivery } from '../../src/deliveries/delivery.entity';
+import { Delivery } from '../../src/deliveries/store/delivery.entity';
 import { loadActor } from '../../src/identity/actor';
 import { createLogger } from '../../src/logger';
 import { resendWorkflowId } from '../../workflows/resend-delivery.workflow';

@@ -1,5 +1,5 @@
-import { DeliveryAttempt } from '../../src/deliveries/delivery-attempt.entity';
-import { Delivery } from '../../src/deliveries/delivery.entity';
+import { DeliveryAttempt } from '../../src/deliveries/store/delivery-attempt.entity';
+import { Delivery } from '../../src/deliveries/store/delivery.entity';
 import { deliveryWorkflowId } from '../../workflows/delivery.workflow';
 import { deliveryFixture, type DeliveryFixture } from '../helpers/delivery-fixture';
 import { connectMcp } from '../helpers/mcp';

@@ -1,4 +1,4 @@
-import { Delivery } from '../../src/deliveries/delivery.entity';
+import { Delivery } from '../../src/deliveries/store/delivery.entity';
 import { recordEventEnvelopeSchema } from '../../src/deliveries/engine/envelope-view';
 import { StoredEvent } from '../../src/messaging/stored-event.entity';
 import { deliveryFixture, type DeliveryFixture } from '../helpers/delivery-fixture';

@@ -1,6 +1,6 @@
 import { WorkflowFailedError } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
-import { Delivery } from '../../src/deliveries/delivery.entity';
+import { Delivery } from '../../src/deliveries/store/delivery.entity';
 import { DELIVERY_FAILED, deliveryWorkflowId } from '../../workflows/delivery.workflow';
 import { startTestApp, type TestApp } from './test-app';
 import { WebClient } from './web-client';

@@ -2,6 +2,7 @@ import { writeFileSync } from 'node:fs';
 import type { MigrationInterface } from 'typeorm';
 import { identityHooks } from '../../src/app/services';
 import { DeliveriesService, type DeliveryListQuery } from '../../src/deliveries/log/deliveries.service';
+import { deliveryLogQuery } from '../../src/deliveries/store/delivery-log.repository';
 import { loadActor, type Actor } from '../../src/identity/actor';
 import { signUp } from '../../src/identity/sign-in/accounts.service';
 import { createLogger } from '../../src/logger';
@@ -81,14 +82,13 @@ export interface FilterPlan {
  */
 export async function filterPlans(
   db: TestDatabase,
-  service: DeliveriesService,
   actor: Actor,
   expected: readonly [name: string, query: Omit<DeliveryListQuery, 'limit'>, index: string][],
 ): Promise<FilterPlan[]> {
   const plans: string[] = [];
   const verdicts: FilterPlan[] = [];
   for (const [name, query, index] of expected) {
-    const builder = service['filtered'](actor, { ...query, limit: 50 });
+    const builder = deliveryLogQuery(db.dataSource.manager, actor.workspace.id, { ...query, limit: 50 });
     const page = builder.clone().orderBy('d.created_at', 'DESC').addOrderBy('d.id', 'DESC').limit(51);
     const count = builder.clone().select('1').limit(10_001);
     for (const [what, qb] of [

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { DataSource } from 'typeorm';
-import { importedDeliveries } from '../../src/deliveries/deliveries.repository';
+import { importedDeliveries } from '../../src/deliveries/store';
 import { SecretBox } from '../../src/security/secret-box';
 import { importLegacyWebhooks } from '../../src/webhooks/legacy-import';
 

@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Delivery } from '../../src/deliveries/delivery.entity';
+import { Delivery } from '../../src/deliveries/store/delivery.entity';
 import { StoredEvent } from '../../src/messaging/stored-event.entity';
 import { simulateProvider } from '../../src/messaging/simulator';
 import { projectRoot } from '../../src/project-root';

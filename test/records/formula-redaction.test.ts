@@ -1,5 +1,5 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { Delivery } from '../../src/deliveries/delivery.entity';
+import { Delivery } from '../../src/deliveries/store/delivery.entity';
 import { deliveryFixture, type DeliveryFixture } from '../helpers/delivery-fixture';
 import { connectMcp, type ToolResult } from '../helpers/mcp';
 import { Receiver } from '../helpers/receiver';

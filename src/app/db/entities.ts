@@ -9,8 +9,7 @@ import { Session } from '../../identity/sessions/session.entity';
 import { User } from '../../identity/user.entity';
 import { Workspace } from '../../identity/workspace.entity';
 import { Webhook } from '../../webhooks/webhook.entity';
-import { Delivery } from '../../deliveries/delivery.entity';
-import { DeliveryAttempt } from '../../deliveries/delivery-attempt.entity';
+import { DELIVERY_ENTITIES } from '../../deliveries/store';
 import { ResendBatch, ResendBatchResult } from '../../deliveries/resend/resend-batch.entity';
 import { ConnectedAccount } from '../../messaging/connected-account.entity';
 import { StoredEvent } from '../../messaging/stored-event.entity';
@@ -30,8 +29,7 @@ export const entities = [
   CrmRecord,
   RecordEvent,
   Webhook,
-  Delivery,
-  DeliveryAttempt,
+  ...DELIVERY_ENTITIES,
   ResendBatch,
   ResendBatchResult,
   ConnectedAccount,

@@ -6,6 +6,7 @@ import type { AttemptOutcome } from '../engine/delivery-attempts';
 import type { DeliveryCapacity } from './delivery-capacity';
 import type { Lane, LaneObserver } from './delivery-lanes';
 import { EndpointStatesRepository } from './endpoint-states.repository';
+import { waitingByWebhook } from '../store';
 import type { LaneKey } from './lane-budget';
 
 /** What one attempt came to, as the metrics name it. */
@@ -93,8 +94,7 @@ export function deliveryMetrics(
     labelNames: ['workspace', 'webhook', 'where'] as const,
     registers: [registry],
     async collect() {
-      const rows: { workspace_id: string; webhook_id: string; held: number; queued: number }[] =
-        await deps.dataSource.query(WAITING);
+      const rows = await waitingByWebhook(deps.dataSource);
       this.reset();
       for (const row of rows) {
         const labels = { workspace: row.workspace_id, webhook: row.webhook_id };
@@ -137,13 +137,3 @@ export function deliveryMetrics(
     },
   };
 }
-
-// Served by the partial indexes deliveries_held_idx and deliveries_queued_idx (only waiting rows).
-const WAITING = `
-  SELECT w.workspace_id, w.id AS webhook_id, coalesce(h.n, 0)::int AS held, coalesce(q.n, 0)::int AS queued
-    FROM (SELECT webhook_id, count(*) AS n FROM deliveries
-           WHERE waiting_since IS NOT NULL AND workflow_started_at IS NULL GROUP BY webhook_id) h
-    FULL JOIN (SELECT webhook_id, count(*) AS n FROM deliveries
-                WHERE waiting_since IS NOT NULL AND workflow_started_at IS NOT NULL GROUP BY webhook_id) q
-      ON q.webhook_id = h.webhook_id
-    JOIN webhooks w ON w.id = coalesce(h.webhook_id, q.webhook_id)`;

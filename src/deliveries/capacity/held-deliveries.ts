@@ -1,8 +1,7 @@
 import type { DataSource, EntityManager } from 'typeorm';
-import { entityFromRow } from '../../db/entity-from-row';
-import { columnsOf, PreparedStatement } from '../../db/prepared';
+import { PreparedStatement } from '../../db/prepared';
 import type { Logger } from '../../logger';
-import { Delivery } from '../delivery.entity';
+import { claimHeld, heldEndpoints, unclaimHeld, type Delivery } from '../store';
 import type { DeliveryStarter } from '../engine/delivery-starter';
 import { servedByFastLane } from '../../shared/deliveries/endpoint-state';
 import type { DeliveryCapacity } from './delivery-capacity';
@@ -91,21 +90,17 @@ export class HeldDeliveries {
 
   /** One pass: starts what each endpoint with held deliveries may have started now; returns how many. */
   async release(): Promise<number> {
-    const endpoints = await HELD_ENDPOINTS.run(this.dataSource.manager, []);
+    const endpoints = await heldEndpoints(this.dataSource.manager);
     let started = 0;
     for (const endpoint of endpoints) {
-      const key = { webhookId: endpoint.webhook_id as string, workspaceId: endpoint.workspace_id as string };
+      const key = { webhookId: endpoint.webhook_id, workspaceId: endpoint.workspace_id };
       const known = this.local?.health.known(key.webhookId);
       const healthy = endpoint.state === 'healthy' && (!known || servedByFastLane(known));
       const room = healthy
         ? (this.local?.fast.roomFor(key) ?? this.settings.queuedPerEndpoint)
-        : Math.min(
-            this.settings.releasedPerPass,
-            this.settings.queuedPerEndpoint - (endpoint.queued as number),
-          );
+        : Math.min(this.settings.releasedPerPass, this.settings.queuedPerEndpoint - endpoint.queued);
       if (room <= 0) continue;
-      const rows = await CLAIM.run(this.dataSource.manager, [key.webhookId, room, healthy]);
-      const deliveries = rows.map((row) => entityFromRow(this.dataSource.manager, Delivery, row));
+      const deliveries = await claimHeld(this.dataSource.manager, key.webhookId, room, healthy);
       if (healthy) for (let i = 0; i < deliveries.length; i++) this.local?.fast.reserve(key);
       started += await this.start(deliveries);
     }
@@ -136,7 +131,7 @@ export class HeldDeliveries {
     const failed = deliveries.filter((_, index) => results[index]!.status === 'rejected').map((d) => d.id);
     if (failed.length) {
       this.logger.warn({ deliveries: failed.length }, 'could not start held deliveries yet');
-      await UNCLAIM.run(this.dataSource.manager, [failed]);
+      await unclaimHeld(this.dataSource.manager, failed);
     }
     return deliveries.length - failed.length;
   }
@@ -144,44 +139,4 @@ export class HeldDeliveries {
 
 const UNHEALTHY = new PreparedStatement(
   `SELECT webhook_id FROM endpoint_states WHERE webhook_id = ANY($1::uuid[]) AND state <> 'healthy'`,
-);
-
-// The endpoints with held deliveries, found by skipping through deliveries_held_idx one endpoint at
-// a time (a loose index scan: as many steps as endpoints, not as held rows), each with how many of
-// its attempts wait in the slow lane now (deliveries_queued_idx) and its state.
-const HELD_ENDPOINTS = new PreparedStatement(
-  `WITH RECURSIVE held(webhook_id) AS (
-     (SELECT webhook_id FROM deliveries
-       WHERE waiting_since IS NOT NULL AND workflow_started_at IS NULL ORDER BY webhook_id LIMIT 1)
-     UNION ALL
-     SELECT (SELECT d.webhook_id FROM deliveries d
-              WHERE d.waiting_since IS NOT NULL AND d.workflow_started_at IS NULL AND d.webhook_id > held.webhook_id
-              ORDER BY d.webhook_id LIMIT 1)
-       FROM held WHERE held.webhook_id IS NOT NULL
-   )
-   SELECT held.webhook_id, coalesce(s.state, 'healthy') AS state,
-          (SELECT d.workspace_id FROM deliveries d WHERE d.webhook_id = held.webhook_id
-            AND d.waiting_since IS NOT NULL AND d.workflow_started_at IS NULL LIMIT 1) AS workspace_id,
-          (SELECT count(*) FROM deliveries q
-            WHERE q.webhook_id = held.webhook_id AND q.waiting_since IS NOT NULL
-              AND q.workflow_started_at IS NOT NULL)::int AS queued
-     FROM held LEFT JOIN endpoint_states s ON s.webhook_id = held.webhook_id
-    WHERE held.webhook_id IS NOT NULL`,
-);
-
-// Claims an endpoint's oldest held deliveries for starting (another worker's pass skips them); a
-// healthy endpoint's no longer wait.
-const CLAIM = new PreparedStatement(
-  (manager) =>
-    `UPDATE deliveries
-        SET workflow_started_at = now(), waiting_since = CASE WHEN $3::boolean THEN NULL ELSE waiting_since END
-      WHERE id IN (SELECT id FROM deliveries
-                    WHERE webhook_id = $1::uuid AND waiting_since IS NOT NULL AND workflow_started_at IS NULL
-                    ORDER BY created_at LIMIT $2::integer FOR UPDATE SKIP LOCKED)
-      RETURNING ${columnsOf(manager, Delivery, 'deliveries')}`,
-);
-
-const UNCLAIM = new PreparedStatement(
-  `UPDATE deliveries SET workflow_started_at = NULL, waiting_since = coalesce(waiting_since, now())
-    WHERE id = ANY($1::uuid[])`,
 );

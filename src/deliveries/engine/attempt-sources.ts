@@ -5,7 +5,7 @@ import { optionalActorFromRow, withActor, type Actor } from '../../identity/acto
 import { RecordEvent } from '../../records/record-event.entity';
 import { Webhook } from '../../webhooks/webhook.entity';
 import { loadStoredEvent, type DeliveryEvent } from './delivery-event';
-import type { Delivery } from '../delivery.entity';
+import type { Delivery } from '../store';
 import { activeOwnerOnly } from './record-owner';
 
 /** What an attempt reads before it sends. */

@@ -9,14 +9,15 @@ import { transportRuleViolation } from '../../webhooks/transport-rule';
 import type { WebhooksRepository } from '../../webhooks/webhooks.repository';
 import { loadAttemptSources } from './attempt-sources';
 import { deliveryEnvelope, readablePayload } from './delivery-event';
-import { Delivery, type DeliveryStatus } from '../delivery.entity';
 import {
   DeliveryAttemptsRepository,
   type CompletedSend,
+  type Delivery,
+  type DeliveryStatus,
   type KeptRequest,
   type SendRef,
   type SendResult,
-} from './delivery-attempts.repository';
+} from '../store';
 import {
   ATTEMPT_BODY_DISPLAY_MAX_BYTES,
   keptResponseHeaders,

@@ -1,4 +1,4 @@
-import type { Delivery } from '../delivery.entity';
+import type { Delivery } from '../store';
 
 /** Starts the workflow of a delivery (Temporal, in production). */
 export interface DeliveryStarter {

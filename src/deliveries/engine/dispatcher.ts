@@ -1,7 +1,5 @@
 import type { DataSource, EntityManager } from 'typeorm';
 import { In } from 'typeorm';
-import { entityFromRow } from '../../db/entity-from-row';
-import { columnsOf, PreparedStatement } from '../../db/prepared';
 import type { Logger } from '../../logger';
 import { CrmRecord } from '../../records/crm-record.entity';
 import { modelAtRevision } from '../../record-model/model-cache';
@@ -13,7 +11,14 @@ import type { RecordEventData } from '../../records/redaction';
 import type { MatchableRecord } from '../../records/query/record-query';
 import { RecordsRepository } from '../../records/records.repository';
 import { WebhooksRepository, type Webhook } from '../../webhooks/webhooks.repository';
-import { Delivery, type DeliveryElement } from '../delivery.entity';
+import {
+  insertDispatched,
+  markWorkflowsStarted,
+  unstartedBefore,
+  type Delivery,
+  type DeliveryElement,
+  type OutboxTable,
+} from '../store';
 import type { DeliveryStarter } from './delivery-starter';
 import type { HeldDeliveries } from '../capacity/held-deliveries';
 import { activeRecordOwner } from './record-owner';
@@ -178,15 +183,7 @@ export class Dispatcher {
   /** The safety net: dispatch leftovers and start deliveries whose workflow never started. */
   async sweep(startedBeforeMs = 10_000): Promise<number> {
     await this.dispatchPending();
-    const stale = await this.dataSource.manager
-      .createQueryBuilder(Delivery, 'd')
-      // A held delivery is started by the release of held deliveries, not by the sweep.
-      .where('d.workflow_started_at IS NULL AND d.waiting_since IS NULL AND d.created_at < :before', {
-        before: new Date(Date.now() - startedBeforeMs),
-      })
-      .orderBy('d.created_at', 'ASC')
-      .take(500)
-      .getMany();
+    const stale = await unstartedBefore(this.dataSource.manager, new Date(Date.now() - startedBeforeMs));
     await this.startAll(stale);
     return stale.length;
   }
@@ -208,7 +205,7 @@ export class Dispatcher {
           );
       });
       if (started.length) {
-        await MARK_STARTED.run(this.dataSource.manager, [started]);
+        await markWorkflowsStarted(this.dataSource.manager, started);
       }
     }
   }
@@ -259,7 +256,7 @@ export class Dispatcher {
    */
   private async insertMarkingDispatched(
     manager: EntityManager,
-    table: string,
+    table: OutboxTable,
     events: OutboxRow[],
     matches: Match[],
   ): Promise<Delivery[]> {
@@ -269,18 +266,21 @@ export class Dispatcher {
           matches.map(({ webhook }) => ({ webhookId: webhook.id, workspaceId: webhook.workspaceId })),
         )
       : matches.map(() => false);
-    const rows = await insertingMarking(table).run(manager, [
+    return insertDispatched(
+      manager,
+      table,
       events.map((event) => event.id),
-      matches.map(({ webhook }) => webhook.workspaceId),
-      matches.map(({ webhook }) => webhook.id),
-      matches.map(({ event }) => event.id),
-      matches.map(({ event }) => event.event),
-      matches.map(({ webhook }) => webhook.url),
-      matches.map(({ element }) => (element === null ? null : JSON.stringify(element))),
-      matches.map(({ webhook }) => webhook.sourcesVersion),
-      held,
-    ]);
-    return rows.map((row) => entityFromRow(manager, Delivery, row));
+      {
+        workspaceIds: matches.map(({ webhook }) => webhook.workspaceId),
+        webhookIds: matches.map(({ webhook }) => webhook.id),
+        eventIds: matches.map(({ event }) => event.id),
+        events: matches.map(({ event }) => event.event),
+        urls: matches.map(({ webhook }) => webhook.url),
+        elements: matches.map(({ element }) => (element === null ? null : JSON.stringify(element))),
+        sourcesVersions: matches.map(({ webhook }) => webhook.sourcesVersion),
+        held,
+      },
+    );
   }
 
   /** The webhooks' record owners who are Active members now, by user id. */
@@ -314,32 +314,4 @@ export class Dispatcher {
       }),
     );
   }
-}
-
-const MARK_STARTED = new PreparedStatement(
-  `UPDATE deliveries SET workflow_started_at = now() WHERE id = ANY($1::uuid[])`,
-);
-
-const insertMarkingStatements = new Map<string, PreparedStatement>();
-
-/** Dispatch's one statement for an outbox table (record_events or stored_events). */
-function insertingMarking(table: string): PreparedStatement {
-  let statement = insertMarkingStatements.get(table);
-  if (!statement) {
-    statement = new PreparedStatement(
-      (manager) =>
-        `WITH dispatched AS (UPDATE ${table} SET dispatched_at = statement_timestamp() WHERE id = ANY($1::uuid[]))
-         INSERT INTO deliveries (workspace_id, webhook_id, event_id, event, url, element, trigger, sources_version,
-                                 waiting_since)
-         SELECT workspace_id, webhook_id, event_id, event, url, element, 'event', sources_version,
-                CASE WHEN held THEN statement_timestamp() END
-           FROM unnest($2::uuid[], $3::uuid[], $4::uuid[], $5::text[], $6::text[], $7::jsonb[], $8::integer[],
-                       $9::boolean[])
-             AS m(workspace_id, webhook_id, event_id, event, url, element, sources_version, held)
-         ON CONFLICT (webhook_id, event_id) WHERE trigger = 'event' DO NOTHING
-         RETURNING ${columnsOf(manager, Delivery, 'deliveries')}`,
-    );
-    insertMarkingStatements.set(table, statement);
-  }
-  return statement;
 }

@@ -20,7 +20,7 @@ import {
   WorkspaceIdKey,
 } from '../../../workflows/search-attributes';
 import { workspacePriority } from '../capacity/fairness';
-import type { Delivery } from '../delivery.entity';
+import type { Delivery } from '../store';
 import type { DeliveryStarter } from './delivery-starter';
 import type { ResendBatch } from '../resend/resend-batch.entity';
 import type { ResendBatchStarter } from '../resend/resend-batches.service';

@@ -1,5 +1,5 @@
 import type { DataSource } from 'typeorm';
-import { DeliveryAttemptsRepository } from '../engine/delivery-attempts.repository';
+import { DeliveryAttemptsRepository } from '../store';
 import { ATTEMPT_DETAILS_BATCH, attemptDetailsCutoff } from './attempt-details-rule';
 
 export interface AttemptDetailsSweep {

@@ -1,27 +1,25 @@
-import type { DataSource, EntityManager, SelectQueryBuilder } from 'typeorm';
-import { authorizationError, conflictError, notFoundError, ValidationError } from '../../shared/app-error';
-import { dateBound } from '../../db/date-bound';
-import { keysetPage } from '../../db/keyset-page';
-import type { Page, PageRequest } from '../../http/paging';
-import { containsPattern } from '../../db/like-pattern';
+import type { DataSource, EntityManager } from 'typeorm';
+import { authorizationError, conflictError, notFoundError } from '../../shared/app-error';
+import type { Page } from '../../http/paging';
 import { writeTransaction } from '../../http/idempotency/idempotent-write';
 import type { Actor } from '../../identity/actor';
 import { assertApiRight } from '../../identity/permissions';
 import type { Logger } from '../../logger';
 import { loadRecordAccess, UNRESTRICTED_ACCESS } from '../../record-model/record-access';
 import { isRecordEvent, isRetiredEvent } from '../../shared/event-catalog';
-import { DELIVERY_ID_PREFIX_RULE, deliveryIdRange } from '../../shared/deliveries/delivery-ids';
-import { stateCondition, type DeliveryState } from '../../shared/deliveries/delivery-state';
 import { maySendRecordDeliveryAgain } from '../../shared/webhooks/ownership-rule';
 import { WebhooksRepository } from '../../webhooks/webhooks.repository';
 import { webhookNotFound } from '../../webhooks/webhooks.service';
 import { loadDeliveryEvent, readablePayload } from '../engine/delivery-event';
-import { Delivery } from '../delivery.entity';
-import { cappedCount } from './delivery-count';
+import {
+  DeliveriesRepository,
+  DeliveryAttemptsRepository,
+  loadLegacyEvents,
+  type Delivery,
+  type DeliveryListQuery,
+} from '../store';
 import { loadDeliveryLabels } from './delivery-labels';
-import { DeliveryAttemptsRepository } from '../engine/delivery-attempts.repository';
 import { loadDeliveryStats } from './delivery-stats.repository';
-import { loadLegacyEvents } from './legacy-events';
 import type { DeliveryStatsView } from './delivery-stats-view';
 import { statsWindow, type StatsRange } from '../../shared/deliveries/delivery-stats';
 import type { DeliveryView, EventDetails, DeliveryPage } from './delivery-view';
@@ -50,32 +48,7 @@ export const mayActOnDelivery = (
     webhook.recordOwnerUserId,
   );
 
-/**
- * The record a delivery is about, as SQL: exactly the expression `deliveries_workspace_record_idx`
- * indexes (a different spelling would not be read from it).
- */
-export const RECORD_ID_SQL = `(d.element ->> 'recordId')`;
-
-export interface DeliveryListQuery extends PageRequest {
-  webhookId?: string;
-  searchTerm?: string;
-  status?: Delivery['status'];
-  /** The status with Failed split: `retrying` (a next attempt is scheduled) or `failed` (for good). */
-  state?: DeliveryState;
-  /** The event name, exactly. */
-  event?: string;
-  /** The URL the delivery was sent to, exactly. */
-  url?: string;
-  /** ISO 8601 date or date-time; a date covers its whole day (UTC). */
-  createdFrom?: string;
-  createdTo?: string;
-  /** The event's id (the envelope's `id`), whole. */
-  eventId?: string;
-  /** The record the delivery is about (its `element.recordId`), whole. */
-  recordId?: string;
-  /** The delivery's id or its first hex digits (deliveryIdRange). */
-  idPrefix?: string;
-}
+export type { DeliveryListQuery };
 
 /** A page of the delivery log, with how many deliveries its filters match. */
 export type DeliveryLogPage = Page<DeliveryView> & { total: DeliveryPage['total'] };
@@ -96,9 +69,7 @@ export class DeliveriesService {
   async list(actor: Actor, query: DeliveryListQuery): Promise<DeliveryLogPage> {
     assertApiRight(actor, 'apiRead');
     if (query.webhookId) await this.webhook(actor, query.webhookId);
-    const builder = this.filtered(actor, query);
-    const total = await cappedCount(builder.clone());
-    const { rows, next } = await keysetPage(builder, 'd', query);
+    const { rows, next, total } = await this.repository().logPage(actor.workspace.id, query);
     const labels = await this.labels(actor, rows);
     return { data: rows.map((row) => deliveryView(row, this.temporalUiUrl(row), labels(row))), next, total };
   }
@@ -125,45 +96,6 @@ export class DeliveriesService {
   async legacyEvents(actor: Actor): Promise<{ events: string[] }> {
     assertApiRight(actor, 'apiRead');
     return { events: await loadLegacyEvents(this.dataSource.manager, actor.workspace.id) };
-  }
-
-  private filtered(actor: Actor, query: DeliveryListQuery): SelectQueryBuilder<Delivery> {
-    const builder = this.dataSource.manager
-      .createQueryBuilder(Delivery, 'd')
-      .where('d.workspace_id = :workspaceId', { workspaceId: actor.workspace.id });
-    if (query.webhookId) builder.andWhere('d.webhook_id = :webhookId', { webhookId: query.webhookId });
-    if (query.searchTerm) {
-      const term = containsPattern(query.searchTerm);
-      builder.andWhere(`(d.url ILIKE :term ESCAPE '\\' OR d.event ILIKE :term ESCAPE '\\')`, { term });
-    }
-    if (query.status) builder.andWhere('d.status = :status', { status: query.status });
-    if (query.state) {
-      // Retrying deliveries are few: the partial `deliveries_*_retrying_idx` (1764676800000) hold
-      // just them, and the planner uses them only for a predicate it can prove, so the status is a
-      // literal (one of four fixed values). The other states read the status indexes.
-      const { status, nextAttemptScheduled } = stateCondition(query.state);
-      builder.andWhere(`d.status = '${status}'`);
-      if (nextAttemptScheduled !== null)
-        builder.andWhere(`d.next_attempt_at IS ${nextAttemptScheduled ? 'NOT NULL' : 'NULL'}`);
-    }
-    if (query.event) builder.andWhere('d.event = :event', { event: query.event });
-    if (query.url) builder.andWhere('d.url = :url', { url: query.url });
-    if (query.createdFrom)
-      builder.andWhere('d.created_at >= :createdFrom', { createdFrom: dateBound(query.createdFrom, false) });
-    if (query.createdTo)
-      builder.andWhere('d.created_at <= :createdTo', { createdTo: dateBound(query.createdTo, true) });
-    // What a person knows of one delivery; each is read from an index (1764673200000-delivery-find-indexes).
-    if (query.eventId) builder.andWhere('d.event_id = :eventId', { eventId: query.eventId });
-    // Compared as text, as stored: in lower case.
-    if (query.recordId)
-      builder.andWhere(`${RECORD_ID_SQL} = :recordId`, { recordId: query.recordId.toLowerCase() });
-    if (query.idPrefix) {
-      const range = deliveryIdRange(query.idPrefix);
-      if (!range)
-        throw ValidationError.of(`idPrefix must be ${DELIVERY_ID_PREFIX_RULE}.`, 'invalid', ['idPrefix']);
-      builder.andWhere('d.id BETWEEN :idFrom AND :idTo', { idFrom: range.from, idTo: range.to });
-    }
-    return builder;
   }
 
   /** Record names are read with the viewer's current access (as Event Details' payload). */
@@ -240,20 +172,16 @@ export class DeliveriesService {
     const resent = await writeTransaction(
       this.dataSource,
       async (manager) => {
-        const row = await manager.save(
-          manager.create(Delivery, {
-            workspaceId: actor.workspace.id,
-            webhookId: webhook.id,
-            eventId: original.eventId,
-            event: original.event,
-            url: webhook.url,
-            element: original.element,
-            trigger: 'resend',
-            resendOf: original.id,
-            sourcesVersion: webhook.sourcesVersion,
-            status: 'pending',
-          }),
-        );
+        const row = await new DeliveriesRepository(manager).insertPending(actor.workspace.id, {
+          webhookId: webhook.id,
+          eventId: original.eventId,
+          event: original.event,
+          url: webhook.url,
+          element: original.element,
+          trigger: 'resend',
+          resendOf: original.id,
+          sourcesVersion: webhook.sourcesVersion,
+        });
         await alsoInTransaction?.(manager, row);
         return row;
       },
@@ -261,7 +189,7 @@ export class DeliveriesService {
     );
     try {
       await this.starter.startResend(resent, original.id);
-      await this.dataSource.manager.update(Delivery, { id: resent.id }, { workflowStartedAt: new Date() });
+      await this.repository().markWorkflowStarted(resent.id);
     } catch (error) {
       // The new row is committed: the dispatch sweep starts its delivery workflow once Temporal answers.
       this.logger.warn({ err: error, deliveryId: resent.id }, 'could not start the resend workflow yet');
@@ -289,10 +217,7 @@ export class DeliveriesService {
   /** Resend by delivery id alone (MCP `resend_delivery`). */
   async resendById(actor: Actor, deliveryId: string): Promise<DeliveryView> {
     assertApiRight(actor, 'apiCreate');
-    const delivery = await this.dataSource.manager.findOneBy(Delivery, {
-      id: deliveryId,
-      workspaceId: actor.workspace.id,
-    });
+    const delivery = await this.repository().find(actor.workspace.id, deliveryId);
     if (!delivery) throw deliveryNotFound();
     return this.resend(actor, delivery.webhookId, deliveryId);
   }
@@ -301,19 +226,19 @@ export class DeliveriesService {
     // A deleted webhook's deliveries stay readable under its id.
     const exists =
       (await new WebhooksRepository(this.dataSource.manager).exists(actor.workspace.id, webhookId)) ||
-      (await this.dataSource.manager.existsBy(Delivery, { webhookId, workspaceId: actor.workspace.id }));
+      (await this.repository().anyOfWebhook(actor.workspace.id, webhookId));
     if (!exists) throw webhookNotFound();
   }
 
   /** The webhook is checked first (as the list route does): an unknown or foreign one is webhookNotFound. */
   private async delivery(actor: Actor, webhookId: string, deliveryId: string): Promise<Delivery> {
     await this.webhook(actor, webhookId);
-    const delivery = await this.dataSource.manager.findOneBy(Delivery, {
-      id: deliveryId,
-      webhookId,
-      workspaceId: actor.workspace.id,
-    });
+    const delivery = await this.repository().find(actor.workspace.id, deliveryId, webhookId);
     if (!delivery) throw deliveryNotFound();
     return delivery;
+  }
+
+  private repository(): DeliveriesRepository {
+    return new DeliveriesRepository(this.dataSource.manager);
   }
 }

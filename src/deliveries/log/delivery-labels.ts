@@ -1,6 +1,6 @@
 import type { EntityManager } from 'typeorm';
 import type { RecordAccess } from '../../record-model/record-access';
-import type { Delivery } from '../delivery.entity';
+import type { Delivery } from '../store';
 
 /** What names a delivery for people: its record's display name and the webhook it belongs to. */
 export interface DeliveryLabels {

@@ -8,8 +8,7 @@ import {
 } from '../../shared/deliveries/attempt-record';
 import { deliveryState } from '../../shared/deliveries/delivery-state';
 import { isRetiredEvent } from '../../shared/event-catalog';
-import type { DeliveryAttempt } from '../delivery-attempt.entity';
-import type { Delivery } from '../delivery.entity';
+import type { Delivery, DeliveryAttempt } from '../store';
 import type { DeliveryLabels } from './delivery-labels';
 import type { DeliveryAttemptView, DeliveryView } from './delivery-view';
 

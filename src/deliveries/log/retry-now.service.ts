@@ -5,8 +5,7 @@ import type { Actor } from '../../identity/actor';
 import { assertApiRight } from '../../identity/permissions';
 import { WebhooksRepository } from '../../webhooks/webhooks.repository';
 import { webhookNotFound } from '../../webhooks/webhooks.service';
-import { DeliveriesRepository } from '../deliveries.repository';
-import { Delivery } from '../delivery.entity';
+import { DeliveriesRepository } from '../store';
 import { deliveryNotFound, mayActOnDelivery, type DeliveriesService } from './deliveries.service';
 import type { DeliveryView } from './delivery-view';
 
@@ -53,16 +52,10 @@ export class RetryNowService {
       );
     }
     // The record says when the next attempt runs: now, until that attempt opens and records itself.
-    await this.dataSource.manager
-      .createQueryBuilder()
-      .update(Delivery)
-      .set({ nextAttemptAt: () => 'now()' })
-      .where(`id = :id AND status = 'failed' AND next_attempt_at IS NOT NULL AND attempts < :attempt`, {
-        id: delivery.id,
-        attempt: accepted.attempt,
-      })
-      .execute();
-    const now = await this.dataSource.manager.findOneByOrFail(Delivery, { id: delivery.id });
+    const now = await new DeliveriesRepository(this.dataSource.manager).nextAttemptNow(
+      delivery.id,
+      accepted.attempt,
+    );
     return this.deliveries.viewOf(actor, now);
   }
 

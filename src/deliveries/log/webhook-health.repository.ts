@@ -2,7 +2,7 @@ import type { EntityManager } from 'typeorm';
 import { deliveryState } from '../../shared/deliveries/delivery-state';
 import { healthWindows, windowHealth } from '../../shared/webhooks/webhook-health';
 import type { EndpointStateView, WebhookHealth } from '../../webhooks/webhook-view';
-import type { DeliveryStatus } from '../delivery.entity';
+import { DeliveriesRepository } from '../store';
 import { EndpointStatesRepository } from '../capacity/endpoint-states.repository';
 import { countsByWebhook } from './delivery-counts';
 
@@ -22,21 +22,7 @@ export async function loadWebhookHealth(
 ): Promise<Map<string, WebhookHealth>> {
   if (webhookIds.length === 0) return new Map();
   const counts = await countsByWebhook(manager, workspaceId, webhookIds, healthWindows(now));
-  const last: {
-    id: string;
-    status: DeliveryStatus | null;
-    next_attempt_at: Date | null;
-    created_at: Date | null;
-  }[] = await manager.query(
-    `SELECT w.id, newest.status, newest.next_attempt_at, newest.created_at
-       FROM unnest($2::uuid[]) AS w(id)
-       LEFT JOIN LATERAL (
-         SELECT status, next_attempt_at, created_at FROM deliveries d
-          WHERE d.webhook_id = w.id AND d.workspace_id = $1
-          ORDER BY created_at DESC, id DESC LIMIT 1
-       ) newest ON true`,
-    [workspaceId, webhookIds],
-  );
+  const last = await new DeliveriesRepository(manager).newestOfWebhooks(workspaceId, webhookIds);
   const endpoints = await endpointStates(manager, workspaceId, webhookIds);
   return new Map(
     last.map((row) => {

@@ -1,6 +1,6 @@
 import type { EntityManager } from 'typeorm';
-import { Delivery } from '../delivery.entity';
-import { ResendBatchResult, type ResendBatch } from './resend-batch.entity';
+import { resendBatchResults } from '../store';
+import type { ResendBatch } from './resend-batch.entity';
 import type { ResendBatchResultView, ResendBatchView } from './resend-batch-view';
 
 /** The batch with its results so far (each named by its delivery's event), in the batch's order. */
@@ -8,15 +8,7 @@ export async function loadResendBatchView(
   manager: EntityManager,
   batch: ResendBatch,
 ): Promise<ResendBatchView> {
-  const rows = await manager
-    .createQueryBuilder(ResendBatchResult, 'r')
-    .leftJoin(Delivery, 'd', 'd.id = r.delivery_id')
-    .select(['r.delivery_id AS "deliveryId"', 'd.event AS event'])
-    .addSelect(['r.resent_delivery_id AS "resentDeliveryId"', 'r.refusal AS refusal'])
-    .where('r.batch_id = :batchId', { batchId: batch.id })
-    .orderBy('r.position', 'ASC')
-    .getRawMany<ResendBatchResultView>();
-  return resendBatchView(batch, rows);
+  return resendBatchView(batch, await resendBatchResults(manager, batch.id));
 }
 
 export function resendBatchView(batch: ResendBatch, results: ResendBatchResultView[]): ResendBatchView {

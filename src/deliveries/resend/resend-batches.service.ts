@@ -8,7 +8,7 @@ import { RESEND_BATCH_MAX } from '../../shared/limits';
 import { resendSince } from '../../shared/deliveries/resend-batch.rules';
 import { WebhooksRepository } from '../../webhooks/webhooks.repository';
 import { webhookNotFound } from '../../webhooks/webhooks.service';
-import { Delivery } from '../delivery.entity';
+import { DeliveriesRepository } from '../store';
 import { ResendBatch } from './resend-batch.entity';
 import type { ResendBatchView } from './resend-batch-view';
 import { loadResendBatchView, resendBatchView } from './resend-batch-view-of';
@@ -49,19 +49,12 @@ export class ResendBatchesService {
     const from = resendSince(since, new Date());
     if (!webhook.enabled) throw conflictError('The webhook is disabled.', 'webhookDisabled');
 
-    const chosen = await this.dataSource.manager
-      .createQueryBuilder(Delivery, 'd')
-      .select('d.id')
-      .where('d.workspace_id = :workspaceId AND d.webhook_id = :webhookId', {
-        workspaceId: actor.workspace.id,
-        webhookId,
-      })
-      .andWhere(`d.status = 'failed' AND d.next_attempt_at IS NULL AND d.created_at >= :from`, { from })
-      .andWhere('NOT EXISTS (SELECT 1 FROM deliveries r WHERE r.resend_of = d.id)')
-      .orderBy('d.created_at', 'ASC')
-      .addOrderBy('d.id', 'ASC')
-      .limit(RESEND_BATCH_MAX + 1)
-      .getMany();
+    const chosen = await new DeliveriesRepository(this.dataSource.manager).failedForGoodSince(
+      actor.workspace.id,
+      webhookId,
+      from,
+      RESEND_BATCH_MAX + 1,
+    );
 
     const batch = await writeTransaction(
       this.dataSource,
@@ -75,7 +68,7 @@ export class ResendBatchesService {
             oauthConnectionId: actor.oauthConnectionId ?? null,
             since: from,
             limit: RESEND_BATCH_MAX,
-            deliveryIds: chosen.slice(0, RESEND_BATCH_MAX).map((row) => row.id),
+            deliveryIds: chosen.slice(0, RESEND_BATCH_MAX),
             moreRemained: chosen.length > RESEND_BATCH_MAX,
             status: 'running',
             workflowStartedAt: null,

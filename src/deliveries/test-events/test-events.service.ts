@@ -12,7 +12,7 @@ import { isRecordEvent, type WebhookEvent } from '../../shared/event-catalog';
 import { WebhooksRepository, type Webhook } from '../../webhooks/webhooks.repository';
 import { webhookNotFound } from '../../webhooks/webhooks.service';
 import type { DeliveryStarter } from '../engine/delivery-starter';
-import { Delivery } from '../delivery.entity';
+import { DeliveriesRepository, type Delivery } from '../store';
 import type { DeliveryLabels } from '../log/delivery-labels';
 import type { DeliveryView } from '../log/delivery-view';
 import { deliveryView } from '../log/delivery-view-of';
@@ -74,26 +74,22 @@ export class TestEventsService {
             dispatchedAt: new Date(),
           }),
         );
-        return tx.save(
-          tx.create(Delivery, {
-            workspaceId: actor.workspace.id,
-            webhookId: webhook.id,
-            eventId: stored.id,
-            event,
-            url: webhook.url,
-            element,
-            trigger: 'test',
-            resendOf: null,
-            sourcesVersion: webhook.sourcesVersion,
-            status: 'pending',
-          }),
-        );
+        return new DeliveriesRepository(tx).insertPending(actor.workspace.id, {
+          webhookId: webhook.id,
+          eventId: stored.id,
+          event,
+          url: webhook.url,
+          element,
+          trigger: 'test',
+          resendOf: null,
+          sourcesVersion: webhook.sourcesVersion,
+        });
       },
       (row) => deliveryView(row, this.temporalUiUrl(row), labels),
     );
     try {
       await this.starter.startDelivery(delivery);
-      await manager.update(Delivery, { id: delivery.id }, { workflowStartedAt: new Date() });
+      await new DeliveriesRepository(manager).markWorkflowStarted(delivery.id);
     } catch (error) {
       // The row is committed: the dispatch sweep starts its workflow once Temporal answers.
       this.logger.warn({ err: error, deliveryId: delivery.id }, 'could not start the test delivery yet');

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { DataSource } from 'typeorm';
 import type { McpActor } from '../mcp-tool';
 import { deliveryNotFound, type DeliveriesService } from '../../deliveries/log/deliveries.service';
-import { DeliveriesRepository } from '../../deliveries/deliveries.repository';
+import { DeliveriesRepository } from '../../deliveries/store';
 import {
   deliveryPageSchema,
   deliveryViewSchema,

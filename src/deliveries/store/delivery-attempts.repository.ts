@@ -1,8 +1,8 @@
 import type { EntityManager } from 'typeorm';
 import { entityFromRow } from '../../db/entity-from-row';
 import { columnsOf, PreparedStatement } from '../../db/prepared';
-import { DeliveryAttempt, type AttemptSendOutcome } from '../delivery-attempt.entity';
-import { Delivery, type DeliveryStatus } from '../delivery.entity';
+import { DeliveryAttempt, type AttemptSendOutcome } from './delivery-attempt.entity';
+import { Delivery, type DeliveryStatus } from './delivery.entity';
 import type { HeaderPair } from '../../shared/deliveries/attempt-record';
 
 /** One send of one attempt of the schedule. */

@@ -1,6 +1,6 @@
 import type { SelectQueryBuilder } from 'typeorm';
-import { DELIVERY_COUNT_CAP } from './delivery-view';
-import type { Delivery } from '../delivery.entity';
+import { DELIVERY_COUNT_CAP } from '../log/delivery-view';
+import type { Delivery } from './delivery.entity';
 
 /**
  * How many rows a filtered delivery query matches, counted up to DELIVERY_COUNT_CAP: the count

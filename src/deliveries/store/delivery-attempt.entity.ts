@@ -1,5 +1,5 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
-import type { HeaderPair } from '../shared/deliveries/attempt-record';
+import type { HeaderPair } from '../../shared/deliveries/attempt-record';
 
 /**
  * Where a send stands: `sending` is committed before the request leaves; a send a lost worker or

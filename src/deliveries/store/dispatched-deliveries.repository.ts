@@ -1,0 +1,96 @@
+import type { EntityManager } from 'typeorm';
+import { entityFromRow } from '../../db/entity-from-row';
+import { columnsOf, PreparedStatement } from '../../db/prepared';
+import { Delivery } from './delivery.entity';
+
+/** The outboxes' tables, whose events dispatch marks dispatched. */
+export type OutboxTable = 'record_events' | 'stored_events';
+
+/** The deliveries of one dispatch statement, a column per array, one element per delivery. */
+export interface DispatchedDeliveries {
+  workspaceIds: string[];
+  webhookIds: string[];
+  eventIds: string[];
+  events: string[];
+  urls: string[];
+  /** The element as JSON text, or null. */
+  elements: (string | null)[];
+  sourcesVersions: number[];
+  /** Whether each is held (`waiting_since` set) rather than started now. */
+  held: boolean[];
+}
+
+/**
+ * Dispatch's one statement: a Pending delivery per match (none twice for a webhook and event,
+ * whoever dispatched it first) and the outbox's events marked dispatched; the deliveries it made.
+ */
+export async function insertDispatched(
+  manager: EntityManager,
+  outboxTable: OutboxTable,
+  eventIds: string[],
+  deliveries: DispatchedDeliveries,
+): Promise<Delivery[]> {
+  const rows = await insertingMarking(outboxTable).run(manager, [
+    eventIds,
+    deliveries.workspaceIds,
+    deliveries.webhookIds,
+    deliveries.eventIds,
+    deliveries.events,
+    deliveries.urls,
+    deliveries.elements,
+    deliveries.sourcesVersions,
+    deliveries.held,
+  ]);
+  return rows.map((row) => entityFromRow(manager, Delivery, row));
+}
+
+/** These deliveries' workflows started. */
+export async function markWorkflowsStarted(manager: EntityManager, deliveryIds: string[]): Promise<void> {
+  await MARK_STARTED.run(manager, [deliveryIds]);
+}
+
+/**
+ * Up to 500 deliveries created before `before` whose workflow never started, oldest first (the
+ * dispatch sweep's); held ones are the release's to start, not these.
+ */
+export async function unstartedBefore(manager: EntityManager, before: Date): Promise<Delivery[]> {
+  return (
+    manager
+      .createQueryBuilder(Delivery, 'd')
+      // A held delivery is started by the release of held deliveries, not by the sweep.
+      .where('d.workflow_started_at IS NULL AND d.waiting_since IS NULL AND d.created_at < :before', {
+        before,
+      })
+      .orderBy('d.created_at', 'ASC')
+      .take(500)
+      .getMany()
+  );
+}
+
+const MARK_STARTED = new PreparedStatement(
+  `UPDATE deliveries SET workflow_started_at = now() WHERE id = ANY($1::uuid[])`,
+);
+
+const insertMarkingStatements = new Map<string, PreparedStatement>();
+
+/** Dispatch's one statement for an outbox table (record_events or stored_events). */
+function insertingMarking(table: string): PreparedStatement {
+  let statement = insertMarkingStatements.get(table);
+  if (!statement) {
+    statement = new PreparedStatement(
+      (manager) =>
+        `WITH dispatched AS (UPDATE ${table} SET dispatched_at = statement_timestamp() WHERE id = ANY($1::uuid[]))
+         INSERT INTO deliveries (workspace_id, webhook_id, event_id, event, url, element, trigger, sources_version,
+                                 waiting_since)
+         SELECT workspace_id, webhook_id, event_id, event, url, element, 'event', sources_version,
+                CASE WHEN held THEN statement_timestamp() END
+           FROM unnest($2::uuid[], $3::uuid[], $4::uuid[], $5::text[], $6::text[], $7::jsonb[], $8::integer[],
+                       $9::boolean[])
+             AS m(workspace_id, webhook_id, event_id, event, url, element, sources_version, held)
+         ON CONFLICT (webhook_id, event_id) WHERE trigger = 'event' DO NOTHING
+         RETURNING ${columnsOf(manager, Delivery, 'deliveries')}`,
+    );
+    insertMarkingStatements.set(table, statement);
+  }
+  return statement;
+}

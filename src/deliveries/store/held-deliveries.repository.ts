@@ -1,0 +1,96 @@
+import type { DataSource, EntityManager } from 'typeorm';
+import { entityFromRow } from '../../db/entity-from-row';
+import { columnsOf, PreparedStatement } from '../../db/prepared';
+import { Delivery } from './delivery.entity';
+
+/** An endpoint with held deliveries: its workspace, stored state and attempts queued in the slow lane now. */
+export interface HeldEndpoint {
+  webhook_id: string;
+  workspace_id: string;
+  state: string;
+  queued: number;
+}
+
+/**
+ * The endpoints with held deliveries (not started, `waiting_since` set; docs/architecture.md,
+ * "Delivery capacity"), each with its stored state and how many of its attempts wait in the slow lane.
+ */
+export async function heldEndpoints(manager: EntityManager): Promise<HeldEndpoint[]> {
+  return (await HELD_ENDPOINTS.run(manager, [])) as unknown as HeldEndpoint[];
+}
+
+/**
+ * Claims up to `room` of an endpoint's oldest held deliveries for starting (another worker's pass
+ * skips them); a healthy endpoint's no longer wait. The deliveries claimed.
+ */
+export async function claimHeld(
+  manager: EntityManager,
+  webhookId: string,
+  room: number,
+  healthy: boolean,
+): Promise<Delivery[]> {
+  const rows = await CLAIM.run(manager, [webhookId, room, healthy]);
+  return rows.map((row) => entityFromRow(manager, Delivery, row));
+}
+
+/** Claimed deliveries whose start failed are held again, for the next pass. */
+export async function unclaimHeld(manager: EntityManager, deliveryIds: string[]): Promise<void> {
+  await UNCLAIM.run(manager, [deliveryIds]);
+}
+
+/** Per webhook with waiting deliveries: how many are held (not started) and queued in the slow lane. */
+export async function waitingByWebhook(
+  dataSource: DataSource,
+): Promise<{ workspace_id: string; webhook_id: string; held: number; queued: number }[]> {
+  return dataSource.query(WAITING);
+}
+
+// The endpoints with held deliveries, found by skipping through deliveries_held_idx one endpoint at
+// a time (a loose index scan: as many steps as endpoints, not as held rows), each with how many of
+// its attempts wait in the slow lane now (deliveries_queued_idx) and its state.
+const HELD_ENDPOINTS = new PreparedStatement(
+  `WITH RECURSIVE held(webhook_id) AS (
+     (SELECT webhook_id FROM deliveries
+       WHERE waiting_since IS NOT NULL AND workflow_started_at IS NULL ORDER BY webhook_id LIMIT 1)
+     UNION ALL
+     SELECT (SELECT d.webhook_id FROM deliveries d
+              WHERE d.waiting_since IS NOT NULL AND d.workflow_started_at IS NULL AND d.webhook_id > held.webhook_id
+              ORDER BY d.webhook_id LIMIT 1)
+       FROM held WHERE held.webhook_id IS NOT NULL
+   )
+   SELECT held.webhook_id, coalesce(s.state, 'healthy') AS state,
+          (SELECT d.workspace_id FROM deliveries d WHERE d.webhook_id = held.webhook_id
+            AND d.waiting_since IS NOT NULL AND d.workflow_started_at IS NULL LIMIT 1) AS workspace_id,
+          (SELECT count(*) FROM deliveries q
+            WHERE q.webhook_id = held.webhook_id AND q.waiting_since IS NOT NULL
+              AND q.workflow_started_at IS NOT NULL)::int AS queued
+     FROM held LEFT JOIN endpoint_states s ON s.webhook_id = held.webhook_id
+    WHERE held.webhook_id IS NOT NULL`,
+);
+
+// Claims an endpoint's oldest held deliveries for starting (another worker's pass skips them); a
+// healthy endpoint's no longer wait.
+const CLAIM = new PreparedStatement(
+  (manager) =>
+    `UPDATE deliveries
+        SET workflow_started_at = now(), waiting_since = CASE WHEN $3::boolean THEN NULL ELSE waiting_since END
+      WHERE id IN (SELECT id FROM deliveries
+                    WHERE webhook_id = $1::uuid AND waiting_since IS NOT NULL AND workflow_started_at IS NULL
+                    ORDER BY created_at LIMIT $2::integer FOR UPDATE SKIP LOCKED)
+      RETURNING ${columnsOf(manager, Delivery, 'deliveries')}`,
+);
+
+const UNCLAIM = new PreparedStatement(
+  `UPDATE deliveries SET workflow_started_at = NULL, waiting_since = coalesce(waiting_since, now())
+    WHERE id = ANY($1::uuid[])`,
+);
+
+// Served by the partial indexes deliveries_held_idx and deliveries_queued_idx (only waiting rows).
+const WAITING = `
+  SELECT w.workspace_id, w.id AS webhook_id, coalesce(h.n, 0)::int AS held, coalesce(q.n, 0)::int AS queued
+    FROM (SELECT webhook_id, count(*) AS n FROM deliveries
+           WHERE waiting_since IS NOT NULL AND workflow_started_at IS NULL GROUP BY webhook_id) h
+    FULL JOIN (SELECT webhook_id, count(*) AS n FROM deliveries
+                WHERE waiting_since IS NOT NULL AND workflow_started_at IS NOT NULL GROUP BY webhook_id) q
+      ON q.webhook_id = h.webhook_id
+    JOIN webhooks w ON w.id = coalesce(h.webhook_id, q.webhook_id)`;

@@ -1,0 +1,31 @@
+// The one owner of the `deliveries` and `delivery_attempts` tables (docs/architecture.md): every
+// read and write of them is a named function or method of this folder, and everything outside it
+// imports only this file (dependency-cruiser: deliveries-store-owns-its-tables). The entities are
+// exported as types only, so no caller can build a query of its own on them.
+import { DeliveryAttempt } from './delivery-attempt.entity';
+import { Delivery } from './delivery.entity';
+
+export type { Delivery, DeliveryElement, DeliveryStatus } from './delivery.entity';
+export type { AttemptSendOutcome, DeliveryAttempt } from './delivery-attempt.entity';
+export { DeliveriesRepository, importedDeliveries } from './deliveries.repository';
+export type { NewDelivery, NewestDelivery } from './deliveries.repository';
+export type { DeliveryListQuery } from './delivery-log.repository';
+export { DeliveryAttemptsRepository } from './delivery-attempts.repository';
+export type {
+  CompletedSend,
+  KeptRequest,
+  OpenedAttempt,
+  SendRef,
+  SendResult,
+} from './delivery-attempts.repository';
+export { insertDispatched, markWorkflowsStarted, unstartedBefore } from './dispatched-deliveries.repository';
+export type { DispatchedDeliveries, OutboxTable } from './dispatched-deliveries.repository';
+export { claimHeld, heldEndpoints, unclaimHeld, waitingByWebhook } from './held-deliveries.repository';
+export type { HeldEndpoint } from './held-deliveries.repository';
+export { countDrift } from './delivery-recount.repository';
+export type { CountDrift } from './delivery-recount.repository';
+export { resendBatchResults } from './resend-batch-results.repository';
+export { loadLegacyEvents } from './legacy-events.repository';
+
+/** The tables' entities, for the composition root's list of entities (src/app/db/entities.ts) only. */
+export const DELIVERY_ENTITIES = [Delivery, DeliveryAttempt] as const;

@@ -1,0 +1,22 @@
+import type { EntityManager } from 'typeorm';
+import { RETIRED_EVENTS } from '../../shared/event-catalog';
+import { RETIRED_EVENTS_SQL } from '../log/legacy-events';
+
+/** The query of `loadLegacyEvents`: $1 the workspace, $2 the retired names in catalog order. */
+export const LEGACY_EVENTS_SQL = `
+  SELECT retired.name FROM unnest($2::text[]) WITH ORDINALITY AS retired (name, position)
+   WHERE EXISTS (SELECT 1 FROM deliveries d
+                  WHERE d.workspace_id = $1 AND d.event IN ${RETIRED_EVENTS_SQL} AND d.event = retired.name)
+      OR EXISTS (SELECT 1 FROM webhooks w WHERE w.workspace_id = $1 AND retired.name = ANY (w.events))
+   ORDER BY retired.position`;
+
+/**
+ * The retired events a workspace still has (docs/messaging.md, "Retired (legacy) events"): those
+ * its deliveries carry (imported ones outlive their webhook) or its webhooks still subscribe to,
+ * in catalog order. Fifteen probes of the partial index, each answered by its first entry, and one
+ * look at the workspace's webhooks: bounded by the catalog, not by the size of the log.
+ */
+export async function loadLegacyEvents(manager: EntityManager, workspaceId: string): Promise<string[]> {
+  const rows = (await manager.query(LEGACY_EVENTS_SQL, [workspaceId, RETIRED_EVENTS])) as { name: string }[];
+  return rows.map((row) => row.name);
+}
