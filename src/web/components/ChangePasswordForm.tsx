@@ -8,7 +8,7 @@ import {
   passwordProblem,
 } from '../../shared/password.rules';
 import { api } from '../api';
-import { useSubmit } from '../useSubmit';
+import { useSubmit } from '../hooks/useSubmit';
 import { ErrorMessage, SubmitButton } from './Dialog';
 import { useFormFields } from './useFormFields';
 

@@ -4,7 +4,7 @@ import type { FormEvent } from 'react';
 import { api } from '../api';
 import { useRouter } from '../router';
 import { useSessionContext } from '../session';
-import { useSubmit } from '../useSubmit';
+import { useSubmit } from '../hooks/useSubmit';
 import { ErrorMessage, SubmitButton } from './Dialog';
 import { useFormFields } from './useFormFields';
 

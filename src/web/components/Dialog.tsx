@@ -2,7 +2,7 @@
 // and Shift+Tab cycle inside it, and closing gives focus back to what had it (the button that opened it).
 // DialogActions is every dialog's footer, SubmitButton every form's primary button.
 import { useEffect, useId, useRef, type ReactNode } from 'react';
-import { useSubmit } from '../useSubmit';
+import { useSubmit } from '../hooks/useSubmit';
 
 type DialogProps = {
   title: string;

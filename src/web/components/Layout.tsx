@@ -4,7 +4,7 @@ import { useState, type ReactNode } from 'react';
 import { api } from '../api';
 import { Link, useRouter } from '../router';
 import { useSession, useSessionContext } from '../session';
-import { useSubmit } from '../useSubmit';
+import { useSubmit } from '../hooks/useSubmit';
 
 export function Layout({ children }: { children: ReactNode }) {
   const session = useSession();

@@ -2,7 +2,7 @@
 // read), the table with its header row, a row that opens on a click and its button, and the "Load more" button of
 // a cursor-paged list.
 import { useRef, type HTMLAttributes, type ReactNode } from 'react';
-import type { PagedList } from '../usePagedList';
+import type { PagedList } from '../hooks/usePagedList';
 import { BreakableUrl } from './BreakableUrl';
 import { useCellLabels } from './useCellLabels';
 

@@ -3,7 +3,7 @@
 // No third-party renderer: the document of this service uses a handful of JSON Schema keywords.
 import type { ReactNode } from 'react';
 import type { JsonSchema, OpenApiDocument, OpenApiOperation, OpenApiParameter } from '../api';
-import { curlExample } from '../curl-example';
+import { curlExample } from '../examples/curl-example';
 import { CopyButton } from './CopyButton';
 
 type Schemas = Record<string, JsonSchema>;

@@ -3,7 +3,7 @@
 import { useEffect, useState } from 'react';
 import { api, errorMessage, type CreatedKey, type QuickConnection } from '../api';
 import { useSession } from '../session';
-import { useSubmit } from '../useSubmit';
+import { useSubmit } from '../hooks/useSubmit';
 import { CopyButton } from './CopyButton';
 import { ErrorMessage } from './Dialog';
 

@@ -4,7 +4,7 @@ import { useEffect, useState } from 'react';
 import { api, errorMessage, type IdentityKind, type RecordType, type RecordView } from '../api';
 import { DateTime } from '../format';
 import { recordTitle } from '../records';
-import { useSubmit } from '../useSubmit';
+import { useSubmit } from '../hooks/useSubmit';
 import { ConfirmDialog, DangerButton, Dialog, DialogActions, ErrorMessage } from './Dialog';
 import { RecordForm, type Person } from './RecordForm';
 import { RecordValue } from './RecordValue';

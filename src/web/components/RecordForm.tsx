@@ -23,7 +23,7 @@ import {
   type Draft,
   type DraftValue,
 } from '../records';
-import { useSubmit } from '../useSubmit';
+import { useSubmit } from '../hooks/useSubmit';
 import { DialogActions, ErrorMessage } from './Dialog';
 import { RecordValue } from './RecordValue';
 

@@ -10,8 +10,8 @@ import { PageHeader } from '../components/PageHeader';
 import { QuickConnections } from '../components/QuickConnections';
 import { DateTime } from '../format';
 import { useSession } from '../session';
-import { useLoaded } from '../useLoaded';
-import { useSubmit } from '../useSubmit';
+import { useLoaded } from '../hooks/useLoaded';
+import { useSubmit } from '../hooks/useSubmit';
 
 const EXPIRY_DEFAULT_DAYS = 90;
 

@@ -6,7 +6,7 @@ import { ErrorMessage, SubmitButton } from '../components/Dialog';
 import { useFormFields } from '../components/useFormFields';
 import { Link, safeNextPath, useRouter } from '../router';
 import { useSessionContext } from '../session';
-import { useSubmit } from '../useSubmit';
+import { useSubmit } from '../hooks/useSubmit';
 
 function AuthCard({ title, children, footer }: { title: string; children: ReactNode; footer: ReactNode }) {
   return (

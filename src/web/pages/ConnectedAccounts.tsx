@@ -21,7 +21,7 @@ import { ListTable, Loading } from '../components/ListParts';
 import { PageHeader } from '../components/PageHeader';
 import { DateTime } from '../format';
 import { useSession } from '../session';
-import { useSubmit } from '../useSubmit';
+import { useSubmit } from '../hooks/useSubmit';
 
 export function ConnectedAccountsPage() {
   const session = useSession();

@@ -8,7 +8,7 @@ import { ConfirmDialog, DangerButton } from '../components/Dialog';
 import { PageHeader } from '../components/PageHeader';
 import { DateTime } from '../format';
 import { useSession } from '../session';
-import { useLoaded } from '../useLoaded';
+import { useLoaded } from '../hooks/useLoaded';
 
 const readConnectedApps = async () => (await api.connectedApps()).data;
 

@@ -4,7 +4,7 @@
 import { useEffect, useState } from 'react';
 import { api, errorMessage, type ConsentDetails } from '../api';
 import { DialogActions, ErrorMessage } from '../components/Dialog';
-import { useSubmit } from '../useSubmit';
+import { useSubmit } from '../hooks/useSubmit';
 
 export function ConsentPage({ uid }: { uid: string }) {
   const [details, setDetails] = useState<ConsentDetails>();

@@ -25,8 +25,8 @@ import { PageHeader } from '../components/PageHeader';
 import { DateTime } from '../format';
 import { useRouter } from '../router';
 import { useSession } from '../session';
-import { useDebounced } from '../useDebounced';
-import { useSubmit } from '../useSubmit';
+import { useDebounced } from '../hooks/useDebounced';
+import { useSubmit } from '../hooks/useSubmit';
 import { SHORT_ID_LENGTH } from '../../shared/deliveries/delivery-ids';
 import {
   STATE_FILTER_LABELS,

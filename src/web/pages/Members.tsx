@@ -6,7 +6,7 @@ import { ListTable, Loading } from '../components/ListParts';
 import { PageHeader } from '../components/PageHeader';
 import { DateTime } from '../format';
 import { useSession, useSessionContext } from '../session';
-import { useSubmit } from '../useSubmit';
+import { useSubmit } from '../hooks/useSubmit';
 
 export function MembersPage() {
   const session = useSession();

@@ -6,7 +6,7 @@ import { ErrorMessage } from '../components/Dialog';
 import { QuickConnections } from '../components/QuickConnections';
 import { useRouter } from '../router';
 import { useSession, useSessionContext } from '../session';
-import { useSubmit } from '../useSubmit';
+import { useSubmit } from '../hooks/useSubmit';
 
 export function OnboardingPage() {
   const session = useSession();

@@ -22,8 +22,8 @@ import { DateTime } from '../format';
 import { recordTitle } from '../records';
 import { useRouter } from '../router';
 import { useSession } from '../session';
-import { useDebounced } from '../useDebounced';
-import { usePagedList } from '../usePagedList';
+import { useDebounced } from '../hooks/useDebounced';
+import { usePagedList } from '../hooks/usePagedList';
 
 const PAGE_SIZE = 25;
 const TABLE_COLUMNS = 4;

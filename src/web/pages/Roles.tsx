@@ -15,7 +15,7 @@ import { Dialog, DialogActions, ErrorMessage, SubmitButton } from '../components
 import { Loading } from '../components/ListParts';
 import { PageHeader } from '../components/PageHeader';
 import { useSessionContext } from '../session';
-import { useSubmit } from '../useSubmit';
+import { useSubmit } from '../hooks/useSubmit';
 
 const ROLE_NAME_MAX = 100;
 type Change = Partial<Pick<Role, 'apiRead' | 'apiCreate' | 'apiEdit' | 'apiDelete'>>;

@@ -26,8 +26,8 @@ import { WebhookDialog, type WebhookRights } from '../components/webhooks/Webhoo
 import { DateTime } from '../format';
 import { useRouter } from '../router';
 import { useSession } from '../session';
-import { useDebounced } from '../useDebounced';
-import { usePagedList } from '../usePagedList';
+import { useDebounced } from '../hooks/useDebounced';
+import { usePagedList } from '../hooks/usePagedList';
 import { dayBound, deliveriesPathOf, eventLabel } from '../webhooks';
 
 const PAGE_SIZE = 25;

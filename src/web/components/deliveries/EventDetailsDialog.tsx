@@ -8,7 +8,7 @@
 import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { api, errorMessage, type DeliveryView, type EventDetails } from '../../api';
 import { DateTime } from '../../format';
-import { useSubmit } from '../../useSubmit';
+import { useSubmit } from '../../hooks/useSubmit';
 import { DELIVERY_MAX_ATTEMPTS } from '../../../shared/limits';
 import { eventLabel, formatDuration, hasRestrictedValues, isUnfinished, STATE_LABELS } from '../../webhooks';
 import { AttemptExchange } from './AttemptExchange';

@@ -13,8 +13,8 @@ import {
 } from '../../api';
 import { defaultResendSince } from '../../../shared/deliveries/resend-batch.rules';
 import { RESEND_BATCH_MAX } from '../../../shared/limits';
-import { useDebounced } from '../../useDebounced';
-import { useSubmit } from '../../useSubmit';
+import { useDebounced } from '../../hooks/useDebounced';
+import { useSubmit } from '../../hooks/useSubmit';
 import { DateTime } from '../../format';
 import { ShowDeliveriesLink } from './DeliveryParts';
 import { Dialog, DialogActions, ErrorMessage } from '../Dialog';

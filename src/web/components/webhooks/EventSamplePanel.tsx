@@ -3,7 +3,7 @@
 import { useEffect, useState } from 'react';
 import { errorMessage } from '../../api';
 import { describeEvent } from '../../../shared/event-catalog-descriptions';
-import { loadEventSamples } from '../../event-samples';
+import { loadEventSamples } from '../../examples/event-samples';
 import { ErrorMessage } from '../Dialog';
 import { RichText } from '../OpenApi';
 

@@ -5,7 +5,7 @@ import { useState, type FormEvent } from 'react';
 import { api, type WebhookView } from '../../api';
 import { SECRET_ROTATION_GRACE_HOURS_DEFAULT, SECRET_ROTATION_GRACE_HOURS_MAX } from '../../../shared/limits';
 import { standardWebhooksSecret } from '../../../shared/webhooks/standard-webhooks';
-import { useSubmit } from '../../useSubmit';
+import { useSubmit } from '../../hooks/useSubmit';
 import { generateSecret, secretRotationOf, WebhookDraftError } from '../../webhooks';
 import { CopyButton } from '../CopyButton';
 import { Dialog, DialogActions, ErrorMessage } from '../Dialog';

@@ -3,7 +3,7 @@
 import { useState } from 'react';
 import { api, type DeliveryView, type SendTestEventBody, type WebhookView } from '../../api';
 import { isRetiredEvent } from '../../webhooks';
-import { useSubmit } from '../../useSubmit';
+import { useSubmit } from '../../hooks/useSubmit';
 import { ShowDeliveriesLink } from '../deliveries/DeliveryParts';
 import { Dialog, DialogActions, ErrorMessage } from '../Dialog';
 

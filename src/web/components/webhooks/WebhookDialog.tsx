@@ -7,7 +7,7 @@ import { api, type WebhookView, type WebhookWrite } from '../../api';
 import { WEBHOOK_DESCRIPTION_MAX } from '../../../shared/limits';
 import { DateTime } from '../../format';
 import { useSession } from '../../session';
-import { useSubmit } from '../../useSubmit';
+import { useSubmit } from '../../hooks/useSubmit';
 import { WebhookDraftError, createOf, maySteer, updateOf, type WebhookDraft } from '../../webhooks';
 import { ConfirmDialog, DangerButton, Dialog, DialogActions, ErrorMessage } from '../Dialog';
 import { Loading } from '../ListParts';

@@ -6,7 +6,7 @@ import { api, type WebhookPage } from '../../api';
 import { countVerdicts, judgeHealth, type Judged } from '../../../shared/webhooks/health-verdict';
 import { troubleDeliveries } from '../../delivery-links';
 import { Link } from '../../router';
-import { useLoaded } from '../../useLoaded';
+import { useLoaded } from '../../hooks/useLoaded';
 import { BreakableUrl } from '../BreakableUrl';
 import { ErrorMessage } from '../Dialog';
 import { Loading } from '../ListParts';

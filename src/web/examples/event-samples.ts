@@ -2,7 +2,7 @@
 // OpenAPI document's `webhooks` section, which the server builds with the code of its test events
 // (src/deliveries/engine/event-webhooks.openapi.ts). Read from there so the sample cannot drift
 // from what the server sends. No React here.
-import { api, type OpenApiDocument } from './api';
+import { api, type OpenApiDocument } from '../api';
 
 /** Each event's sample body, by event name, from the document's `webhooks` section. */
 export function eventSamplesOf(document: Pick<OpenApiDocument, 'webhooks'>): ReadonlyMap<string, unknown> {

@@ -1,7 +1,7 @@
 // A curl command per API reference operation: the method, the URL on the real base URL with
 // placeholders for its path and required query parameters, the API key header with a placeholder
 // key, and the request body's example as JSON when the document has one. No React here.
-import type { OpenApiOperation } from './api';
+import type { OpenApiOperation } from '../api';
 
 /** What a reader replaces with their own key (created in Settings → API keys). */
 export const API_KEY_PLACEHOLDER = 'YOUR_API_KEY';

@@ -1,6 +1,6 @@
 // A page's data read once and again on demand: the value, the refusal to show, and `reload`.
 import { useCallback, useEffect, useState } from 'react';
-import { errorMessage } from './api';
+import { errorMessage } from '../api';
 
 export function useLoaded<T>(read: () => Promise<T>): {
   value: T | undefined;

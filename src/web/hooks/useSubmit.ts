@@ -1,7 +1,7 @@
 // The one submit pattern of the app: while an action runs the form is busy; a refusal shows the
 // server's message (error.issues[0].message) and the form becomes usable again.
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { errorMessage } from './api';
+import { errorMessage } from '../api';
 
 export type Submit = {
   /** True while an action started by `run` is under way. */

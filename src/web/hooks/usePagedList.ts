@@ -1,7 +1,7 @@
 // The one cursor-paged list of the app's list pages: the first page of a query, "Load more" with the
 // cursor, and an answer to an older query never replaces a newer one (each listing keeps its key).
 import { useEffect, useState } from 'react';
-import { errorMessage } from './api';
+import { errorMessage } from '../api';
 import { useSubmit } from './useSubmit';
 
 export type Page<T> = { data: T[]; nextCursor: string | null };

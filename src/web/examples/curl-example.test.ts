@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import type { OpenApiOperation } from './api';
+import type { OpenApiOperation } from '../api';
 import { API_KEY_PLACEHOLDER, curlExample, placeholderOf, shellQuote } from './curl-example';
 
 const operation = (extra: Partial<OpenApiOperation> = {}): OpenApiOperation => ({
