@@ -35,7 +35,7 @@ const refusal = async (
 /**
  * Issue 27, "Done when": the scripted assistant session through the official SDK client (which
  * checks every answer against its tool's outputSchema), from names only, in the order an assistant
- * works, each step using what the earlier ones learnt. A step is one entry (test/deliveries/retry-now.test.ts
+ * works, each step using what the earlier ones learnt. A step is one entry (test/deliveries/resend/retry-now.test.ts
  * checks Retry now's refusals and races on its own).
  */
 const SCRIPT: [string, (session: Session) => Promise<void>][] = [

@@ -1,10 +1,10 @@
-import { DeliveryAttempt } from '../../src/deliveries/store/delivery-attempt.entity';
-import { Delivery } from '../../src/deliveries/store/delivery.entity';
-import { deliveryWorkflowId } from '../../workflows/delivery.workflow';
-import { deliveryFixture, type DeliveryFixture } from '../helpers/delivery-fixture';
-import { connectMcp } from '../helpers/mcp';
-import { Receiver } from '../helpers/receiver';
-import { WebClient } from '../helpers/web-client';
+import { DeliveryAttempt } from '../../../src/deliveries/store/delivery-attempt.entity';
+import { Delivery } from '../../../src/deliveries/store/delivery.entity';
+import { deliveryWorkflowId } from '../../../workflows/delivery.workflow';
+import { deliveryFixture, type DeliveryFixture } from '../../helpers/delivery-fixture';
+import { connectMcp } from '../../helpers/mcp';
+import { Receiver } from '../../helpers/receiver';
+import { WebClient } from '../../helpers/web-client';
 
 /**
  * Issue 27, item 1: Retry now over REST and MCP, against real delivery workflows on the

@@ -1,10 +1,10 @@
 import {
   DeliveryRetryingIndexes1764676800000,
   DELIVERY_RETRYING_INDEXES,
-} from '../../src/app/db/migrations/2025-12/1764676800000-delivery-retrying-indexes';
-import type { DeliveriesService, DeliveryListQuery } from '../../src/deliveries/log/deliveries.service';
-import type { Actor } from '../../src/identity/actor';
-import { createTestDatabase, type TestDatabase } from '../helpers/database';
+} from '../../../src/app/db/migrations/2025-12/1764676800000-delivery-retrying-indexes';
+import type { DeliveriesService, DeliveryListQuery } from '../../../src/deliveries/log/deliveries.service';
+import type { Actor } from '../../../src/identity/actor';
+import { createTestDatabase, type TestDatabase } from '../../helpers/database';
 import {
   deliveryIndexes,
   everyPage,
@@ -13,7 +13,7 @@ import {
   logService,
   migrateOne,
   newActor,
-} from '../helpers/delivery-log';
+} from '../../helpers/delivery-log';
 
 const SEEDED = 200_000;
 /** About one in FAILED_EVERY deliveries failed for good; four in RETRYING_EVERY are retrying (one per webhook). */

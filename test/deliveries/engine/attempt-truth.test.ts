@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { WorkflowFailedError } from '@temporalio/client';
-import { deliveryWorkflow, deliveryWorkflowId } from '../../workflows/delivery.workflow';
-import { DeliveryStatusKey } from '../../workflows/search-attributes';
-import { deliveryFixture, type DeliveryFixture } from '../helpers/delivery-fixture';
-import { eventually } from '../helpers/eventually';
-import { databaseOutage } from '../helpers/outage';
-import { Receiver } from '../helpers/receiver';
-import { attemptsInHistory } from '../helpers/temporal';
+import { deliveryWorkflow, deliveryWorkflowId } from '../../../workflows/delivery.workflow';
+import { DeliveryStatusKey } from '../../../workflows/search-attributes';
+import { deliveryFixture, type DeliveryFixture } from '../../helpers/delivery-fixture';
+import { eventually } from '../../helpers/eventually';
+import { databaseOutage } from '../../helpers/outage';
+import { Receiver } from '../../helpers/receiver';
+import { attemptsInHistory } from '../../helpers/temporal';
 
 /**
  * What the delivery log and the Temporal Web UI say is true (issue 11): every request that left is

@@ -1,9 +1,9 @@
 import { Client } from 'pg';
-import { AttemptRequestExpiry1764669600000 } from '../../src/app/db/migrations/2025-12/1764669600000-attempt-request-expiry';
-import { identityHooks } from '../../src/app/services';
-import { signUp } from '../../src/identity/sign-in/accounts.service';
-import { createTestDatabase, type TestDatabase } from '../helpers/database';
-import { writesDuring } from '../helpers/writes-during';
+import { AttemptRequestExpiry1764669600000 } from '../../../src/app/db/migrations/2025-12/1764669600000-attempt-request-expiry';
+import { identityHooks } from '../../../src/app/services';
+import { signUp } from '../../../src/identity/sign-in/accounts.service';
+import { createTestDatabase, type TestDatabase } from '../../helpers/database';
+import { writesDuring } from '../../helpers/writes-during';
 
 const DELIVERIES = 50_000;
 const SENDS_EACH = 4;

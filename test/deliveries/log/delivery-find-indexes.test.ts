@@ -1,10 +1,10 @@
 import {
   DeliveryFindIndexes1764673200000,
   DELIVERY_FIND_INDEXES,
-} from '../../src/app/db/migrations/2025-12/1764673200000-delivery-find-indexes';
-import type { DeliveriesService, DeliveryListQuery } from '../../src/deliveries/log/deliveries.service';
-import type { Actor } from '../../src/identity/actor';
-import { createTestDatabase, type TestDatabase } from '../helpers/database';
+} from '../../../src/app/db/migrations/2025-12/1764673200000-delivery-find-indexes';
+import type { DeliveriesService, DeliveryListQuery } from '../../../src/deliveries/log/deliveries.service';
+import type { Actor } from '../../../src/identity/actor';
+import { createTestDatabase, type TestDatabase } from '../../helpers/database';
 import {
   deliveryIndexes,
   everyPage,
@@ -13,7 +13,7 @@ import {
   logService,
   migrateOne,
   newActor,
-} from '../helpers/delivery-log';
+} from '../../helpers/delivery-log';
 
 const SEEDED = 200_000;
 /** Each record has about SEEDED / RECORDS deliveries; each event goes to two webhooks. */

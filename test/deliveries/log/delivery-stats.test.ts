@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { startTestApp, type TestApp } from '../helpers/test-app';
-import { WebClient } from '../helpers/web-client';
+import { startTestApp, type TestApp } from '../../helpers/test-app';
+import { WebClient } from '../../helpers/web-client';
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;

@@ -1,11 +1,11 @@
-import type { RunningDevServer } from '../../src/embedded/temporal-dev-server';
-import { deliveryWorkflowId } from '../../workflows/delivery.workflow';
-import { DeliveryLaneKey } from '../../workflows/search-attributes';
-import { deliveryFixture, type DeliveryFixture } from '../helpers/delivery-fixture';
-import { eventually } from '../helpers/eventually';
-import { startTestDevServer } from '../helpers/dev-server';
-import { Receiver } from '../helpers/receiver';
-import { WebClient } from '../helpers/web-client';
+import type { RunningDevServer } from '../../../src/embedded/temporal-dev-server';
+import { deliveryWorkflowId } from '../../../workflows/delivery.workflow';
+import { DeliveryLaneKey } from '../../../workflows/search-attributes';
+import { deliveryFixture, type DeliveryFixture } from '../../helpers/delivery-fixture';
+import { eventually } from '../../helpers/eventually';
+import { startTestDevServer } from '../../helpers/dev-server';
+import { Receiver } from '../../helpers/receiver';
+import { WebClient } from '../../helpers/web-client';
 
 /**
  * Issue 23: one workspace's dead endpoint must not slow another workspace's webhooks. The real

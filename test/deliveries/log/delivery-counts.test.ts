@@ -1,14 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { Client } from 'pg';
-import { DeliveryCounts1764666000000 } from '../../src/app/db/migrations/2025-12/1764666000000-delivery-counts';
-import { identityHooks } from '../../src/app/services';
-import { ALL_WEBHOOKS, foldDeliveryCounts } from '../../src/deliveries/log/delivery-counts';
-import { countDrift, type CountDrift } from '../../src/deliveries/store';
-import { loadDeliveryStats } from '../../src/deliveries/log/delivery-stats.repository';
-import { loadWebhookHealth } from '../../src/deliveries/log/webhook-health.repository';
-import { signUp } from '../../src/identity/sign-in/accounts.service';
-import { statsWindow } from '../../src/shared/deliveries/delivery-stats';
-import { createTestDatabase, type TestDatabase } from '../helpers/database';
+import { DeliveryCounts1764666000000 } from '../../../src/app/db/migrations/2025-12/1764666000000-delivery-counts';
+import { identityHooks } from '../../../src/app/services';
+import { ALL_WEBHOOKS, foldDeliveryCounts } from '../../../src/deliveries/log/delivery-counts';
+import { countDrift, type CountDrift } from '../../../src/deliveries/store';
+import { loadDeliveryStats } from '../../../src/deliveries/log/delivery-stats.repository';
+import { loadWebhookHealth } from '../../../src/deliveries/log/webhook-health.repository';
+import { signUp } from '../../../src/identity/sign-in/accounts.service';
+import { statsWindow } from '../../../src/shared/deliveries/delivery-stats';
+import { createTestDatabase, type TestDatabase } from '../../helpers/database';
 
 const WEBHOOKS = [randomUUID(), randomUUID(), randomUUID()];
 

@@ -1,8 +1,8 @@
-import { Delivery } from '../../src/deliveries/store/delivery.entity';
-import { deliveryFixture, type DeliveryFixture } from '../helpers/delivery-fixture';
-import { connectMcp } from '../helpers/mcp';
-import { Receiver } from '../helpers/receiver';
-import { WebClient } from '../helpers/web-client';
+import { Delivery } from '../../../src/deliveries/store/delivery.entity';
+import { deliveryFixture, type DeliveryFixture } from '../../helpers/delivery-fixture';
+import { connectMcp } from '../../helpers/mcp';
+import { Receiver } from '../../helpers/receiver';
+import { WebClient } from '../../helpers/web-client';
 
 /**
  * Issue 27, item 3: a delivery found by what a person knows of it — the event id its receiver got,

@@ -1,11 +1,11 @@
-import { Delivery } from '../../src/deliveries/store/delivery.entity';
-import { recordEventEnvelopeSchema } from '../../src/deliveries/engine/envelope-view';
-import { StoredEvent } from '../../src/messaging/stored-event.entity';
-import { deliveryFixture, type DeliveryFixture } from '../helpers/delivery-fixture';
-import { eventually } from '../helpers/eventually';
-import { Receiver } from '../helpers/receiver';
-import { connectMcp } from '../helpers/mcp';
-import { WebClient } from '../helpers/web-client';
+import { Delivery } from '../../../src/deliveries/store/delivery.entity';
+import { recordEventEnvelopeSchema } from '../../../src/deliveries/engine/envelope-view';
+import { StoredEvent } from '../../../src/messaging/stored-event.entity';
+import { deliveryFixture, type DeliveryFixture } from '../../helpers/delivery-fixture';
+import { eventually } from '../../helpers/eventually';
+import { Receiver } from '../../helpers/receiver';
+import { connectMcp } from '../../helpers/mcp';
+import { WebClient } from '../../helpers/web-client';
 
 /** "Send test event" (docs/deliveries.md): a sample event through the same delivery path. */
 describe('send a test event', () => {

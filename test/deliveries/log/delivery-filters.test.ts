@@ -1,7 +1,7 @@
-import { Delivery } from '../../src/deliveries/store/delivery.entity';
-import { connectMcp } from '../helpers/mcp';
-import { deliveryFixture, type DeliveryFixture } from '../helpers/delivery-fixture';
-import { Receiver } from '../helpers/receiver';
+import { Delivery } from '../../../src/deliveries/store/delivery.entity';
+import { connectMcp } from '../../helpers/mcp';
+import { deliveryFixture, type DeliveryFixture } from '../../helpers/delivery-fixture';
+import { Receiver } from '../../helpers/receiver';
 
 /** Issue 13, first row: the delivery log filtered by the database, on REST and MCP alike. */
 describe('delivery log filters', () => {

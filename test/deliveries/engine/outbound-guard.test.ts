@@ -1,5 +1,5 @@
-import { deliveryFixture, type DeliveryFixture } from '../helpers/delivery-fixture';
-import { Receiver } from '../helpers/receiver';
+import { deliveryFixture, type DeliveryFixture } from '../../helpers/delivery-fixture';
+import { Receiver } from '../../helpers/receiver';
 
 /**
  * The outbound guard (docs/deliveries.md, "Where deliveries may go"), from the side of someone who

@@ -1,8 +1,8 @@
-import { Delivery } from '../../src/deliveries/store/delivery.entity';
-import { deliveryFixture, type DeliveryFixture } from '../helpers/delivery-fixture';
-import { connectMcp } from '../helpers/mcp';
-import { Receiver } from '../helpers/receiver';
-import { WebClient } from '../helpers/web-client';
+import { Delivery } from '../../../src/deliveries/store/delivery.entity';
+import { deliveryFixture, type DeliveryFixture } from '../../helpers/delivery-fixture';
+import { connectMcp } from '../../helpers/mcp';
+import { Receiver } from '../../helpers/receiver';
+import { WebClient } from '../../helpers/web-client';
 
 /**
  * Issue 10, hole 10: every deliveries route, tried by workspace B against workspace A's webhook and

@@ -2,13 +2,13 @@ import { randomUUID } from 'node:crypto';
 import {
   DeliveryLogIndexes1764662400000,
   DELIVERY_LOG_INDEXES,
-} from '../../src/app/db/migrations/2025-12/1764662400000-delivery-log-indexes';
-import type { DeliveriesService, DeliveryListQuery } from '../../src/deliveries/log/deliveries.service';
-import { deliveryLogQuery } from '../../src/deliveries/store/delivery-log.repository';
-import type { Actor } from '../../src/identity/actor';
-import { createTestDatabase, type TestDatabase } from '../helpers/database';
-import { writesDuring } from '../helpers/writes-during';
-import { everyPage, logService, migrateOne, newActor } from '../helpers/delivery-log';
+} from '../../../src/app/db/migrations/2025-12/1764662400000-delivery-log-indexes';
+import type { DeliveriesService, DeliveryListQuery } from '../../../src/deliveries/log/deliveries.service';
+import { deliveryLogQuery } from '../../../src/deliveries/store/delivery-log.repository';
+import type { Actor } from '../../../src/identity/actor';
+import { createTestDatabase, type TestDatabase } from '../../helpers/database';
+import { writesDuring } from '../../helpers/writes-during';
+import { everyPage, logService, migrateOne, newActor } from '../../helpers/delivery-log';
 
 const SEEDED = 200_000;
 const WEBHOOKS = [randomUUID(), randomUUID(), randomUUID(), randomUUID()];

@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import pino from 'pino';
-import { startAttemptDetailsSweep } from '../../src/app/sweeps';
-import { ATTEMPT_DETAILS_BATCH } from '../../src/deliveries/log/attempt-details-rule';
-import { expireAttemptDetails } from '../../src/deliveries/log/attempt-details-sweep';
-import { connectMcp } from '../helpers/mcp';
-import { startTestApp, type TestApp } from '../helpers/test-app';
-import { WebClient } from '../helpers/web-client';
+import { startAttemptDetailsSweep } from '../../../src/app/sweeps';
+import { ATTEMPT_DETAILS_BATCH } from '../../../src/deliveries/log/attempt-details-rule';
+import { expireAttemptDetails } from '../../../src/deliveries/log/attempt-details-sweep';
+import { connectMcp } from '../../helpers/mcp';
+import { startTestApp, type TestApp } from '../../helpers/test-app';
+import { WebClient } from '../../helpers/web-client';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 /** More old attempts than two batches hold, so the sweep needs three. */

@@ -1,12 +1,12 @@
-import { DeliveriesService } from '../../src/deliveries/log/deliveries.service';
-import { Delivery } from '../../src/deliveries/store/delivery.entity';
-import { loadActor } from '../../src/identity/actor';
-import { createLogger } from '../../src/logger';
-import { resendWorkflowId } from '../../workflows/resend-delivery.workflow';
-import { deliveryWorkflowId } from '../../workflows/delivery.workflow';
-import { deliveryFixture, type DeliveryFixture } from '../helpers/delivery-fixture';
-import { connectMcp } from '../helpers/mcp';
-import { Receiver } from '../helpers/receiver';
+import { DeliveriesService } from '../../../src/deliveries/log/deliveries.service';
+import { Delivery } from '../../../src/deliveries/store/delivery.entity';
+import { loadActor } from '../../../src/identity/actor';
+import { createLogger } from '../../../src/logger';
+import { resendWorkflowId } from '../../../workflows/resend-delivery.workflow';
+import { deliveryWorkflowId } from '../../../workflows/delivery.workflow';
+import { deliveryFixture, type DeliveryFixture } from '../../helpers/delivery-fixture';
+import { connectMcp } from '../../helpers/mcp';
+import { Receiver } from '../../helpers/receiver';
 
 /** spec.md, Delivery status (resend row) and the resend rules, each one. */
 describe('resend (time skipping)', () => {

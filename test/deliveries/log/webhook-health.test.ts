@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { loadWebhookHealth } from '../../src/deliveries/log/webhook-health.repository';
-import { connectMcp } from '../helpers/mcp';
-import { startTestApp, type TestApp } from '../helpers/test-app';
-import { WebClient } from '../helpers/web-client';
+import { loadWebhookHealth } from '../../../src/deliveries/log/webhook-health.repository';
+import { connectMcp } from '../../helpers/mcp';
+import { startTestApp, type TestApp } from '../../helpers/test-app';
+import { WebClient } from '../../helpers/web-client';
 
 /**
  * The health of webhooks, counted by PostgreSQL from delivery rows at known times, with the
- * endpoint's state as a worker stored it (a row written here; test/deliveries/endpoint-state.test.ts
+ * endpoint's state as a worker stored it (a row written here; test/deliveries/engine/endpoint-state.test.ts
  * drives it with real attempts).
  */
 describe('webhook health', () => {

@@ -1,19 +1,19 @@
-import { ApiKeyAuthenticator } from '../../src/api-keys/api-key-auth';
-import { OAuthTokenAuthenticator } from '../../src/oauth/oauth-token-auth';
-import { DeliveriesService } from '../../src/deliveries/log/deliveries.service';
-import { Delivery } from '../../src/deliveries/store/delivery.entity';
-import { ResendBatch, ResendBatchResult } from '../../src/deliveries/resend/resend-batch.entity';
-import { ResendBatchSteps } from '../../src/deliveries/resend/resend-batch-steps';
-import { ResendBatchesService } from '../../src/deliveries/resend/resend-batches.service';
-import { loadActor } from '../../src/identity/actor';
-import { createLogger } from '../../src/logger';
-import { RESEND_BATCH_MAX } from '../../src/shared/limits';
-import { resendFailedWorkflowId } from '../../workflows/resend-failed.workflow';
-import { deliveryFixture, type DeliveryFixture } from '../helpers/delivery-fixture';
-import { eventually } from '../helpers/eventually';
-import { connectMcp } from '../helpers/mcp';
-import { Receiver } from '../helpers/receiver';
-import { WebClient } from '../helpers/web-client';
+import { ApiKeyAuthenticator } from '../../../src/api-keys/api-key-auth';
+import { OAuthTokenAuthenticator } from '../../../src/oauth/oauth-token-auth';
+import { DeliveriesService } from '../../../src/deliveries/log/deliveries.service';
+import { Delivery } from '../../../src/deliveries/store/delivery.entity';
+import { ResendBatch, ResendBatchResult } from '../../../src/deliveries/resend/resend-batch.entity';
+import { ResendBatchSteps } from '../../../src/deliveries/resend/resend-batch-steps';
+import { ResendBatchesService } from '../../../src/deliveries/resend/resend-batches.service';
+import { loadActor } from '../../../src/identity/actor';
+import { createLogger } from '../../../src/logger';
+import { RESEND_BATCH_MAX } from '../../../src/shared/limits';
+import { resendFailedWorkflowId } from '../../../workflows/resend-failed.workflow';
+import { deliveryFixture, type DeliveryFixture } from '../../helpers/delivery-fixture';
+import { eventually } from '../../helpers/eventually';
+import { connectMcp } from '../../helpers/mcp';
+import { Receiver } from '../../helpers/receiver';
+import { WebClient } from '../../helpers/web-client';
 
 const HOUR = 60 * 60 * 1000;
 

@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto';
-import { DeliveryAttemptsRepository } from '../../src/deliveries/store/delivery-attempts.repository';
-import { ATTEMPT_BODY_DISPLAY_MAX_BYTES, MASKED_VALUE } from '../../src/shared/deliveries/attempt-record';
-import { deliveryFixture, type DeliveryFixture } from '../helpers/delivery-fixture';
-import { connectMcp } from '../helpers/mcp';
-import { Receiver } from '../helpers/receiver';
-import { memberWithRole, type WebClient } from '../helpers/web-client';
+import { DeliveryAttemptsRepository } from '../../../src/deliveries/store/delivery-attempts.repository';
+import { ATTEMPT_BODY_DISPLAY_MAX_BYTES, MASKED_VALUE } from '../../../src/shared/deliveries/attempt-record';
+import { deliveryFixture, type DeliveryFixture } from '../../helpers/delivery-fixture';
+import { connectMcp } from '../../helpers/mcp';
+import { Receiver } from '../../helpers/receiver';
+import { memberWithRole, type WebClient } from '../../helpers/web-client';
 
 const SECRET = 'attempt-details-secret';
 const TEAM_HEADER_VALUE = 'growth-team-token-7731';

@@ -1,6 +1,6 @@
-import { deliveryWorkflowId } from '../../workflows/delivery.workflow';
-import { deliveryFixture, type DeliveryFixture } from '../helpers/delivery-fixture';
-import { Receiver } from '../helpers/receiver';
+import { deliveryWorkflowId } from '../../../workflows/delivery.workflow';
+import { deliveryFixture, type DeliveryFixture } from '../../helpers/delivery-fixture';
+import { Receiver } from '../../helpers/receiver';
 
 /**
  * spec.md, Delivery behavior 3-5 and 7, on the time-skipping server with real receivers on

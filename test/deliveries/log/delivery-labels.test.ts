@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { deliveryFixture, type DeliveryFixture } from '../helpers/delivery-fixture';
-import { Receiver } from '../helpers/receiver';
-import { memberWithRole } from '../helpers/web-client';
+import { deliveryFixture, type DeliveryFixture } from '../../helpers/delivery-fixture';
+import { Receiver } from '../../helpers/receiver';
+import { memberWithRole } from '../../helpers/web-client';
 
 /**
  * Issue 13, "Name things as people know them" and the log's count: each delivery carries its

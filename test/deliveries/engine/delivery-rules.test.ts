@@ -1,11 +1,11 @@
-import { createLogger } from '../../src/logger';
-import { Delivery } from '../../src/deliveries/store/delivery.entity';
-import { Dispatcher } from '../../src/deliveries/engine/dispatcher';
-import { TemporalDeliveryStarter } from '../../src/deliveries/engine/workflow-starter';
-import { RecordEvent } from '../../src/records/record-event.entity';
-import { deliveryFixture, type DeliveryFixture } from '../helpers/delivery-fixture';
-import { Receiver } from '../helpers/receiver';
-import { memberWithRole } from '../helpers/web-client';
+import { createLogger } from '../../../src/logger';
+import { Delivery } from '../../../src/deliveries/store/delivery.entity';
+import { Dispatcher } from '../../../src/deliveries/engine/dispatcher';
+import { TemporalDeliveryStarter } from '../../../src/deliveries/engine/workflow-starter';
+import { RecordEvent } from '../../../src/records/record-event.entity';
+import { deliveryFixture, type DeliveryFixture } from '../../helpers/delivery-fixture';
+import { Receiver } from '../../helpers/receiver';
+import { memberWithRole } from '../../helpers/web-client';
 
 /** spec.md, Delivery behavior 6 and 7, transport rule 3, and architecture.md's dispatch guarantees. */
 /**

@@ -1,8 +1,8 @@
-import { deliveryFixture, type DeliveryFixture } from '../helpers/delivery-fixture';
-import { eventually } from '../helpers/eventually';
-import { connectMcp, type ToolResult } from '../helpers/mcp';
-import { Receiver } from '../helpers/receiver';
-import { WebClient } from '../helpers/web-client';
+import { deliveryFixture, type DeliveryFixture } from '../../helpers/delivery-fixture';
+import { eventually } from '../../helpers/eventually';
+import { connectMcp, type ToolResult } from '../../helpers/mcp';
+import { Receiver } from '../../helpers/receiver';
+import { WebClient } from '../../helpers/web-client';
 
 type Endpoint = { state: string; reason: string | null; since: string } | null;
 
