@@ -17,6 +17,12 @@ export async function tallyWebhooks(
   return row;
 }
 
+/** The workspace's webhooks of `ids` (never another workspace's, whatever the ids). */
+const among = (manager: EntityManager, workspaceId: string, ids: readonly string[]) =>
+  manager
+    .createQueryBuilder(Webhook, 'w')
+    .where('w.workspace_id = :workspaceId AND w.id = ANY(:ids)', { workspaceId, ids });
+
 /** Of `ids`, the workspace's enabled webhooks, newest first as the Webhooks list orders them. */
 export async function enabledNewestFirst(
   manager: EntityManager,
@@ -24,10 +30,9 @@ export async function enabledNewestFirst(
   ids: readonly string[],
 ): Promise<string[]> {
   if (ids.length === 0) return [];
-  const rows = await manager
-    .createQueryBuilder(Webhook, 'w')
+  const rows = await among(manager, workspaceId, ids)
+    .andWhere('w.enabled')
     .select('w.id', 'id')
-    .where('w.workspace_id = :workspaceId AND w.enabled AND w.id = ANY(:ids)', { workspaceId, ids })
     .orderBy('w.created_at', 'DESC')
     .addOrderBy('w.id', 'DESC')
     .getRawMany<{ id: string }>();
@@ -41,10 +46,6 @@ export async function webhooksInOrder(
   ids: readonly string[],
 ): Promise<Webhook[]> {
   if (ids.length === 0) return [];
-  const rows = await manager
-    .createQueryBuilder(Webhook, 'w')
-    .where('w.workspace_id = :workspaceId AND w.id = ANY(:ids)', { workspaceId, ids })
-    .getMany();
-  const byId = new Map(rows.map((row) => [row.id, row]));
+  const byId = new Map((await among(manager, workspaceId, ids).getMany()).map((row) => [row.id, row]));
   return ids.flatMap((id) => byId.get(id) ?? []);
 }

@@ -1,7 +1,7 @@
-import { randomUUID } from 'node:crypto';
 import type { WorkspaceHealthView } from '../../../src/deliveries/log/workspace-health-view';
 import { judgeHealth, tallyVerdicts } from '../../../src/shared/webhooks/health-verdict';
 import type { WebhookView } from '../../../src/webhooks/webhook-view';
+import { insertDeliveryAgo } from '../../helpers/delivery-rows';
 import { startTestApp, type TestApp } from '../../helpers/test-app';
 import { WebClient } from '../../helpers/web-client';
 
@@ -26,17 +26,8 @@ describe('workspace webhook health', () => {
 
   const make = async (client: WebClient, url: string) =>
     (await client.ok('POST', '/app/api/webhooks', { url, events: ['messaging.chat.updated'] })).id as string;
-  // 'retrying' is a Failed delivery whose next attempt is scheduled.
-  const deliver = (workspace: string, webhook: string, status: string, ago: string) =>
-    app.dataSource.query(
-      `INSERT INTO deliveries (workspace_id, webhook_id, event_id, event, url, trigger, status, next_attempt_at,
-                               created_at, updated_at)
-       VALUES ($1, $2, $3, 'messaging.chat.updated', 'https://hooks.example.com/in', 'event',
-               CASE WHEN $4 = 'retrying' THEN 'failed' ELSE $4 END,
-               CASE WHEN $4 = 'retrying' THEN now() + interval '1 minute' END,
-               now() - $5::interval, now() - $5::interval)`,
-      [workspace, webhook, randomUUID(), status, ago],
-    );
+  const deliver = (workspaceId: string, webhookId: string, state: string, ago: string) =>
+    insertDeliveryAgo(app.dataSource, { workspaceId, webhookId, state, ago });
   const endpoint = (workspace: string, webhook: string, state: string, reason: string | null) =>
     app.dataSource.query(
       `INSERT INTO endpoint_states (webhook_id, workspace_id, state, reason, since, failures_in_a_row, updated_at)
