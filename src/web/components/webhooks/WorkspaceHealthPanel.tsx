@@ -55,7 +55,8 @@ export function WorkspaceHealthPanel() {
           )}
           {summary.moreInTrouble > 0 ? (
             <p className="hint" data-testid="dashboard-trouble-more">
-              And {summary.moreInTrouble} more failing or degraded: see the Webhooks list.
+              And {summary.moreInTrouble} more failing or degraded: see the{' '}
+              <Link to="/webhooks">Webhooks list</Link>.
             </p>
           ) : null}
         </>
