@@ -92,6 +92,7 @@ export function createApp(deps: AppDeps, services: Services = createServices(dep
     trash,
     modelChanges,
     webhooks,
+    workspaceHealth,
     deliveries,
     retryNow,
     testEvents,
@@ -131,7 +132,7 @@ export function createApp(deps: AppDeps, services: Services = createServices(dep
   signedIn.use(workspaceAdminRoutes({ dataSource, hooks: identityHooks }).routes());
   signedIn.use(recordsRoutes({ records, trash }).routes());
   signedIn.use(modelRoutes({ dataSource, modelChanges }).routes());
-  signedIn.use(deliveriesRoutes({ deliveries, retryNow, testEvents, web: true }).routes());
+  signedIn.use(deliveriesRoutes({ deliveries, retryNow, testEvents, workspaceHealth, web: true }).routes());
   signedIn.use(resendBatchesRoutes({ resendBatches }).routes());
   signedIn.use(connectedAccountsRoutes({ messaging }).routes());
   signedIn.use(connectedAppsRoutes({ connections: oauthConnections }).routes());

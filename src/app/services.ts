@@ -10,6 +10,7 @@ import { ResendBatchSteps } from '../deliveries/resend/resend-batch-steps';
 import { ResendBatchesService } from '../deliveries/resend/resend-batches.service';
 import { TestEventsService } from '../deliveries/test-events/test-events.service';
 import { loadWebhookHealth } from '../deliveries/log/webhook-health.repository';
+import { WorkspaceHealthService } from '../deliveries/log/workspace-health.service';
 import { TemporalDeliveryStarter } from '../deliveries/engine/workflow-starter';
 import { ApiKeyAuthenticator } from '../api-keys/api-key-auth';
 import { ApiKeysService } from '../api-keys/api-keys.service';
@@ -76,6 +77,7 @@ export function createServices(deps: {
       ? `${config.TEMPORAL_UI_URL.replace(/\/+$/, '')}/namespaces/${temporal.namespace}/workflows/${deliveryWorkflowId(delivery.id)}`
       : null;
   const deliveries = new DeliveriesService(dataSource, starter, temporalUrl, logger);
+  const webhooks = new WebhooksService(dataSource, box, loadWebhookHealth);
   const authenticator = new ApiKeyAuthenticator(dataSource, config);
   // Built on first use: its issuer is PUBLIC_URL, which is final only once the API listens.
   let oauthProvider: Provider | undefined;
@@ -106,7 +108,8 @@ export function createServices(deps: {
     resendSteps: new ResendBatchSteps(dataSource, deliveries, authenticator, oauthTokens),
     testEvents: new TestEventsService(dataSource, starter, temporalUrl, logger),
     modelChanges: new ModelChangesService(dataSource, recalculateFormulas),
-    webhooks: new WebhooksService(dataSource, box, loadWebhookHealth),
+    webhooks,
+    workspaceHealth: new WorkspaceHealthService(dataSource, webhooks),
     messaging: new MessagingService(dataSource, box, config, () => dispatcher.kick('messaging')),
     box,
   };

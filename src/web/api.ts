@@ -8,6 +8,7 @@ import type {
 } from '../deliveries/log/delivery-view';
 import type { DeliveryListQuery, DeliveryStatsQuery } from '../deliveries/log/delivery-query';
 import type { DeliveryStatsView } from '../deliveries/log/delivery-stats-view';
+import type { WorkspaceHealthView } from '../deliveries/log/workspace-health-view';
 import type { SendTestEventBody } from '../deliveries/test-events/test-event-request';
 export type { SendTestEventBody };
 import type { ResendFailedBody } from '../deliveries/resend/resend-batch-request';
@@ -278,6 +279,8 @@ export const api = {
     request<DeliveryStatsView>('GET', `/app/api/webhooks/deliveries/stats${queryString(query)}`),
   /** The retired events this workspace's deliveries or webhooks hold (the Deliveries event filter). */
   legacyEvents: () => request<{ events: string[] }>('GET', '/app/api/webhooks/deliveries/legacy-events'),
+  /** Every webhook of the workspace counted by its health word, and those in trouble (the Dashboard). */
+  workspaceHealth: () => request<WorkspaceHealthView>('GET', '/app/api/webhooks/deliveries/health'),
   delivery: (webhookId: string, deliveryId: string) =>
     request<EventDetails>('GET', `${webhookPath(webhookId)}/deliveries/${encodeURIComponent(deliveryId)}`),
   resendDelivery: (webhookId: string, deliveryId: string) =>

@@ -36,6 +36,7 @@ import type {
   webhookFields,
 } from './webhooks.schemas';
 import { listWebhookRows, type WebhookListOptions } from './webhooks.list';
+import { enabledNewestFirst, tallyWebhooks, webhooksInOrder } from './webhooks.tally';
 import type { Page } from '../http/paging';
 import { NO_HEALTH, type WebhookHealth, type WebhookView } from './webhook-view';
 import { webhookView } from './webhook-view-of';
@@ -130,6 +131,33 @@ export class WebhooksService {
     const webhook = await this.find(this.webhooks, actor.workspace.id, id);
     const readable = await this.readable(this.dataSource.manager, actor);
     return this.view(this.dataSource.manager, webhook, await this.health(actor, [webhook]), readable);
+  }
+
+  /** How many webhooks the workspace has, and how many are disabled (the Dashboard's health). */
+  async tally(actor: Actor): Promise<{ total: number; disabled: number }> {
+    assertApiRight(actor, 'apiRead');
+    return tallyWebhooks(this.dataSource.manager, actor.workspace.id);
+  }
+
+  /** Of `ids`, the workspace's enabled webhooks, newest first, each with its health. */
+  async enabledHealth(
+    actor: Actor,
+    ids: readonly string[],
+  ): Promise<{ id: string; health: WebhookHealth }[]> {
+    assertApiRight(actor, 'apiRead');
+    const manager = this.dataSource.manager;
+    const enabled = await enabledNewestFirst(manager, actor.workspace.id, ids);
+    const health = await this.healthOf(manager, actor.workspace.id, enabled);
+    return enabled.map((id) => ({ id, health: health.get(id) ?? NO_HEALTH }));
+  }
+
+  /** The workspace's webhooks of `ids` in that order, viewed as the list views them. */
+  async viewsOf(actor: Actor, ids: readonly string[]): Promise<WebhookView[]> {
+    assertApiRight(actor, 'apiRead');
+    const manager = this.dataSource.manager;
+    const rows = await webhooksInOrder(manager, actor.workspace.id, ids);
+    const readable = await this.readable(manager, actor);
+    return this.views(manager, rows, await this.health(actor, rows), readable);
   }
 
   /** The saved secret and header values, for the dialog of people with Edit (spec: Custom header rules 6). */

@@ -313,4 +313,44 @@ describe('web app: a webhook’s health in one word, and the chart’s bars as l
     await listedDeliveries(14);
     expect(new URL(page.url()).searchParams.get('status')).toBeNull();
   });
+
+  it('judges every webhook of the workspace, not the newest 200, and says how many more are in trouble', async () => {
+    // 260 webhooks newer than the five above (copied in SQL: the REST route per webhook is slow),
+    // 55 of them retrying: the failing one is now older than the 200 newest.
+    const copies: { id: string }[] = await app.dataSource.query(
+      `INSERT INTO webhooks
+       SELECT (jsonb_populate_record(w, jsonb_build_object(
+                 'id', gen_random_uuid(), 'url', 'https://verdict.example.com/more/' || i,
+                 'description', 'More ' || i, 'created_at', now() + i * interval '1 second',
+                 'updated_at', now() + i * interval '1 second'))).*
+         FROM webhooks w, generate_series(1, 260) AS i
+        WHERE w.id = $1
+       RETURNING id`,
+      [ids.idle],
+    );
+    const workspaceId = (await appFetch(page, 'GET', '/app/api/session')).workspace.id as string;
+    await app.dataSource.query(
+      `INSERT INTO deliveries (workspace_id, webhook_id, event_id, event, url, trigger, status, next_attempt_at,
+                               created_at, updated_at)
+       SELECT $1, id, gen_random_uuid(), 'messaging.chat.updated', 'https://verdict.example.com/more', 'event',
+              'failed', now() + interval '10 minutes', now(), now()
+         FROM unnest($2::uuid[]) AS id`,
+      [workspaceId, copies.slice(0, 55).map(({ id }) => id)],
+    );
+    await page.goto(`${app.baseUrl}/`);
+    const panel = page.getByTestId('dashboard-health');
+    await panel.getByTestId('dashboard-trouble-more').waitFor();
+    const counts = await panel
+      .getByTestId('dashboard-health-count')
+      .evaluateAll((items) => items.map((item: any) => item.textContent as string));
+    expect(counts).toEqual(['1 Failing', '56 Degraded', '1 Healthy', '206 No deliveries yet', '1 Disabled']);
+    const trouble = panel.getByTestId('dashboard-trouble-webhook');
+    await expect(trouble.count()).resolves.toBe(50);
+    await expect(trouble.first().getAttribute('data-webhook-id')).resolves.toBe(ids.failing);
+    await expect(panel.getByTestId('dashboard-trouble-more').textContent()).resolves.toBe(
+      'And 7 more failing or degraded: see the Webhooks list.',
+    );
+    await expect(panel.textContent()).resolves.not.toContain('newest');
+    await screenshot(page, 'verdict-04-dashboard-many');
+  });
 });

@@ -58,6 +58,20 @@ export class EndpointStatesRepository {
     );
   }
 
+  /**
+   * The enabled webhooks of one workspace whose endpoint is not healthy. Read through the
+   * workspace's webhooks (its index on webhooks) and a primary-key probe of endpoint_states each:
+   * the table has no index by workspace.
+   */
+  async notHealthyIn(workspaceId: string): Promise<string[]> {
+    const rows: { webhook_id: string }[] = await this.manager.query(
+      `SELECT e.webhook_id FROM webhooks w JOIN endpoint_states e ON e.webhook_id = w.id
+        WHERE w.workspace_id = $1 AND w.enabled AND e.workspace_id = $1 AND e.state <> 'healthy'`,
+      [workspaceId],
+    );
+    return rows.map((row) => row.webhook_id);
+  }
+
   /** Every endpoint that is not healthy, for the metrics. */
   async unhealthy(): Promise<(LaneKey & StoredEndpointState)[]> {
     const rows: {

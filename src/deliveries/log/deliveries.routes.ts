@@ -8,6 +8,7 @@ import { deliveryStatsQuery, listAllDeliveriesQuery, listDeliveriesQuery } from 
 import { sendTestEventBody } from '../test-events/test-event-request';
 import type { TestEventsService } from '../test-events/test-events.service';
 import type { RetryNowService } from './retry-now.service';
+import type { WorkspaceHealthService } from './workspace-health.service';
 
 /**
  * The delivery log: `/webhooks/deliveries` (every webhook), `/webhooks/{id}/deliveries`, Event
@@ -20,6 +21,8 @@ export function deliveriesRoutes(deps: {
   testEvents: TestEventsService;
   /** The web app's routes (/app/api) add what only its pages need. */
   web?: boolean;
+  /** The Dashboard's webhook health (web only). */
+  workspaceHealth?: WorkspaceHealthService;
 }): Router {
   const { deliveries, retryNow, testEvents } = deps;
   const router = new Router();
@@ -38,6 +41,14 @@ export function deliveriesRoutes(deps: {
     // The Deliveries page's event filter: the catalog, plus the retired events found here.
     router.get('/webhooks/deliveries/legacy-events', async (ctx) => {
       ctx.body = await deliveries.legacyEvents(actorOf(ctx));
+    });
+  }
+
+  if (deps.web && deps.workspaceHealth) {
+    // The Dashboard's webhook health: every webhook of the workspace counted by its word.
+    const { workspaceHealth } = deps;
+    router.get('/webhooks/deliveries/health', async (ctx) => {
+      ctx.body = await workspaceHealth.summary(actorOf(ctx));
     });
   }
 

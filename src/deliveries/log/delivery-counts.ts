@@ -82,6 +82,31 @@ export async function countsByWebhook(
 }
 
 /**
+ * The webhooks with a delivery failed for good or retrying in the hours from `since` on: the ones
+ * the health rule may call failing or degraded by their counts (health-verdict.ts). Reads the
+ * workspace's rows of those hours in those two states only (the counts' (workspace_id, webhook_id,
+ * hour, state) key), never a delivery; deleted webhooks' counts are left to the caller to drop.
+ */
+export async function webhooksWithFailures(
+  manager: EntityManager,
+  workspaceId: string,
+  since: Date,
+): Promise<string[]> {
+  const rows: { webhook_id: string }[] = await manager.query(
+    `SELECT webhook_id
+       FROM (SELECT webhook_id, n FROM delivery_counts
+              WHERE workspace_id = $1 AND webhook_id <> $3 AND hour >= $2 AND state IN ('failed', 'retrying')
+             UNION ALL
+             SELECT webhook_id, n FROM delivery_count_changes
+              WHERE workspace_id = $1 AND hour >= $2 AND state IN ('failed', 'retrying')) counted
+      GROUP BY webhook_id
+     HAVING sum(n) > 0`,
+    [workspaceId, since, ALL_WEBHOOKS],
+  );
+  return rows.map((row) => row.webhook_id);
+}
+
+/**
  * Moves the appended changes into the counts, per webhook and summed per workspace, in one
  * transaction; one process at a time (the others skip). Changes of a workspace deleted meanwhile
  * are dropped with it. Returns how many changes it folded.

@@ -104,6 +104,30 @@ export class DeliveriesRepository {
     );
   }
 
+  /**
+   * Of the workspace's enabled webhooks, those with no delivery at all, and those whose newest
+   * delivery did not deliver (Failed, retrying or for good): what the health rule reads of the
+   * newest delivery besides the counts. One probe of the deliveries (webhook_id, created_at) index
+   * per enabled webhook (LIMIT 1, newest first), whatever the size of the log.
+   */
+  async newestOfEnabledWebhooks(
+    workspaceId: string,
+  ): Promise<{ withoutDelivery: string[]; lastNotDelivered: string[] }> {
+    const [row] = (await this.manager.query(
+      `SELECT coalesce(array_agg(w.id) FILTER (WHERE newest.status IS NULL), '{}') AS "withoutDelivery",
+              coalesce(array_agg(w.id) FILTER (WHERE newest.status = 'failed'), '{}') AS "lastNotDelivered"
+         FROM webhooks w
+         LEFT JOIN LATERAL (
+           SELECT status FROM deliveries d
+            WHERE d.webhook_id = w.id AND d.workspace_id = $1
+            ORDER BY created_at DESC, id DESC LIMIT 1
+         ) newest ON true
+        WHERE w.workspace_id = $1 AND w.enabled`,
+      [workspaceId],
+    )) as [{ withoutDelivery: string[]; lastNotDelivered: string[] }];
+    return row;
+  }
+
   /** A new Pending delivery of the workspace, saved (its workflow is started by the caller). */
   async insertPending(workspaceId: string, delivery: NewDelivery): Promise<Delivery> {
     return this.manager.save(this.manager.create(Delivery, { workspaceId, ...delivery, status: 'pending' }));

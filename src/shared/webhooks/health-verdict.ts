@@ -79,8 +79,24 @@ export const HEALTH_VERDICT_LABELS: Readonly<Record<HealthVerdict, string>> = {
 export function countVerdicts(
   verdicts: readonly HealthVerdict[],
 ): { verdict: HealthVerdict; count: number }[] {
-  return HEALTH_VERDICTS.map((verdict) => ({
-    verdict,
-    count: verdicts.filter((each) => each === verdict).length,
-  })).filter(({ count }) => count > 0);
+  return listVerdictCounts(tallyVerdicts(verdicts));
+}
+
+/** How many of `verdicts` are each word, every word named (0 when none). */
+export function tallyVerdicts(verdicts: readonly HealthVerdict[]): Record<HealthVerdict, number> {
+  const counts = Object.fromEntries(HEALTH_VERDICTS.map((verdict) => [verdict, 0])) as Record<
+    HealthVerdict,
+    number
+  >;
+  for (const verdict of verdicts) counts[verdict] += 1;
+  return counts;
+}
+
+/** Counts per word as shown: worst first, the words no webhook has left out. */
+export function listVerdictCounts(
+  counts: Readonly<Record<HealthVerdict, number>>,
+): { verdict: HealthVerdict; count: number }[] {
+  return HEALTH_VERDICTS.map((verdict) => ({ verdict, count: counts[verdict] })).filter(
+    ({ count }) => count > 0,
+  );
 }

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { loadWebhookHealth } from '../../../src/deliveries/log/webhook-health.repository';
+import { insertDeliveryAgo } from '../../helpers/delivery-rows';
 import { connectMcp } from '../../helpers/mcp';
 import { startTestApp, type TestApp } from '../../helpers/test-app';
 import { WebClient } from '../../helpers/web-client';
@@ -33,17 +34,14 @@ describe('webhook health', () => {
         .id as string;
     hook = await make('https://health.example.com/a');
     quiet = await make('https://health.example.com/quiet');
-    // 'retrying' is a Failed delivery whose next attempt is scheduled.
-    insert = (workspace: string, webhook: string, status: string, ago: string) =>
-      app.dataSource.query(
-        `INSERT INTO deliveries (workspace_id, webhook_id, event_id, event, url, trigger, status, next_attempt_at,
-                                 created_at, updated_at)
-         VALUES ($1, $2, $3, 'messaging.chat.updated', 'https://health.example.com/a', 'event',
-                 CASE WHEN $4 = 'retrying' THEN 'failed' ELSE $4 END,
-                 CASE WHEN $4 = 'retrying' THEN now() + interval '1 minute' END,
-                 now() - $5::interval, now() - $5::interval)`,
-        [workspace, webhook, randomUUID(), status, ago],
-      );
+    insert = (workspace: string, webhook: string, state: string, ago: string) =>
+      insertDeliveryAgo(app.dataSource, {
+        workspaceId: workspace,
+        webhookId: webhook,
+        state,
+        ago,
+        url: 'https://health.example.com/a',
+      });
     await insert(workspaceId, hook, 'delivered', '1 hour');
     await insert(workspaceId, hook, 'delivered', '2 hours');
     await insert(workspaceId, hook, 'failed', '3 hours');

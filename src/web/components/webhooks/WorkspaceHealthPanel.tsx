@@ -1,9 +1,10 @@
 // The Dashboard's webhook health: how many of the workspace's webhooks are failing, degraded,
 // healthy or have sent nothing yet, and the ones in trouble by name with why and a link to their
-// deliveries (issue 27, item 6). Read with the Webhooks list's query: their health comes from the
-// counts kept per hour, never from a scan of the delivery log.
-import { api, type WebhookPage } from '../../api';
-import { countVerdicts, judgeHealth, type Judged } from '../../../shared/webhooks/health-verdict';
+// deliveries (issue 27, item 6). Every webhook of the workspace is counted by the server
+// (workspace-health.service.ts: from the counts kept per hour and the endpoints' states, never a
+// scan of the delivery log); those in trouble come as the Webhooks list views them.
+import { api, type WebhookView } from '../../api';
+import { judgeHealth, listVerdictCounts, type Judged } from '../../../shared/webhooks/health-verdict';
 import { troubleDeliveries } from '../../delivery-links';
 import { Link } from '../../router';
 import { useLoaded } from '../../hooks/useLoaded';
@@ -12,28 +13,21 @@ import { ErrorMessage } from '../Dialog';
 import { Loading } from '../ListParts';
 import { HealthVerdictBadge } from './HealthVerdict';
 
-/** The list's largest page: a workspace with more webhooks is judged on its newest ones (said so). */
-const WEBHOOKS_JUDGED = 200;
-
-const readWebhooks = () => api.webhooks({ limit: WEBHOOKS_JUDGED });
-
-type Webhook = WebhookPage['data'][number];
+const readHealth = () => api.workspaceHealth();
 
 export function WorkspaceHealthPanel() {
-  const { value: page, error } = useLoaded(readWebhooks);
-  const judged = (page?.data ?? []).map((webhook) => ({ webhook, ...judgeHealth(webhook) }));
-  const inTrouble = judged
-    .filter(({ verdict }) => verdict === 'failing' || verdict === 'degraded')
-    .sort((a, b) => (a.verdict === b.verdict ? 0 : a.verdict === 'failing' ? -1 : 1));
+  const { value: summary, error } = useLoaded(readHealth);
+  // Failing first, then degraded, as the server orders them; the word and why by the same rule.
+  const inTrouble = (summary?.inTrouble ?? []).map((webhook) => ({ webhook, ...judgeHealth(webhook) }));
   const now = new Date();
 
   return (
     <section className="panel workspace-health" data-testid="dashboard-health">
       <h2>Webhook health</h2>
       <ErrorMessage message={error} />
-      {!page ? (
+      {!summary ? (
         <Loading failed={Boolean(error)} />
-      ) : judged.length === 0 ? (
+      ) : summary.total === 0 ? (
         <p className="muted" data-testid="dashboard-health-empty">
           No webhooks yet.
         </p>
@@ -44,13 +38,12 @@ export function WorkspaceHealthPanel() {
             data-testid="dashboard-health-counts"
             aria-label="Webhooks by health"
           >
-            {countVerdicts(judged.map(({ verdict }) => verdict)).map(({ verdict, count }) => (
+            {listVerdictCounts(summary.counts).map(({ verdict, count }) => (
               <li key={verdict} data-testid="dashboard-health-count" data-verdict={verdict}>
                 <HealthVerdictBadge verdict={verdict} count={count} />
               </li>
             ))}
           </ul>
-          {page.nextCursor ? <p className="hint">Of the {WEBHOOKS_JUDGED} newest webhooks.</p> : null}
           {inTrouble.length === 0 ? (
             <p data-testid="dashboard-health-fine">No webhook is failing or degraded.</p>
           ) : (
@@ -60,13 +53,19 @@ export function WorkspaceHealthPanel() {
               ))}
             </ul>
           )}
+          {summary.moreInTrouble > 0 ? (
+            <p className="hint" data-testid="dashboard-trouble-more">
+              And {summary.moreInTrouble} more failing or degraded: see the{' '}
+              <Link to="/webhooks">Webhooks list</Link>.
+            </p>
+          ) : null}
         </>
       )}
     </section>
   );
 }
 
-function TroubleItem({ webhook, verdict, why, now }: Judged & { webhook: Webhook; now: Date }) {
+function TroubleItem({ webhook, verdict, why, now }: Judged & { webhook: WebhookView; now: Date }) {
   const deliveries = troubleDeliveries(webhook, now);
   return (
     <li data-testid="dashboard-trouble-webhook" data-webhook-id={webhook.id} data-verdict={verdict}>
