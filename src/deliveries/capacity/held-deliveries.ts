@@ -100,9 +100,15 @@ export class HeldDeliveries {
         ? (this.local?.fast.roomFor(key) ?? this.settings.queuedPerEndpoint)
         : Math.min(this.settings.releasedPerPass, this.settings.queuedPerEndpoint - endpoint.queued);
       if (room <= 0) continue;
-      const deliveries = await claimHeld(this.dataSource.manager, key.webhookId, room, healthy);
-      if (healthy) for (let i = 0; i < deliveries.length; i++) this.local?.fast.reserve(key);
-      started += await this.start(deliveries);
+      // The claim commits only with the starts: a process that dies between the two leaves its
+      // claimed rows held (the transaction rolls back) for the next pass, not marked started with
+      // no workflow. Starting one that did start is AlreadyStarted, taken as started. An attempt of a
+      // just-started workflow that writes its row waits the few milliseconds until this commits.
+      started += await this.dataSource.transaction(async (manager) => {
+        const deliveries = await claimHeld(manager, key.webhookId, room, healthy);
+        if (healthy) for (let i = 0; i < deliveries.length; i++) this.local?.fast.reserve(key);
+        return this.start(manager, deliveries);
+      });
     }
     return started;
   }
@@ -124,14 +130,14 @@ export class HeldDeliveries {
   }
 
   /** Starts claimed deliveries; one whose start failed is held again for the next pass. */
-  private async start(deliveries: Delivery[]): Promise<number> {
+  private async start(manager: EntityManager, deliveries: Delivery[]): Promise<number> {
     const results = await Promise.allSettled(
       deliveries.map((delivery) => this.starter.startDelivery(delivery)),
     );
     const failed = deliveries.filter((_, index) => results[index]!.status === 'rejected').map((d) => d.id);
     if (failed.length) {
       this.logger.warn({ deliveries: failed.length }, 'could not start held deliveries yet');
-      await unclaimHeld(this.dataSource.manager, failed);
+      await unclaimHeld(manager, failed);
     }
     return deliveries.length - failed.length;
   }
