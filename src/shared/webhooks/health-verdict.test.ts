@@ -1,4 +1,4 @@
-import { countVerdicts, judgeHealth, type HealthFacts } from './health-verdict';
+import { judgeHealth, listVerdictCounts, tallyVerdicts, type HealthFacts } from './health-verdict';
 
 const counts = (delivered: number, failed: number, retrying = 0, inFlight = 0) => ({
   delivered,
@@ -81,6 +81,8 @@ describe('a webhook’s health in one word', () => {
   });
 
   it('counts the verdicts of many webhooks, worst first, leaving out the ones no webhook has', () => {
+    const countVerdicts = (verdicts: Parameters<typeof tallyVerdicts>[0]) =>
+      listVerdictCounts(tallyVerdicts(verdicts));
     expect(countVerdicts(['healthy', 'failing', 'idle', 'healthy', 'degraded'])).toEqual([
       { verdict: 'failing', count: 1 },
       { verdict: 'degraded', count: 1 },

@@ -75,13 +75,6 @@ export const HEALTH_VERDICT_LABELS: Readonly<Record<HealthVerdict, string>> = {
   disabled: 'Disabled',
 };
 
-/** Each verdict as many webhooks have it, worst first, with the ones none has left out. */
-export function countVerdicts(
-  verdicts: readonly HealthVerdict[],
-): { verdict: HealthVerdict; count: number }[] {
-  return listVerdictCounts(tallyVerdicts(verdicts));
-}
-
 /** How many of `verdicts` are each word, every word named (0 when none). */
 export function tallyVerdicts(verdicts: readonly HealthVerdict[]): Record<HealthVerdict, number> {
   const counts = Object.fromEntries(HEALTH_VERDICTS.map((verdict) => [verdict, 0])) as Record<
