@@ -179,6 +179,8 @@ describe('embedded stack (npm start)', () => {
       } finally {
         // Only while it runs, so an early exit reports its own output instead of ESRCH.
         if (started.child.exitCode === null) process.kill(-started.child.pid!, 'SIGINT');
+        // A failed check above still waits for the stop, so the next test finds its ports free.
+        await started.exited;
       }
       expect(await started.exited).toBe(0);
       expect(started.output()).toContain('Stopped.');
@@ -200,6 +202,7 @@ describe('embedded stack (npm start)', () => {
         expect((await fetch(`http://127.0.0.1:${env.PORT}/healthz`)).status).toBe(200);
       } finally {
         if (started.child.exitCode === null) process.kill(-started.child.pid!, 'SIGTERM');
+        await started.exited;
       }
       expect(await started.exited).toBe(0);
       expect(processesMentioning(dataDir)).toEqual([]);

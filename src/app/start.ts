@@ -245,16 +245,16 @@ async function run(
     metricsUrl = served.url;
   }
 
-  printBanner(config, options, embeddedTemporal?.uiUrl, metricsUrl);
-  if (demo) {
-    say(
-      `\nCreated "${demo.workspace.name}" with its first Admin. Sign in at ${config.PUBLIC_URL}/sign-in as:`,
-    );
-    say(`  email:    ${demo.adminEmail}`);
-    say(
-      `  password: ${demo.generatedPassword ?? '(ADMIN_PASSWORD)'}${demo.generatedPassword ? '   (shown once)' : ''}`,
-    );
-  }
+  const demoSignIn = demo
+    ? [
+        '',
+        `Created "${demo.workspace.name}" with its first Admin. Sign in at ${config.PUBLIC_URL}/sign-in as:`,
+        `  email:    ${demo.adminEmail}`,
+        `  password: ${demo.generatedPassword ?? '(ADMIN_PASSWORD)'}${demo.generatedPassword ? '   (shown once)' : ''}`,
+        '',
+      ]
+    : [];
+  printBanner(config, options, embeddedTemporal?.uiUrl, metricsUrl, demoSignIn);
 }
 
 async function startPostgres(config: Config, lifecycle: Lifecycle): Promise<string> {
@@ -286,6 +286,7 @@ function printBanner(
   options: StartOptions,
   temporalUiUrl: string | undefined,
   metricsUrl: string | undefined,
+  demoSignIn: string[],
 ): void {
   const lines = [''];
   lines.push(
@@ -301,7 +302,8 @@ function printBanner(
   if (temporalUiUrl)
     lines.push(`  Temporal Web UI:  ${temporalUiUrl}/namespaces/${config.TEMPORAL_NAMESPACE}/workflows`);
   if (options.embedded) lines.push(`  Data directory:   ${config.DATA_DIR}`);
-  lines.push('Press Ctrl-C to stop.');
+  // One write, its last line last: whoever waits for "Press Ctrl-C" has read the sign-in too.
+  lines.push(...demoSignIn, 'Press Ctrl-C to stop.');
   say(lines.join('\n'));
 }
 

@@ -48,7 +48,14 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
   const clusterDir = join(options.dataDir, 'postgres');
   const logFile = join(options.dataDir, 'postgres.log');
   const password = readOrCreateSecret(join(options.dataDir, 'postgres-password'));
-  const log = (message: string | unknown) => appendFileSync(logFile, `${String(message).trimEnd()}\n`);
+  const log = (message: string | unknown) => {
+    try {
+      appendFileSync(logFile, `${String(message).trimEnd()}\n`);
+    } catch {
+      // PostgreSQL's last words after its data directory was removed (a test's teardown) are not
+      // worth an uncaught exception in whoever started it.
+    }
+  };
 
   const pg = new EmbeddedPostgres({
     databaseDir: clusterDir,
