@@ -12,10 +12,10 @@ const issue = (path: (string | number)[], customCode?: string) => ({
 describe('idHints', () => {
   it('names the tool that gives an id that was not found', () => {
     expect(idHints(notFoundError('Webhook not found.', 'webhookNotFound').issues)).toEqual([
-      'Use list_webhooks to find webhook ids.',
+      'Use manage_webhooks action list (or list_webhooks) to find webhook ids.',
     ]);
     expect(idHints(notFoundError('Delivery not found.', 'deliveryNotFound').issues)).toEqual([
-      'Use list_deliveries to find delivery ids.',
+      'Use manage_webhooks action list_deliveries (or list_deliveries) to find delivery ids.',
     ]);
     expect(idHints(notFoundError('Record not found.', 'recordNotFound').issues)).toEqual([
       'Use search_records to find record ids.',
@@ -23,7 +23,9 @@ describe('idHints', () => {
   });
 
   it('names it for an input that takes an id, at any depth, once', () => {
-    expect(idHints([issue(['deliveryId'])])).toEqual(['Use list_deliveries to find delivery ids.']);
+    expect(idHints([issue(['deliveryId'])])).toEqual([
+      'Use manage_webhooks action list_deliveries (or list_deliveries) to find delivery ids.',
+    ]);
     expect(
       idHints([issue(['recordTrigger', 'query', 'typeId']), issue(['recordSources', 0, 'query', 'typeId'])]),
     ).toEqual(['Use get_record_model to find the record types and their ids.']);
@@ -50,7 +52,7 @@ describe('failureResult', () => {
     expect(result.content).toEqual([
       {
         type: 'text',
-        text: 'Refused (validation): Invalid UUID (at id) [invalid]\nUse list_webhooks to find webhook ids.',
+        text: 'Refused (validation): Invalid UUID (at id) [invalid]\nUse manage_webhooks action list (or list_webhooks) to find webhook ids.',
       },
     ]);
     expect(result._meta!.failure).toEqual(error.toBody().error);

@@ -3,12 +3,12 @@ import type { ErrorIssue } from '../shared/app-error';
 /** Where an assistant finds each kind of id the tools take: the inputs that hold it, its refusals. */
 const ID_SOURCES: readonly { hint: string; inputs: readonly string[]; customCodes: readonly string[] }[] = [
   {
-    hint: 'Use list_webhooks to find webhook ids.',
+    hint: 'Use manage_webhooks action list (or list_webhooks) to find webhook ids.',
     inputs: ['id', 'webhookId'],
     customCodes: ['webhookNotFound'],
   },
   {
-    hint: 'Use list_deliveries to find delivery ids.',
+    hint: 'Use manage_webhooks action list_deliveries (or list_deliveries) to find delivery ids.',
     inputs: ['deliveryId'],
     customCodes: ['deliveryNotFound'],
   },

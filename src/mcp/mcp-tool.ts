@@ -23,6 +23,8 @@ export interface McpTool<Input extends z.ZodType = z.ZodType> {
   /** Advertised as `outputSchema`: every successful call's `structuredContent` matches it. */
   output?: z.ZodType;
   annotations: ToolAnnotations;
+  /** Listed (and callable) only on read-only connections (`X-MCP-Readonly: true`, mcp-tools.ts). */
+  readOnlyConnectionsOnly?: boolean;
   /**
    * Whether this call writes, so that its `idempotencyKey` applies (default: not read-only).
    * The server strips `idempotencyKey` before `run`.
@@ -38,8 +40,8 @@ export const idempotencyKeyField = z
   .max(IDEMPOTENCY_KEY_MAX)
   .optional()
   .describe(
-    'Any unique string: a write sent again with it within 24 hours (after a timeout or rate_limit) answers ' +
-      'the first answer instead of writing twice. Reads ignore it.',
+    'Any unique string: a write sent again with it within 24 h (after a timeout or rate_limit) gets the first ' +
+      'answer instead of writing twice.',
   );
 
 export const defineTool = <Input extends z.ZodType>(tool: McpTool<Input>): McpTool =>

@@ -19,3 +19,27 @@ export const mcpTools = (deps: {
   testEvents: TestEventsService;
   resendBatches: ResendBatchesService;
 }): McpTool[] => [...recordTools(deps), ...webhookTools(deps)];
+
+/** The header a client sends to see only the tools that change nothing. */
+export const READ_ONLY_HEADER = 'x-mcp-readonly';
+
+/**
+ * The tools one connection lists and may call. By default, the record tools and manage_webhooks: what
+ * an assistant loads into every chat stays small (issue 27). With `X-MCP-Readonly: true`, only tools
+ * that change nothing: manage_webhooks' reads as tools of their own, which clients may run without
+ * asking since annotations are per tool, and no write at all, whatever the key's role allows.
+ */
+export function toolsForConnection(tools: McpTool[], readOnly: boolean): McpTool[] {
+  return readOnly
+    ? tools.filter((tool) => tool.annotations.readOnlyHint === true)
+    : tools.filter((tool) => !tool.readOnlyConnectionsOnly);
+}
+
+/** `X-MCP-Readonly`: absent, `true` or `false` (any case); undefined for any other value. */
+export function parseReadOnlyHeader(value: string | undefined): boolean | undefined {
+  if (value === undefined || value === '') return false;
+  const normalised = value.trim().toLowerCase();
+  if (normalised === 'true') return true;
+  if (normalised === 'false') return false;
+  return undefined;
+}

@@ -7,6 +7,7 @@ import { OAuthTokenRefusedError, bearerToken, type OAuthTokenAuthenticator } fro
 import { wwwAuthenticate } from '../oauth/protected-resource';
 import { createMcpServer } from './mcp-server';
 import type { McpActor, McpTool } from './mcp-tool';
+import { parseReadOnlyHeader, READ_ONLY_HEADER, toolsForConnection } from './mcp-tools';
 import type { FairShare } from '../http/quotas/fair-share';
 import type { QuotaVerdict } from '../http/quotas/request-quotas';
 
@@ -17,6 +18,8 @@ import type { QuotaVerdict } from '../http/quotas/request-quotas';
  * `insufficient_permissions`, `plan_required`, `member_inactive`; 401 `invalid_api_key` or
  * `invalid_token`); every 401 names the protected resource metadata in `WWW-Authenticate`.
  * The transport itself answers 406 without `Accept: application/json, text/event-stream`.
+ * `X-MCP-Readonly: true` gives a connection only the tools that change nothing (mcp-tools.ts); a
+ * value other than true or false answers 400 `invalid_request`.
  */
 export function mcpRoutes(deps: {
   authenticator: ApiKeyAuthenticator;
@@ -30,6 +33,10 @@ export function mcpRoutes(deps: {
   quota?: (actor: McpActor) => Promise<QuotaVerdict>;
 }): Router {
   const router = new Router();
+  const toolsets = {
+    readOnly: toolsForConnection(deps.tools, true),
+    default: toolsForConnection(deps.tools, false),
+  };
 
   const authenticate = async (ctx: Context): Promise<McpActor> => {
     const key = ctx.get('x-api-key') || undefined;
@@ -38,6 +45,12 @@ export function mcpRoutes(deps: {
   };
 
   router.post('/api/v1/mcp', async (ctx) => {
+    const readOnly = parseReadOnlyHeader(ctx.get(READ_ONLY_HEADER) || undefined);
+    if (readOnly === undefined) {
+      ctx.status = 400;
+      ctx.body = { error: 'invalid_request', error_description: 'X-MCP-Readonly must be true or false.' };
+      return;
+    }
     let actor;
     try {
       actor = await authenticate(ctx);
@@ -58,7 +71,7 @@ export function mcpRoutes(deps: {
     if (verdict?.refusal && (ctx.request.body as { method?: unknown } | undefined)?.method !== 'tools/call')
       throw verdict.refusal;
     const serve = async () => {
-      const server = createMcpServer(actor, deps.tools, {
+      const server = createMcpServer(actor, readOnly ? toolsets.readOnly : toolsets.default, {
         dataSource: deps.dataSource,
         log: ctx.state.log,
         requestId: ctx.state.requestId,

@@ -15,6 +15,7 @@ describe('control characters in request text', () => {
   let nameField: string;
   let recordId: string;
   let mcp: Awaited<ReturnType<typeof connectMcp>>;
+  let reader: Awaited<ReturnType<typeof connectMcp>>;
 
   const api = async (method: string, path: string, body?: unknown) => {
     const response = await fetch(`${app.baseUrl}${path}`, {
@@ -68,9 +69,11 @@ describe('control characters in request text', () => {
     nameField = deal.fields.find((field: { name: string }) => field.name === 'Name').id;
     recordId = (await api('POST', '/api/v1/records/deal', { values: { [nameField]: 'Kept deal' } })).body.id;
     mcp = await connectMcp(app.baseUrl, key);
+    reader = await connectMcp(app.baseUrl, key, { readOnly: true });
   });
   afterAll(async () => {
     await mcp?.client.close();
+    await reader?.client.close();
     await app?.close();
   });
 
@@ -195,7 +198,7 @@ describe('control characters in request text', () => {
         }),
         ['description'],
       );
-      refusedOverMcp(await mcp.call('list_deliveries', { searchTerm: '\u0000' }), ['searchTerm']);
+      refusedOverMcp(await reader.call('list_deliveries', { searchTerm: '\u0000' }), ['searchTerm']);
       refusedOverMcp(
         await mcp.call('manage_webhooks', { action: 'list_deliveries', searchTerm: 'a\u0000' }),
         ['searchTerm'],

@@ -44,9 +44,7 @@ const SCRIPT: [string, (session: Session) => Promise<void>][] = [
     async (session) => {
       session.tools = (await session.mcp.client.listTools()).tools;
       const names = session.tools.map((tool) => tool.name);
-      expect(names).toEqual(
-        expect.arrayContaining(['get_record_model', 'manage_webhooks', 'list_deliveries']),
-      );
+      expect(names).toEqual(expect.arrayContaining(['get_record_model', 'manage_webhooks']));
       const manage = session.tools.find((tool) => tool.name === 'manage_webhooks')!.inputSchema as any;
       expect(manage.properties.events.items.enum).toContain('record.updated');
       expect(manage.properties.recordTrigger.anyOf[0].properties.query.properties.typeId.description).toMatch(
@@ -110,18 +108,27 @@ const SCRIPT: [string, (session: Session) => Promise<void>][] = [
       });
 
       // The record's id is not a delivery's: the refusal says where delivery ids come from.
-      const wrongId = await refusal(session, 'get_delivery', { deliveryId: session.recordId });
+      const wrongId = await refusal(session, 'manage_webhooks', {
+        action: 'get_delivery',
+        deliveryId: session.recordId,
+      });
       expect(wrongId._meta!.failure).toMatchObject({
         kind: 'not_found',
         issues: [{ customCode: 'deliveryNotFound' }],
       });
-      expect(wrongId.content[0]!.text).toContain('Use list_deliveries to find delivery ids.');
+      expect(wrongId.content[0]!.text).toContain(
+        'Use manage_webhooks action list_deliveries (or list_deliveries) to find delivery ids.',
+      );
 
       let details: any;
       await eventually(async () => {
-        const [row] = (await call(session, 'list_deliveries', { id: session.webhook.id })).structuredContent
-          .data;
-        details = row && (await call(session, 'get_delivery', { deliveryId: row.id })).structuredContent;
+        const [row] = (
+          await call(session, 'manage_webhooks', { action: 'list_deliveries', id: session.webhook.id })
+        ).structuredContent.data;
+        details =
+          row &&
+          (await call(session, 'manage_webhooks', { action: 'get_delivery', deliveryId: row.id }))
+            .structuredContent;
         return details?.attemptHistory.some((attempt: { outcome: string }) => attempt.outcome !== 'sending');
       }, 'the first attempt has its outcome');
       expect(details.attemptHistory[0]).toMatchObject({
@@ -149,15 +156,18 @@ const SCRIPT: [string, (session: Session) => Promise<void>][] = [
 
       let details: any;
       await eventually(async () => {
-        details = (await call(session, 'get_delivery', { deliveryId: session.delivery.id }))
-          .structuredContent;
+        details = (
+          await call(session, 'manage_webhooks', { action: 'get_delivery', deliveryId: session.delivery.id })
+        ).structuredContent;
         return details.status === 'delivered';
       }, 'the attempt brought forward delivered');
       expect(
         details.attemptHistory.map((attempt: { statusCode: number | null }) => attempt.statusCode),
       ).toEqual([500, 200]);
       // Still one delivery of the event: the retry ran inside it, not as a resend.
-      const listed = (await call(session, 'list_deliveries', { id: session.webhook.id })).structuredContent;
+      const listed = (
+        await call(session, 'manage_webhooks', { action: 'list_deliveries', id: session.webhook.id })
+      ).structuredContent;
       expect(listed.data.map((row: { id: string }) => row.id)).toEqual([session.delivery.id]);
       // A second retry has nothing to bring forward.
       const again = await refusal(session, 'manage_webhooks', {
@@ -172,12 +182,17 @@ const SCRIPT: [string, (session: Session) => Promise<void>][] = [
   [
     'finds it by its event id, as the receiver logged it, and by its short id',
     async (session) => {
-      const byEvent = (await call(session, 'list_deliveries', { eventId: session.delivery.eventId }))
-        .structuredContent;
+      const byEvent = (
+        await call(session, 'manage_webhooks', {
+          action: 'list_deliveries',
+          eventId: session.delivery.eventId,
+        })
+      ).structuredContent;
       expect(byEvent.data.map((row: { id: string }) => row.id)).toEqual([session.delivery.id]);
       const shortId = session.delivery.id.slice(0, 8);
-      const byShortId = (await call(session, 'list_deliveries', { deliveryIdPrefix: shortId }))
-        .structuredContent;
+      const byShortId = (
+        await call(session, 'manage_webhooks', { action: 'list_deliveries', deliveryIdPrefix: shortId })
+      ).structuredContent;
       expect(byShortId.data.map((row: { id: string }) => row.id)).toEqual([session.delivery.id]);
     },
   ],

@@ -36,7 +36,7 @@ describe('an assistant over MCP, from names only', () => {
     // 1. What can it do? (The SDK client also validates every answer below against its outputSchema.)
     const { tools } = await mcp.client.listTools();
     const names = tools.map((tool) => tool.name);
-    expect(names).toEqual(expect.arrayContaining(['get_record_model', 'manage_webhooks', 'get_delivery']));
+    expect(names).toEqual(expect.arrayContaining(['get_record_model', 'manage_webhooks']));
     const events = (
       tools.find((tool) => tool.name === 'manage_webhooks')!.inputSchema.properties!.events as any
     ).items.enum;
@@ -74,12 +74,14 @@ describe('an assistant over MCP, from names only', () => {
     expect(await fx.finish(sent!.id)).toMatchObject({ status: 'failed', attempts: DELIVERY_MAX_ATTEMPTS });
 
     // 5. Find the failed delivery with the log filters, and read why it failed.
-    const failed = (await call('list_deliveries', { status: 'failed', event: 'record.updated' }))
-      .structuredContent;
+    const failed = (
+      await call('manage_webhooks', { action: 'list_deliveries', status: 'failed', event: 'record.updated' })
+    ).structuredContent;
     expect(failed.data).toHaveLength(1);
     const [delivery] = failed.data;
     expect(delivery).toMatchObject({ webhookId: webhook.id, statusCode: 500 });
-    const details = (await call('get_delivery', { deliveryId: delivery.id })).structuredContent;
+    const details = (await call('manage_webhooks', { action: 'get_delivery', deliveryId: delivery.id }))
+      .structuredContent;
     expect(details.status).toBe('failed');
     expect(details.attemptHistory).toHaveLength(DELIVERY_MAX_ATTEMPTS);
     for (const attempt of details.attemptHistory) {
@@ -100,10 +102,12 @@ describe('an assistant over MCP, from names only', () => {
     expect(resent).toMatchObject({ resendOf: delivery.id, eventId: delivery.eventId, trigger: 'resend' });
     await fx.app.env.client.workflow.getHandle(resendWorkflowId(resent.id)).result();
 
-    const delivered = (await call('list_deliveries', { id: webhook.id, status: 'delivered' }))
-      .structuredContent;
+    const delivered = (
+      await call('manage_webhooks', { action: 'list_deliveries', id: webhook.id, status: 'delivered' })
+    ).structuredContent;
     expect(delivered.data.map((row: { id: string }) => row.id)).toEqual([resent.id]);
-    const after = (await call('get_delivery', { deliveryId: resent.id })).structuredContent;
+    const after = (await call('manage_webhooks', { action: 'get_delivery', deliveryId: resent.id }))
+      .structuredContent;
     expect(after).toMatchObject({ status: 'delivered', statusCode: 200 });
     expect(after.attemptHistory).toEqual([
       expect.objectContaining({ outcome: 'delivered', statusCode: 200 }),

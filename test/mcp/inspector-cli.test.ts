@@ -29,6 +29,8 @@ describe('MCP Inspector CLI', () => {
       ['--cli', `${app.baseUrl}/api/v1/mcp`, '--transport', 'http', '--header', `x-api-key: ${key}`, ...args],
       { cwd: INSPECTOR_CWD, timeout: 30_000, maxBuffer: 16 * 1024 * 1024 },
     );
+  /** A read-only connection, as a client configured with the header asks for one. */
+  const readOnly = ['--header', 'x-mcp-readonly: true'];
 
   it('lists every tool with its input and output schemas and annotations', async () => {
     const { stdout } = await inspector('--method', 'tools/list');
@@ -37,19 +39,29 @@ describe('MCP Inspector CLI', () => {
     expect(Object.keys(byName).sort()).toEqual(
       [
         'create_record',
-        'get_delivery',
         'get_record_model',
-        'get_resend_batch',
-        'get_webhook',
-        'list_deliveries',
-        'list_webhooks',
         'manage_webhooks',
         'read_record',
         'search_records',
         'update_record',
       ].sort(),
     );
-    for (const tool of tools) {
+    const { stdout: readOnlyOut } = await inspector(...readOnly, '--method', 'tools/list');
+    const readOnlyTools = (JSON.parse(readOnlyOut) as { tools: any[] }).tools;
+    for (const tool of readOnlyTools) byName[tool.name] = tool;
+    expect(readOnlyTools.map((tool) => tool.name).sort()).toEqual(
+      [
+        'get_delivery',
+        'get_record_model',
+        'get_resend_batch',
+        'get_webhook',
+        'list_deliveries',
+        'list_webhooks',
+        'read_record',
+        'search_records',
+      ].sort(),
+    );
+    for (const tool of [...tools, ...readOnlyTools]) {
       expect(tool.inputSchema).toMatchObject({ type: 'object', properties: expect.any(Object) });
       expect(tool.inputSchema).not.toHaveProperty('oneOf');
       expect(tool.description.length).toBeGreaterThan(40);
@@ -63,9 +75,18 @@ describe('MCP Inspector CLI', () => {
   });
 
   it('calls a read-only tool as a client without the SDK would', async () => {
-    const { stdout } = await inspector('--method', 'tools/call', '--tool-name', 'list_webhooks');
+    const { stdout } = await inspector(...readOnly, '--method', 'tools/call', '--tool-name', 'list_webhooks');
     const result = JSON.parse(stdout);
     expect(result.isError).toBeFalsy();
     expect(result.structuredContent).toEqual({ data: [], nextCursor: null });
+    const { stdout: manageOut } = await inspector(
+      '--method',
+      'tools/call',
+      '--tool-name',
+      'manage_webhooks',
+      '--tool-arg',
+      'action=list',
+    );
+    expect(JSON.parse(manageOut).structuredContent).toEqual({ data: [], nextCursor: null });
   });
 });

@@ -96,7 +96,7 @@ describe('OAuth for chat assistants: what is refused', () => {
         requestInit: { headers: { authorization: `Bearer ${token}` } },
       }),
     );
-    const result = await client.callTool({ name: 'list_webhooks', arguments: {} });
+    const result = await client.callTool({ name: 'manage_webhooks', arguments: { action: 'list' } });
     await client.close();
     return ((result.structuredContent as { data: { url: string }[] }).data ?? []).map((hook) => hook.url);
   }

@@ -183,12 +183,13 @@ describe('hidden fields stay hidden in webhook reads', () => {
 
   it('MCP: manage_webhooks get and list, get_webhook and list_webhooks read masked', async () => {
     const mcp = await connectMcp(app.baseUrl, sam.key);
+    const reader = await connectMcp(app.baseUrl, sam.key, { readOnly: true });
     try {
       const answers = [
         await mcp.call('manage_webhooks', { action: 'get', id: triggerHook.id }),
         await mcp.call('manage_webhooks', { action: 'list' }),
-        await mcp.call('get_webhook', { id: sourcesHook.id }),
-        await mcp.call('list_webhooks', {}),
+        await reader.call('get_webhook', { id: sourcesHook.id }),
+        await reader.call('list_webhooks', {}),
       ];
       for (const answer of answers) expect(answer.isError).toBeFalsy();
       expect(answers[0]!.structuredContent.recordTrigger).toEqual(maskedTrigger());
@@ -201,6 +202,7 @@ describe('hidden fields stay hidden in webhook reads', () => {
       expect(leaks(answers)).toBe(false);
     } finally {
       await mcp.client.close();
+      await reader.client.close();
     }
   });
 

@@ -33,7 +33,7 @@ describe('inputJsonSchema', () => {
   it('says where each input applies, keeps distinct shapes apart, and merges equal ones', () => {
     const { limit, id } = inputJsonSchema(byAction).properties!;
     expect(limit).toMatchObject({ type: 'integer', maximum: 10 });
-    expect(limit!.description).toBe('Page size. Actions: list.');
+    expect(limit!.description).toBe('Page size.');
     expect(id!.anyOf).toEqual([
       expect.objectContaining({ type: 'string', format: 'uuid' }),
       { type: 'string' },

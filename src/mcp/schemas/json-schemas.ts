@@ -9,8 +9,8 @@ import { tidySchema } from './tidy';
  * discriminated union on `action` (manage_webhooks) is advertised as ONE flat object: the Claude,
  * OpenAI, Bedrock and Vertex tool APIs refuse `oneOf`/`anyOf`/`allOf` at the root of a tool's input
  * schema, and clients then drop the tool (or the whole session). The `action` description lists each
- * action's inputs, marking the required ones; each flattened property says which actions take it; the
- * zod union still refuses any other shape.
+ * action's inputs, marking the required ones (said there once: a property does not repeat which actions
+ * take it); the zod union still refuses any other shape.
  */
 export const inputJsonSchema = (schema: z.ZodType): JsonSchema => once(inputs, schema, advertisedInput);
 
@@ -49,7 +49,7 @@ function advertisedOutput(schema: z.ZodType): JsonSchema {
     target: 'draft-7',
     override: mcpOverride('output'),
   }) as JsonSchema;
-  const json = tidySchema(converted, { mergeNullable: true });
+  const json = tidySchema(converted, { mergeNullable: true, validationOnly: true });
   return withDefinitions(json.type === undefined ? { type: 'object', ...json } : json);
 }
 
@@ -90,8 +90,9 @@ function flattenActions(variants: JsonSchema[]): JsonSchema {
 }
 
 /**
- * One flattened property: its schema (or the distinct schemas of the actions) and where it applies.
- * Which actions require it is said once, in the `action` description's line per action.
+ * One flattened property: its schema (or the distinct schemas of the actions). Which actions take it,
+ * and which require it, is said once, in the `action` description's line per action; descriptions
+ * that differ by action are each prefixed with their actions.
  */
 function mergedProperty(uses: { action: string; schema: JsonSchema }[]): JsonSchema {
   const shapes = new Map<string, JsonSchema>();
@@ -103,19 +104,13 @@ function mergedProperty(uses: { action: string; schema: JsonSchema }[]): JsonSch
       descriptions.set(description, [...(descriptions.get(description) ?? []), action]);
     }
   }
-  const actions = uses.map((use) => use.action);
   const described =
     descriptions.size === 1
       ? [...descriptions.keys()][0]!
       : [...descriptions].map(([text, by]) => `${by.join(', ')}: ${text}`).join(' ');
-  // Descriptions that differ by action already name every action that takes the input.
-  const namedByDescriptions =
-    descriptions.size > 1 &&
-    [...descriptions.values()].reduce((sum, by) => sum + by.length, 0) === actions.length;
-  const applies = namedByDescriptions ? '' : `Actions: ${actions.join(', ')}.`;
   const [single] = shapes.values();
   return {
     ...(shapes.size === 1 ? single : { anyOf: [...shapes.values()] }),
-    description: [described, applies].filter(Boolean).join(' '),
+    ...(described ? { description: described } : {}),
   };
 }

@@ -57,4 +57,31 @@ describe('tidySchema', () => {
     const sut = tidy(z.object({ format: z.string(), pattern: z.string(), minimum: z.int() }));
     expect(Object.keys(sut.properties!)).toEqual(['format', 'pattern', 'minimum']);
   });
+
+  it('for validation only (output schemas), drops descriptions, keeps a property named description, and merges what they kept apart', () => {
+    const schema = z
+      .object({
+        description: z.string().nullable().describe('A note for people.'),
+        endpoint: z.object({ state: z.enum(['healthy', 'failing']).describe('What it means.') }).nullable(),
+      })
+      .describe('A webhook.');
+    const json = z.toJSONSchema(schema, { io: 'output' }) as Record<string, unknown>;
+    expect(tidySchema(json, { mergeNullable: true, validationOnly: true })).toEqual({
+      $schema: expect.any(String),
+      type: 'object',
+      properties: {
+        description: { type: ['string', 'null'] },
+        endpoint: {
+          type: ['object', 'null'],
+          properties: { state: { type: 'string', enum: ['healthy', 'failing'] } },
+          required: ['state'],
+          additionalProperties: false,
+        },
+      },
+      required: ['description', 'endpoint'],
+      additionalProperties: false,
+    });
+    // Inputs keep theirs: the model reads them.
+    expect(tidySchema(json, { mergeNullable: true }).description).toBe('A webhook.');
+  });
 });

@@ -24,15 +24,23 @@ const DATA_KEYWORDS: ReadonlySet<string> = new Set(['enum', 'const', 'required',
  * - `z.int()`'s ±2^53 bounds, and `propertyNames: { type: "string" }` (every JSON key is one);
  * - with `nullable`, `anyOf: [{ type: T, … }, { type: "null" }]` becomes `type: [T, "null"]` (the
  *   same schema: the other keywords apply to T's values only), unless a branch has its own
- *   description, enum, const or `$ref`.
+ *   description, enum, const or `$ref`;
+ * - with `validationOnly` (output schemas): descriptions. An output schema is what a client checks
+ *   `structuredContent` against, sent in every tools/list; what each field means is said once, in
+ *   the OpenAPI document and docs/api.md. `additionalProperties: false` stays: an answer with a field
+ *   its view does not have (a secret) fails the client's check.
  */
-export function tidySchema(schema: JsonSchema, options: { mergeNullable: boolean }): JsonSchema {
+export function tidySchema(
+  schema: JsonSchema,
+  options: { mergeNullable: boolean; validationOnly?: boolean },
+): JsonSchema {
   const tidy = (node: unknown): unknown => {
     if (Array.isArray(node)) return node.map(tidy);
     if (!node || typeof node !== 'object') return node;
     const source = node as JsonSchema;
     let out: JsonSchema = {};
     for (const [key, value] of Object.entries(source)) {
+      if (options.validationOnly && key === 'description') continue;
       if (key === 'pattern' && ZOD_FORMATS.has(String(source.format))) continue;
       if ((key === 'minimum' || key === 'maximum') && isSafeIntegerBound(value)) continue;
       if (key === 'propertyNames' && isStringType(value)) continue;

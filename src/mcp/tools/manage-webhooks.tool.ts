@@ -13,7 +13,8 @@ import { webhookActions } from './webhook-actions';
 
 /**
  * `manage_webhooks` (spec.md, MCP: actions create, list_deliveries, resend_delivery, …), one
- * input shape per action, and its read actions again as read-only tools of their own.
+ * input shape per action, and its read actions again as read-only tools of their own (listed on
+ * read-only connections: mcp-tools.ts).
  */
 export function webhookTools(deps: {
   dataSource: DataSource;
@@ -44,15 +45,13 @@ function manageWebhooksTool(actions: WebhookAction[]): McpTool {
   );
   const input = z.discriminatedUnion('action', variants as [(typeof variants)[0], ...typeof variants]);
   const outputs = [...new Set(actions.map((action) => action.output))];
-  const readTools = actions.flatMap((action) => action.readOnlyTool?.name ?? []);
   return defineTool({
     name: 'manage_webhooks',
     title: 'Manage webhooks',
     description:
       'Webhooks (signed JSON POSTs of CRM events): create, list, get, update, rotate their secret, delete; their ' +
       'deliveries: list, read one with its attempts, resend one or the failed ones since a time. Each action takes ' +
-      'its own inputs. For record events call get_record_model first (ids, schemaRevision). Destructive (delete ' +
-      `is final): to read, prefer ${readTools.join(', ')}.`,
+      'its own inputs. For record events call get_record_model first (ids, schemaRevision). Delete is final.',
     input,
     output: z.union(outputs as [z.ZodObject, z.ZodObject, ...z.ZodObject[]]),
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
@@ -64,7 +63,10 @@ function manageWebhooksTool(actions: WebhookAction[]): McpTool {
   });
 }
 
-/** A read action as its own tool, so clients may run it without asking (annotations are per tool). */
+/**
+ * A read action as its own tool, for read-only connections, whose clients may run it without asking
+ * (annotations are per tool); other connections read through manage_webhooks.
+ */
 function readOnlyToolOf(action: WebhookAction): McpTool[] {
   if (!action.readOnlyTool || action.writes) return [];
   return [
@@ -73,6 +75,7 @@ function readOnlyToolOf(action: WebhookAction): McpTool[] {
       input: action.input,
       output: action.output,
       annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+      readOnlyConnectionsOnly: true,
       run: async (args, actor) => jsonResult(await action.run(args, actor)),
     }),
   ];

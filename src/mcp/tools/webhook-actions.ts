@@ -3,8 +3,18 @@ import { decodePaging, encodePage } from '../../http/paging';
 import { id } from '../../http/view-schemas';
 import { webhookPageSchema, webhookViewSchema } from '../../webhooks/webhook-view';
 import type { WebhooksService } from '../../webhooks/webhooks.service';
+import { FAILING_AFTER, SLOW_ANSWER_MS } from '../../shared/deliveries/endpoint-state';
 import { defineAction, type WebhookAction } from './webhook-action';
 import { listWebhooksInput, rotateSecretInputs, webhookId, webhookInputs } from './webhook-inputs';
+
+/**
+ * What a webhook's health says, where an assistant reads it (the action line and get_webhook): the
+ * clients we know give the model no outputSchema, so its descriptions are not sent (json-schemas.ts).
+ */
+const HEALTH =
+  `its health: recent outcomes, and its endpoint healthy, degraded (an attempt failed or took over ` +
+  `${SLOW_ANSWER_MS / 1000} s: its deliveries wait in the slow lane, so may arrive later) or failing ` +
+  `(${FAILING_AFTER} attempts in a row did not deliver), with the reason and since when`;
 
 /** What delete answers: the webhook that is gone (its past deliveries stay listed). */
 export const deletedWebhookSchema = z.object({ id, deleted: z.literal(true) });
@@ -38,16 +48,14 @@ export function webhookActions(webhooks: WebhooksService): WebhookAction[] {
     }),
     defineAction({
       action: 'get',
-      summary: 'One webhook.',
+      summary: `One webhook and ${HEALTH}.`,
       input: z.strictObject({ id: webhookId }),
       output: webhookViewSchema,
       writes: false,
       readOnlyTool: {
         name: 'get_webhook',
         title: 'Get a webhook',
-        description:
-          'Reads one webhook (never its secret or header values) and its health: recent outcomes and the endpoint’s ' +
-          'state (healthy, degraded or failing, with the reason and since when: why deliveries may be slow). Read-only.',
+        description: `Reads one webhook (never its secret or header values) and ${HEALTH}. Read-only.`,
       },
       run: async (args, actor) => webhooks.get(actor, args.id),
     }),

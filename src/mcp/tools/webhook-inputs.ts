@@ -78,7 +78,7 @@ export const webhookInputs = {
   ),
 };
 
-export const webhookId = z.uuid().describe('The webhook id (from list_webhooks).');
+export const webhookId = z.uuid().describe('The webhook id (from list, or list_webhooks).');
 
 const rotation = rotateSecretBody.shape;
 /** rotate_secret's inputs beside the webhook id. */

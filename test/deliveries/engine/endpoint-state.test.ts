@@ -165,9 +165,11 @@ describe('the endpoint’s state in a webhook’s health, from real attempts', (
 
   it('MCP manage_webhooks and the read-only tools answer the same states (checked against their outputSchema)', async () => {
     const mcp = await connectMcp(fx.app.baseUrl, fx.key);
+    const reader = await connectMcp(fx.app.baseUrl, fx.key, { readOnly: true });
     try {
       // Listing the tools first makes the SDK check each answer against its tool's outputSchema.
       await mcp.client.listTools();
+      await reader.client.listTools();
       const expected = {
         [hooks.down]: { state: 'failing', reason: '503 Service Unavailable' },
         [hooks.hangs]: { state: 'healthy', reason: null },
@@ -179,7 +181,7 @@ describe('the endpoint’s state in a webhook’s health, from real attempts', (
         const got = await mcp.call('manage_webhooks', { action: 'get', id });
         expect(got.isError).toBeFalsy();
         expect(got.structuredContent.health.endpoint).toEqual(rest);
-        expect((await mcp.call('get_webhook', { id })).structuredContent.health.endpoint).toEqual(rest);
+        expect((await reader.call('get_webhook', { id })).structuredContent.health.endpoint).toEqual(rest);
       }
       expect(
         (await mcp.call('manage_webhooks', { action: 'get', id: hooks.fresh })).structuredContent.health
@@ -199,6 +201,7 @@ describe('the endpoint’s state in a webhook’s health, from real attempts', (
       expect(updated.structuredContent.health.endpoint).toEqual(await endpointOf(hooks.down));
     } finally {
       await mcp.client.close();
+      await reader.client.close();
     }
   });
 

@@ -209,7 +209,7 @@ describe('the retention window of attempt request details', () => {
     expect(rest.status).toBe(200);
     expectExpired(await rest.json());
     expectExpired(await admin.ok('GET', `/app/api/webhooks/${webhookId}/deliveries/${mixed}`));
-    const mcp = await connectMcp(app.baseUrl, key);
+    const mcp = await connectMcp(app.baseUrl, key, { readOnly: true });
     try {
       await mcp.client.listTools(); // the SDK then checks the answer against get_delivery's outputSchema
       const got = await mcp.call('get_delivery', { deliveryId: mixed });

@@ -134,7 +134,7 @@ describe('what was sent and what came back (Event Details)', () => {
     expectWithheld(
       await restricted.client.ok('GET', `/app/api/webhooks/${webhook.id}/deliveries/${created.id}`),
     );
-    const mcp = await connectMcp(fx.app.baseUrl, restricted.key);
+    const mcp = await connectMcp(fx.app.baseUrl, restricted.key, { readOnly: true });
     try {
       await mcp.client.listTools(); // the SDK then checks the answer against get_delivery's outputSchema
       const got = await mcp.call('get_delivery', { deliveryId: created.id });

@@ -148,10 +148,15 @@ describe('delivery log filters', () => {
       };
       expect(await byState('retrying')).toEqual([[retrying, 'retrying']]);
       expect(await byState('failed')).toEqual([[failed, 'failed']]);
-      const readOnly = await mcp.call('list_deliveries', { state: 'retrying' });
-      expect(readOnly.structuredContent.data.map((delivery: { id: string }) => delivery.id)).toEqual([
-        retrying,
-      ]);
+      const reader = await connectMcp(fx.app.baseUrl, fx.key, { readOnly: true });
+      try {
+        const readOnly = await reader.call('list_deliveries', { state: 'retrying' });
+        expect(readOnly.structuredContent.data.map((delivery: { id: string }) => delivery.id)).toEqual([
+          retrying,
+        ]);
+      } finally {
+        await reader.client.close();
+      }
     } finally {
       await mcp.client.close();
     }

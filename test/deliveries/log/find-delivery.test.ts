@@ -135,8 +135,10 @@ describe('finding a delivery by event id, record id and short id', () => {
   });
 
   it('offers the same filters to list_deliveries over MCP, and refuses a malformed one in _meta.failure', async () => {
-    const mcp = await connectMcp(fx.app.baseUrl, fx.key);
-    const asB = await connectMcp(fx.app.baseUrl, bKey);
+    // list_deliveries is a tool of read-only connections; manage_webhooks of the others.
+    const mcp = await connectMcp(fx.app.baseUrl, fx.key, { readOnly: true });
+    const writer = await connectMcp(fx.app.baseUrl, fx.key);
+    const asB = await connectMcp(fx.app.baseUrl, bKey, { readOnly: true });
     try {
       const listed = async (client: typeof mcp, args: Record<string, unknown>) => {
         const result = await client.call('list_deliveries', args);
@@ -150,7 +152,7 @@ describe('finding a delivery by event id, record id and short id', () => {
       expect(await listed(mcp, { eventId, id: second.id })).toEqual(
         sorted(...created.filter((row) => row.webhookId === second.id)),
       );
-      const action = await mcp.call('manage_webhooks', { action: 'list_deliveries', recordId: deal.id });
+      const action = await writer.call('manage_webhooks', { action: 'list_deliveries', recordId: deal.id });
       expect(action.structuredContent.total).toEqual({ count: 5, capped: false });
 
       const malformed = await mcp.call('list_deliveries', { deliveryIdPrefix: '1a2b' });
@@ -165,6 +167,7 @@ describe('finding a delivery by event id, record id and short id', () => {
       expect(await listed(asB, { deliveryIdPrefix: created[0]!.id.slice(0, 8) })).toEqual([]);
     } finally {
       await mcp.client.close();
+      await writer.client.close();
       await asB.client.close();
     }
   });

@@ -142,13 +142,15 @@ describe('webhook health', () => {
     });
 
     const mcp = await connectMcp(app.baseUrl, key);
+    const reader = await connectMcp(app.baseUrl, key, { readOnly: true });
     try {
       // Listing the tools first makes the SDK check each answer against its tool's outputSchema.
       await mcp.client.listTools();
+      await reader.client.listTools();
       const got = await mcp.call('manage_webhooks', { action: 'get', id: hook });
       expect(got.isError).toBeFalsy();
       expect(got.structuredContent.health).toEqual(one.health);
-      const listed = await mcp.call('list_webhooks', {});
+      const listed = await reader.call('list_webhooks', {});
       const mcpById = new Map(
         listed.structuredContent.data.map((webhook: { id: string; health: unknown }) => [
           webhook.id,
@@ -158,6 +160,7 @@ describe('webhook health', () => {
       expect(mcpById.get(hook)).toEqual(one.health);
     } finally {
       await mcp.client.close();
+      await reader.client.close();
     }
   });
 });

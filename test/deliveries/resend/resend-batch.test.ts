@@ -402,8 +402,9 @@ describe('resend failed since (time skipping)', () => {
     const failed = await failedOrDelivered(hook.id, 1);
     receiver.replies('/batch-mcp', { status: 200 });
     const mcp = await connectMcp(fx.app.baseUrl, fx.key);
+    const readOnly = await connectMcp(fx.app.baseUrl, fx.key, { readOnly: true });
     try {
-      const { tools } = await mcp.client.listTools();
+      const { tools } = await readOnly.client.listTools();
       const reader = tools.find((tool) => tool.name === 'get_resend_batch')!;
       expect(reader.annotations).toMatchObject({ readOnlyHint: true });
       expect(reader.outputSchema).toBeDefined();
@@ -417,7 +418,7 @@ describe('resend failed since (time skipping)', () => {
       expect(started.structuredContent).toMatchObject({ webhookId: hook.id, total: 1 });
       let progress: any;
       await eventually(async () => {
-        progress = await mcp.call('get_resend_batch', { batchId: started.structuredContent.id });
+        progress = await readOnly.call('get_resend_batch', { batchId: started.structuredContent.id });
         return progress.structuredContent?.status === 'completed';
       }, 'the MCP batch completed');
       expect(progress.structuredContent.results).toEqual([
@@ -436,13 +437,16 @@ describe('resend failed since (time skipping)', () => {
       });
       expect(future.isError).toBe(true);
       expect(future._meta!.failure.issues[0].customCode).toBe('resendSinceInFuture');
-      const missing = await mcp.call('get_resend_batch', { batchId: '00000000-0000-4000-8000-000000000000' });
+      const missing = await readOnly.call('get_resend_batch', {
+        batchId: '00000000-0000-4000-8000-000000000000',
+      });
       expect(missing._meta!.failure).toMatchObject({
         kind: 'not_found',
         issues: [{ customCode: 'resendBatchNotFound' }],
       });
     } finally {
       await mcp.client.close();
+      await readOnly.client.close();
     }
   });
 });

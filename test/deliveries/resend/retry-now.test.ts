@@ -232,7 +232,7 @@ describe('Retry now (time skipping)', () => {
       const manage = tools.tools.find((tool) => tool.name === 'manage_webhooks')!;
       expect(JSON.stringify(manage.inputSchema)).toContain('retry_delivery_now');
 
-      const listed = await mcp.call('list_deliveries', { state: 'retrying' });
+      const listed = await mcp.call('manage_webhooks', { action: 'list_deliveries', state: 'retrying' });
       expect(listed.structuredContent.data.map((d: { id: string }) => d.id)).toContain(delivery.id);
       const answer = await mcp.call('manage_webhooks', {
         action: 'retry_delivery_now',
