@@ -161,6 +161,12 @@ describe('web app: a 390 px wide screen', () => {
     ],
     ['Members', '/settings/members', 'member-row', ['Email', 'Role', 'Status', 'Added']],
     ['Records', '/records?type=deal', 'record-row', ['Updated']],
+    [
+      'Roles',
+      '/settings/roles',
+      'role-row',
+      ['Members', 'API read', 'API create', 'API edit', 'API delete', 'Records'],
+    ],
   ] as const;
 
   it.each(tables)(
