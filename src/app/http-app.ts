@@ -133,7 +133,7 @@ export function createApp(deps: AppDeps, services: Services = createServices(dep
   signedIn.use(recordsRoutes({ records, trash }).routes());
   signedIn.use(modelRoutes({ dataSource, modelChanges }).routes());
   signedIn.use(deliveriesRoutes({ deliveries, retryNow, testEvents, workspaceHealth, web: true }).routes());
-  signedIn.use(resendBatchesRoutes({ resendBatches }).routes());
+  signedIn.use(resendBatchesRoutes({ resendBatches, web: true }).routes());
   signedIn.use(connectedAccountsRoutes({ messaging }).routes());
   signedIn.use(connectedAppsRoutes({ connections: oauthConnections }).routes());
   signedIn.use(webhooksRoutes({ webhooks, web: true }).routes());

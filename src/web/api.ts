@@ -11,9 +11,9 @@ import type { DeliveryStatsView } from '../deliveries/log/delivery-stats-view';
 import type { WorkspaceHealthView } from '../deliveries/log/workspace-health-view';
 import type { SendTestEventBody } from '../deliveries/test-events/test-event-request';
 export type { SendTestEventBody };
-import type { ResendFailedBody } from '../deliveries/resend/resend-batch-request';
+import type { ResendFailedBody, ResendFailedPreview } from '../deliveries/resend/resend-batch-request';
 import type { ResendBatchResultView, ResendBatchView } from '../deliveries/resend/resend-batch-view';
-export type { ResendBatchResultView, ResendBatchView, ResendFailedBody };
+export type { ResendBatchResultView, ResendBatchView, ResendFailedBody, ResendFailedPreview };
 import type { ApiKeyView, CreatedApiKey, QuickConnection, Snippet } from '../api-keys/api-key-view';
 import type {
   ApiPermissions,
@@ -299,6 +299,12 @@ export const api = {
   /** "Resend failed since …" (docs/deliveries.md): starts a batch, then read it to follow it. */
   resendFailed: (webhookId: string, body: ResendFailedBody) =>
     request<ResendBatchView>('POST', `${webhookPath(webhookId)}/resend-failed`, body),
+  /** How many a batch started now would resend (the dialog's preview; web app only). */
+  resendFailedPreview: (webhookId: string, since: string) =>
+    request<ResendFailedPreview>(
+      'GET',
+      `${webhookPath(webhookId)}/resend-failed/preview?since=${encodeURIComponent(since)}`,
+    ),
   resendBatch: (webhookId: string, batchId: string) =>
     request<ResendBatchView>(
       'GET',

@@ -9,3 +9,13 @@ export const resendFailedBody = z.strictObject({
     ),
 });
 export type ResendFailedBody = z.output<typeof resendFailedBody>;
+
+/** `GET /app/api/webhooks/{id}/resend-failed/preview?since=`: what a batch started now would take. */
+export const resendFailedPreviewQuery = resendFailedBody;
+
+/** What a batch started now would resend: its deliveries (at most a batch), and whether more remain. */
+export const resendFailedPreviewView = z.object({
+  count: z.int().min(0),
+  moreRemained: z.boolean(),
+});
+export type ResendFailedPreview = z.output<typeof resendFailedPreviewView>;

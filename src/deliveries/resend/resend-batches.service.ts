@@ -11,6 +11,7 @@ import { webhookNotFound } from '../../webhooks/webhooks.service';
 import { DeliveriesRepository } from '../store';
 import { ResendBatch } from './resend-batch.entity';
 import type { ResendBatchView } from './resend-batch-view';
+import type { ResendFailedPreview } from './resend-batch-request';
 import { loadResendBatchView, resendBatchView } from './resend-batch-view-of';
 
 /** Starts a batch's workflow (Temporal, in production); a second start of the same batch is harmless. */
@@ -49,12 +50,7 @@ export class ResendBatchesService {
     const from = resendSince(since, new Date());
     if (!webhook.enabled) throw conflictError('The webhook is disabled.', 'webhookDisabled');
 
-    const chosen = await new DeliveriesRepository(this.dataSource.manager).failedForGoodSince(
-      actor.workspace.id,
-      webhookId,
-      from,
-      RESEND_BATCH_MAX + 1,
-    );
+    const chosen = await this.chosen(actor, webhookId, from);
 
     const batch = await writeTransaction(
       this.dataSource,
@@ -79,6 +75,32 @@ export class ResendBatchesService {
     );
     await this.startWorkflow(batch, webhook.url);
     return resendBatchView(batch, []);
+  }
+
+  /**
+   * What `start` would choose now, counted by the same query: a dialog's preview (the web app's),
+   * so Failed deliveries already resent, or still retrying, are not counted. Needs what reading
+   * deliveries needs.
+   */
+  async preview(actor: Actor, webhookId: string, since: string): Promise<ResendFailedPreview> {
+    assertApiRight(actor, 'apiRead');
+    if (!(await new WebhooksRepository(this.dataSource.manager).find(actor.workspace.id, webhookId)))
+      throw webhookNotFound();
+    const chosen = await this.chosen(actor, webhookId, resendSince(since, new Date()));
+    return {
+      count: Math.min(chosen.length, RESEND_BATCH_MAX),
+      moreRemained: chosen.length > RESEND_BATCH_MAX,
+    };
+  }
+
+  /** The deliveries a batch takes, oldest first, and one more if more remain. */
+  private chosen(actor: Actor, webhookId: string, from: Date): Promise<string[]> {
+    return new DeliveriesRepository(this.dataSource.manager).failedForGoodSince(
+      actor.workspace.id,
+      webhookId,
+      from,
+      RESEND_BATCH_MAX + 1,
+    );
   }
 
   /** A batch and its results so far; needs what reading deliveries needs. */

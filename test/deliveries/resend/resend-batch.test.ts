@@ -92,6 +92,10 @@ describe('resend failed since (time skipping)', () => {
       }),
     );
   const admin = async () => (await loadActor(manager(), workspaceId, fx.userId))!;
+  /** The web app's preview of a batch since then (`/app/api` only). */
+  const preview = (webhookId: string, query: string, client = fx.admin) =>
+    client.request<any>('GET', `/app/api/webhooks/${webhookId}/resend-failed/preview?${query}`);
+  const sinceQuery = (hoursAgo: number) => `since=${encodeURIComponent(since(hoursAgo))}`;
 
   /** A member with their own API key, then given `role`. */
   const memberWithKey = async (email: string, role: string) => {
@@ -132,6 +136,9 @@ describe('resend failed since (time skipping)', () => {
       [earlier.id],
     );
 
+    // The web app's preview counts what the batch then takes.
+    expect((await preview(hook.id, sinceQuery(24))).body).toEqual({ count: 2, moreRemained: false });
+    expect((await preview(hook.id, sinceQuery(96))).body).toEqual({ count: 3, moreRemained: false });
     const answer = await startBatch(hook.id, { since: since(24) });
     expect(answer.status).toBe(202);
     expect(answer.body).toMatchObject({
@@ -164,10 +171,41 @@ describe('resend failed since (time skipping)', () => {
     expect(await resendsOf([earlier.id, fine.id, ...others.map((r) => r.id)])).toEqual([]);
     expect((await fx.api('GET', location.replace('/api/v1', ''))).body).toEqual(done);
 
-    // Already resent: a second batch since the same time leaves them (their resends were delivered).
+    // Already resent: a second batch since the same time leaves them (their resends were delivered),
+    // and the preview says so before it starts.
+    expect((await preview(hook.id, sinceQuery(24))).body).toEqual({ count: 0, moreRemained: false });
     const again = await startBatch(hook.id, { since: since(24) });
     expect(again.body.total).toBe(0);
     expect(await completed(hook.id, again.body.id)).toMatchObject({ resent: 0, refused: 0, results: [] });
+  });
+
+  it('previews a batch for the web app only, in the caller’s workspace, with the spec’s refusals', async () => {
+    const hook = await fx.webhook(`${receiver.url}/batch-preview`);
+    expect((await preview(hook.id, sinceQuery(1))).body).toEqual({ count: 0, moreRemained: false });
+    const refused = async (query: string, status: number, customCode: string) => {
+      const answer = await preview(hook.id, query);
+      expect([answer.status, answer.body.error.issues[0].customCode]).toEqual([status, customCode]);
+    };
+    await refused('since=yesterday', 400, 'invalid');
+    await refused(
+      `since=${encodeURIComponent(new Date(Date.now() + 2 * HOUR).toISOString())}`,
+      400,
+      'resendSinceInFuture',
+    );
+    await refused('', 400, 'required');
+    await refused(`${sinceQuery(1)}&status=failed`, 400, 'unknownField');
+    // Another workspace's webhook is not found; REST has no such route.
+    const stranger = (await WebClient.signUp(fx.app.baseUrl, { email: 'preview-stranger@example.com' }))
+      .client;
+    const theirs = await preview(hook.id, sinceQuery(1), stranger);
+    expect([theirs.status, theirs.body.error.issues[0].customCode]).toEqual([404, 'webhookNotFound']);
+    const rest = await fetch(
+      `${fx.app.baseUrl}/api/v1/webhooks/${hook.id}/resend-failed/preview?${sinceQuery(1)}`,
+      {
+        headers: { 'x-api-key': fx.key },
+      },
+    );
+    expect(rest.status).toBe(404);
   });
 
   it('reports each refusal of the resend rules per delivery and goes on with the others', async () => {

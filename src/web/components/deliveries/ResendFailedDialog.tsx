@@ -1,14 +1,13 @@
 // "Resend failed since …" from a webhook's row menu: resends its Failed deliveries since a time, as a
 // background batch, and follows it: how many, each one resent or refused with the reason, and
 // whether more remained beyond the batch's limit (docs/deliveries.md). The time is the browser's,
-// and says so; before it starts, the delivery log's capped count of Failed deliveries since then
-// previews how many it takes.
+// and says so; before it starts, the server counts what a batch started now would take.
 import { useEffect, useState } from 'react';
 import {
   api,
-  type DeliveryPage,
   type ResendBatchResultView,
   type ResendBatchView,
+  type ResendFailedPreview,
   type WebhookView,
 } from '../../api';
 import { defaultResendSince } from '../../../shared/deliveries/resend-batch.rules';
@@ -119,16 +118,19 @@ export function ResendFailedDialog({ webhook, onClose, onShowDeliveries }: Props
   );
 }
 
-/** "Up to 12 Failed deliveries…", read from the delivery log once the time stops changing. */
+/**
+ * "12 Failed deliveries since then, not resent yet, will be resent.": what a batch started now would
+ * take, counted by the server with the batch's own query once the time stops changing.
+ */
 function ResendPreview({ webhookId, since }: { webhookId: string; since: string }) {
   const settled = useDebounced(since, 400);
-  const [total, setTotal] = useState<{ since: string; total: DeliveryPage['total'] }>();
+  const [counted, setCounted] = useState<{ since: string; preview: ResendFailedPreview }>();
   const [error, setError] = useState<string>();
   useEffect(() => {
     let current = true;
     setError(undefined);
-    api.deliveries({ webhookId, state: 'failed', createdFrom: settled, limit: 1 }).then(
-      (page) => current && setTotal({ since: settled, total: page.total }),
+    api.resendFailedPreview(webhookId, settled).then(
+      (preview) => current && setCounted({ since: settled, preview }),
       (failure: unknown) => current && setError(failure instanceof Error ? failure.message : String(failure)),
     );
     return () => {
@@ -136,21 +138,27 @@ function ResendPreview({ webhookId, since }: { webhookId: string; since: string 
     };
   }, [webhookId, settled]);
   if (error) return <ErrorMessage message={`Could not count them: ${error}`} />;
-  const counted = total?.since === since ? total.total : undefined;
+  const preview = counted?.since === since ? counted.preview : undefined;
   return (
-    <p className="notice" data-testid="resend-failed-preview" data-count={counted?.count} aria-live="polite">
-      {counted ? previewText(counted) : 'Counting Failed deliveries since then…'}
+    <p
+      className="notice"
+      data-testid="resend-failed-preview"
+      data-count={preview?.count}
+      data-more={preview?.moreRemained}
+      aria-live="polite"
+    >
+      {preview ? previewText(preview) : 'Counting Failed deliveries since then…'}
     </p>
   );
 }
 
-function previewText({ count, capped }: DeliveryPage['total']): string {
-  if (count === 0) return 'No Failed deliveries of this webhook since then: nothing to resend.';
-  const number = `${count.toLocaleString('en-US')}${capped ? '+' : ''}`;
-  if (capped || count > RESEND_BATCH_MAX)
-    return `${number} Failed deliveries since then: this batch resends the oldest ${RESEND_BATCH_MAX}; start another for the rest.`;
+function previewText({ count, moreRemained }: ResendFailedPreview): string {
+  if (count === 0)
+    return 'No Failed deliveries of this webhook since then that are not resent yet: nothing to resend.';
+  if (moreRemained)
+    return `More than ${RESEND_BATCH_MAX} Failed deliveries since then are not resent yet: this batch resends the oldest ${RESEND_BATCH_MAX}; start another for the rest.`;
   const noun = count === 1 ? 'delivery' : 'deliveries';
-  return `Up to ${number} Failed ${noun} since then will be resent (any already resent are skipped).`;
+  return `${count} Failed ${noun} since then, not resent yet, will be resent.`;
 }
 
 function BatchProgress({ batch }: { batch: ResendBatchView }) {
