@@ -4,7 +4,12 @@ import {
   dropIndexesConcurrently,
   type IndexDefinition,
 } from '../../../../db/concurrent-indexes';
-import { RETIRED_EVENTS_SQL } from '../../../../deliveries/log/legacy-events';
+
+/** The retired events as the catalog had them: a migration runs as it was written, whatever the catalog becomes. */
+const RETIRED_EVENTS_SQL =
+  "('contact.created', 'contact.updated', 'contact.deleted', 'organization.created', 'organization.updated', " +
+  "'organization.deleted', 'deal.created', 'deal.updated', 'deal.deleted', 'service.created', 'service.updated', " +
+  "'service.deleted', 'task.created', 'task.updated', 'task.deleted')";
 
 /**
  * The index behind the Deliveries page's event filter (issue 27, item 5): it offers a retired
