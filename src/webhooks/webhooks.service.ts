@@ -151,13 +151,21 @@ export class WebhooksService {
     return enabled.map((id) => ({ id, health: health.get(id) ?? NO_HEALTH }));
   }
 
-  /** The workspace's webhooks of `ids` in that order, viewed as the list views them. */
-  async viewsOf(actor: Actor, ids: readonly string[]): Promise<WebhookView[]> {
+  /**
+   * The workspace's webhooks of `ids` in that order, viewed as the list views them; with the health
+   * `known` to the caller when it has every one (the view then says what the caller judged).
+   */
+  async viewsOf(
+    actor: Actor,
+    ids: readonly string[],
+    known?: ReadonlyMap<string, WebhookHealth>,
+  ): Promise<WebhookView[]> {
     assertApiRight(actor, 'apiRead');
     const manager = this.dataSource.manager;
     const rows = await webhooksInOrder(manager, actor.workspace.id, ids);
     const readable = await this.readable(manager, actor);
-    return this.views(manager, rows, await this.health(actor, rows), readable);
+    const health = known && rows.every((row) => known.has(row.id)) ? known : await this.health(actor, rows);
+    return this.views(manager, rows, health, readable);
   }
 
   /** The saved secret and header values, for the dialog of people with Edit (spec: Custom header rules 6). */
@@ -284,7 +292,7 @@ export class WebhooksService {
   private async views(
     manager: EntityManager,
     rows: Webhook[],
-    health: Map<string, WebhookHealth>,
+    health: ReadonlyMap<string, WebhookHealth>,
     readable: FieldReadable,
   ): Promise<WebhookView[]> {
     const ids = [...new Set(rows.map((row) => row.recordOwnerUserId).filter((id): id is string => !!id))];

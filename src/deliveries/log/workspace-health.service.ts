@@ -39,7 +39,8 @@ export class WorkspaceHealthService {
     const idle = newest.withoutDelivery.filter((id) => !withState.has(id)).length;
 
     const candidates = [...new Set([...failures, ...notHealthy, ...newest.lastNotDelivered])];
-    const judged = (await this.webhooks.enabledHealth(actor, candidates)).map(({ id, health }) => ({
+    const candidatesHealth = await this.webhooks.enabledHealth(actor, candidates);
+    const judged = candidatesHealth.map(({ id, health }) => ({
       id,
       verdict: judgeHealth({ enabled: true, health }).verdict,
     }));
@@ -55,7 +56,12 @@ export class WorkspaceHealthService {
         idle,
         disabled,
       },
-      inTrouble: await this.webhooks.viewsOf(actor, inTrouble.slice(0, TROUBLE_LISTED)),
+      // Viewed with the health they were judged by: one read of it, and a verdict its view agrees with.
+      inTrouble: await this.webhooks.viewsOf(
+        actor,
+        inTrouble.slice(0, TROUBLE_LISTED),
+        new Map(candidatesHealth.map(({ id, health }) => [id, health])),
+      ),
       moreInTrouble: Math.max(0, inTrouble.length - TROUBLE_LISTED),
     };
   }
