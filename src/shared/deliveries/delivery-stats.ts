@@ -1,13 +1,14 @@
 // Deliveries by outcome over time (the Dashboard's and a webhook's chart): which buckets a range
 // has, and the database's per-bucket counts laid onto them with the empty buckets as zeros. Pure:
 // the server counts, the web app draws, both read the same ranges.
+import { DAY_MS, HOUR_MS, startOfUtc } from '../utc-time';
 import { windowHealth, type OutcomeCounts, type WindowHealth } from '../webhooks/webhook-health';
 
 export const STATS_RANGES = ['24h', '7d', '30d'] as const;
 export type StatsRange = (typeof STATS_RANGES)[number];
 export type StatsBucketUnit = 'hour' | 'day';
 
-const UNIT_MS: Readonly<Record<StatsBucketUnit, number>> = { hour: 3_600_000, day: 86_400_000 };
+const UNIT_MS = { hour: HOUR_MS, day: DAY_MS } as const satisfies Record<StatsBucketUnit, number>;
 
 /** Hourly bars for a day, daily bars for longer: never more than 30 bars. */
 const RANGE_BUCKETS: Readonly<Record<StatsRange, { unit: StatsBucketUnit; count: number }>> = {
@@ -31,8 +32,7 @@ export interface StatsWindow {
 export function statsWindow(range: StatsRange, now: Date): StatsWindow {
   const { unit, count } = RANGE_BUCKETS[range];
   const size = UNIT_MS[unit];
-  // Epoch milliseconds divide into whole UTC hours and days.
-  const current = Math.floor(now.getTime() / size) * size;
+  const current = startOfUtc(now, size);
   const starts = Array.from({ length: count }, (_, index) => new Date(current - (count - 1 - index) * size));
   return { range, unit, starts, from: starts[0]!, to: new Date(current + size) };
 }

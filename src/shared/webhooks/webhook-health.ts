@@ -1,6 +1,7 @@
 // Endpoint health at a glance (webhook users know it from Svix and Stripe): per webhook, the last
 // delivery and the outcomes of the last 24 hours and 7 days. Pure: the server computes it from
 // counts, the web app shows it.
+import { HOUR_MS, startOfUtc } from '../utc-time';
 
 /**
  * Deliveries by outcome over one window, each once, by its state now
@@ -32,14 +33,12 @@ export const windowHealth = (counts: OutcomeCounts): WindowHealth => ({
   successRate: successRate(counts),
 });
 
-const HOUR_MS = 3_600_000;
-
 /**
  * A webhook's health windows, in whole UTC hours as its counts are kept: "24 hours" is the current
  * hour and the 23 before it, "7 days" the current hour and the 167 before it.
  */
 export function healthWindows(now: Date): { recent: Date; since: Date } {
-  const hour = Math.floor(now.getTime() / HOUR_MS) * HOUR_MS;
+  const hour = startOfUtc(now, HOUR_MS);
   return { recent: new Date(hour - 23 * HOUR_MS), since: new Date(hour - 167 * HOUR_MS) };
 }
 
