@@ -18,8 +18,9 @@ import type { QuotaVerdict } from '../http/quotas/request-quotas';
  * `insufficient_permissions`, `plan_required`, `member_inactive`; 401 `invalid_api_key` or
  * `invalid_token`); every 401 names the protected resource metadata in `WWW-Authenticate`.
  * The transport itself answers 406 without `Accept: application/json, text/event-stream`.
- * `X-MCP-Readonly: true` gives a connection only the tools that change nothing (mcp-tools.ts); a
- * value other than true or false answers 400 `invalid_request`.
+ * `X-MCP-Readonly: true` gives a connection only the tools that change nothing (mcp-tools.ts), as
+ * does an OAuth app connected to read only; a value other than true or false answers 400
+ * `invalid_request`.
  */
 export function mcpRoutes(deps: {
   authenticator: ApiKeyAuthenticator;
@@ -45,8 +46,8 @@ export function mcpRoutes(deps: {
   };
 
   router.post('/api/v1/mcp', async (ctx) => {
-    const readOnly = parseReadOnlyHeader(ctx.get(READ_ONLY_HEADER) || undefined);
-    if (readOnly === undefined) {
+    const readOnlyAsked = parseReadOnlyHeader(ctx.get(READ_ONLY_HEADER) || undefined);
+    if (readOnlyAsked === undefined) {
       ctx.status = 400;
       ctx.body = { error: 'invalid_request', error_description: 'X-MCP-Readonly must be true or false.' };
       return;
@@ -64,6 +65,8 @@ export function mcpRoutes(deps: {
       ctx.body = { error: refusal.error, error_description: refusal.description };
       return;
     }
+    // An app connected to read only stays so, whatever header it sends.
+    const readOnly = readOnlyAsked || ('readOnlyConnection' in actor && actor.readOnlyConnection);
     const verdict = deps.quota ? await deps.quota(actor) : undefined;
     if (verdict) ctx.set(verdict.headers);
     // Over quota: a tool call answers with the refusal in `_meta.failure`, as any tool refusal does;

@@ -32,8 +32,8 @@ export function consentRoutes(deps: {
   });
 
   router.post('/allow', async (ctx) => {
-    const { workspaceId } = parse(consentBody, ctx.request.body);
-    ctx.body = await consent.allow(exchange(ctx), actorOf(ctx).user.id, workspaceId);
+    const { workspaceId, readOnly } = parse(consentBody, ctx.request.body);
+    ctx.body = await consent.allow(exchange(ctx), actorOf(ctx).user.id, workspaceId, readOnly ?? false);
   });
 
   router.post('/deny', async (ctx) => {

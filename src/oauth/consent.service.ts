@@ -52,9 +52,15 @@ export class ConsentService {
   /**
    * Allows the client to act as `userId` in `workspaceId` on the MCP endpoint: refused, with
    * nothing written, when the member could not use a key there; otherwise a grant bound to the
-   * user, the client and the MCP endpoint, and its connection bound to the workspace.
+   * user, the client and the MCP endpoint, and its connection bound to the workspace (read-only
+   * when the person chose so).
    */
-  async allow(exchange: Exchange, userId: string, workspaceId: string): Promise<ConsentAnswer> {
+  async allow(
+    exchange: Exchange,
+    userId: string,
+    workspaceId: string,
+    readOnly = false,
+  ): Promise<ConsentAnswer> {
     const { client, requestedScopes } = await this.pending(exchange);
     const actor = await loadActor(this.dataSource.manager, workspaceId, userId);
     if (!actor) throw notFoundError('You are not a member of that workspace.', 'workspaceNotFound');
@@ -77,6 +83,7 @@ export class ConsentService {
       clientName: client.name,
       redirectHost: client.redirectHost,
       grantId,
+      readOnly,
     });
     const redirectTo = await provider.interactionResult(
       exchange.req,

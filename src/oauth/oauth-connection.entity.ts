@@ -30,6 +30,10 @@ export class OAuthConnection {
   @Column({ name: 'grant_id', type: 'text' })
   grantId: string;
 
+  /** Chosen at consent: the app gets only the tools that change nothing (src/mcp/mcp-tools.ts). */
+  @Column({ name: 'read_only', type: 'boolean', default: false })
+  readOnly: boolean;
+
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt: Date;
 

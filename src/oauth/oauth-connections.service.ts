@@ -15,6 +15,7 @@ export function oauthConnectionView(connection: OAuthConnection): OAuthConnectio
     id: connection.id,
     clientName: connection.clientName,
     redirectHost: connection.redirectHost,
+    readOnly: connection.readOnly,
     createdAt: connection.createdAt.toISOString(),
     lastUsedAt: connection.lastUsedAt?.toISOString() ?? null,
   };

@@ -12,6 +12,8 @@ import { authenticationError, authorizationError, type AppError } from '../share
 /** Who acts through an OAuth access token: the connection's owner, in its workspace. */
 export interface OAuthActor extends Actor {
   oauthConnectionId: string;
+  /** The person connected the app to read only (at consent): it gets only the tools that change nothing. */
+  readOnlyConnection: boolean;
 }
 
 /**
@@ -89,7 +91,7 @@ export class OAuthTokenAuthenticator {
     const refusal = admissionRefusal(actor, this.config);
     if (refusal) throw new OAuthTokenRefusedError(refusal);
     await this.lastUsed.touch(connection.id, connection.lastUsedAt, now);
-    return { ...actor, oauthConnectionId: connection.id };
+    return { ...actor, oauthConnectionId: connection.id, readOnlyConnection: connection.readOnly };
   }
 
   /**
@@ -106,7 +108,11 @@ export class OAuthTokenAuthenticator {
     }
     const refusal = admissionRefusal(found.actor, this.config);
     if (refusal) throw RECHECK_REFUSALS[refusal]();
-    return { ...found.actor, oauthConnectionId: found.connection.id };
+    return {
+      ...found.actor,
+      oauthConnectionId: found.connection.id,
+      readOnlyConnection: found.connection.readOnly,
+    };
   }
 
   /** The connection and its owner as a member of its workspace, in one query (every call). */

@@ -10,6 +10,8 @@ export const oauthConnectionViewSchema = z.object({
   clientName: z.string(),
   /** Where the client received its authorization code (the redirect URI's host). */
   redirectHost: z.string(),
+  /** Connected to read only: the app gets only the MCP tools that change nothing. */
+  readOnly: z.boolean(),
   createdAt: timestamp,
   lastUsedAt: timestamp.nullable(),
 });

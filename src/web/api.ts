@@ -30,6 +30,7 @@ import type {
 } from '../identity/identity-view';
 import type { ConnectedAccountCreated, ConnectedAccountView } from '../messaging/messaging-view';
 import type { ConsentAnswer, ConsentDetails, OAuthConnectionView } from '../oauth/oauth-view';
+import type { ConsentBody } from '../oauth/oauth.schemas';
 import type {
   JsonSchema,
   OpenApiDocument,
@@ -320,8 +321,8 @@ export const api = {
   connectedApps: () => request<{ data: ConnectedApp[] }>('GET', '/app/api/connected-apps'),
   disconnectApp: (id: string) => request<void>('DELETE', `/app/api/connected-apps/${encodeURIComponent(id)}`),
   consentDetails: (uid: string) => request<ConsentDetails>('GET', `${consentPath(uid)}/details`),
-  allowConsent: (uid: string, workspaceId: string) =>
-    request<ConsentAnswer>('POST', `${consentPath(uid)}/allow`, { workspaceId }),
+  allowConsent: (uid: string, body: ConsentBody) =>
+    request<ConsentAnswer>('POST', `${consentPath(uid)}/allow`, body),
   denyConsent: (uid: string) => request<ConsentAnswer>('POST', `${consentPath(uid)}/deny`),
 
   /** The public REST API's OpenAPI document (needs no key). */

@@ -66,7 +66,7 @@ describe('the custom connector for chat assistants: the SDK client over OAuth, c
    * Chromium opens; the person (signed in, or signing in now) allows it for Acme; the code
    * reaches the client's loopback redirect URI, the SDK exchanges it, and connects.
    */
-  async function connectOverOAuth(name: string, signIn: boolean) {
+  async function connectOverOAuth(name: string, signIn: boolean, readOnly = false) {
     const provider = new TestOAuthClientProvider(redirect.url, name);
     const transport = new StreamableHTTPClientTransport(mcpUrl(), { authProvider: provider });
     const refused = await new Client({ name, version: '1.0.0' })
@@ -96,6 +96,7 @@ describe('the custom connector for chat assistants: the SDK client over OAuth, c
       `“${name}” — will return you to ${new URL(redirect.url).host}`,
     );
     await page.locator('[data-testid=consent-workspace][data-workspace-name="Acme"]').check();
+    if (readOnly) await page.getByTestId('consent-read-only').check();
     await screenshot(page, `oauth-consent-${name.replace(/\W+/g, '-')}`);
     await page.getByTestId('consent-allow').click();
     const answer = await redirect.next();
@@ -188,6 +189,21 @@ describe('the custom connector for chat assistants: the SDK client over OAuth, c
     expect(raw).toMatchObject({ status: 401, body: { error: 'invalid_token' } });
     // The SDK tries its refresh token, which is revoked too, and asks for a new authorization.
     await expect(first.client.listTools()).rejects.toBeInstanceOf(UnauthorizedError);
+  });
+
+  it('an app connected with “Only let it read” lists no write tool, and Connected apps says so', async () => {
+    const reader = await connectOverOAuth('Reader app', false, true);
+    const names = (await reader.client.listTools()).tools.map((tool) => tool.name);
+    expect(names).toEqual(expect.arrayContaining(['get_record_model', 'list_webhooks', 'get_delivery']));
+    expect(names).not.toContain('manage_webhooks');
+    expect(names).not.toContain('create_record');
+    await page.goto(`${app.baseUrl}/settings/connected-apps`);
+    const card = page.getByTestId('connected-app-card').filter({ hasText: 'Reader app' });
+    await expect(card.getByTestId('connected-app-access').textContent()).resolves.toBe(
+      'Read only: changes nothing',
+    );
+    await screenshot(page, 'oauth-connected-apps-read-only');
+    await reader.client.close();
   });
 
   it('removing the member refuses the next call of another connection at once', async () => {

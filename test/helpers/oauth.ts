@@ -254,8 +254,8 @@ export interface BrowserlessAuthorization {
   url: string;
   /** The web app session of the person who answers (`crm_session` cookie value). */
   sessionCookie: string;
-  /** What the person answers on the consent page. */
-  answer: { allow: string } | 'deny';
+  /** What the person answers on the consent page: a workspace, and whether the app may only read. */
+  answer: { allow: string; readOnly?: boolean } | 'deny';
 }
 
 /**
@@ -282,7 +282,14 @@ export async function authorizeWithoutBrowser(baseUrl: string, flow: Browserless
       origin: baseUrl,
       'content-type': 'application/json',
     },
-    body: JSON.stringify(flow.answer === 'deny' ? {} : { workspaceId: flow.answer.allow }),
+    body: JSON.stringify(
+      flow.answer === 'deny'
+        ? {}
+        : {
+            workspaceId: flow.answer.allow,
+            ...(flow.answer.readOnly === undefined ? {} : { readOnly: flow.answer.readOnly }),
+          },
+    ),
   });
   const answered = (await answer.json()) as any;
   if (answer.status !== 200) return { refusedAt: 'consent' as const, status: answer.status, body: answered };

@@ -66,13 +66,13 @@ describe('OAuth for chat assistants: what is refused', () => {
   const resource = () => `${app.baseUrl}/api/v1/mcp`;
 
   /** Register, authorize (the person allows `workspaceId`), exchange: the token answer. */
-  async function connect(workspaceId: string, who: WebClient = mia) {
+  async function connect(workspaceId: string, who: WebClient = mia, readOnly?: boolean) {
     const client = await registerClient(app.baseUrl, redirect.url);
     const { verifier, challenge } = pkce();
     const result = await authorizeWithoutBrowser(app.baseUrl, {
       url: authorizationUrl(app.baseUrl, client, redirect.url, challenge),
       sessionCookie: who.sessionCookie,
-      answer: { allow: workspaceId },
+      answer: { allow: workspaceId, readOnly },
     });
     if (!result.location) throw new Error(`authorization refused: ${JSON.stringify(result)}`);
     const code = new URL(result.location).searchParams.get('code')!;
@@ -117,6 +117,46 @@ describe('OAuth for chat assistants: what is refused', () => {
       idHash: createHash('sha256').update(inAcme.tokens.access_token).digest('hex'),
     });
     expect(stored.payload).toMatchObject({ extra: { workspace_id: acme }, accountId: miaUserId });
+  });
+
+  it('an app connected to read only gets only the tools that change nothing, whatever header it sends', async () => {
+    const readOnly = await connect(side, mia, true);
+    const full = await connect(side);
+    const toolsOf = async (token: string, headers: Record<string, string> = {}) => {
+      const client = new Client({ name: 'assistant', version: '1.0.0' });
+      await client.connect(
+        new StreamableHTTPClientTransport(new URL(resource()), {
+          requestInit: { headers: { authorization: `Bearer ${token}`, ...headers } },
+        }),
+      );
+      return client;
+    };
+    const reader = await toolsOf(readOnly.tokens.access_token, { 'x-mcp-readonly': 'false' });
+    try {
+      const names = (await reader.listTools()).tools.map((tool) => tool.name);
+      expect(names).toContain('list_webhooks');
+      expect(names).not.toContain('manage_webhooks');
+      expect(names).not.toContain('create_record');
+      const [hook] = (
+        (await reader.callTool({ name: 'list_webhooks', arguments: {} })).structuredContent as {
+          data: { id: string }[];
+        }
+      ).data;
+      const refused = await reader.callTool({
+        name: 'manage_webhooks',
+        arguments: { action: 'delete', id: hook!.id },
+      });
+      expect(refused).toMatchObject({
+        isError: true,
+        _meta: { failure: { issues: [{ customCode: 'toolNotFound' }] } },
+      });
+      expect(await webhookUrlsWith(full.tokens.access_token)).toEqual(['https://side.example/hook']);
+    } finally {
+      await reader.close();
+    }
+    // Settings → Connected apps says which is which.
+    const apps = (await mia.ok('GET', '/app/api/connected-apps')).data as { id: string; readOnly: boolean }[];
+    expect(apps.filter((candidate) => candidate.readOnly)).toHaveLength(1);
   });
 
   it('refuses another resource at the authorization endpoint, and a token for another audience at the MCP endpoint', async () => {
@@ -334,6 +374,7 @@ describe('OAuth for chat assistants: what is refused', () => {
         'createdAt',
         'id',
         'lastUsedAt',
+        'readOnly',
         'redirectHost',
       ]);
 

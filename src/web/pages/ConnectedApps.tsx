@@ -43,6 +43,10 @@ export function ConnectedAppsPage() {
               <span className="tag">{app.redirectHost}</span>
             </div>
             <dl className="facts">
+              <dt>Access</dt>
+              <dd data-testid="connected-app-access">
+                {app.readOnly ? 'Read only: changes nothing' : 'Reads and changes, as your role allows'}
+              </dd>
               <dt>Created at</dt>
               <dd>
                 <DateTime value={app.createdAt} testId="connected-app-created-at" />

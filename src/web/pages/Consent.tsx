@@ -10,6 +10,7 @@ export function ConsentPage({ uid }: { uid: string }) {
   const [details, setDetails] = useState<ConsentDetails>();
   const [loadError, setLoadError] = useState<string>();
   const [workspaceId, setWorkspaceId] = useState<string>();
+  const [readOnly, setReadOnly] = useState(false);
   const { busy, error, run } = useSubmit();
 
   useEffect(() => {
@@ -62,7 +63,8 @@ export function ConsentPage({ uid }: { uid: string }) {
             <p>
               It asks to act as you in the workspace you choose, on the MCP endpoint{' '}
               <code>{details.resource}</code>, with your role&rsquo;s access there: it can read and change
-              what your role lets you read and change, until you disconnect it in Settings → Connected apps.
+              what your role lets you read and change (or only read, below), until you disconnect it in
+              Settings → Connected apps.
             </p>
             <fieldset className="radio-group" data-testid="consent-workspaces">
               <legend>Workspace</legend>
@@ -82,6 +84,18 @@ export function ConsentPage({ uid }: { uid: string }) {
                 </label>
               ))}
             </fieldset>
+            <fieldset className="radio-group" data-testid="consent-access">
+              <legend>Access</legend>
+              <label className="inline" data-testid="consent-read-only-label">
+                <input
+                  type="checkbox"
+                  checked={readOnly}
+                  onChange={(event) => setReadOnly(event.target.checked)}
+                  data-testid="consent-read-only"
+                />
+                Only let it read: it gets no tool that creates, changes, resends or deletes anything
+              </label>
+            </fieldset>
             {chosen?.refusal ? (
               <p className="notice notice-warning" data-testid="consent-refusal">
                 {chosen.refusal}
@@ -96,7 +110,7 @@ export function ConsentPage({ uid }: { uid: string }) {
               busyLabel="Connecting…"
               busy={busy}
               disabled={!workspaceId}
-              onClick={() => answer(() => api.allowConsent(uid, workspaceId!))}
+              onClick={() => answer(() => api.allowConsent(uid, { workspaceId: workspaceId!, readOnly }))}
               testId="consent-allow"
             />
           </>

@@ -23,6 +23,7 @@ import { DeliveryFindIndexes1764673200000 } from './2025-12/1764673200000-delive
 import { DeliveryRetryingIndexes1764676800000 } from './2025-12/1764676800000-delivery-retrying-indexes';
 import { WebhookSignatures1764680400000 } from './2025-12/1764680400000-webhook-signatures';
 import { DeliveryLegacyEventIndex1764684000000 } from './2025-12/1764684000000-delivery-legacy-event-index';
+import { OAuthReadOnly1764687600000 } from './2025-12/1764687600000-oauth-read-only';
 
 /** Every migration, oldest first. Listed explicitly so the same list runs from src and dist. */
 export const migrations = [
@@ -51,4 +52,5 @@ export const migrations = [
   DeliveryRetryingIndexes1764676800000,
   WebhookSignatures1764680400000,
   DeliveryLegacyEventIndex1764684000000,
+  OAuthReadOnly1764687600000,
 ];
