@@ -137,6 +137,11 @@ describe('MCP tools/list', () => {
     ]);
     for (const tool of readOnlyTools)
       expect([tool.name, tool.annotations?.readOnlyHint]).toEqual([tool.name, true]);
+    // The server's instructions say which kind of connection it is.
+    expect(reader.client.getInstructions()).toMatch(
+      /^CRM webhooks, read-only connection: .*nothing can be changed here/,
+    );
+    expect(mcp.client.getInstructions()).toMatch(/^CRM webhooks: read and change CRM records/);
   });
 
   it('calls only the tools a connection lists: a read-only one writes nothing, whatever the key may do', async () => {
