@@ -19,8 +19,8 @@ import type { QuotaVerdict } from '../http/quotas/request-quotas';
  * `invalid_token`); every 401 names the protected resource metadata in `WWW-Authenticate`.
  * The transport itself answers 406 without `Accept: application/json, text/event-stream`.
  * `X-MCP-Readonly: true` gives a connection only the tools that change nothing (mcp-tools.ts), as
- * does an OAuth app connected to read only; a value other than true or false answers 400
- * `invalid_request`.
+ * does an OAuth app connected to read only; a value other than true or false answers 400 with a
+ * JSON-RPC error (-32600), as the transport answers a request it cannot take.
  */
 export function mcpRoutes(deps: {
   authenticator: ApiKeyAuthenticator;
@@ -49,7 +49,11 @@ export function mcpRoutes(deps: {
     const readOnlyAsked = parseReadOnlyHeader(ctx.get(READ_ONLY_HEADER) || undefined);
     if (readOnlyAsked === undefined) {
       ctx.status = 400;
-      ctx.body = { error: 'invalid_request', error_description: 'X-MCP-Readonly must be true or false.' };
+      ctx.body = {
+        jsonrpc: '2.0',
+        error: { code: -32600, message: 'X-MCP-Readonly must be true or false.' },
+        id: null,
+      };
       return;
     }
     let actor;

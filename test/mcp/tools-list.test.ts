@@ -172,8 +172,9 @@ describe('MCP tools/list', () => {
       );
       expect(refused.status).toBe(400);
       expect(await refused.json()).toEqual({
-        error: 'invalid_request',
-        error_description: 'X-MCP-Readonly must be true or false.',
+        jsonrpc: '2.0',
+        error: { code: -32600, message: 'X-MCP-Readonly must be true or false.' },
+        id: null,
       });
     }
     expect((await rawList({ 'x-mcp-readonly': 'False' })).tools.map((tool: Tool) => tool.name)).toContain(
