@@ -5,6 +5,8 @@ import { randomBytes } from 'node:crypto';
 
 export interface BenchWorkspace {
   apiKey: string;
+  /** The signed-up Admin's session, for the web app's own routes (/app/api). */
+  cookie: string;
   nameFieldId: string;
   webhookId: string;
 }
@@ -79,5 +81,5 @@ export async function prepareWorkspace(options: {
     201,
     'creating the webhook',
   );
-  return { apiKey, nameFieldId, webhookId: webhook.id as string };
+  return { apiKey, cookie, nameFieldId, webhookId: webhook.id as string };
 }

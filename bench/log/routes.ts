@@ -15,6 +15,8 @@ export interface RouteTiming {
 export interface LogTarget {
   baseUrl: string;
   apiKey: string;
+  /** A session of the workspace's Admin, for the web app's own routes (Dashboard, resend preview). */
+  cookie: string;
   webhookId: string;
   /** A webhook URL with many deliveries, for the exact-URL filter ("Show deliveries"). */
   commonUrl: string;
@@ -47,10 +49,11 @@ async function measure(route: string, call: () => Promise<string>): Promise<Rout
 export async function measureRoutes(target: LogTarget): Promise<RouteTiming[]> {
   /** An answer of the API, read loosely: the bench only counts what came back. */
   type Answer = { data: unknown[]; total?: unknown; nextCursor?: string; attemptHistory?: unknown[] };
-  const get = async (path: string): Promise<Answer> => {
-    const response = await fetch(`${target.baseUrl}/api/v1${path}`, {
-      headers: { 'x-api-key': target.apiKey },
-    });
+  const get = async (path: string, as: 'key' | 'session' = 'key'): Promise<Answer> => {
+    const response = await fetch(
+      as === 'key' ? `${target.baseUrl}/api/v1${path}` : `${target.baseUrl}/app/api${path}`,
+      { headers: as === 'key' ? { 'x-api-key': target.apiKey } : { cookie: target.cookie } },
+    );
     const text = await response.text();
     if (!response.ok) throw new Error(`GET ${path} answered ${response.status}: ${text.slice(0, 300)}`);
     return JSON.parse(text) as Answer;
@@ -94,6 +97,7 @@ export async function measureRoutes(target: LogTarget): Promise<RouteTiming[]> {
       },
     ],
     ['status=failed, all webhooks', async () => rows(await get('/webhooks/deliveries?status=failed'))],
+    ['state=retrying, all webhooks', async () => rows(await get('/webhooks/deliveries?state=retrying'))],
     [
       'status=failed, one webhook',
       async () => rows(await get(`/webhooks/${target.webhookId}/deliveries?status=failed`)),
@@ -130,6 +134,26 @@ export async function measureRoutes(target: LogTarget): Promise<RouteTiming[]> {
       async () => `${JSON.stringify(await get(`/webhooks/deliveries/stats?range=${range}`)).length} bytes`,
     ]),
     ['GET /webhooks with health', async () => rows(await get('/webhooks'))],
+    [
+      "Dashboard's webhook health (web app)",
+      async () => {
+        const health = (await get('/webhooks/deliveries/health', 'session')) as unknown as {
+          total: number;
+          inTrouble: unknown[];
+        };
+        return `${health.total} webhooks judged, ${health.inTrouble.length} in trouble`;
+      },
+    ],
+    [
+      'Resend failed since 30 days, preview (web app)',
+      async () => {
+        const preview = (await get(
+          `/webhooks/${target.webhookId}/resend-failed/preview?since=${encodeURIComponent(day(30))}`,
+          'session',
+        )) as unknown as { count: number; moreRemained: boolean };
+        return `${preview.count}${preview.moreRemained ? '+' : ''} to resend`;
+      },
+    ],
   ];
   try {
     const timings: RouteTiming[] = [];

@@ -129,6 +129,7 @@ async function main(): Promise<void> {
         const routes = await measureRoutes({
           baseUrl: stack.baseUrl,
           apiKey: workspace.apiKey,
+          cookie: workspace.cookie,
           webhookId: workspace.webhookId,
           commonUrl: webhooks[1]!.url,
           rareUrl: RARE_URL,
