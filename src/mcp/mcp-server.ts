@@ -24,6 +24,8 @@ export interface McpRequestDeps {
   requestId: string;
   /** Every tool call of this request is refused with this (the request is over its quota). */
   refusal?: AppError;
+  /** A read-only connection (mcp.routes.ts): its instructions say nothing can be changed. */
+  readOnly: boolean;
 }
 
 /**
@@ -33,11 +35,10 @@ export interface McpRequestDeps {
  * validation, busy and unexpected errors included, is a tool result with `_meta.failure`.
  */
 export function createMcpServer(actor: McpActor, tools: McpTool[], deps: McpRequestDeps): Server {
-  const readOnly = tools.every((tool) => tool.annotations.readOnlyHint === true);
   const server = new Server(MCP_SERVER_INFO, {
     capabilities: { tools: {} },
     instructions:
-      (readOnly
+      (deps.readOnly
         ? 'CRM webhooks, read-only connection: read CRM records, webhooks and their deliveries; nothing can be changed here. '
         : 'CRM webhooks: read and change CRM records and manage the webhooks of your workspace. ') +
       'You act with the permissions of the API key owner in the key workspace. ' +

@@ -83,6 +83,7 @@ export function mcpRoutes(deps: {
         log: ctx.state.log,
         requestId: ctx.state.requestId,
         refusal: verdict?.refusal,
+        readOnly,
       });
       const transport = new StreamableHTTPServerTransport({
         sessionIdGenerator: undefined,

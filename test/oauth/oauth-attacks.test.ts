@@ -137,6 +137,7 @@ describe('OAuth for chat assistants: what is refused', () => {
       expect(names).toContain('list_webhooks');
       expect(names).not.toContain('manage_webhooks');
       expect(names).not.toContain('create_record');
+      expect(reader.getInstructions()).toMatch(/^CRM webhooks, read-only connection: /);
       const [hook] = (
         (await reader.callTool({ name: 'list_webhooks', arguments: {} })).structuredContent as {
           data: { id: string }[];
