@@ -1,7 +1,7 @@
 // `npm run bench:log`: the delivery log at scale (issue 26). On a scratch embedded stack, one
 // workspace's log is grown to each size (rows copied from real deliveries the service made, spread
 // over 30 days, 0.5 % failed), and at each size every read route users reach is timed over REST
-// (and the search over MCP), with the write-to-answer time of a record write that makes a delivery.
+// (the search over MCP too, and the web app's Dashboard health and resend preview), with the write-to-answer time of a record write that makes a delivery.
 // The table goes to the `## Delivery log` section of BENCHMARKS.md, the rest of the file kept.
 //
 // Settings (environment): BENCH_LOG_ROWS (the largest size, default 1000000; 5000000 for the full
