@@ -73,13 +73,24 @@ export async function prepareWorkspace(options: {
   const nameFieldId = fields.find((field) => field.name === 'Name')?.id;
   if (!nameFieldId) throw new Error('the deal type has no Name field');
 
-  const webhook = expect(
-    await call(baseUrl, 'POST', '/api/v1/webhooks', {
-      apiKey,
-      body: { url: options.webhookUrl, events: options.events ?? ['record.created'], secret: options.secret },
-    }),
+  const webhookId = await createWebhook(baseUrl, apiKey, {
+    url: options.webhookUrl,
+    events: options.events ?? ['record.created'],
+    secret: options.secret,
+  });
+  return { apiKey, cookie, nameFieldId, webhookId };
+}
+
+/** One more webhook of the key's workspace, through the API; its id. */
+export async function createWebhook(
+  baseUrl: string,
+  apiKey: string,
+  webhook: { url: string; events: string[]; secret: string },
+): Promise<string> {
+  const created = expect(
+    await call(baseUrl, 'POST', '/api/v1/webhooks', { apiKey, body: webhook }),
     201,
     'creating the webhook',
   );
-  return { apiKey, cookie, nameFieldId, webhookId: webhook.id as string };
+  return created.id as string;
 }

@@ -16,7 +16,10 @@ export function describeLoad(result: ScenarioResult): string {
   if (!scenario.mode) return 'A idle';
   if (scenario.flood) return `A floods: ${scenario.flood} writes in flight, default quotas`;
   const what = BAD_MODE_LABELS[scenario.mode];
-  return scenario.burst ? `A: ${scenario.burst} at once, ${what}` : `A: ${scenario.rate}/s, ${what}`;
+  if (scenario.burst) return `A: ${scenario.burst} at once, ${what}`;
+  return scenario.webhooks && scenario.webhooks > 1
+    ? `A: ${scenario.rate}/s to ${scenario.webhooks} webhooks, ${what}`
+    : `A: ${scenario.rate}/s, ${what}`;
 }
 
 export function renderFairness(results: {
@@ -60,6 +63,7 @@ export function renderFairness(results: {
           .map(([status, count]) => `${status} ${count}`)
           .join(', ')})`,
         String(a.notStarted),
+        String(a.started),
         String(a.requests),
         `${s.retries}: ${s.early} early, ${s.onTime} on time, ${s.late} late`,
         s.firstRetryOffset.count ? `${ms(s.firstRetryOffset.p50)} / ${ms(s.firstRetryOffset.max)}` : '–',
@@ -102,6 +106,7 @@ export function renderFairness(results: {
         'A writes (answers)',
         'A deliveries',
         'not started',
+        'workflows started',
         'requests seen',
         'retries',
         'first retry late by p50 / max',

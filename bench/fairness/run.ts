@@ -3,9 +3,10 @@
 // the results go to the `## Fairness` section of BENCHMARKS.md, the rest of the file kept.
 //
 // Settings (environment): FAIRNESS_SCENARIOS (default idle,hang:10,hang:50,hang:100,burst:100,
-// slow:50,refuse:50,flood:32), FAIRNESS_SECONDS (each scenario's load, default 60), FAIRNESS_B_INTERVAL_MS
-// (B's pause between writes, default 500), BENCH_OUTPUT (default BENCHMARKS.md), BENCH_JSON=<file>
-// (the results as JSON too), BENCH_PROJECT_ROOT=<dir> (measure another checkout's build).
+// slow:50,refuse:50,flood:32; also hang-many:RATExWEBHOOKS, RATE writes a second each delivered to
+// WEBHOOKS endpoints that never answer), FAIRNESS_SECONDS (each scenario's load, default 60),
+// FAIRNESS_B_INTERVAL_MS (B's pause between writes, default 500), BENCH_OUTPUT (default BENCHMARKS.md),
+// BENCH_JSON=<file> (the results as JSON too), BENCH_PROJECT_ROOT=<dir> (measure another checkout's build).
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';

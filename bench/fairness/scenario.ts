@@ -16,13 +16,16 @@ import { BenchReceiver, HOOK_PATH } from '../receiver';
 import { startStack, type Stack } from '../stack';
 import { ms, sleep, summarize, wallMs, type Summary } from '../stats';
 import { STAGES, StageReader } from '../stages';
-import { prepareWorkspace } from '../workspace';
+import { createWebhook, prepareWorkspace } from '../workspace';
 import { BadReceiver, type BadMode } from './bad-receivers';
 import { scrapeCapacity, type CapacitySample } from './metrics';
 import { checkSchedule, type ScheduleCheck, type SendRow } from './schedule';
 
 export interface Scenario {
-  /** As given in FAIRNESS_SCENARIOS: idle, hang:50, slow:50, refuse:50, burst:100, writes:50, flood:32. */
+  /**
+   * As given in FAIRNESS_SCENARIOS: idle, hang:50, slow:50, refuse:50, burst:100, writes:50, flood:32,
+   * hang-many:1x100.
+   */
   name: string;
   /** A's receiver; null: A writes nothing. */
   mode: BadMode | null;
@@ -35,20 +38,28 @@ export interface Scenario {
    * last answered, with the default request quotas on (the other scenarios lift them).
    */
   flood?: number;
+  /** A's webhooks, each subscribed to every write (1 unless said): each write is this many deliveries. */
+  webhooks?: number;
 }
 
 export function parseScenario(name: string): Scenario {
   if (name === 'idle') return { name, mode: null };
   const [kind, count] = name.split(':');
   const n = Number(count);
-  if (!Number.isFinite(n) || n <= 0) throw new Error(`bad scenario ${name}: expected e.g. hang:50`);
+  if (kind !== 'hang-many' && (!Number.isFinite(n) || n <= 0))
+    throw new Error(`bad scenario ${name}: expected e.g. hang:50`);
   if (kind === 'burst') return { name, mode: 'hang', burst: n };
   if (kind === 'burst-writes') return { name, mode: 'none', burst: n };
   if (kind === 'writes') return { name, mode: 'none', rate: n };
   if (kind === 'flood') return { name, mode: 'none', flood: n };
   if (kind === 'hang' || kind === 'slow' || kind === 'refuse') return { name, mode: kind, rate: n };
+  // hang-many:RATExWEBHOOKS: RATE writes a second, each delivered to WEBHOOKS endpoints that never answer.
+  const many = /^(\d+(?:\.\d+)?)x(\d+)$/.exec(count ?? '');
+  if (kind === 'hang-many' && many && Number(many[1]) > 0 && Number(many[2]) > 0)
+    return { name, mode: 'hang', rate: Number(many[1]), webhooks: Number(many[2]) };
   throw new Error(
-    `bad scenario ${name}: idle, hang:N, slow:N, refuse:N, burst:N, writes:N, burst-writes:N or flood:N`,
+    `bad scenario ${name}: idle, hang:N, slow:N, refuse:N, burst:N, writes:N, burst-writes:N, flood:N ` +
+      `or hang-many:RATExWEBHOOKS`,
   );
 }
 
@@ -64,11 +75,13 @@ export interface ScenarioResult {
   a?: {
     writes: number;
     answers: Record<string, number>;
-    /** Deliveries of A's webhook in the log, by status. */
+    /** Deliveries of A's webhooks in the log, by status. */
     deliveries: number;
     byStatus: Record<string, number>;
-    /** Deliveries whose workflow was never started (lost until the sweep finds them). */
+    /** Deliveries whose workflow was never started (held, or lost until the sweep finds them). */
     notStarted: number;
+    /** Deliveries whose workflow was started (workflow_started_at set): what A cost Temporal. */
+    started: number;
     /** Requests A's receiver saw. */
     requests: number;
     schedule: ScheduleCheck;
@@ -114,6 +127,12 @@ export async function runScenario(scenario: Scenario, settings: ScenarioSettings
     const a = bad
       ? await prepareWorkspace({ baseUrl: stack.baseUrl, webhookUrl: bad.url, secret, events: aEvents })
       : undefined;
+    // More of A's webhooks: each its own path on the same receiver.
+    const aWebhookIds = a ? [a.webhookId] : [];
+    for (let i = 1; a && bad && i < (scenario.webhooks ?? 1); i++)
+      aWebhookIds.push(
+        await createWebhook(stack.baseUrl, a.apiKey, { url: `${bad.url}/${i}`, events: aEvents, secret }),
+      );
     const bWriter = recordWriter({
       baseUrl: stack.baseUrl,
       apiKey: b.apiKey,
@@ -201,7 +220,7 @@ export async function runScenario(scenario: Scenario, settings: ScenarioSettings
           ? countBy(aWrites.map((write) => String(write.status ?? 'none')))
           : aFlooded!.statuses,
         requests: bad.requests,
-        ...(await readDeliveries(stack.postgresUrl, a.webhookId)),
+        ...(await readDeliveries(stack.postgresUrl, aWebhookIds)),
       };
     }
     bWriter.close();
@@ -241,14 +260,14 @@ function countBy(values: string[]): Record<string, number> {
 }
 
 /** A's deliveries and their sends, read from the log the service keeps. */
-async function readDeliveries(postgresUrl: string, webhookId: string) {
+async function readDeliveries(postgresUrl: string, webhookIds: string[]) {
   const client = new Client({ connectionString: postgresUrl });
   await client.connect();
   try {
     const deliveries = await client.query<{ status: string; count: string; not_started: string }>(
       `SELECT status, count(*) AS count, count(*) FILTER (WHERE workflow_started_at IS NULL) AS not_started
-         FROM deliveries WHERE webhook_id = $1 GROUP BY status`,
-      [webhookId],
+         FROM deliveries WHERE webhook_id = ANY($1::uuid[]) GROUP BY status`,
+      [webhookIds],
     );
     const sends = await client.query<{
       delivery_id: string;
@@ -259,8 +278,8 @@ async function readDeliveries(postgresUrl: string, webhookId: string) {
     }>(
       `SELECT a.delivery_id, a.attempt, a.send, extract(epoch FROM a.started_at) * 1000 AS started, a.duration_ms
          FROM delivery_attempts a JOIN deliveries d ON d.id = a.delivery_id
-        WHERE d.webhook_id = $1`,
-      [webhookId],
+        WHERE d.webhook_id = ANY($1::uuid[])`,
+      [webhookIds],
     );
     const rows: SendRow[] = sends.rows.map((row) => ({
       deliveryId: row.delivery_id,
@@ -269,10 +288,13 @@ async function readDeliveries(postgresUrl: string, webhookId: string) {
       startedAt: Number(row.started),
       durationMs: row.duration_ms,
     }));
+    const total = deliveries.rows.reduce((sum, row) => sum + Number(row.count), 0);
+    const notStarted = deliveries.rows.reduce((sum, row) => sum + Number(row.not_started), 0);
     return {
-      deliveries: deliveries.rows.reduce((sum, row) => sum + Number(row.count), 0),
+      deliveries: total,
       byStatus: Object.fromEntries(deliveries.rows.map((row) => [row.status, Number(row.count)])),
-      notStarted: deliveries.rows.reduce((sum, row) => sum + Number(row.not_started), 0),
+      notStarted,
+      started: total - notStarted,
       schedule: checkSchedule(rows),
     };
   } finally {

@@ -64,8 +64,9 @@ export function createServices(deps: {
     starter,
     logger,
     {
-      // Two seconds of the workspace's slow-lane rate: enough that the lane never runs dry for it.
-      queuedPerEndpoint: Math.ceil(2 * config.DELIVERY_SLOW_LANE_RATE_PER_WORKSPACE),
+      // Two seconds of the workspace's slow-lane rate: enough that the lane never runs dry for it,
+      // whichever of its endpoints the attempts are for.
+      queuedPerWorkspace: Math.ceil(2 * config.DELIVERY_SLOW_LANE_RATE_PER_WORKSPACE),
       // Release passes run twice a second: half a second of the workspace's slow-lane rate each.
       releasedPerPass: Math.ceil(config.DELIVERY_SLOW_LANE_RATE_PER_WORKSPACE / 2),
     },

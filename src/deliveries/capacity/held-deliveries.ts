@@ -1,11 +1,19 @@
 import type { DataSource, EntityManager } from 'typeorm';
 import { PreparedStatement } from '../../db/prepared';
 import type { Logger } from '../../logger';
-import { claimHeld, heldEndpoints, unclaimHeld, type Delivery } from '../store';
+import {
+  claimHeld,
+  heldEndpoints,
+  queuedByWorkspace,
+  unclaimHeld,
+  type Delivery,
+  type HeldEndpoint,
+} from '../store';
 import type { DeliveryStarter } from '../engine/delivery-starter';
 import { servedByFastLane } from '../../shared/deliveries/endpoint-state';
 import type { DeliveryCapacity } from './delivery-capacity';
 import type { LaneKey } from './lane-budget';
+import { releaseShares } from './release-shares';
 
 /** How long a process trusts what it read of an endpoint's stored state before reading it again. */
 const STATE_READ_EVERY_MS = 500;
@@ -14,11 +22,14 @@ const REMEMBERED = 10_000;
 
 export interface HoldSettings {
   /**
-   * An endpoint that is not healthy gets its held deliveries started only while fewer than this
-   * many of its attempts wait in the slow lane…
+   * A workspace's endpoints that are not healthy get their held deliveries started only while fewer
+   * than this many of the workspace's attempts wait in the slow lane, however many endpoints it has…
    */
-  queuedPerEndpoint: number;
-  /** …and at most this many per release pass, so its starts come spread out, not all at once. */
+  queuedPerWorkspace: number;
+  /**
+   * …and at most this many per release pass for the workspace, one each in turn across its
+   * endpoints, so its starts come spread out, not all at once.
+   */
   releasedPerPass: number;
 }
 
@@ -30,14 +41,17 @@ export interface HoldSettings {
  * not healthy (as stored in endpoint_states, or as this process's worker knows it), or when this
  * process's fast lane has no room for its endpoint or workspace now. A held delivery is Pending, with
  * `waiting_since`. Release passes (twice a second, and as soon as a fast-lane attempt of a held
- * endpoint ends) start the oldest held deliveries of each endpoint: as many as its fast-lane room
- * when it is healthy, else while few of its attempts wait in the slow lane. Nothing is lost: a held
- * delivery is a committed row that the next pass of any worker starts.
+ * endpoint ends) start the oldest held deliveries of each endpoint: first of healthy ones, as many as
+ * their fast-lane room; then of the others, while few of their workspace's attempts wait in the slow
+ * lane, shared out in turn between its endpoints (so many dead endpoints cost no more than one).
+ * Nothing is lost: a held delivery is a committed row that the next pass of any worker starts.
  */
 export class HeldDeliveries {
   private readonly states = new Map<string, { unhealthy: boolean; readAt: number }>();
   private pass: Promise<number> | undefined;
   private again = false;
+  /** Release passes so far: where each workspace's turn across its unhealthy endpoints begins. */
+  private passes = 0;
 
   constructor(
     private readonly dataSource: DataSource,
@@ -91,26 +105,58 @@ export class HeldDeliveries {
   /** One pass: starts what each endpoint with held deliveries may have started now; returns how many. */
   async release(): Promise<number> {
     const endpoints = await heldEndpoints(this.dataSource.manager);
+    if (!endpoints.length) return 0;
+    const turn = this.passes++ * this.settings.releasedPerPass;
+    const unhealthy = new Map<string, HeldEndpoint[]>();
     let started = 0;
+    // Healthy endpoints first: their deliveries go to the fast lane now, and no workspace's dead
+    // endpoints make them wait for a pass through all of those.
     for (const endpoint of endpoints) {
       const key = { webhookId: endpoint.webhook_id, workspaceId: endpoint.workspace_id };
       const known = this.local?.health.known(key.webhookId);
-      const healthy = endpoint.state === 'healthy' && (!known || servedByFastLane(known));
-      const room = healthy
-        ? (this.local?.fast.roomFor(key) ?? this.settings.queuedPerEndpoint)
-        : Math.min(this.settings.releasedPerPass, this.settings.queuedPerEndpoint - endpoint.queued);
-      if (room <= 0) continue;
-      // The claim commits only with the starts: a process that dies between the two leaves its
-      // claimed rows held (the transaction rolls back) for the next pass, not marked started with
-      // no workflow. Starting one that did start is AlreadyStarted, taken as started. An attempt of a
-      // just-started workflow that writes its row waits the few milliseconds until this commits.
-      started += await this.dataSource.transaction(async (manager) => {
-        const deliveries = await claimHeld(manager, key.webhookId, room, healthy);
-        if (healthy) for (let i = 0; i < deliveries.length; i++) this.local?.fast.reserve(key);
-        return this.start(manager, deliveries);
-      });
+      if (endpoint.state === 'healthy' && (!known || servedByFastLane(known))) {
+        const room = this.local?.fast.roomFor(key) ?? this.settings.queuedPerWorkspace;
+        if (room > 0) started += await this.claimAndStart(key, room, true);
+      } else {
+        const ofWorkspace = unhealthy.get(key.workspaceId);
+        if (ofWorkspace) ofWorkspace.push(endpoint);
+        else unhealthy.set(key.workspaceId, [endpoint]);
+      }
+    }
+    if (!unhealthy.size) return started;
+    // The others by workspace: the slow lane takes a workspace's attempts at its rate, however
+    // many endpoints it has, so what it may have waiting there is counted per workspace too.
+    const queued = await queuedByWorkspace(this.dataSource.manager);
+    for (const [workspaceId, held] of unhealthy) {
+      const budget = Math.min(
+        this.settings.releasedPerPass,
+        this.settings.queuedPerWorkspace - (queued.get(workspaceId) ?? 0),
+      );
+      const shares = releaseShares(held.length, budget, turn);
+      for (const [i, endpoint] of held.entries())
+        if (shares[i]! > 0)
+          started += await this.claimAndStart(
+            { webhookId: endpoint.webhook_id, workspaceId },
+            shares[i]!,
+            false,
+          );
     }
     return started;
+  }
+
+  /**
+   * Claims up to `room` of the endpoint's held deliveries and starts them. The claim commits only
+   * with the starts: a process that dies between the two leaves its claimed rows held (the
+   * transaction rolls back) for the next pass, not marked started with no workflow. Starting one that
+   * did start is AlreadyStarted, taken as started. An attempt of a just-started workflow that writes
+   * its row waits the few milliseconds until this commits.
+   */
+  private claimAndStart(key: LaneKey, room: number, healthy: boolean): Promise<number> {
+    return this.dataSource.transaction(async (manager) => {
+      const deliveries = await claimHeld(manager, key.webhookId, room, healthy);
+      if (healthy) for (let i = 0; i < deliveries.length; i++) this.local?.fast.reserve(key);
+      return this.start(manager, deliveries);
+    });
   }
 
   /** Of these webhooks, those whose stored state is not healthy (read at most twice a second each). */

@@ -3,20 +3,25 @@ import { entityFromRow } from '../../db/entity-from-row';
 import { columnsOf, PreparedStatement } from '../../db/prepared';
 import { Delivery } from './delivery.entity';
 
-/** An endpoint with held deliveries: its workspace, stored state and attempts queued in the slow lane now. */
+/** An endpoint with held deliveries: its workspace and stored state. */
 export interface HeldEndpoint {
   webhook_id: string;
   workspace_id: string;
   state: string;
-  queued: number;
 }
 
 /**
  * The endpoints with held deliveries (not started, `waiting_since` set; docs/architecture.md,
- * "Delivery capacity"), each with its stored state and how many of its attempts wait in the slow lane.
+ * "Delivery capacity"), each with its stored state, in the order of their ids.
  */
 export async function heldEndpoints(manager: EntityManager): Promise<HeldEndpoint[]> {
   return (await HELD_ENDPOINTS.run(manager, [])) as unknown as HeldEndpoint[];
+}
+
+/** Per workspace with any: how many of its attempts wait in the slow lane now (started, still waiting). */
+export async function queuedByWorkspace(manager: EntityManager): Promise<Map<string, number>> {
+  const rows = await QUEUED_BY_WORKSPACE.run(manager, []);
+  return new Map(rows.map((row) => [row.workspace_id as string, row.queued as number]));
 }
 
 /**
@@ -46,8 +51,7 @@ export async function waitingByWebhook(
 }
 
 // The endpoints with held deliveries, found by skipping through deliveries_held_idx one endpoint at
-// a time (a loose index scan: as many steps as endpoints, not as held rows), each with how many of
-// its attempts wait in the slow lane now (deliveries_queued_idx) and its state.
+// a time (a loose index scan: as many steps as endpoints, not as held rows), each with its state.
 const HELD_ENDPOINTS = new PreparedStatement(
   `WITH RECURSIVE held(webhook_id) AS (
      (SELECT webhook_id FROM deliveries
@@ -60,12 +64,16 @@ const HELD_ENDPOINTS = new PreparedStatement(
    )
    SELECT held.webhook_id, coalesce(s.state, 'healthy') AS state,
           (SELECT d.workspace_id FROM deliveries d WHERE d.webhook_id = held.webhook_id
-            AND d.waiting_since IS NOT NULL AND d.workflow_started_at IS NULL LIMIT 1) AS workspace_id,
-          (SELECT count(*) FROM deliveries q
-            WHERE q.webhook_id = held.webhook_id AND q.waiting_since IS NOT NULL
-              AND q.workflow_started_at IS NOT NULL)::int AS queued
+            AND d.waiting_since IS NOT NULL AND d.workflow_started_at IS NULL LIMIT 1) AS workspace_id
      FROM held LEFT JOIN endpoint_states s ON s.webhook_id = held.webhook_id
     WHERE held.webhook_id IS NOT NULL`,
+);
+
+// The attempts waiting in the slow lane, per workspace: the rows of the partial index
+// deliveries_queued_idx, as few as the release lets wait (and retries that wait their turn).
+const QUEUED_BY_WORKSPACE = new PreparedStatement(
+  `SELECT workspace_id, count(*)::int AS queued FROM deliveries
+    WHERE waiting_since IS NOT NULL AND workflow_started_at IS NOT NULL GROUP BY workspace_id`,
 );
 
 // Claims an endpoint's oldest held deliveries for starting (another worker's pass skips them); a

@@ -20,7 +20,13 @@ export type {
 } from './delivery-attempts.repository';
 export { insertDispatched, markWorkflowsStarted, unstartedBefore } from './dispatched-deliveries.repository';
 export type { DispatchedDeliveries, OutboxTable } from './dispatched-deliveries.repository';
-export { claimHeld, heldEndpoints, unclaimHeld, waitingByWebhook } from './held-deliveries.repository';
+export {
+  claimHeld,
+  heldEndpoints,
+  queuedByWorkspace,
+  unclaimHeld,
+  waitingByWebhook,
+} from './held-deliveries.repository';
 export type { HeldEndpoint } from './held-deliveries.repository';
 export { countDrift } from './delivery-recount.repository';
 export type { CountDrift } from './delivery-recount.repository';

@@ -1,11 +1,10 @@
 import { WorkflowNotFoundError } from '@temporalio/client';
-import type { RunningDevServer } from '../../../src/embedded/temporal-dev-server';
 import { deliveryWorkflowId } from '../../../workflows/delivery.workflow';
 import { DeliveryLaneKey } from '../../../workflows/search-attributes';
-import { deliveryFixture, type DeliveryFixture } from '../../helpers/delivery-fixture';
+import { startCapacityStack, type CapacityStack } from '../../helpers/capacity-stack';
+import type { DeliveryFixture } from '../../helpers/delivery-fixture';
 import { eventually } from '../../helpers/eventually';
-import { startTestDevServer } from '../../helpers/dev-server';
-import { Receiver } from '../../helpers/receiver';
+import type { Receiver } from '../../helpers/receiver';
 import { WebClient } from '../../helpers/web-client';
 
 /**
@@ -14,24 +13,20 @@ import { WebClient } from '../../helpers/web-client';
  * fast lane takes two attempts per endpoint, the slow lane two at once.
  */
 describe("delivery capacity: a dead endpoint holds only its workspace's share", () => {
-  let server: RunningDevServer;
+  let stack: CapacityStack;
   let a: DeliveryFixture;
   let receiver: Receiver;
 
   beforeAll(async () => {
-    server = await startTestDevServer();
-    a = await deliveryFixture(
-      {
-        DELIVERY_FAST_LANE_SLOTS: '4',
-        DELIVERY_FAST_LANE_PER_WORKSPACE: '2',
-        DELIVERY_FAST_LANE_PER_ENDPOINT: '2',
-        DELIVERY_SLOW_LANE_SLOTS: '2',
-        // Many writes at once in this test, all from one workspace's key.
-        API_CONCURRENCY_PER_WORKSPACE: '20',
-      },
-      { temporalAddress: server.address },
-    );
-    receiver = await new Receiver().start();
+    stack = await startCapacityStack({
+      DELIVERY_FAST_LANE_SLOTS: '4',
+      DELIVERY_FAST_LANE_PER_WORKSPACE: '2',
+      DELIVERY_FAST_LANE_PER_ENDPOINT: '2',
+      DELIVERY_SLOW_LANE_SLOTS: '2',
+      // Many writes at once in this test, all from one workspace's key.
+      API_CONCURRENCY_PER_WORKSPACE: '20',
+    });
+    ({ a, receiver } = stack);
     // Never answers within the 5 s request timeout.
     receiver.replies('/dead', { status: 200, delayMs: 60_000 });
   }, 120_000);
@@ -41,9 +36,7 @@ describe("delivery capacity: a dead endpoint holds only its workspace's share", 
       .workspace_id;
 
   afterAll(async () => {
-    await receiver?.stop();
-    await a?.close();
-    await server?.stop();
+    await stack?.close();
   });
 
   it("delivers another workspace's event at once while the first one's fifty attempts hang", async () => {

@@ -8,7 +8,7 @@ import { createLogger } from '../../../src/logger';
 import { createTestDatabase, type TestDatabase } from '../../helpers/database';
 import { eventually } from '../../helpers/eventually';
 
-const SETTINGS = { queuedPerEndpoint: 10, releasedPerPass: 10 };
+const SETTINGS = { queuedPerWorkspace: 10, releasedPerPass: 10 };
 const logger = createLogger('silent');
 
 /**
