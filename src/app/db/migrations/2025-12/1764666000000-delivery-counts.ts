@@ -78,6 +78,10 @@ export class DeliveryCounts1764666000000 implements MigrationInterface {
     const counter = new Client({ connectionString: url });
     let connected = false;
     try {
+      // Connected before the lock below is taken: opening a session can take a while on a busy
+      // server, and writes to deliveries wait for as long as the lock is held.
+      await counter.connect();
+      connected = true;
       await db.startTransaction();
       await db.query(`DROP TRIGGER IF EXISTS deliveries_counted_on_insert ON deliveries`);
       await db.query(`DROP TRIGGER IF EXISTS deliveries_counted_on_delete ON deliveries`);
@@ -109,8 +113,6 @@ export class DeliveryCounts1764666000000 implements MigrationInterface {
       const [{ snapshot }] = (await db.query(`SELECT pg_export_snapshot() AS snapshot`)) as [
         { snapshot: string },
       ];
-      await counter.connect();
-      connected = true;
       await counter.query(`BEGIN ISOLATION LEVEL REPEATABLE READ`);
       await counter.query(`SET TRANSACTION SNAPSHOT '${snapshot.replace(/'/g, '')}'`);
       await db.commitTransaction();
