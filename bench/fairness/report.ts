@@ -3,7 +3,7 @@
 import type { Machine } from '../report/report';
 import { ms, num, pct, table } from '../stats';
 import { BAD_MODE_LABELS } from './bad-receivers';
-import type { ScenarioResult } from './scenario';
+import { KEEP_UP_GRACE_S, type ScenarioResult } from './scenario';
 
 export const FAIRNESS_HEADING = '## Fairness';
 
@@ -15,7 +15,10 @@ export function describeLoad(result: ScenarioResult): string {
   const { scenario } = result;
   if (!scenario.mode) return 'A idle';
   if (scenario.flood) return `A floods: ${scenario.flood} writes in flight, default quotas`;
-  const what = BAD_MODE_LABELS[scenario.mode];
+  const what =
+    scenario.mode === 'slow' && scenario.answerMs
+      ? `answers in ${num(scenario.answerMs / 1000, scenario.answerMs % 1000 ? 1 : 0)} s`
+      : BAD_MODE_LABELS[scenario.mode];
   if (scenario.burst) return `A: ${scenario.burst} at once, ${what}`;
   return scenario.webhooks && scenario.webhooks > 1
     ? `A: ${scenario.rate}/s to ${scenario.webhooks} webhooks, ${what}`
@@ -64,7 +67,8 @@ export function renderFairness(results: {
           .join(', ')})`,
         String(a.notStarted),
         String(a.started),
-        String(a.requests),
+        `${a.requests} (${a.maxOpen} at once)`,
+        ...keptUpCells(result),
         `${s.retries}: ${s.early} early, ${s.onTime} on time, ${s.late} late`,
         s.firstRetryOffset.count ? `${ms(s.firstRetryOffset.p50)} / ${ms(s.firstRetryOffset.max)}` : '–',
       ];
@@ -85,7 +89,8 @@ export function renderFairness(results: {
     `\`npm run bench:fairness\` (revision ${results.revision}): each scenario on a fresh embedded stack. ` +
       `Workspace B writes a record every ${results.bIntervalMs / 1000} s for ${results.durationS} s to a ` +
       `receiver that answers at once; workspace A writes at the same time to a receiver that never answers ` +
-      `(every attempt runs into the 5 s timeout), answers after 4.9 s, or refuses connections. B's ` +
+      `(every attempt runs into the 5 s timeout), answers well but slowly (after 4.9 s or 1 s), answers at ` +
+      `once, or refuses connections. B's ` +
       `write-to-receipt time is measured by the bench (write sent → signed POST received). ` +
       `${m.cpuModel}, ${m.cores} cores, Node ${m.node}, ${m.date}; load average ${m.loadAverage} at the start.`,
     '',
@@ -96,7 +101,9 @@ export function renderFairness(results: {
       latencyRows,
     ),
     '',
-    "A's writes and deliveries at the end of the load (read from the delivery log). A retry is early when it " +
+    "A's writes and deliveries at the end of the load (read from the delivery log). For a receiver that " +
+      `answers, A kept up (issue 33) when at most one second of its writes was not started when the load ended and ` +
+      `every delivery was delivered within ${KEEP_UP_GRACE_S} s after it. A retry is early when it ` +
       'started before its pause (10 s, 20 s, … after the previous attempt ended) was over, on time within 1 s ' +
       'of it, late when it waited longer for capacity.',
     '',
@@ -108,6 +115,9 @@ export function renderFairness(results: {
         'not started',
         'workflows started',
         'requests seen',
+        'not started at the end',
+        `delivered within ${KEEP_UP_GRACE_S} s`,
+        'kept up',
         'retries',
         'first retry late by p50 / max',
       ],
@@ -130,6 +140,32 @@ export function renderFairness(results: {
     '',
     `${num(results.scenarios.length, 0)} scenarios.`,
   ].join('\n');
+}
+
+/**
+ * Whether A kept up with a receiver that answers (issue 33): at most one second of its writes not
+ * started when the load ended, and every delivery delivered within KEEP_UP_GRACE_S after it.
+ */
+export function keptUpVerdict(result: ScenarioResult): string {
+  const keptUp = result.a?.keptUp;
+  if (!keptUp) return '–';
+  const ok =
+    keptUp.notStartedAtEnd <= (result.scenario.rate ?? 0) &&
+    keptUp.deliveredInGrace === keptUp.deliveries &&
+    keptUp.lastDeliveredAfterS !== null;
+  return ok ? 'kept up' : 'BEHIND';
+}
+
+/** A's keep-up columns: not started at the load's end; delivered within the grace; when the last was. */
+function keptUpCells(result: ScenarioResult): string[] {
+  const keptUp = result.a?.keptUp;
+  if (!keptUp) return ['–', '–', '–'];
+  return [
+    String(keptUp.notStartedAtEnd),
+    `${keptUp.deliveredInGrace} of ${keptUp.deliveries}` +
+      (keptUp.lastDeliveredAfterS === null ? '' : ` (all by +${keptUp.lastDeliveredAfterS.toFixed(1)} s)`),
+    keptUpVerdict(result),
+  ];
 }
 
 /**

@@ -3,8 +3,9 @@
 // the results go to the `## Fairness` section of BENCHMARKS.md, the rest of the file kept.
 //
 // Settings (environment): FAIRNESS_SCENARIOS (default idle,hang:10,hang:50,hang:100,burst:100,
-// slow:50,refuse:50,flood:32; also hang-many:RATExWEBHOOKS, RATE writes a second each delivered to
-// WEBHOOKS endpoints that never answer), FAIRNESS_SECONDS (each scenario's load, default 60),
+// slow:50@1000,slow:50,fast:50,refuse:50,flood:32; slow:RATE@MS answers well after MS, 4.9 s unless
+// said; also hang-many:RATExWEBHOOKS, RATE writes a second each delivered to WEBHOOKS endpoints that
+// never answer), FAIRNESS_SECONDS (each scenario's load, default 60),
 // FAIRNESS_B_INTERVAL_MS (B's pause between writes, default 500), BENCH_OUTPUT (default BENCHMARKS.md),
 // BENCH_JSON=<file> (the results as JSON too), BENCH_PROJECT_ROOT=<dir> (measure another checkout's build).
 import { execFileSync } from 'node:child_process';
@@ -21,7 +22,8 @@ const PROJECT_ROOT = resolve(process.env.BENCH_PROJECT_ROOT ?? BENCH_ROOT);
 
 const settings = {
   scenarios: (
-    process.env.FAIRNESS_SCENARIOS ?? 'idle,hang:10,hang:50,hang:100,burst:100,slow:50,refuse:50,flood:32'
+    process.env.FAIRNESS_SCENARIOS ??
+    'idle,hang:10,hang:50,hang:100,burst:100,slow:50@1000,slow:50,fast:50,refuse:50,flood:32'
   )
     .split(',')
     .map((name) => parseScenario(name.trim())),
@@ -62,7 +64,12 @@ async function main(): Promise<void> {
     log(
       `  ${describeLoad(result)}: B p50 ${ms(result.b.p50)}, p99 ${ms(result.b.p99)}, max ${ms(result.b.max)}` +
         (result.a
-          ? `; A ${result.a.writes} writes, ${result.a.deliveries} deliveries, ${result.a.requests} requests seen, ` +
+          ? `; A ${result.a.writes} writes, ${result.a.deliveries} deliveries, ${result.a.requests} requests seen ` +
+            `(${result.a.maxOpen} at once), ` +
+            (result.a.keptUp
+              ? `not started at the end ${result.a.keptUp.notStartedAtEnd}, delivered in the grace ` +
+                `${result.a.keptUp.deliveredInGrace}/${result.a.keptUp.deliveries}, `
+              : '') +
             `retries ${result.a.schedule.retries} (${result.a.schedule.early} early, ${result.a.schedule.late} late)`
           : '') +
         `; machine ${Math.round(result.cpu.machine)}%; B's slowest: ` +

@@ -17,4 +17,16 @@ describe('parseScenario', () => {
     expect(() => parseScenario('hang-many:100')).toThrow(/hang-many:RATExWEBHOOKS/);
     expect(() => parseScenario('hang:x')).toThrow(/expected e.g. hang:50/);
   });
+
+  it('reads slow:RATE[@MS] as a receiver that answers well after MS (4.9 s unless said), and fast:RATE', () => {
+    expect(parseScenario('slow:50')).toEqual({ name: 'slow:50', mode: 'slow', rate: 50 });
+    expect(parseScenario('slow:50@1000')).toEqual({
+      name: 'slow:50@1000',
+      mode: 'slow',
+      rate: 50,
+      answerMs: 1000,
+    });
+    expect(parseScenario('fast:50')).toEqual({ name: 'fast:50', mode: 'fast', rate: 50 });
+    expect(() => parseScenario('slow:x')).toThrow(/slow:N\[@MS\]/);
+  });
 });

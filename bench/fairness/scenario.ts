@@ -23,8 +23,8 @@ import { checkSchedule, type ScheduleCheck, type SendRow } from './schedule';
 
 export interface Scenario {
   /**
-   * As given in FAIRNESS_SCENARIOS: idle, hang:50, slow:50, refuse:50, burst:100, writes:50, flood:32,
-   * hang-many:1x100.
+   * As given in FAIRNESS_SCENARIOS: idle, hang:50, slow:50, slow:50@1000, fast:50, refuse:50,
+   * burst:100, writes:50, flood:32, hang-many:1x100.
    */
   name: string;
   /** A's receiver; null: A writes nothing. */
@@ -40,25 +40,34 @@ export interface Scenario {
   flood?: number;
   /** A's webhooks, each subscribed to every write (1 unless said): each write is this many deliveries. */
   webhooks?: number;
+  /** How long A's `slow` receiver takes to answer (ms), when the name says (`slow:50@1000`). */
+  answerMs?: number;
 }
+
+/** How long after the load A's deliveries of a receiver that answers get to be delivered (issue 33). */
+export const KEEP_UP_GRACE_S = 30;
 
 export function parseScenario(name: string): Scenario {
   if (name === 'idle') return { name, mode: null };
   const [kind, count] = name.split(':');
   const n = Number(count);
-  if (kind !== 'hang-many' && (!Number.isFinite(n) || n <= 0))
+  if (kind !== 'hang-many' && kind !== 'slow' && (!Number.isFinite(n) || n <= 0))
     throw new Error(`bad scenario ${name}: expected e.g. hang:50`);
   if (kind === 'burst') return { name, mode: 'hang', burst: n };
   if (kind === 'burst-writes') return { name, mode: 'none', burst: n };
   if (kind === 'writes') return { name, mode: 'none', rate: n };
   if (kind === 'flood') return { name, mode: 'none', flood: n };
-  if (kind === 'hang' || kind === 'slow' || kind === 'refuse') return { name, mode: kind, rate: n };
+  if (kind === 'hang' || kind === 'fast' || kind === 'refuse') return { name, mode: kind, rate: n };
+  // slow:RATE[@MS]: a receiver that answers well, after MS (4.9 s unless said).
+  const slow = /^(\d+(?:\.\d+)?)(?:@(\d+))?$/.exec(count ?? '');
+  if (kind === 'slow' && slow && Number(slow[1]) > 0)
+    return { name, mode: 'slow', rate: Number(slow[1]), ...(slow[2] ? { answerMs: Number(slow[2]) } : {}) };
   // hang-many:RATExWEBHOOKS: RATE writes a second, each delivered to WEBHOOKS endpoints that never answer.
   const many = /^(\d+(?:\.\d+)?)x(\d+)$/.exec(count ?? '');
   if (kind === 'hang-many' && many && Number(many[1]) > 0 && Number(many[2]) > 0)
     return { name, mode: 'hang', rate: Number(many[1]), webhooks: Number(many[2]) };
   throw new Error(
-    `bad scenario ${name}: idle, hang:N, slow:N, refuse:N, burst:N, writes:N, burst-writes:N, flood:N ` +
+    `bad scenario ${name}: idle, hang:N, slow:N[@MS], fast:N, refuse:N, burst:N, writes:N, burst-writes:N, flood:N ` +
       `or hang-many:RATExWEBHOOKS`,
   );
 }
@@ -84,11 +93,26 @@ export interface ScenarioResult {
     started: number;
     /** Requests A's receiver saw. */
     requests: number;
+    /** The most requests A's receiver held open at once. */
+    maxOpen: number;
     schedule: ScheduleCheck;
+    /**
+     * For a receiver that answers: whether A kept up (issue 33) — its deliveries not started when
+     * the load ended, and how many were delivered within KEEP_UP_GRACE_S after it (and when the last was).
+     */
+    keptUp?: KeptUp;
   };
   cpu: CpuUsage;
   /** The service's capacity use at the end of the load (its /metrics), when it has one. */
   capacity?: CapacitySample;
+}
+
+export interface KeptUp {
+  notStartedAtEnd: number;
+  deliveries: number;
+  deliveredInGrace: number;
+  /** Seconds after the load's end when the last of A's deliveries was delivered, if all were. */
+  lastDeliveredAfterS: number | null;
 }
 
 export interface ScenarioSettings {
@@ -105,7 +129,7 @@ export async function runScenario(scenario: Scenario, settings: ScenarioSettings
   chmodSync(tmp, 0o755); // PostgreSQL runs as its own user when we are root
   const secret = randomBytes(24).toString('hex');
   const receiver = await new BenchReceiver(secret).start();
-  const bad = scenario.mode ? await new BadReceiver(scenario.mode).start() : undefined;
+  const bad = scenario.mode ? await new BadReceiver(scenario.mode, scenario.answerMs).start() : undefined;
   let stack: Stack | undefined;
   const stopOnSignal = () => stack?.killNow();
   process.once('exit', stopOnSignal);
@@ -184,6 +208,10 @@ export async function runScenario(scenario: Scenario, settings: ScenarioSettings
     const cpu = cpuBetween(before, snapshot(stack.pid));
     const aWrites = aLoad ? await aLoad : undefined;
     const aFlooded = aFlood ? await aFlood : undefined;
+    const keptUp =
+      a && (scenario.mode === 'slow' || scenario.mode === 'fast')
+        ? await watchKeepingUp(stack.postgresUrl, aWebhookIds)
+        : undefined;
     await bDone.settled;
     const unreceived = await waitForArrivals(receiver, bDone.writes, 60_000);
     const timed = bDone.writes.flatMap((write) => {
@@ -220,7 +248,9 @@ export async function runScenario(scenario: Scenario, settings: ScenarioSettings
           ? countBy(aWrites.map((write) => String(write.status ?? 'none')))
           : aFlooded!.statuses,
         requests: bad.requests,
+        maxOpen: bad.maxOpen,
         ...(await readDeliveries(stack.postgresUrl, aWebhookIds)),
+        ...(keptUp ? { keptUp } : {}),
       };
     }
     bWriter.close();
@@ -257,6 +287,50 @@ function countBy(values: string[]): Record<string, number> {
   const counts: Record<string, number> = {};
   for (const value of values) counts[value] = (counts[value] ?? 0) + 1;
   return counts;
+}
+
+/**
+ * From the load's end: A's deliveries not started yet, then every second for KEEP_UP_GRACE_S how many
+ * are delivered (each delivery of a receiver that answers 200 is delivered by its first attempt).
+ */
+async function watchKeepingUp(postgresUrl: string, webhookIds: string[]): Promise<KeptUp> {
+  const client = new Client({ connectionString: postgresUrl });
+  await client.connect();
+  const ended = wallMs();
+  const read = async () => {
+    const { rows } = await client.query<{ total: string; not_started: string; delivered: string }>(
+      `SELECT count(*) AS total, count(*) FILTER (WHERE workflow_started_at IS NULL) AS not_started,
+              count(*) FILTER (WHERE status = 'delivered') AS delivered
+         FROM deliveries WHERE webhook_id = ANY($1::uuid[])`,
+      [webhookIds],
+    );
+    return {
+      total: Number(rows[0]!.total),
+      notStarted: Number(rows[0]!.not_started),
+      delivered: Number(rows[0]!.delivered),
+    };
+  };
+  try {
+    const atEnd = await read();
+    let now = atEnd;
+    let lastDeliveredAfterS: number | null = null;
+    while (wallMs() - ended < KEEP_UP_GRACE_S * 1000) {
+      if (now.delivered >= now.total) {
+        lastDeliveredAfterS = (wallMs() - ended) / 1000;
+        break;
+      }
+      await sleep(250);
+      now = await read();
+    }
+    return {
+      notStartedAtEnd: atEnd.notStarted,
+      deliveries: now.total,
+      deliveredInGrace: now.delivered,
+      lastDeliveredAfterS,
+    };
+  } finally {
+    await client.end();
+  }
 }
 
 /** A's deliveries and their sends, read from the log the service keeps. */
