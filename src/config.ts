@@ -83,13 +83,23 @@ export const configSchema = z.object({
   /** Requests of one workspace waiting for their turn in one API process; one more answers 429 busy. */
   API_QUEUE_PER_WORKSPACE: z.coerce.number().int().min(0).max(100_000).default(200),
   // Delivery capacity (docs/architecture.md, "Delivery capacity"): what one workspace may hold.
-  /** Attempts one worker runs at once in the fast lane (healthy endpoints, in-process). */
-  DELIVERY_FAST_LANE_SLOTS: z.coerce.number().int().min(1).max(5000).default(200),
-  /** Of those, at most this many for one workspace… */
-  DELIVERY_FAST_LANE_PER_WORKSPACE: z.coerce.number().int().min(1).max(5000).default(20),
-  /** …and this many for one endpoint (webhook). */
+  /**
+   * Attempts one worker runs at once in the fast lane (endpoints that are not failing, in-process).
+   * Each waits on a socket and holds a workflow task slot, not a core.
+   */
+  DELIVERY_FAST_LANE_SLOTS: z.coerce.number().int().min(1).max(20_000).default(1000),
+  /**
+   * An endpoint's in-flight window before it has answered (grown by deliveries, halved by timeouts,
+   * 429s and 503s; src/shared/deliveries/endpoint-window.ts)…
+   */
   DELIVERY_FAST_LANE_PER_ENDPOINT: z.coerce.number().int().min(1).max(5000).default(5),
-  /** Attempts one worker runs at once in the slow lane (endpoints that are not healthy, and overflow). */
+  /** …and the most it grows to, per webhook… */
+  DELIVERY_ENDPOINT_MAX_IN_FLIGHT: z.coerce.number().int().min(1).max(20_000).default(500),
+  /** …while one workspace's endpoints hold at most this many of their first (unproven) places… */
+  DELIVERY_FAST_LANE_PER_WORKSPACE: z.coerce.number().int().min(1).max(5000).default(20),
+  /** …and this many in all. */
+  DELIVERY_FAST_LANE_WORKSPACE_MAX: z.coerce.number().int().min(1).max(20_000).default(500),
+  /** Attempts one worker runs at once in the slow lane (failing endpoints, and overflow). */
   DELIVERY_SLOW_LANE_SLOTS: z.coerce.number().int().min(1).max(5000).default(100),
   /** Attempts per second the slow lane starts in all, across every worker (enforced by Temporal). */
   DELIVERY_SLOW_LANE_RATE: z.coerce.number().positive().max(100_000).default(20),

@@ -180,6 +180,9 @@ async function run(
     // private or loopback address unless OUTBOUND_ALLOWED_CIDRS opens it (docs/deliveries.md).
     const sender = new HttpSender({
       allowedCidrs: allowedCidrsFor(config.OUTBOUND_ALLOWED_CIDRS, options.embedded),
+      // As many connections as the lanes may have attempts in flight, so none waits for one (many
+      // webhooks, of many workspaces, can share a receiver's origin).
+      maxSocketsPerReceiver: config.DELIVERY_FAST_LANE_SLOTS + config.DELIVERY_SLOW_LANE_SLOTS,
       ownListeners: await ownListeners(config, {
         postgresPort: embedPostgres ? config.EMBEDDED_POSTGRES_PORT : undefined,
         temporalPorts: embeddedTemporal?.ports(),

@@ -90,14 +90,18 @@ export async function runWorkers(
   const activities = createActivities(deps);
   // An attempt waiting up to 5 s for a receiver costs a socket, not CPU: the slots are sized for
   // the lanes' budgets, which bound what one workspace or endpoint may hold of them.
+  const taskSlots = lanes.fastSlots + SLOTS_BESIDE_THE_FAST_LANE;
   const worker = await Worker.create({
     connection,
     namespace: options.namespace,
     taskQueue: options.taskQueue,
     ...code.option,
     activities,
-    maxConcurrentWorkflowTaskExecutions: lanes.fastSlots + SLOTS_BESIDE_THE_FAST_LANE,
-    maxConcurrentLocalActivityExecutions: lanes.fastSlots + SLOTS_BESIDE_THE_FAST_LANE,
+    maxConcurrentWorkflowTaskExecutions: taskSlots,
+    maxConcurrentLocalActivityExecutions: taskSlots,
+    // Every workflow whose attempt is in flight stays cached, and as many again waiting for a retry
+    // (the SDK caps the task slots at the cache's size, which it otherwise derives from the heap).
+    maxCachedWorkflows: 2 * taskSlots,
   });
   const slowLane = await Worker.create({
     connection,

@@ -3,7 +3,7 @@ import { id, page, timestamp } from '../http/view-schemas';
 import { recordSourcesSchema, recordTriggerSchema } from './record-source-schemas';
 import { EXAMPLE } from '../http/view-examples';
 import { DELIVERY_STATES, DELIVERY_STATUSES } from '../shared/deliveries/delivery-state';
-import { ENDPOINT_STATES, FAILING_AFTER, SLOW_ANSWER_MS } from '../shared/deliveries/endpoint-state';
+import { ENDPOINT_STATES, FAILING_AFTER } from '../shared/deliveries/endpoint-state';
 
 /** Deliveries by outcome over a window (also a chart's totals). */
 export const windowHealthSchema = z.object({
@@ -19,22 +19,19 @@ export const windowHealthSchema = z.object({
   }),
 });
 
-const slowAnswer = `${SLOW_ANSWER_MS / 1000} s`;
-
 /** The endpoint's state as the workers last saw its attempts (src/shared/deliveries/endpoint-state.ts). */
 export const endpointStateSchema = z
   .object({
     state: z.enum(ENDPOINT_STATES).meta({
       description:
-        `healthy: its latest attempt delivered within ${slowAnswer}. ` +
-        `degraded: its latest attempt timed out, failed, or answered slower than ${slowAnswer} ` +
-        `(or has had no answer for ${slowAnswer} yet); its attempts and new deliveries wait in the slow ` +
-        `lane, so they may arrive later. failing: ${FAILING_AFTER} attempts in a row did not deliver; ` +
-        'its deliveries wait in the slow lane too. The next attempt that delivers in time makes it healthy.',
+        'healthy: its latest attempt delivered (however slowly, within the 5 s timeout). ' +
+        'degraded: its latest attempt timed out, failed or got no response; its attempts and new ' +
+        `deliveries wait in the slow lane, so they may arrive later. failing: ${FAILING_AFTER} attempts in ` +
+        'a row did not deliver; its deliveries wait in the slow lane too. The next attempt that delivers ' +
+        'makes it healthy.',
     }),
     reason: z.string().nullable().meta({
-      description:
-        'Why it is not healthy: the latest failed attempt’s status or error, or how slowly it answered. null when healthy.',
+      description: 'Why it is not healthy: the latest failed attempt’s status or error. null when healthy.',
     }),
     since: timestamp.meta({ description: 'When it entered this state.' }),
   })

@@ -80,7 +80,7 @@ describe('web app: delivery health and the chart in a browser', () => {
       );
     await state(busy, 'healthy', null, new Date(threeDaysAgo).toISOString(), 0);
     await state(quiet, 'failing', '503 Service Unavailable', failingSince, 3);
-    await state(slow, 'degraded', 'Answered slowly: in 2.4 s', degradedSince, 0);
+    await state(slow, 'degraded', 'Timed out: no response within 5 s', degradedSince, 0);
   });
 
   const bar = (scope: Page | ReturnType<Page['getByTestId']>, start: string) =>
@@ -246,7 +246,7 @@ describe('web app: delivery health and the chart in a browser', () => {
     await expect(degraded.getByTestId('endpoint-state').textContent()).resolves.toBe('Degraded');
     await expect(degraded.locator('time').getAttribute('datetime')).resolves.toBe(degradedSince);
     await expect(rowOf(SLOW_URL).getByTestId('webhook-endpoint-reason').textContent()).resolves.toBe(
-      'Answered slowly: in 2.4 s',
+      'Timed out: no response within 5 s',
     );
     // Each state has its own colour (the word says it too): green, amber, red.
     await expect(colour(healthy.getByTestId('endpoint-state'))).resolves.toBe('rgb(43, 138, 62)');

@@ -26,12 +26,19 @@ export class Receiver {
   readonly received: Received[] = [];
   private server!: Server;
   private readonly scripts = new Map<string, Reply[]>();
+  private readonly open = new Map<string, number>();
+  private readonly mostOpen = new Map<string, number>();
   url = '';
 
   constructor(private readonly secret?: string) {}
 
   async start(): Promise<this> {
     this.server = createServer((request, response) => {
+      const path = request.url ?? '';
+      const opened = (this.open.get(path) ?? 0) + 1;
+      this.open.set(path, opened);
+      this.mostOpen.set(path, Math.max(this.mostOpen.get(path) ?? 0, opened));
+      response.once('close', () => this.open.set(path, this.open.get(path)! - 1));
       const chunks: Buffer[] = [];
       request.on('data', (chunk: Buffer) => chunks.push(chunk));
       request.on('end', () => {
@@ -60,6 +67,11 @@ export class Receiver {
     await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
     this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
     return this;
+  }
+
+  /** The most requests on `path` this receiver held unanswered at once. */
+  mostAtOnce(path: string): number {
+    return this.mostOpen.get(path) ?? 0;
   }
 
   /** The replies to the next requests on `path`, in order; the last one repeats (default: 200). */

@@ -23,11 +23,15 @@ export function createDeliveryCapacity(deps: {
     fast: new LaneBudget({
       slots: config.DELIVERY_FAST_LANE_SLOTS,
       perWorkspace: config.DELIVERY_FAST_LANE_PER_WORKSPACE,
-      perEndpoint: config.DELIVERY_FAST_LANE_PER_ENDPOINT,
+      workspaceCeiling: config.DELIVERY_FAST_LANE_WORKSPACE_MAX,
+      window: {
+        initial: config.DELIVERY_FAST_LANE_PER_ENDPOINT,
+        ceiling: Math.max(config.DELIVERY_FAST_LANE_PER_ENDPOINT, config.DELIVERY_ENDPOINT_MAX_IN_FLIGHT),
+      },
     }),
     // Temporal gives the slow lane's worker its slots and shares them between workspaces: this
     // budget only counts what is in flight.
-    slow: new LaneBudget({ slots: slowSlots, perWorkspace: slowSlots, perEndpoint: slowSlots }),
+    slow: LaneBudget.counting(slowSlots),
     health: new EndpointHealth(new EndpointStatesRepository(deps.dataSource.manager), deps.logger),
   };
 }

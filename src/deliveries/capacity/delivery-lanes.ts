@@ -1,8 +1,9 @@
-import { servedByFastLane, SLOW_ANSWER_MS, type AttemptSignal } from '../../shared/deliveries/endpoint-state';
+import { servedByFastLane, type AttemptSignal } from '../../shared/deliveries/endpoint-state';
+import { windowSignalOf } from '../../shared/deliveries/endpoint-window';
 import type { Deferral, DeferredAttempt } from '../../shared/deliveries/lanes';
 import type { AttemptOutcome, AttemptRequest, DeliveryAttempts } from '../engine/delivery-attempts';
 import type { EndpointHealth } from './endpoint-health';
-import type { LaneBudget, LaneKey } from './lane-budget';
+import type { LaneBudget, LaneKey, LanePlace } from './lane-budget';
 
 export type Lane = 'fast' | 'slow';
 
@@ -25,18 +26,19 @@ export interface LaneObserver {
 }
 
 const DEFERRAL_MESSAGES: Record<Exclude<Deferral, 'endpoint-unhealthy'>, string> = {
-  'endpoint-share': 'the endpoint already has its share of the fast lane in flight',
+  'endpoint-share': 'the endpoint already has as many attempts in flight as its answers allow',
   'workspace-share': 'the workspace already has its share of the fast lane in flight',
   'lane-full': 'every fast-lane slot of this worker is taken',
 };
 
 /**
  * Where a delivery attempt runs (docs/architecture.md, "Delivery capacity"). The fast lane runs it
- * at once, in the worker that runs the delivery (a local activity), when its endpoint is healthy
- * and the endpoint, its workspace and the worker are within their budgets. Otherwise no attempt is
- * made here: the delivery is marked as waiting, and the workflow hands the attempt to the slow
- * lane, a task queue whose dispatch Temporal shares fairly between workspaces and rate-limits per
- * workspace, so a dead or slow endpoint holds only its workspace's share of it.
+ * at once, in the worker that runs the delivery (a local activity), when its endpoint is not failing
+ * and the endpoint's window, its workspace and the worker are within their budgets; its end moves
+ * the endpoint's window. Otherwise no attempt is made here: the delivery is marked as waiting, and
+ * the workflow hands the attempt to the slow lane, a task queue whose dispatch Temporal shares fairly
+ * between workspaces and rate-limits per workspace, so a dead endpoint holds only its workspace's
+ * share of it.
  */
 export class DeliveryLanes {
   constructor(
@@ -61,7 +63,7 @@ export class DeliveryLanes {
     const place = this.deps.fast.enter(request);
     if ('deferred' in place) return this.defer(request, place.deferred, DEFERRAL_MESSAGES[place.deferred]);
     try {
-      return await this.run('fast', request, cancel);
+      return await this.run('fast', request, cancel, place);
     } finally {
       place.leave();
     }
@@ -76,19 +78,23 @@ export class DeliveryLanes {
     }
   }
 
-  private async run(lane: Lane, request: LaneRequest, cancel?: AbortSignal): Promise<AttemptOutcome> {
+  /** Makes the attempt; what it heard moves the endpoint's state and, in the fast lane, its window. */
+  private async run(
+    lane: Lane,
+    request: LaneRequest,
+    cancel?: AbortSignal,
+    place?: LanePlace,
+  ): Promise<AttemptOutcome> {
     const started = performance.now();
     let signal: AttemptSignal | null = null;
-    // An answer this late already says the endpoint is slow: later attempts need not wait for it.
-    const noAnswer = setTimeout(() => void this.deps.health.waiting(request), SLOW_ANSWER_MS);
-    let outcome: AttemptOutcome;
-    try {
-      outcome = await this.deps.attempts.attempt(request, cancel, (heard) => (signal = heard));
-    } finally {
-      clearTimeout(noAnswer);
+    const outcome = await this.deps.attempts.attempt(request, cancel, (heard) => (signal = heard));
+    const seconds = (performance.now() - started) / 1000;
+    if (signal) {
+      if (place)
+        this.deps.fast.learn(request, place, { signal: windowSignalOf(signal), durationMs: seconds * 1000 });
+      await this.deps.health.record(request, signal);
     }
-    if (signal) await this.deps.health.record(request, signal);
-    this.deps.observer?.attempted(lane, request, outcome, (performance.now() - started) / 1000, signal);
+    this.deps.observer?.attempted(lane, request, outcome, seconds, signal);
     return outcome;
   }
 

@@ -77,6 +77,17 @@ export function deliveryMetrics(
     },
   });
   new Gauge({
+    name: 'webhook_endpoint_window',
+    help: "Attempts an endpoint may have in flight in this worker's fast lane now (its window, grown by deliveries, halved by timeouts, 429s and 503s), for endpoints with attempts in flight.",
+    labelNames: ['workspace', 'webhook'] as const,
+    registers: [registry],
+    collect() {
+      this.reset();
+      for (const endpoint of capacity?.fast.endpoints() ?? [])
+        this.set({ workspace: endpoint.workspaceId, webhook: endpoint.webhookId }, endpoint.window);
+    },
+  });
+  new Gauge({
     name: 'webhook_lane_slots',
     help: "Attempts each lane of this worker runs at once at most (the slow lane's slots are its Temporal worker's).",
     labelNames: ['lane'] as const,

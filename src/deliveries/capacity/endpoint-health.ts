@@ -1,7 +1,6 @@
 import type { Logger } from '../../logger';
 import {
   nextEndpointState,
-  noAnswerYet,
   UNKNOWN_ENDPOINT,
   type AttemptSignal,
   type EndpointState,
@@ -56,12 +55,6 @@ export class EndpointHealth {
   async record(key: LaneKey, signal: AttemptSignal): Promise<EndpointState> {
     const previous = await this.stateOf(key);
     return this.move(key, previous, nextEndpointState(previous, signal, this.now()));
-  }
-
-  /** An attempt of the endpoint has waited SLOW_ANSWER_MS for its answer (noAnswerYet). */
-  async waiting(key: LaneKey): Promise<EndpointState> {
-    const previous = await this.stateOf(key);
-    return this.move(key, previous, noAnswerYet(previous, this.now()));
   }
 
   private async move(key: LaneKey, previous: EndpointState, next: EndpointState): Promise<EndpointState> {

@@ -1,10 +1,47 @@
-import { LaneBudget } from './lane-budget';
+import { LaneBudget, type LanePlace } from './lane-budget';
 
 const key = (workspaceId: string, webhookId: string) => ({ workspaceId, webhookId });
+/** Fixed windows (they never grow past `perEndpoint`), as the lane was before windows. */
+const fixed = (slots: number, perWorkspace: number, perEndpoint: number) => ({
+  slots,
+  perWorkspace,
+  workspaceCeiling: slots,
+  window: { initial: perEndpoint, ceiling: perEndpoint },
+});
+/** Windows that grow from `initial` to `ceiling`. */
+const adaptive = (
+  slots: number,
+  perWorkspace: number,
+  workspaceCeiling: number,
+  initial: number,
+  ceiling: number,
+) => ({
+  slots,
+  perWorkspace,
+  workspaceCeiling,
+  window: { initial, ceiling },
+});
+const placeOf = (entered: ReturnType<LaneBudget['enter']>): LanePlace => {
+  if (!('leave' in entered)) throw new Error(`expected a place, got ${entered.deferred}`);
+  return entered;
+};
+/** Fills the endpoint's window, then every attempt delivers: one full round trip. */
+function deliverFullWindow(sut: LaneBudget, webhook: ReturnType<typeof key>): void {
+  const places: LanePlace[] = [];
+  for (;;) {
+    const entered = sut.enter(webhook);
+    if (!('leave' in entered)) break;
+    places.push(entered);
+  }
+  for (const place of places) {
+    sut.learn(webhook, place, { signal: 'delivered', durationMs: 4900 });
+    place.leave();
+  }
+}
 
 describe('LaneBudget', () => {
   it('lets an endpoint hold at most its share, and frees the place when the attempt leaves', () => {
-    const sut = new LaneBudget({ slots: 10, perWorkspace: 5, perEndpoint: 2 });
+    const sut = new LaneBudget(fixed(10, 5, 2));
     const first = sut.enter(key('a', 'a1'));
     const second = sut.enter(key('a', 'a1'));
     expect(sut.enter(key('a', 'a1'))).toEqual({ deferred: 'endpoint-share' });
@@ -19,24 +56,24 @@ describe('LaneBudget', () => {
   });
 
   it('lets a workspace hold at most its share across its endpoints, not touching another workspace', () => {
-    const sut = new LaneBudget({ slots: 10, perWorkspace: 3, perEndpoint: 3 });
+    const sut = new LaneBudget(fixed(10, 3, 3));
     for (const webhook of ['a1', 'a2', 'a3']) expect('leave' in sut.enter(key('a', webhook))).toBe(true);
     expect(sut.enter(key('a', 'a4'))).toEqual({ deferred: 'workspace-share' });
     expect('leave' in sut.enter(key('b', 'b1'))).toBe(true);
     expect(sut.endpoints()).toEqual(
-      expect.arrayContaining([{ workspaceId: 'b', webhookId: 'b1', inFlight: 1 }]),
+      expect.arrayContaining([{ workspaceId: 'b', webhookId: 'b1', inFlight: 1, window: 3 }]),
     );
   });
 
   it('defers everyone once every slot is taken', () => {
-    const sut = new LaneBudget({ slots: 2, perWorkspace: 2, perEndpoint: 2 });
+    const sut = new LaneBudget(fixed(2, 2, 2));
     sut.enter(key('a', 'a1'));
     sut.enter(key('b', 'b1'));
     expect(sut.enter(key('c', 'c1'))).toEqual({ deferred: 'lane-full' });
   });
 
   it('says how much room an endpoint has, the smallest of its three budgets', () => {
-    const sut = new LaneBudget({ slots: 5, perWorkspace: 3, perEndpoint: 2 });
+    const sut = new LaneBudget(fixed(5, 3, 2));
     expect(sut.roomFor(key('a', 'a1'))).toBe(2);
     sut.enter(key('a', 'a2'));
     sut.enter(key('a', 'a3'));
@@ -48,7 +85,7 @@ describe('LaneBudget', () => {
   });
 
   it('tells its listeners which endpoint an attempt left', () => {
-    const sut = new LaneBudget({ slots: 5, perWorkspace: 5, perEndpoint: 5 });
+    const sut = new LaneBudget(fixed(5, 5, 5));
     const left: string[] = [];
     sut.onLeave((leaving) => left.push(leaving.webhookId));
     const place = sut.enter(key('a', 'a1'));
@@ -58,7 +95,7 @@ describe('LaneBudget', () => {
 
   it('counts a reservation as a place until its attempt takes it, and gives it back when none comes', () => {
     let now = 0;
-    const sut = new LaneBudget({ slots: 5, perWorkspace: 5, perEndpoint: 2 }, () => now);
+    const sut = new LaneBudget(fixed(5, 5, 2), () => now);
     expect(sut.reserve(key('a', 'a1'))).toBe(true);
     expect(sut.reserve(key('a', 'a1'))).toBe(true);
     expect(sut.reserve(key('a', 'a1'))).toBe(false);
@@ -70,5 +107,69 @@ describe('LaneBudget', () => {
     now = 10_001;
     expect(sut.roomFor(key('a', 'a1'))).toBe(1);
     expect(sut.inFlight).toBe(1);
+  });
+
+  it('grows a window that delivers when full, past the initial one, without taking from the workspace share', () => {
+    const sut = new LaneBudget(adaptive(100, 4, 50, 2, 30));
+    const slow = key('a', 'slow');
+    deliverFullWindow(sut, slow); // 2 → 4
+    deliverFullWindow(sut, slow); // 4 → 8
+    expect(sut.windowCapacity('slow')).toBe(8);
+    expect(sut.roomFor(slow)).toBe(8);
+    const places = Array.from({ length: 8 }, () => placeOf(sut.enter(slow)));
+    expect(places.map((place) => place.filled)).toEqual([
+      false,
+      false,
+      false,
+      false,
+      false,
+      false,
+      false,
+      true,
+    ]);
+    expect(sut.enter(slow)).toEqual({ deferred: 'endpoint-share' });
+    // Only its first two places are probes: the workspace's other endpoints still get theirs.
+    expect(sut.roomFor(key('a', 'new'))).toBe(2);
+    placeOf(sut.enter(key('a', 'new')));
+    placeOf(sut.enter(key('a', 'new')));
+    expect(sut.enter(key('a', 'third'))).toEqual({ deferred: 'workspace-share' });
+  });
+
+  it('stops earned places at the workspace ceiling and the lane at its slots', () => {
+    let now = 0;
+    const sut = new LaneBudget(adaptive(12, 4, 10, 2, 30), () => now);
+    const slow = key('a', 'slow');
+    for (let trip = 0; trip < 6; trip++, now += 5000) deliverFullWindow(sut, slow);
+    // 2 → 4 → 8 → 16, then the ceiling, not the window, holds deliveries back: it grows no more.
+    expect(sut.windowCapacity('slow')).toBe(16);
+    expect(sut.roomFor(slow)).toBe(10);
+    for (let i = 0; i < 10; i++) placeOf(sut.enter(slow));
+    expect(sut.enter(slow)).toEqual({ deferred: 'workspace-share' });
+    placeOf(sut.enter(key('b', 'b1')));
+    placeOf(sut.enter(key('b', 'b1')));
+    expect(sut.enter(key('c', 'c1'))).toEqual({ deferred: 'lane-full' });
+  });
+
+  it('does not grow the window of an endpoint that never needed it', () => {
+    const sut = new LaneBudget(adaptive(100, 10, 100, 4, 30));
+    const quiet = key('a', 'quiet');
+    for (let i = 0; i < 50; i++) {
+      const place = placeOf(sut.enter(quiet));
+      sut.learn(quiet, place, { signal: 'delivered', durationMs: 20 });
+      place.leave();
+    }
+    expect(sut.windowCapacity('quiet')).toBe(4);
+  });
+
+  it('halves the window on overload, so fewer attempts enter until it grows again', () => {
+    const sut = new LaneBudget(adaptive(100, 10, 100, 4, 30));
+    const slow = key('a', 'slow');
+    deliverFullWindow(sut, slow);
+    expect(sut.windowCapacity('slow')).toBe(8);
+    const place = placeOf(sut.enter(slow));
+    sut.learn(slow, place, { signal: 'overloaded', durationMs: 5000 });
+    place.leave();
+    expect(sut.windowCapacity('slow')).toBe(4);
+    expect(sut.roomFor(slow)).toBe(4);
   });
 });

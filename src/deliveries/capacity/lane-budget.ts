@@ -1,9 +1,26 @@
 import type { Deferral } from '../../shared/deliveries/lanes';
+import {
+  nextWindow,
+  openWindow,
+  windowCapacity,
+  windowWanted,
+  type EndpointWindow,
+  type WindowLimits,
+  type WindowSignal,
+} from '../../shared/deliveries/endpoint-window';
 
 export interface LaneLimits {
+  /** Places in all. */
   slots: number;
+  /**
+   * A workspace's places for its endpoints' first `window.initial` attempts in flight: what the lane
+   * risks on endpoints that have not shown they answer, however many the workspace has.
+   */
   perWorkspace: number;
-  perEndpoint: number;
+  /** A workspace's places in all, those its endpoints earned by answering included. */
+  workspaceCeiling: number;
+  /** Each endpoint's window: where it starts and the most it grows to. */
+  window: WindowLimits;
 }
 
 /** Who an attempt belongs to: the workspace and the endpoint (webhook) it is sent to. */
@@ -12,8 +29,19 @@ export interface LaneKey {
   webhookId: string;
 }
 
+/** A place taken: learn from the attempt's end, then leave it. */
+export interface LanePlace {
+  leave: () => void;
+  /** When it was taken (epoch ms). */
+  enteredAt: number;
+  /** Whether it was its endpoint's window's last place. */
+  filled: boolean;
+}
+
 /** A reservation not taken up within this long is given back (its workflow started elsewhere, or not at all). */
 const RESERVATION_MS = 10_000;
+/** Endpoint windows remembered per worker; the least recently used is forgotten beyond it. */
+const REMEMBERED_WINDOWS = 10_000;
 
 interface Endpoint {
   workspaceId: string;
@@ -23,20 +51,30 @@ interface Endpoint {
   reserved: number[];
 }
 
+interface Workspace {
+  /** Places taken in all. */
+  count: number;
+  /** Of them, its endpoints' first `window.initial` each (the sum of min(count, initial)). */
+  probes: number;
+}
+
 /**
- * A lane's budget in one worker: places in all, per workspace and per endpoint. A place is an
- * attempt in flight, or a reservation the dispatcher made for a delivery whose workflow it is
- * starting (so a burst of writes cannot all start workflows before the first attempt enters); the
- * attempt takes its endpoint's reservation when it enters. An attempt enters only within all three
- * limits, and leaves when it ends. In the fast lane one that cannot enter is not made to wait (it
- * would hold a workflow task slot while it waited) but goes to the slow lane; the slow lane's own
- * slots are Temporal's, so its budget only counts. Synchronous, so a check and its entry cannot
- * interleave with another's.
+ * A lane's budget in one worker (docs/architecture.md, "Delivery capacity"). A place is an attempt in
+ * flight, or a reservation the dispatcher made for a delivery whose workflow it is starting (so a burst
+ * of writes cannot all start workflows before the first attempt enters); the attempt takes its
+ * endpoint's reservation when it enters. An endpoint may hold as many places as its window allows
+ * (endpoint-window.ts: grown by deliveries, halved by timeouts, 429s and 503s). Its first
+ * `window.initial` places count against its workspace's share of places for endpoints not yet proven,
+ * so a workspace with a hundred dead endpoints risks no more than one with a few; the places above
+ * them were earned by answers, and count only against the workspace's ceiling and the lane's slots.
+ * In the fast lane an attempt that cannot enter is not made to wait (it would hold a workflow task
+ * slot) but goes to the slow lane. Synchronous, so a check and its entry cannot interleave.
  */
 export class LaneBudget {
   private total = 0;
-  private readonly byWorkspace = new Map<string, number>();
+  private readonly byWorkspace = new Map<string, Workspace>();
   private readonly byEndpoint = new Map<string, Endpoint>();
+  private readonly windows = new Map<string, EndpointWindow>();
   private readonly leaveListeners: ((key: LaneKey) => void)[] = [];
   private expiredAt = 0;
 
@@ -45,16 +83,31 @@ export class LaneBudget {
     private readonly now: () => number = Date.now,
   ) {}
 
+  /** A budget that only counts (the slow lane, whose slots Temporal gives out and shares). */
+  static counting(slots: number): LaneBudget {
+    return new LaneBudget({
+      slots,
+      perWorkspace: slots,
+      workspaceCeiling: slots,
+      window: { initial: slots, ceiling: slots },
+    });
+  }
+
   /** How many more places this endpoint could take now. */
   roomFor(key: LaneKey): number {
     this.expire(key.webhookId);
+    const taken = this.byEndpoint.get(key.webhookId)?.count ?? 0;
+    const workspace = this.byWorkspace.get(key.workspaceId) ?? { count: 0, probes: 0 };
+    const ofWindow = this.windowCapacity(key.webhookId) - taken;
+    // Asked for room the window does not have: it holds deliveries back (what lets it grow).
+    if (ofWindow <= 0) this.want(key.webhookId);
+    // Places below `initial` are probes: short of them, the endpoint gets only what the share has left.
+    const probesNeeded = Math.max(0, Math.min(ofWindow, this.limits.window.initial - taken));
+    const probesLeft = this.limits.perWorkspace - workspace.probes;
+    const ofEndpoint = probesLeft < probesNeeded ? probesLeft : ofWindow;
     return Math.max(
       0,
-      Math.min(
-        this.limits.slots - this.total,
-        this.limits.perWorkspace - (this.byWorkspace.get(key.workspaceId) ?? 0),
-        this.limits.perEndpoint - (this.byEndpoint.get(key.webhookId)?.count ?? 0),
-      ),
+      Math.min(ofEndpoint, this.limits.workspaceCeiling - workspace.count, this.limits.slots - this.total),
     );
   }
 
@@ -71,20 +124,22 @@ export class LaneBudget {
   }
 
   /** Takes a place for the attempt (its endpoint's reservation first), or says why there is none. */
-  enter(key: LaneKey): { leave: () => void } | { deferred: Exclude<Deferral, 'endpoint-unhealthy'> } {
+  enter(key: LaneKey): LanePlace | { deferred: Exclude<Deferral, 'endpoint-unhealthy'> } {
     this.expire(key.webhookId);
     const endpoint = this.byEndpoint.get(key.webhookId);
     if (endpoint?.reserved.length) {
       endpoint.reserved.shift();
     } else {
-      if (this.total >= this.limits.slots) return { deferred: 'lane-full' };
-      if ((this.byWorkspace.get(key.workspaceId) ?? 0) >= this.limits.perWorkspace)
-        return { deferred: 'workspace-share' };
-      if ((endpoint?.count ?? 0) >= this.limits.perEndpoint) return { deferred: 'endpoint-share' };
+      const refused = this.refusal(key, endpoint?.count ?? 0);
+      if (refused === 'endpoint-share') this.want(key.webhookId);
+      if (refused) return { deferred: refused };
       this.take(key);
     }
+    const taken = this.byEndpoint.get(key.webhookId)!.count;
     let left = false;
     return {
+      enteredAt: this.now(),
+      filled: taken >= this.windowCapacity(key.webhookId),
       leave: () => {
         if (left) return;
         left = true;
@@ -94,41 +149,87 @@ export class LaneBudget {
     };
   }
 
+  /** An attempt of the endpoint ended: its window moves (call before leaving, so the room shows at once). */
+  learn(key: LaneKey, place: LanePlace, end: { signal: WindowSignal; durationMs: number }): void {
+    const window = this.windowOf(key.webhookId);
+    const { enteredAt, filled } = place;
+    this.remember(
+      key.webhookId,
+      nextWindow(window, { ...end, enteredAt, filled, at: this.now() }, this.limits.window),
+    );
+  }
+
+  /** The attempts the endpoint's window allows in flight now. */
+  windowCapacity(webhookId: string): number {
+    const window = this.windows.get(webhookId);
+    return window ? windowCapacity(window) : this.limits.window.initial;
+  }
+
   get inFlight(): number {
     return this.total;
   }
 
-  /** Places taken per endpoint, for the metrics (only endpoints with some). */
-  endpoints(): { workspaceId: string; webhookId: string; inFlight: number }[] {
+  /** Places taken per endpoint, for the metrics (only endpoints with some), with each one's window. */
+  endpoints(): { workspaceId: string; webhookId: string; inFlight: number; window: number }[] {
     return [...this.byEndpoint].map(([webhookId, { workspaceId, count }]) => ({
       workspaceId,
       webhookId,
       inFlight: count,
+      window: this.windowCapacity(webhookId),
     }));
+  }
+
+  private windowOf(webhookId: string): EndpointWindow {
+    return this.windows.get(webhookId) ?? openWindow(this.limits.window);
+  }
+
+  private want(webhookId: string): void {
+    this.remember(webhookId, windowWanted(this.windowOf(webhookId), this.now()));
+  }
+
+  private remember(webhookId: string, window: EndpointWindow): void {
+    this.windows.delete(webhookId);
+    this.windows.set(webhookId, window);
+    if (this.windows.size > REMEMBERED_WINDOWS) this.windows.delete(this.windows.keys().next().value!);
+  }
+
+  private refusal(key: LaneKey, taken: number): Exclude<Deferral, 'endpoint-unhealthy'> | null {
+    if (this.total >= this.limits.slots) return 'lane-full';
+    if (taken >= this.windowCapacity(key.webhookId)) return 'endpoint-share';
+    const workspace = this.byWorkspace.get(key.workspaceId);
+    if ((workspace?.count ?? 0) >= this.limits.workspaceCeiling) return 'workspace-share';
+    if (taken < this.limits.window.initial && (workspace?.probes ?? 0) >= this.limits.perWorkspace)
+      return 'workspace-share';
+    return null;
   }
 
   private take(key: LaneKey): Endpoint {
     this.total++;
-    this.byWorkspace.set(key.workspaceId, (this.byWorkspace.get(key.workspaceId) ?? 0) + 1);
     const endpoint = this.byEndpoint.get(key.webhookId) ?? {
       workspaceId: key.workspaceId,
       count: 0,
       reserved: [],
     };
+    const workspace = this.byWorkspace.get(key.workspaceId) ?? { count: 0, probes: 0 };
+    workspace.count++;
+    if (endpoint.count < this.limits.window.initial) workspace.probes++;
+    this.byWorkspace.set(key.workspaceId, workspace);
     endpoint.count++;
     this.byEndpoint.set(key.webhookId, endpoint);
     return endpoint;
   }
 
   private give(key: LaneKey): void {
-    this.total--;
-    const left = (this.byWorkspace.get(key.workspaceId) ?? 0) - 1;
-    if (left <= 0) this.byWorkspace.delete(key.workspaceId);
-    else this.byWorkspace.set(key.workspaceId, left);
     const endpoint = this.byEndpoint.get(key.webhookId);
     if (!endpoint) return;
+    this.total--;
     endpoint.count--;
     if (endpoint.count === 0) this.byEndpoint.delete(key.webhookId);
+    const workspace = this.byWorkspace.get(key.workspaceId);
+    if (!workspace) return;
+    workspace.count--;
+    if (endpoint.count < this.limits.window.initial) workspace.probes--;
+    if (workspace.count <= 0) this.byWorkspace.delete(key.workspaceId);
   }
 
   private expire(webhookId: string): void {

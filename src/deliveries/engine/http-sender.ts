@@ -27,6 +27,11 @@ export interface HttpSenderOptions {
   allowedCidrs?: readonly string[];
   /** The service's own listeners, never reached whatever the allow-list says. */
   ownListeners?: readonly OwnListener[];
+  /**
+   * Connections to one receiver's origin at most: at least the attempts the worker may have in flight
+   * to it, as a request waiting for a connection would spend its 5 s waiting. Default 64.
+   */
+  maxSocketsPerReceiver?: number;
 }
 
 /**
@@ -55,7 +60,14 @@ export class HttpSender {
       .map((info) => info?.address)
       .filter((address): address is string => Boolean(address));
     // No `lookup` here: the agent's options would override the request's, which knows the port.
-    const agentOptions = { keepAlive: true, maxSockets: 64, maxFreeSockets: 16, scheduling: 'lifo' as const };
+    const maxSockets = options.maxSocketsPerReceiver ?? 64;
+    const agentOptions = {
+      keepAlive: true,
+      maxSockets,
+      // A slow receiver kept at hundreds in flight reuses its connections instead of reopening them.
+      maxFreeSockets: Math.min(maxSockets, 256),
+      scheduling: 'lifo' as const,
+    };
     this.agents = { 'http:': new http.Agent(agentOptions), 'https:': new https.Agent(agentOptions) };
   }
 

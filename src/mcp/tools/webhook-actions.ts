@@ -3,7 +3,7 @@ import { decodePaging, encodePage } from '../../http/paging';
 import { id } from '../../http/view-schemas';
 import { webhookPageSchema, webhookViewSchema } from '../../webhooks/webhook-view';
 import type { WebhooksService } from '../../webhooks/webhooks.service';
-import { FAILING_AFTER, SLOW_ANSWER_MS } from '../../shared/deliveries/endpoint-state';
+import { FAILING_AFTER } from '../../shared/deliveries/endpoint-state';
 import { defineAction, type WebhookAction } from './webhook-action';
 import { listWebhooksInput, rotateSecretInputs, webhookId, webhookInputs } from './webhook-inputs';
 
@@ -12,9 +12,9 @@ import { listWebhooksInput, rotateSecretInputs, webhookId, webhookInputs } from 
  * clients we know give the model no outputSchema, so its descriptions are not sent (json-schemas.ts).
  */
 const HEALTH =
-  `its health: recent outcomes, and its endpoint healthy, degraded (an attempt failed or took over ` +
-  `${SLOW_ANSWER_MS / 1000} s: its deliveries wait in the slow lane, so may arrive later) or failing ` +
-  `(${FAILING_AFTER} attempts in a row did not deliver), with the reason and since when`;
+  `its health: recent outcomes, and its endpoint healthy, degraded (its latest attempt failed: its ` +
+  `deliveries wait in the slow lane, so may arrive later) or failing (${FAILING_AFTER} attempts in a ` +
+  `row did not deliver), with the reason and since when`;
 
 /** What delete answers: the webhook that is gone (its past deliveries stay listed). */
 export const deletedWebhookSchema = z.object({ id, deleted: z.literal(true) });

@@ -1,14 +1,15 @@
 // An endpoint's state as its attempts show it (issue 23): healthy, degraded or failing, with the
-// reason and since when. The owner sees it beside the webhook; the worker serves a healthy
-// endpoint's attempts in the fast lane and every other endpoint's in the slow lane
-// (docs/architecture.md, "Delivery capacity"). Pure: the worker, the server and the web app use it.
+// reason and since when. The owner sees it beside the webhook; the worker serves a healthy endpoint's
+// attempts in the fast lane, as many at once as its window allows (endpoint-window.ts), and every
+// other endpoint's in the slow lane (docs/architecture.md, "Delivery capacity"). Pure: the worker,
+// the server and the web app use it.
 
 export const ENDPOINT_STATES = ['healthy', 'degraded', 'failing'] as const;
 export type EndpointStateName = (typeof ENDPOINT_STATES)[number];
 
 export interface EndpointState {
   state: EndpointStateName;
-  /** Why it is not healthy: the latest failing attempt's message, or how slowly it answered. */
+  /** Why it is not healthy: the latest failing attempt's message. */
   reason: string | null;
   /** When it entered this state (epoch ms). */
   since: number;
@@ -16,8 +17,6 @@ export interface EndpointState {
   failuresInARow: number;
 }
 
-/** An answer slower than this is not a healthy answer: it would hold a fast-lane slot that long. */
-export const SLOW_ANSWER_MS = 1000;
 /** After this many attempts in a row that did not deliver, the endpoint is failing. */
 export const FAILING_AFTER = 3;
 
@@ -36,21 +35,19 @@ export const UNKNOWN_ENDPOINT: EndpointState = {
 };
 
 /**
- * The endpoint's state after one more attempt. Delivered within SLOW_ANSWER_MS: healthy. Delivered
- * more slowly: degraded. Not delivered (an error status, a timeout, no response): degraded, and
- * failing after FAILING_AFTER in a row. `since` moves only when the state changes.
+ * The endpoint's state after one more attempt. Delivered: healthy, however slowly it answered within
+ * the spec's 5 s timeout (issue 33: a slow receiver is not a broken one; how many of its attempts run
+ * at once is its window's business). Not delivered (an error status, a timeout, no response):
+ * degraded, and failing after FAILING_AFTER in a row. `since` moves only when the state changes.
  */
 export function nextEndpointState(previous: EndpointState, signal: AttemptSignal, at: number): EndpointState {
   const delivered = signal.kind === 'answered' && signal.delivered;
   const failuresInARow = delivered ? 0 : previous.failuresInARow + 1;
   let state: EndpointStateName;
   let reason: string | null;
-  if (delivered && signal.durationMs <= SLOW_ANSWER_MS) {
+  if (delivered) {
     state = 'healthy';
     reason = null;
-  } else if (delivered) {
-    state = 'degraded';
-    reason = `Answered slowly: in ${(signal.durationMs / 1000).toFixed(1)} s`;
   } else {
     state = failuresInARow >= FAILING_AFTER ? 'failing' : 'degraded';
     reason = signal.message;
@@ -59,21 +56,10 @@ export function nextEndpointState(previous: EndpointState, signal: AttemptSignal
 }
 
 /**
- * An attempt of a healthy endpoint has had no answer for SLOW_ANSWER_MS: the endpoint is degraded
- * already, before the attempt's own end (up to the 5 s timeout) says more, so that the attempts
- * and deliveries that follow stop entering the fast lane seconds sooner.
+ * Only a healthy endpoint's attempts run in the fast lane, as many at once as its window allows
+ * (endpoint-window.ts); once an attempt failed, the endpoint's attempts wait in the slow lane and its
+ * new deliveries are held, until one delivers again.
  */
-export function noAnswerYet(previous: EndpointState, at: number): EndpointState {
-  if (previous.state !== 'healthy') return previous;
-  return {
-    state: 'degraded',
-    reason: `No answer within ${SLOW_ANSWER_MS / 1000} s`,
-    since: at,
-    failuresInARow: previous.failuresInARow,
-  };
-}
-
-/** Only a healthy endpoint's attempts run in the fast lane. */
 export const servedByFastLane = (endpoint: EndpointState) => endpoint.state === 'healthy';
 
 /** What the owner reads beside the webhook. */

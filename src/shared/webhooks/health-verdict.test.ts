@@ -61,10 +61,10 @@ describe('a webhook’s health in one word', () => {
     });
   });
 
-  it('is degraded by a slow or refusing endpoint, a failure, a retry or a failed last delivery', () => {
-    expect(sut({ endpoint: endpoint('degraded', 'Answered slowly: in 2.4 s') })).toEqual({
+  it('is degraded by a timing-out or refusing endpoint, a failure, a retry or a failed last delivery', () => {
+    expect(sut({ endpoint: endpoint('degraded', 'Timed out: no response within 5 s') })).toEqual({
       verdict: 'degraded',
-      why: 'Endpoint degraded: Answered slowly: in 2.4 s',
+      why: 'Endpoint degraded: Timed out: no response within 5 s',
     });
     expect(sut({ last24h: counts(9, 1) })).toEqual({ verdict: 'degraded', why: '24 h: 1 failed' });
     // Retrying deliveries have not failed for good, but something is wrong.

@@ -1,11 +1,10 @@
 import { WorkflowNotFoundError } from '@temporalio/client';
 import { deliveryWorkflowId } from '../../../workflows/delivery.workflow';
 import { DeliveryLaneKey } from '../../../workflows/search-attributes';
-import { startCapacityStack, type CapacityStack } from '../../helpers/capacity-stack';
+import { secondTenant, startCapacityStack, type CapacityStack } from '../../helpers/capacity-stack';
 import type { DeliveryFixture } from '../../helpers/delivery-fixture';
 import { eventually } from '../../helpers/eventually';
 import type { Receiver } from '../../helpers/receiver';
-import { WebClient } from '../../helpers/web-client';
 
 /**
  * Issue 23: one workspace's dead endpoint must not slow another workspace's webhooks. The real
@@ -42,21 +41,7 @@ describe("delivery capacity: a dead endpoint holds only its workspace's share", 
   it("delivers another workspace's event at once while the first one's fifty attempts hang", async () => {
     const dead = await a.webhook(`${receiver.url}/dead`);
     // Workspace B: another sign-up on the same service, its own key, a receiver that answers at once.
-    const b = await WebClient.signUp(a.app.baseUrl, { email: 'second-tenant@example.com' });
-    const bKey = (await b.client.ok('POST', '/app/api/api-keys', { name: 'b' })).value as string;
-    const bName = (
-      (await a.api('POST', '/model/read', { type: 'deal' }, bKey)).body.type.fields as {
-        id: string;
-        name: string;
-      }[]
-    ).find((field) => field.name === 'Name')!.id;
-    const bHook = await a.api(
-      'POST',
-      '/webhooks',
-      { url: `${receiver.url}/b`, events: ['record.created'] },
-      bKey,
-    );
-    expect(bHook.status).toBe(201);
+    const b = await secondTenant(stack, 'second-tenant@example.com');
 
     const writes = await Promise.all(Array.from({ length: 50 }, (_, i) => a.createDeal(`Hanging ${i}`)));
     expect(writes).toHaveLength(50);
@@ -66,7 +51,7 @@ describe("delivery capacity: a dead endpoint holds only its workspace's share", 
       'A hanging',
     );
 
-    const written = await a.api('POST', '/records/deal', { values: { [bName]: 'Meanwhile in B' } }, bKey);
+    const written = await b.createDeal('Meanwhile in B');
     expect(written.status).toBe(201);
     await eventually(
       async () =>

@@ -47,7 +47,7 @@ describe('delivery capacity: many dead endpoints of one workspace', () => {
     }
     const ids = hooks.map((hook) => hook.id);
     for (let i = 0; i < WRITES; i++) await a.createDeal(`To ten dead endpoints ${i}`);
-    // The first delivery of each endpoint hangs in the fast lane; a second of waiting marks it.
+    // The first delivery of each endpoint hangs in the fast lane; its timeout (5 s) marks the endpoint.
     await eventually(async () => {
       const [{ unhealthy }] = await a.app.dataSource.query(
         `SELECT count(*)::int AS unhealthy FROM endpoint_states WHERE webhook_id = ANY($1) AND state <> 'healthy'`,
@@ -56,7 +56,7 @@ describe('delivery capacity: many dead endpoints of one workspace', () => {
       return unhealthy === DEAD_ENDPOINTS;
     }, 'every endpoint degraded');
 
-    // Until their first attempts time out (5 s after they began) nothing but the release starts more.
+    // Until their retries come (10 s after the timeouts) nothing but the release starts more.
     const counts = async () =>
       (
         await a.app.dataSource.query(
