@@ -70,6 +70,29 @@ describe('redactRecordEventData', () => {
     expect(JSON.stringify(sut)).not.toContain('"value":2');
   });
 
+  it('keeps every change of an update the reader can read none of, each restricted on both sides', () => {
+    const amountOnly: RecordEventData = {
+      ...data,
+      record: { ...data.record, fields: [data.record.fields![1]!], links: [] },
+    };
+    const sut = redactRecordEventData(amountOnly, access(['deal', 'organization'], ['amount']));
+    // A hidden-only update is delivered (architecture.md): it says which field changed, never how.
+    expect(sut).toEqual({
+      ...amountOnly,
+      record: {
+        ...amountOnly.record,
+        fields: [
+          {
+            fieldId: 'amount',
+            display: { label: 'Amount', kind: 'number', position: 1 },
+            before: { state: 'restricted' },
+            after: { state: 'restricted' },
+          },
+        ],
+      },
+    });
+  });
+
   it('yields an empty payload when the record type cannot be read', () => {
     expect(redactRecordEventData(data, access(['organization']))).toEqual({});
   });

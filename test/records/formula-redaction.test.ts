@@ -4,6 +4,7 @@ import { deliveryFixture, type DeliveryFixture } from '../helpers/delivery-fixtu
 import { connectMcp, type ToolResult } from '../helpers/mcp';
 import { Receiver } from '../helpers/receiver';
 import { memberWithRole } from '../helpers/web-client';
+import { withoutIds } from '../helpers/without-ids';
 
 /**
  * Issue 10, hole 2, from the restricted member's side: with Amount restricted, the calculated
@@ -11,11 +12,6 @@ import { memberWithRole } from '../helpers/web-client';
  * that member in REST and MCP reads, lists and search, in Event Details, and in deliveries of a
  * webhook the member owns; filtering by any of them is refused rather than answering as an oracle.
  */
-/** The text without its UUIDs and times, whose digits may spell a hidden amount (one id had `4ad617c5`). */
-const withoutIds = (text: string) =>
-  text
-    .replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi, '<id>')
-    .replace(/\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z/g, '<time>');
 
 describe('calculated fields of restricted inputs (time skipping)', () => {
   let fx: DeliveryFixture;

@@ -2,6 +2,7 @@ import { Webhook } from '../../src/webhooks/webhook.entity';
 import { connectMcp } from '../helpers/mcp';
 import { startTestApp, type TestApp } from '../helpers/test-app';
 import { memberWithRole, WebClient } from '../helpers/web-client';
+import { withoutIds } from '../helpers/without-ids';
 
 /**
  * Issue 24, item 5, from the attacker's side: Sam's role hides Amount (and Weighted amount, a
@@ -13,12 +14,6 @@ import { memberWithRole, WebClient } from '../helpers/web-client';
  */
 const MASK = '********';
 const SECRET = 31337;
-
-/** The text without its UUIDs and times, whose digits may spell the hidden value. */
-const withoutIds = (text: string) =>
-  text
-    .replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi, '<id>')
-    .replace(/\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z/g, '<time>');
 const leaks = (answer: unknown) =>
   withoutIds(typeof answer === 'string' ? answer : JSON.stringify(answer)).includes(String(SECRET));
 

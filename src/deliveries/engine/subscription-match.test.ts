@@ -4,7 +4,6 @@ import type { RecordEventData } from '../../records/redaction';
 import {
   ASSIGNMENTS_CHANGED,
   changedFieldIdsOf,
-  changesOnlyHiddenFields,
   IDENTITIES_CHANGED,
   needsCurrentState,
   stateBeforeDeletion,
@@ -132,51 +131,62 @@ describe('webhookReceivesRecordEvent', () => {
   });
 });
 
-describe('changesOnlyHiddenFields (the owner-hidden change rule)', () => {
-  const noAmount = { isFieldRestricted: (id: string) => id === AMOUNT || id === WEIGHTED };
+describe('an update of only fields the owner cannot read (architecture.md, "hidden-only updates")', () => {
+  const noAmount = {
+    ...everything,
+    isFieldRestricted: (id: string) => id === AMOUNT || id === WEIGHTED,
+  };
+  const receives = (
+    hook: Partial<SubscribedWebhook>,
+    event: Parameters<typeof webhookReceivesRecordEvent>[1],
+  ) => webhookReceivesRecordEvent(webhook({ ownerAccess: noAmount, ...hook }), event, fields);
 
-  it('is a record.updated whose every change is on a field the owner cannot read', () => {
-    expect(changesOnlyHiddenFields(updated([AMOUNT, WEIGHTED]), noAmount)).toBe(true);
-    expect(changesOnlyHiddenFields(updated([AMOUNT]), noAmount)).toBe(true);
+  it('reaches the webhook when every change is on a field the owner cannot read (rendered restricted)', () => {
+    expect(receives({}, updated([AMOUNT, WEIGHTED]))).toBe(true);
+    expect(receives({}, updated([AMOUNT]))).toBe(true);
   });
 
-  it('is not when anything else changed: a readable field, assignees, identities', () => {
-    expect(changesOnlyHiddenFields(updated([AMOUNT, STAGE]), noAmount)).toBe(false);
-    expect(changesOnlyHiddenFields(updated([AMOUNT, ASSIGNMENTS_CHANGED]), noAmount)).toBe(false);
-    expect(changesOnlyHiddenFields(updated([WEIGHTED, IDENTITIES_CHANGED]), noAmount)).toBe(false);
-    expect(changesOnlyHiddenFields(updated([]), noAmount)).toBe(false);
-    expect(changesOnlyHiddenFields(updated([AMOUNT]), everything)).toBe(false);
+  it('reaches it as well with anything else changed beside: a readable field, assignees, identities', () => {
+    expect(receives({}, updated([AMOUNT, STAGE]))).toBe(true);
+    expect(receives({}, updated([AMOUNT, ASSIGNMENTS_CHANGED]))).toBe(true);
+    expect(receives({}, updated([WEIGHTED, IDENTITIES_CHANGED]))).toBe(true);
+    expect(receives({}, updated([]))).toBe(true);
+    expect(receives({ ownerAccess: everything }, updated([AMOUNT]))).toBe(true);
   });
 
-  it('is never another event: created, deleted and restored still arrive, redacted', () => {
+  it('leaves created, deleted and restored as they were: delivered, redacted', () => {
+    const events = ['record.created', 'record.updated', 'record.deleted', 'record.restored'];
     for (const event of ['record.created', 'record.deleted', 'record.restored'] as const) {
-      expect(changesOnlyHiddenFields({ event, changedFieldIds: [AMOUNT] }, noAmount)).toBe(false);
+      expect(receives({ events }, { ...updated([AMOUNT]), event })).toBe(true);
     }
   });
 
-  it('keeps such an update from the webhook, whatever its sources, and delivers the rest', () => {
-    const ownerAccess = { ...everything, isFieldRestricted: noAmount.isFieldRestricted };
-    const all = webhook({ ownerAccess });
-    expect(webhookReceivesRecordEvent(all, updated([AMOUNT, WEIGHTED]), fields)).toBe(false);
-    expect(webhookReceivesRecordEvent(all, updated([STAGE, AMOUNT]), fields)).toBe(true);
-    expect(webhookReceivesRecordEvent(all, { ...updated([AMOUNT]), event: 'record.created' }, fields)).toBe(
+  it('goes to every source that selects the record, and only there: filters still apply', () => {
+    expect(receives({ recordSources: [{ query: { typeId: DEAL } }] }, updated([AMOUNT, WEIGHTED]))).toBe(
       true,
     );
-    const sources = webhook({ ownerAccess, recordSources: [{ query: { typeId: DEAL } }] });
-    expect(webhookReceivesRecordEvent(sources, updated([AMOUNT]), fields)).toBe(false);
-    // An Admin owner (nothing hidden) receives it.
-    expect(webhookReceivesRecordEvent(webhook({}), updated([AMOUNT, WEIGHTED]), fields)).toBe(true);
+    expect(receives({ recordTrigger: wonOnly }, updated([AMOUNT]))).toBe(true);
+    const lost = { ...won, values: { [STAGE]: 'Lost', [AMOUNT]: 5 } };
+    expect(receives({ recordTrigger: wonOnly }, updated([AMOUNT], lost))).toBe(false);
+    expect(receives({ recordTrigger: { query: { typeId: CONTACT } } }, updated([AMOUNT]))).toBe(false);
+    // A filter on the hidden field itself still never matches (no oracle), hidden-only update or not.
+    const overAmount = {
+      query: { typeId: DEAL, filters: [{ fieldId: AMOUNT, op: 'gt' as const, value: 1 }] },
+    };
+    expect(receives({ recordTrigger: overAmount }, updated([AMOUNT]))).toBe(false);
+    // An Admin owner (nothing hidden) receives it through the same sources.
+    expect(receives({ ownerAccess: everything, recordTrigger: overAmount }, updated([AMOUNT]))).toBe(true);
   });
 
   it('never matches a watched field the owner cannot read (restricted since it was saved)', () => {
-    const ownerAccess = { ...everything, isFieldRestricted: noAmount.isFieldRestricted };
-    const watchesAmount = webhook({ ownerAccess, recordTrigger: { ...wonOnly, changedFieldIds: [AMOUNT] } });
-    expect(webhookReceivesRecordEvent(watchesAmount, updated([STAGE, AMOUNT]), fields)).toBe(false);
-    const watchesBoth = webhook({
-      ownerAccess,
-      recordTrigger: { ...wonOnly, changedFieldIds: [AMOUNT, STAGE] },
-    });
-    expect(webhookReceivesRecordEvent(watchesBoth, updated([STAGE, AMOUNT]), fields)).toBe(true);
+    const watchesAmount = { recordTrigger: { ...wonOnly, changedFieldIds: [AMOUNT] } };
+    expect(receives(watchesAmount, updated([STAGE, AMOUNT]))).toBe(false);
+    expect(receives(watchesAmount, updated([AMOUNT]))).toBe(false);
+    const watchesBoth = { recordTrigger: { ...wonOnly, changedFieldIds: [AMOUNT, STAGE] } };
+    expect(receives(watchesBoth, updated([STAGE, AMOUNT]))).toBe(true);
+    expect(receives(watchesBoth, updated([AMOUNT]))).toBe(false);
+    // The same watch, once the owner reads Amount again, counts it.
+    expect(receives({ ...watchesAmount, ownerAccess: everything }, updated([AMOUNT]))).toBe(true);
   });
 });
 

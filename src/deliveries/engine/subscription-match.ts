@@ -29,12 +29,15 @@ export interface RecordEventToMatch {
 
 /**
  * Whether a record event reaches a webhook (spec.md, Record events and Webhook record settings):
- * the webhook subscribes to the event; its owner can still read the type; a record.updated
- * changed something the owner can read (changesOnlyHiddenFields); and a record source selects the
- * record — every accessible type when there is neither trigger nor sources, otherwise a source of
- * the record's type whose events include it, whose query matches the record, and, for
+ * the webhook subscribes to the event; its owner can still read the type; and a record source
+ * selects the record — every accessible type when there is neither trigger nor sources, otherwise a
+ * source of the record's type whose events include it, whose query matches the record, and, for
  * record.updated, whose changedFieldIds (if any) meet the changed fields the owner can read.
  * record.deletedPermanently reaches every source of the type, without filters (Record events 4).
+ *
+ * An update of nothing but fields the owner cannot read is delivered like any other: its values
+ * render `restricted` with the owner's access at each attempt (spec.md, Event envelope: "A missing
+ * or restricted value is not zero"; architecture.md, "hidden-only updates").
  */
 export function webhookReceivesRecordEvent(
   webhook: SubscribedWebhook,
@@ -43,7 +46,6 @@ export function webhookReceivesRecordEvent(
 ): boolean {
   const access = webhook.ownerAccess;
   if (!access || !access.canReadType(event.typeId)) return false;
-  if (changesOnlyHiddenFields(event, access)) return false;
   // Filters and search see only what the owner may read now: a filter on a field restricted for
   // the owner (or on a formula computed from one) never matches, so deliveries are no oracle.
   const readable = fields.filter((field) => !access.isFieldRestricted(field.id));
@@ -57,39 +59,14 @@ export function webhookReceivesRecordEvent(
     if (event.event === 'record.deletedPermanently') return true;
     if (!event.state || !matchesQuery(event.state, source.query, readable)) return false;
     if (event.event === 'record.updated' && source.changedFieldIds?.length) {
-      // A watched field the owner cannot read (restricted since it was saved) never matches either.
-      const seen = readableChanges(event.changedFieldIds, access);
-      return source.changedFieldIds.some((fieldId) => seen.includes(fieldId));
+      // A watched field the owner cannot read (restricted since it was saved) counts as unwatched:
+      // saving such a watch is refused (webhookFieldRestricted), so a stale one must not outlive it.
+      return source.changedFieldIds.some(
+        (fieldId) => event.changedFieldIds.includes(fieldId) && !access.isFieldRestricted(fieldId),
+      );
     }
     return true;
   });
-}
-
-/**
- * Issue 24, item 5: the changes of an event that its reader can see — every change but those of
- * fields (and link fields) the reader cannot read, formulas computed from them included.
- */
-export function readableChanges(changed: readonly string[], access: Pick<RecordAccess, 'isFieldRestricted'>) {
-  return changed.filter((change) => !access.isFieldRestricted(change));
-}
-
-/**
- * Issue 24, item 5, the owner-hidden change rule: a record.updated whose every change is on a
- * field the webhook's record owner cannot read now (a restricted field, a formula computed from
- * one, a restricted link field) is not delivered to that webhook. Its payload would be all
- * `restricted`, yet its arrival would tell the owner when the hidden value moved, which is what
- * refusing a filter on that field keeps from them. created, deleted and restored still arrive,
- * redacted: they tell that the record came or went, which the owner may read.
- */
-export function changesOnlyHiddenFields(
-  event: Pick<RecordEventToMatch, 'event' | 'changedFieldIds'>,
-  access: Pick<RecordAccess, 'isFieldRestricted'>,
-): boolean {
-  return (
-    event.event === 'record.updated' &&
-    event.changedFieldIds.length > 0 &&
-    readableChanges(event.changedFieldIds, access).length === 0
-  );
 }
 
 /**
@@ -109,8 +86,7 @@ export const IDENTITIES_CHANGED = '$identities';
 
 /**
  * What an event reports as changed: the fields and link fields by id, then ASSIGNMENTS_CHANGED and
- * IDENTITIES_CHANGED when those connections changed (a change the owner can see whatever their
- * field access, so the owner-hidden change rule never drops it; no watched field matches them).
+ * IDENTITIES_CHANGED when those connections changed (no watched field matches them).
  */
 export function changedFieldIdsOf(data: RecordEventData): string[] {
   return [

@@ -227,8 +227,9 @@ describe('delivery rules (time skipping)', () => {
     expect(details.attemptHistory).toHaveLength(1);
   });
 
-  it('keeps from a webhook an update of only fields its record owner cannot read (issue 24, item 5)', async () => {
+  it('delivers an update of only fields its record owner cannot read, restricted on both sides (issue 33, item 1)', async () => {
     const amount = fx.field('Amount');
+    const weighted = fx.field('Weighted amount');
     const owner = await memberWithRole(fx.admin, fx.app.baseUrl, 'hides-amount@example.com', {
       restrictedFieldIds: [amount],
     });
@@ -238,7 +239,7 @@ describe('delivery rules (time skipping)', () => {
     const control = await fx.webhook(`${receiver.url}/owner-reads-all`);
     const countOf = (webhookId: string) => fx.app.dataSource.manager.countBy(Delivery, { webhookId });
 
-    // created still arrives, redacted.
+    // created arrives, redacted.
     const record = await fx.createDeal('Hidden change deal', {
       [amount]: 100,
       [fx.field('Probability')]: 50,
@@ -246,24 +247,37 @@ describe('delivery rules (time skipping)', () => {
     const [created] = await fx.deliveriesOf(hidden.id);
     expect(await fx.finish(created!.id)).toEqual({ status: 'delivered', attempts: 1 });
 
-    // Amount alone (and Weighted amount, computed from it): the owner sees nothing of it, so nothing arrives.
+    // Amount alone (and Weighted amount, computed from it): the owner reads neither, and still gets the update.
     const secret = 31337;
     const amountOnly = await fx.api('PATCH', `/records/deal/${record.id}`, { values: { [amount]: secret } });
     expect(amountOnly.status).toBe(200);
     const changed = amountOnly.body.values;
-    expect(changed[fx.field('Weighted amount')]).toMatchObject({ value: secret / 2 });
-    // Matched in the write's own transaction: the Admin-owned webhook has its delivery, this one none.
+    expect(changed[weighted]).toMatchObject({ value: secret / 2 });
+    // Matched in the write's own transaction: both webhooks have their delivery.
     await fx.deliveriesOf(control.id, 2);
-    expect([await countOf(hidden.id), await countOf(control.id)]).toEqual([1, 2]);
+    expect([await countOf(hidden.id), await countOf(control.id)]).toEqual([2, 2]);
+    const hiddenOnly = (await fx.deliveriesOf(hidden.id, 2))[1]!;
+    expect(hiddenOnly.event).toBe('record.updated');
+    expect(await fx.finish(hiddenOnly.id)).toEqual({ status: 'delivered', attempts: 1 });
+    const restricted = { state: 'restricted' };
+    const [, update] = requestsTo('/owner-hides-amount');
+    expect(update!.json.data.record.fields).toEqual([
+      expect.objectContaining({ fieldId: amount, before: restricted, after: restricted }),
+      expect.objectContaining({ fieldId: weighted, before: restricted, after: restricted }),
+    ]);
 
     // A change the owner can read arrives, with Amount still redacted.
     await fx.api('PATCH', `/records/deal/${record.id}`, { values: { [fx.field('Name')]: 'Renamed deal' } });
-    const rows = await fx.deliveriesOf(hidden.id, 2);
-    expect(rows.map((row) => row.event)).toEqual(['record.created', 'record.updated']);
-    expect(await fx.finish(rows[1]!.id)).toEqual({ status: 'delivered', attempts: 1 });
+    const rows = await fx.deliveriesOf(hidden.id, 3);
+    expect(rows.map((row) => row.event)).toEqual(['record.created', 'record.updated', 'record.updated']);
+    expect(await fx.finish(rows[2]!.id)).toEqual({ status: 'delivered', attempts: 1 });
     const sent = requestsTo('/owner-hides-amount');
-    expect(sent.map((request) => request.json.event)).toEqual(['record.created', 'record.updated']);
-    const fields = sent[1]!.json.data.record.fields as { fieldId: string }[];
+    expect(sent.map((request) => request.json.event)).toEqual([
+      'record.created',
+      'record.updated',
+      'record.updated',
+    ]);
+    const fields = sent[2]!.json.data.record.fields as { fieldId: string }[];
     expect(fields.map((field) => field.fieldId)).toEqual([fx.field('Name')]);
     expect(sent.map((request) => request.rawBody.toString()).join('\n')).not.toContain(String(secret));
   });
