@@ -10,7 +10,9 @@ import { WebhooksRepository } from '../src/webhooks/webhooks.repository';
 import { createDeliveryCapacity, type DeliveryCapacity } from '../src/deliveries/capacity/delivery-capacity';
 import { DeliveryLanes, type LaneObserver } from '../src/deliveries/capacity/delivery-lanes';
 import { DeliveryAttemptsRepository } from '../src/deliveries/store';
+import type { HeldDeliveries } from '../src/deliveries/capacity/held-deliveries';
 import { createDeliveryActivities } from './delivery.activities';
+import { createHeldDeliveryActivities } from './held-deliveries.activities';
 import { createRecordErasureActivities } from './record-erasure.activities';
 import { createResendBatchActivities } from './resend-batch.activities';
 
@@ -27,6 +29,8 @@ export interface ActivityDeps {
   /** This process's delivery capacity, when something else (the metrics) reads it too. */
   capacity?: DeliveryCapacity;
   laneObserver?: LaneObserver;
+  /** The held deliveries, which an operator releases by hand from their endpoint's workflow. */
+  held?: HeldDeliveries;
 }
 
 /**
@@ -52,6 +56,7 @@ export function createActivities(deps: ActivityDeps) {
     ...createRecordErasureActivities(deps),
     ...createResendBatchActivities({ steps: deps.resendSteps }),
     ...createDeliveryActivities({ attempts, lanes }),
+    ...createHeldDeliveryActivities(deps),
   };
 }
 

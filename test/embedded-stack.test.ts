@@ -120,7 +120,7 @@ describe('embedded stack (npm start)', () => {
         expect(metrics.status).toBe(200);
         expect(metrics.headers.get('content-type')).toContain('text/plain');
         const text = await metrics.text();
-        expect(text).toContain('webhook_lane_slots{lane="fast"} 200');
+        expect(text).toContain('webhook_lane_slots{lane="fast"} 1000');
         expect(text).toContain('# TYPE webhook_attempts_total counter');
         // Not on the API's port.
         expect((await fetch(`http://127.0.0.1:${env.PORT}/metrics`)).status).not.toBe(200);

@@ -15,6 +15,15 @@ export const DeliveryStatusKey = defineSearchAttributeKey('DeliveryStatus', Sear
  * lane. Unset: every attempt so far ran in the fast lane (docs/architecture.md, "Delivery capacity").
  */
 export const DeliveryLaneKey = defineSearchAttributeKey('DeliveryLane', SearchAttributeType.KEYWORD);
+/**
+ * On an endpoint's held-deliveries workflow (held-deliveries.workflow.ts): the ids of the oldest
+ * deliveries it holds, the next to start (at most HELD_IDS_SHOWN), so `HeldDeliveryIds = "<id>"`
+ * finds the workflow that holds that delivery.
+ */
+export const HeldDeliveryIdsKey = defineSearchAttributeKey(
+  'HeldDeliveryIds',
+  SearchAttributeType.KEYWORD_LIST,
+);
 
 export const SEARCH_ATTRIBUTE_KEYS = [
   WorkspaceIdKey,
@@ -24,6 +33,7 @@ export const SEARCH_ATTRIBUTE_KEYS = [
   DeliveryIdKey,
   DeliveryStatusKey,
   DeliveryLaneKey,
+  HeldDeliveryIdsKey,
 ];
 
 /** The search attributes of a delivery workflow, from the delivery row's ids. */

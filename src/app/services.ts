@@ -1,10 +1,12 @@
 import type { DataSource } from 'typeorm';
 import { deliveryWorkflowId } from '../../workflows/delivery.workflow';
+import { heldDeliveriesWorkflowId } from '../../workflows/held-deliveries.workflow';
 import { DeliveriesService } from '../deliveries/log/deliveries.service';
 import { RetryNowService } from '../deliveries/log/retry-now.service';
 import { DeliveryAttemptsRepository, type Delivery } from '../deliveries/store';
 import { Dispatcher } from '../deliveries/engine/dispatcher';
 import { HeldDeliveries } from '../deliveries/capacity/held-deliveries';
+import { TemporalHeldWorkflows } from '../deliveries/capacity/held-workflows';
 import type { DeliveryCapacity } from '../deliveries/capacity/delivery-capacity';
 import { ResendBatchSteps } from '../deliveries/resend/resend-batch-steps';
 import { ResendBatchesService } from '../deliveries/resend/resend-batches.service';
@@ -71,11 +73,17 @@ export function createServices(deps: {
       releasedPerPass: Math.ceil(config.DELIVERY_SLOW_LANE_RATE_PER_WORKSPACE / 2),
     },
     deps.capacity,
+    new TemporalHeldWorkflows(temporal.client, temporal.taskQueue, logger, config.DELIVERY_FAIRNESS_WEIGHTS),
   );
   const dispatcher = new Dispatcher(dataSource, starter, logger, held);
+  // A held delivery has no workflow of its own yet: its endpoint's held-deliveries workflow shows it.
   const temporalUrl = (delivery: Delivery) =>
     config.TEMPORAL_UI_URL
-      ? `${config.TEMPORAL_UI_URL.replace(/\/+$/, '')}/namespaces/${temporal.namespace}/workflows/${deliveryWorkflowId(delivery.id)}`
+      ? `${config.TEMPORAL_UI_URL.replace(/\/+$/, '')}/namespaces/${temporal.namespace}/workflows/${
+          delivery.waitingSince && !delivery.workflowStartedAt
+            ? heldDeliveriesWorkflowId(delivery.webhookId)
+            : deliveryWorkflowId(delivery.id)
+        }`
       : null;
   const deliveries = new DeliveriesService(dataSource, starter, temporalUrl, logger);
   const webhooks = new WebhooksService(dataSource, box, loadWebhookHealth);

@@ -207,6 +207,7 @@ async function run(
         resendSteps: services.resendSteps,
         capacity,
         laneObserver,
+        held: services.held,
       },
       temporal.connection instanceof NativeConnection ? temporal.connection : undefined,
     );

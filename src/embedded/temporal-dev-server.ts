@@ -47,9 +47,18 @@ export const DEV_SERVER_DYNAMIC_CONFIG: Record<string, string | number | boolean
   'matching.enableFairness': true,
 };
 
-/** `--search-attribute` values: every custom search attribute the workflows set is a Keyword. */
+/** The dev server's names of the search attribute types the workflows use. */
+const DEV_SERVER_TYPES: Partial<Record<(typeof SEARCH_ATTRIBUTE_KEYS)[number]['type'], string>> = {
+  KEYWORD: 'Keyword',
+  KEYWORD_LIST: 'KeywordList',
+};
+
+/** `--search-attribute` values: every custom search attribute the workflows set, with its type. */
 function devServerSearchAttributeArgs(): string[] {
-  return SEARCH_ATTRIBUTE_KEYS.flatMap((key) => ['--search-attribute', `${key.name}=Keyword`]);
+  return SEARCH_ATTRIBUTE_KEYS.flatMap((key) => [
+    '--search-attribute',
+    `${key.name}=${DEV_SERVER_TYPES[key.type]}`,
+  ]);
 }
 
 function devServerDynamicConfigArgs(): string[] {

@@ -3,7 +3,12 @@ import { status as grpcStatus } from '@grpc/grpc-js';
 import { SEARCH_ATTRIBUTE_KEYS } from '../../workflows/search-attributes';
 import type { TemporalConnection } from './client';
 
-const KEYWORD = temporal.api.enums.v1.IndexedValueType.INDEXED_VALUE_TYPE_KEYWORD;
+const { IndexedValueType } = temporal.api.enums.v1;
+/** The server's types of the search attribute types the workflows use. */
+const INDEXED_TYPES: Partial<Record<(typeof SEARCH_ATTRIBUTE_KEYS)[number]['type'], number>> = {
+  KEYWORD: IndexedValueType.INDEXED_VALUE_TYPE_KEYWORD,
+  KEYWORD_LIST: IndexedValueType.INDEXED_VALUE_TYPE_KEYWORD_LIST,
+};
 
 /**
  * Registers the custom search attributes that are missing on the namespace and returns their
@@ -21,7 +26,7 @@ export async function ensureSearchAttributes(
   try {
     await connection.operatorService.addSearchAttributes({
       namespace,
-      searchAttributes: Object.fromEntries(missing.map((key) => [key.name, KEYWORD])),
+      searchAttributes: Object.fromEntries(missing.map((key) => [key.name, INDEXED_TYPES[key.type]!])),
     });
   } catch (error) {
     if ((error as { code?: number }).code !== grpcStatus.ALREADY_EXISTS) throw error;

@@ -113,6 +113,7 @@ export async function startTestApp(
         resendSteps: workerServices.resendSteps,
         capacity,
         laneObserver,
+        held: workerServices.held,
       },
     );
     const stopRelease = startHeldRelease(workerServices.held, logger);

@@ -3,7 +3,9 @@ import { PreparedStatement } from '../../db/prepared';
 import type { Logger } from '../../logger';
 import {
   claimHeld,
+  claimHeldOne,
   heldEndpoints,
+  heldSummary,
   queuedByWorkspace,
   unclaimHeld,
   type Delivery,
@@ -11,6 +13,7 @@ import {
 } from '../store';
 import type { DeliveryStarter } from '../engine/delivery-starter';
 import { servedByFastLane } from '../../shared/deliveries/endpoint-state';
+import type { HeldRelease } from '../../shared/deliveries/held-deliveries';
 import type { DeliveryCapacity } from './delivery-capacity';
 import type { LaneKey } from './lane-budget';
 import { releaseShares } from './release-shares';
@@ -19,6 +22,14 @@ import { releaseShares } from './release-shares';
 const STATE_READ_EVERY_MS = 500;
 /** Remembered endpoint states per process; all forgotten beyond it. */
 const REMEMBERED = 10_000;
+/** Where each endpoint's held deliveries show in Temporal (capacity/held-workflows.ts). */
+export interface HeldWorkflows {
+  /** Makes sure the endpoint's held-deliveries workflow runs (not awaited by the release pass). */
+  ensure(key: LaneKey): void;
+}
+
+/** A release by hand starts at most this many at once unless told (each is a workflow). */
+const RELEASED_BY_HAND = 1_000;
 
 export interface HoldSettings {
   /**
@@ -60,6 +71,8 @@ export class HeldDeliveries {
     private readonly settings: HoldSettings,
     /** This process's own delivery capacity, when it runs a worker. */
     private readonly local?: DeliveryCapacity,
+    /** Where each endpoint's held deliveries show in Temporal (its held-deliveries workflow). */
+    private readonly workflows?: HeldWorkflows,
   ) {
     local?.fast.onLeave(() => void this.wake());
   }
@@ -106,6 +119,9 @@ export class HeldDeliveries {
   async release(): Promise<number> {
     const endpoints = await heldEndpoints(this.dataSource.manager);
     if (!endpoints.length) return 0;
+    // Every endpoint with held deliveries has its workflow in Temporal, whoever held them.
+    for (const endpoint of endpoints)
+      this.workflows?.ensure({ webhookId: endpoint.webhook_id, workspaceId: endpoint.workspace_id });
     const turn = this.passes++ * this.settings.releasedPerPass;
     const unhealthy = new Map<string, HeldEndpoint[]>();
     let started = 0;
@@ -151,12 +167,38 @@ export class HeldDeliveries {
    * did start is AlreadyStarted, taken as started. An attempt of a just-started workflow that writes
    * its row waits the few milliseconds until this commits.
    */
-  private claimAndStart(key: LaneKey, room: number, healthy: boolean): Promise<number> {
-    return this.dataSource.transaction(async (manager) => {
+  private async claimAndStart(key: LaneKey, room: number, healthy: boolean): Promise<number> {
+    const started = await this.claimAndStartWith(async (manager) => {
       const deliveries = await claimHeld(manager, key.webhookId, room, healthy);
       if (healthy) for (let i = 0; i < deliveries.length; i++) this.local?.fast.reserve(key);
-      return this.start(manager, deliveries);
+      return deliveries;
     });
+    return started.length;
+  }
+
+  /**
+   * An operator's release (the held-deliveries workflow's `releaseNow`): starts the endpoint's held
+   * delivery `deliveryId`, or its oldest up to `limit`, now, whatever the endpoint's state and its
+   * workspace's budget. The claim makes each start once, however many ask at the same time.
+   */
+  async releaseNow(
+    key: LaneKey,
+    request: { deliveryId?: string; limit?: number } = {},
+  ): Promise<HeldRelease> {
+    const limit = Math.max(1, Math.min(request.limit ?? RELEASED_BY_HAND, 10 * RELEASED_BY_HAND));
+    const started = await this.claimAndStartWith((manager) =>
+      request.deliveryId
+        ? claimHeldOne(manager, key.webhookId, request.deliveryId)
+        : claimHeld(manager, key.webhookId, limit, true),
+    );
+    const left = await heldSummary(this.dataSource.manager, key.webhookId, 0, 10 * RELEASED_BY_HAND + 1);
+    this.logger.info({ ...key, started: started.length }, 'held deliveries released by hand');
+    return { started: started.map((delivery) => delivery.id), stillHeld: left.count };
+  }
+
+  /** Claims and starts in one transaction; the deliveries whose workflows started. */
+  private claimAndStartWith(claim: (manager: EntityManager) => Promise<Delivery[]>): Promise<Delivery[]> {
+    return this.dataSource.transaction(async (manager) => this.start(manager, await claim(manager)));
   }
 
   /** Of these webhooks, those whose stored state is not healthy (read at most twice a second each). */
@@ -176,7 +218,7 @@ export class HeldDeliveries {
   }
 
   /** Starts claimed deliveries; one whose start failed is held again for the next pass. */
-  private async start(manager: EntityManager, deliveries: Delivery[]): Promise<number> {
+  private async start(manager: EntityManager, deliveries: Delivery[]): Promise<Delivery[]> {
     const results = await Promise.allSettled(
       deliveries.map((delivery) => this.starter.startDelivery(delivery)),
     );
@@ -185,7 +227,7 @@ export class HeldDeliveries {
       this.logger.warn({ deliveries: failed.length }, 'could not start held deliveries yet');
       await unclaimHeld(manager, failed);
     }
-    return deliveries.length - failed.length;
+    return deliveries.filter((_, index) => results[index]!.status === 'fulfilled');
   }
 }
 

@@ -59,10 +59,10 @@ export const deliveryViewSchema = z
         '`event`: sent because the event happened; `resend`: resent by hand; `test`: a sample event sent by "Send test event" (its envelope carries `data.test: true`).',
     }),
     resendOf: id.nullable(),
-    temporalUrl: z
-      .string()
-      .nullable()
-      .meta({ description: "The delivery's workflow in the Temporal Web UI, when its address is known." }),
+    temporalUrl: z.string().nullable().meta({
+      description:
+        "The delivery's workflow in the Temporal Web UI, when its address is known; while the delivery is held (Pending, waiting for its endpoint before its workflow starts), its endpoint's held-deliveries workflow (`held-<webhookId>`).",
+    }),
     createdAt: timestamp,
     updatedAt: timestamp,
   })

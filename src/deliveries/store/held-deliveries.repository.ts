@@ -38,6 +38,55 @@ export async function claimHeld(
   return rows.map((row) => entityFromRow(manager, Delivery, row));
 }
 
+/** An endpoint's held deliveries as its held-deliveries workflow shows them. */
+export interface HeldSummary {
+  /** How many are held, counted up to `countUpTo`. */
+  count: number;
+  /** The oldest, first to start: their ids and since when the oldest waits. */
+  oldest: { id: string; waitingSince: Date }[];
+}
+
+/** How many of the endpoint's deliveries are held (up to `countUpTo`) and the oldest `shown` of them. */
+export async function heldSummary(
+  manager: EntityManager,
+  webhookId: string,
+  shown: number,
+  countUpTo: number,
+): Promise<HeldSummary> {
+  const [counted] = await HELD_COUNT.run(manager, [webhookId, countUpTo]);
+  const oldest = await HELD_OLDEST.run(manager, [webhookId, shown]);
+  return {
+    count: counted!.count as number,
+    oldest: oldest.map((row) => ({ id: row.id as string, waitingSince: row.waiting_since as Date })),
+  };
+}
+
+/** Where a delivery of this endpoint stands: held (and how many of its are ahead), or not. */
+export async function heldPlace(
+  manager: EntityManager,
+  webhookId: string,
+  deliveryId: string,
+): Promise<{ status: string; held: boolean; ahead: number; waitingSince: Date | null } | null> {
+  const [row] = await HELD_PLACE.run(manager, [webhookId, deliveryId]);
+  if (!row) return null;
+  return {
+    status: row.status as string,
+    held: row.held as boolean,
+    ahead: row.ahead as number,
+    waitingSince: (row.waiting_since as Date | null) ?? null,
+  };
+}
+
+/** Claims one held delivery of the endpoint for starting now (an operator's release); none when not held. */
+export async function claimHeldOne(
+  manager: EntityManager,
+  webhookId: string,
+  deliveryId: string,
+): Promise<Delivery[]> {
+  const rows = await CLAIM_ONE.run(manager, [webhookId, deliveryId]);
+  return rows.map((row) => entityFromRow(manager, Delivery, row));
+}
+
 /** Claimed deliveries whose start failed are held again, for the next pass. */
 export async function unclaimHeld(manager: EntityManager, deliveryIds: string[]): Promise<void> {
   await UNCLAIM.run(manager, [deliveryIds]);
@@ -85,6 +134,32 @@ const CLAIM = new PreparedStatement(
       WHERE id IN (SELECT id FROM deliveries
                     WHERE webhook_id = $1::uuid AND waiting_since IS NOT NULL AND workflow_started_at IS NULL
                     ORDER BY created_at LIMIT $2::integer FOR UPDATE SKIP LOCKED)
+      RETURNING ${columnsOf(manager, Delivery, 'deliveries')}`,
+);
+
+// Through deliveries_held_idx (webhook_id, created_at) WHERE held: a bounded count, the oldest first.
+const HELD_COUNT = new PreparedStatement(
+  `SELECT count(*)::int AS count FROM (SELECT 1 FROM deliveries
+     WHERE webhook_id = $1::uuid AND waiting_since IS NOT NULL AND workflow_started_at IS NULL
+     LIMIT $2::integer) held`,
+);
+const HELD_OLDEST = new PreparedStatement(
+  `SELECT id, waiting_since FROM deliveries
+    WHERE webhook_id = $1::uuid AND waiting_since IS NOT NULL AND workflow_started_at IS NULL
+    ORDER BY created_at LIMIT $2::integer`,
+);
+const HELD_PLACE = new PreparedStatement(
+  `SELECT d.status, d.waiting_since,
+          (d.waiting_since IS NOT NULL AND d.workflow_started_at IS NULL) AS held,
+          (SELECT count(*)::int FROM deliveries h
+            WHERE h.webhook_id = d.webhook_id AND h.waiting_since IS NOT NULL AND h.workflow_started_at IS NULL
+              AND h.created_at < d.created_at) AS ahead
+     FROM deliveries d WHERE d.id = $2::uuid AND d.webhook_id = $1::uuid`,
+);
+const CLAIM_ONE = new PreparedStatement(
+  (manager) =>
+    `UPDATE deliveries SET workflow_started_at = now(), waiting_since = NULL
+      WHERE id = $2::uuid AND webhook_id = $1::uuid AND waiting_since IS NOT NULL AND workflow_started_at IS NULL
       RETURNING ${columnsOf(manager, Delivery, 'deliveries')}`,
 );
 

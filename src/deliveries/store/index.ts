@@ -22,12 +22,15 @@ export { insertDispatched, markWorkflowsStarted, unstartedBefore } from './dispa
 export type { DispatchedDeliveries, OutboxTable } from './dispatched-deliveries.repository';
 export {
   claimHeld,
+  claimHeldOne,
   heldEndpoints,
+  heldPlace,
+  heldSummary,
   queuedByWorkspace,
   unclaimHeld,
   waitingByWebhook,
 } from './held-deliveries.repository';
-export type { HeldEndpoint } from './held-deliveries.repository';
+export type { HeldEndpoint, HeldSummary } from './held-deliveries.repository';
 export { countDrift } from './delivery-recount.repository';
 export type { CountDrift } from './delivery-recount.repository';
 export { resendBatchResults } from './resend-batch-results.repository';
