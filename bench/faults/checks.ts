@@ -243,3 +243,19 @@ export async function countsDrift(
     await client.end();
   }
 }
+
+/** Deliveries held in the database right now: not started, waiting for their endpoint (-1 when unreadable). */
+export async function heldNow(databaseUrl: string): Promise<number> {
+  const client = new Client({ connectionString: databaseUrl, connectionTimeoutMillis: 5000 });
+  try {
+    await client.connect();
+    const { rows } = await client.query<{ held: number }>(
+      `SELECT count(*)::int AS held FROM deliveries WHERE waiting_since IS NOT NULL AND workflow_started_at IS NULL`,
+    );
+    return rows[0]!.held;
+  } catch {
+    return -1;
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+}

@@ -2,7 +2,8 @@
 // X-Service-Delivery-Id header, the envelope's event id and record id) the moment the body has
 // arrived, before answering, so a POST whose sender died before reading the answer still counts.
 // It answers 200; every `holdEvery`-th request is held `holdMs` first (under the 5 s deadline), so
-// a worker killed at that moment dies mid-POST.
+// a worker killed at that moment dies mid-POST. While `failUntil` says, one path is answered 503, so
+// its endpoint is failing and its new deliveries are held in the database meanwhile.
 import { EventEmitter } from 'node:events';
 import { createServer, type Server } from 'node:http';
 import { listenOnLoopback } from '../receiver';
@@ -23,12 +24,20 @@ export class FaultReceiver {
   unparsable = 0;
   /** Requests being held right now. */
   holding = 0;
+  /** Requests answered 503. */
+  refused = 0;
+  private failing: { path: string; until: number } | undefined;
   url = '';
   private readonly events = new EventEmitter();
   private server: Server | undefined;
   private count = 0;
 
   constructor(private readonly options: { holdEvery: number; holdMs: number }) {}
+
+  /** Answers 503 to every POST on `path` until `until` (wallMs). */
+  failUntil(path: string, until: number): void {
+    this.failing = { path, until };
+  }
 
   async start(): Promise<this> {
     const server = createServer((request, response) => {
@@ -56,15 +65,20 @@ export class FaultReceiver {
           );
         if (receipt.eventId) this.eventIds.add(receipt.eventId);
 
+        this.count++;
+        const refuse =
+          this.failing !== undefined && this.failing.path === request.url && wallMs() < this.failing.until;
         const answer = () => {
           if (!response.destroyed) {
-            response.writeHead(200, { 'Content-Type': 'text/plain', 'Content-Length': '2' });
-            response.end('ok');
+            response.writeHead(refuse ? 503 : 200, { 'Content-Type': 'text/plain', 'Content-Length': '2' });
+            response.end(refuse ? 'no' : 'ok');
           }
           this.events.emit('answered');
         };
-        this.count++;
-        if (this.options.holdEvery > 0 && this.count % this.options.holdEvery === 0) {
+        if (refuse) {
+          this.refused++;
+          answer();
+        } else if (this.options.holdEvery > 0 && this.count % this.options.holdEvery === 0) {
           this.holding++;
           setTimeout(() => {
             this.holding--;

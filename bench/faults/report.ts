@@ -12,6 +12,8 @@ export interface FaultRecord {
   backAfter: number;
   /** POSTs the receiver got while it was down (the other processes took over). */
   receivedWhileDown: number;
+  /** Deliveries held in the database (not started, waiting for their endpoint) just before it. */
+  heldThen: number;
 }
 
 export interface Outcome {
@@ -120,11 +122,19 @@ export function lines(o: Outcome): Line[] {
 
 export function render(faults: FaultRecord[], result: Line[]): string {
   const faultTable = table(
-    ['fault', 'at (s after first write)', 'how', 'serving again after', 'POSTs received meanwhile'],
+    [
+      'fault',
+      'at (s after first write)',
+      'how',
+      'held then',
+      'serving again after',
+      'POSTs received meanwhile',
+    ],
     faults.map((f) => [
       f.component,
       f.at.toFixed(1),
       f.how,
+      String(f.heldThen),
       `${f.backAfter.toFixed(1)} s`,
       String(f.receivedWhileDown),
     ]),

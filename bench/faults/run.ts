@@ -14,7 +14,16 @@ import { join, resolve } from 'node:path';
 import { processesMentioning } from '../cpu';
 import { alive, freePort } from '../stack';
 import { sleep, wallMs } from '../stats';
-import { countsDrift, duplicates, listIds, missing, pageThrough, readDb, type PagingResult } from './checks';
+import {
+  countsDrift,
+  duplicates,
+  heldNow,
+  listIds,
+  missing,
+  pageThrough,
+  readDb,
+  type PagingResult,
+} from './checks';
 import { killAll, type Component } from './components';
 import { FaultReceiver } from './receiver';
 import { lines, render, type FaultRecord } from './report';
@@ -167,6 +176,9 @@ async function main(settings: FaultSettings): Promise<number> {
     stopped: () => stopping,
   });
   const writesStart = wallMs();
+  // The last webhook's endpoint fails for a while: its deliveries are held through the faults.
+  const failingPath = settings.webhooks > 1 ? `/hook-${settings.webhooks - 1}` : '/hook';
+  receiver.failUntil(failingPath, writesStart + settings.failForS * 1000);
   const progress = setInterval(() => log(`  ${writeProgress(load.writes, receiver!)}`), 5000);
 
   const faults: FaultRecord[] = [];
@@ -174,9 +186,12 @@ async function main(settings: FaultSettings): Promise<number> {
     const due = writesStart + (seconds * 1000 * (k + 0.5)) / plan.length;
     if (due > wallMs()) await sleep(due - wallMs());
     if (stopping) break;
+    // Aimed at a moment when deliveries are held (up to 3 s of waiting), so the kill meets them.
+    await untilHeld(postgresUrl, 3000);
+    const heldThen = await heldNow(postgresUrl);
     const how = await step.aim();
     const at = wallMs();
-    log(`fault: ${step.component.name}, ${how}`);
+    log(`fault: ${step.component.name}, ${how}; deliveries held in the database then: ${heldThen}`);
     await step.component.fault();
     await sleep(downMs);
     await step.component.start();
@@ -190,6 +205,7 @@ async function main(settings: FaultSettings): Promise<number> {
       how,
       backAfter,
       receivedWhileDown,
+      heldThen,
     });
   }
   const lastFaultAt = writesStart + (faults.at(-1)?.at ?? 0) * 1000;
@@ -286,6 +302,12 @@ async function main(settings: FaultSettings): Promise<number> {
       : 'PASSED: every requirement holds\n',
   );
   return failed.length ? 1 : 0;
+}
+
+/** Resolves once the database holds a delivery for its endpoint, or after `timeoutMs`. */
+async function untilHeld(postgresUrl: string, timeoutMs: number): Promise<void> {
+  for (const deadline = wallMs() + timeoutMs; wallMs() < deadline; await sleep(50))
+    if ((await heldNow(postgresUrl)) > 0) return;
 }
 
 function writeProgress(writes: FaultWrite[], rx: FaultReceiver): string {

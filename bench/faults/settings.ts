@@ -13,6 +13,12 @@ export interface FaultSettings {
   /** Every n-th POST is held `holdMs` by the receiver (0: none). */
   holdEvery: number;
   holdMs: number;
+  /**
+   * For this many seconds from the first write, the last webhook's receiver answers 503 (0: never):
+   * its endpoint turns failing, the API holds its new deliveries in PostgreSQL, and the kills meet
+   * held deliveries (issue 33). Its deliveries are delivered by their retries afterwards.
+   */
+  failForS: number;
   /** How long a stopped component stays down before it is started again. */
   downMs: number;
   /** A write unacknowledged this long after its first send is given up (and reported). */
@@ -43,12 +49,13 @@ const FLAGS: Record<
   '--page-limit': { env: 'FAULTS_PAGE_LIMIT', key: 'pageLimit', min: 1, max: 200, fallback: 7 },
   '--hold-every': { env: 'FAULTS_HOLD_EVERY', key: 'holdEvery', min: 0, max: 1000, fallback: 5 },
   '--hold-ms': { env: 'FAULTS_HOLD_MS', key: 'holdMs', min: 0, max: 4000, fallback: 1500 },
+  '--fail-for': { env: 'FAULTS_FAIL_FOR_S', key: 'failForS', min: 0, max: 300, fallback: 30 },
   '--down-ms': { env: 'FAULTS_DOWN_MS', key: 'downMs', min: 0, max: 60_000, fallback: 2000 },
   '--give-up': { env: 'FAULTS_GIVE_UP_S', key: 'giveUpS', min: 10, max: 900, fallback: 180 },
 };
 
 export const USAGE = `npm run test:faults -- [--writes N] [--rate N/s] [--webhooks N] [--issue-scale] [--drain-timeout s]
-  [--page-limit N] [--hold-every N] [--hold-ms ms] [--down-ms ms] [--give-up s] [--keep] [--topology]
+  [--page-limit N] [--hold-every N] [--hold-ms ms] [--fail-for s] [--down-ms ms] [--give-up s] [--keep] [--topology]
   --issue-scale is issue 11's run: 1,000 writes at 20/s. Defaults: 300 writes at 10/s.
   --topology (FAULTS_STACK=topology): against the production topology (npm run topology's processes),
   writes spread over both APIs, one worker and one API killed.`;
