@@ -3,7 +3,7 @@
 import type { DeliveryState } from '../shared/deliveries/delivery-state';
 import { healthWindows } from '../shared/webhooks/webhook-health';
 import type { WebhookView } from './api';
-import { deliveriesPathOf } from './webhooks';
+import { deliveriesPathOf } from './deliveries';
 
 /**
  * The deliveries of one chart bucket, [start, end): `createdTo` is inclusive on the server, so the

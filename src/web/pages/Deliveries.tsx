@@ -35,16 +35,15 @@ import {
   deliveryFiltersOf,
   deliveryQueryOf,
   eventFilterOptions,
-  eventLabel,
   hasDeliveryFilters,
   ID_FILTERS,
   invalidIdFilters,
-  isIsoTime,
   isUnfinished,
   mergeDeliveries,
   webhookLabel,
   type DeliveryFilters,
-} from '../webhooks';
+} from '../deliveries';
+import { eventLabel, isIsoTime } from '../webhooks';
 
 const PAGE_SIZE = 50;
 /** What each id filter takes, as its field's title and the message when its text is not yet one. */

@@ -1,7 +1,7 @@
 // Pieces of the delivery log shared by the Deliveries page and Event Details.
 import type { DeliveryView } from '../../api';
 import { DateTime } from '../../format';
-import { STATE_LABELS, webhookLabel } from '../../webhooks';
+import { STATE_LABELS, webhookLabel } from '../../deliveries';
 
 /**
  * The delivery's state: Pending, Sending, Delivered, Failed (for good), or "Retrying · next at

@@ -10,7 +10,8 @@ import { api, errorMessage, type DeliveryView, type EventDetails } from '../../a
 import { DateTime } from '../../format';
 import { useSubmit } from '../../hooks/useSubmit';
 import { DELIVERY_MAX_ATTEMPTS } from '../../../shared/limits';
-import { eventLabel, formatDuration, hasRestrictedValues, isUnfinished, STATE_LABELS } from '../../webhooks';
+import { formatDuration, hasRestrictedValues, isUnfinished, STATE_LABELS } from '../../deliveries';
+import { eventLabel } from '../../webhooks';
 import { AttemptExchange } from './AttemptExchange';
 import { BreakableUrl } from '../BreakableUrl';
 import { DeliveryStatusBadge, DeliveryWebhook, ElementName } from './DeliveryParts';

@@ -5,7 +5,7 @@ import type { WebhookView } from '../../api';
 import { DateTime } from '../../format';
 import { EndpointStateLine } from './EndpointState';
 import { formatSuccessRate } from '../../../shared/webhooks/webhook-health';
-import { STATE_LABELS } from '../../webhooks';
+import { STATE_LABELS } from '../../deliveries';
 import { judgeHealth } from '../../../shared/webhooks/health-verdict';
 import { HealthVerdictBadge } from './HealthVerdict';
 
