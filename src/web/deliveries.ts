@@ -6,24 +6,25 @@ import { deliveryIdRange, isWholeId, shortId } from '../shared/deliveries/delive
 import type { DeliveryListQuery, DeliveryPage, DeliveryState, DeliveryStatus, DeliveryView } from './api';
 import { createdBound, SELECTABLE_EVENTS } from './webhooks';
 
-/**
- * What the badges, the Status filter and the counts call each state: the spec's statuses, with a
- * Failed delivery whose next attempt is scheduled shown as Retrying (src/shared/deliveries/delivery-state.ts).
- */
-export const STATE_LABELS: Record<DeliveryState, string> = {
+/** The spec's four statuses, as the Status column and the Status filter name them (spec.md, "Delivery record"). */
+export const STATUS_LABELS: Record<DeliveryStatus, string> = {
   pending: 'Pending',
   sending: 'Sending',
   delivered: 'Delivered',
-  retrying: 'Retrying',
   failed: 'Failed',
 };
 
-/** The Status filter's choices: each shows the deliveries wearing that badge. */
-export const STATE_FILTER_LABELS: Record<DeliveryState, string> = {
-  ...STATE_LABELS,
+/** The two states of a Failed delivery: its next attempt scheduled, or none to follow. */
+export type FailedState = Extract<DeliveryState, 'retrying' | 'failed'>;
+
+/** The choices that narrow the Status filter's Failed (the server's `state`). */
+export const FAILED_STATE_LABELS: Record<FailedState, string> = {
   retrying: 'Retrying (next attempt scheduled)',
-  failed: 'Failed (no attempt follows)',
+  failed: 'Failed for good (no attempt follows)',
 };
+
+const isStatus = (value: string): value is DeliveryStatus => value in STATUS_LABELS;
+const isFailedState = (value: string): value is FailedState => value in FAILED_STATE_LABELS;
 
 /**
  * The Deliveries page's event filter: the catalog, then the retired events this workspace has
@@ -41,11 +42,13 @@ export function eventFilterOptions(legacyEvents: readonly string[], asked: strin
 export type DeliveryFilters = {
   /** Part of the event or of the URL (the server's `searchTerm`). */
   search: string;
+  /** The Status filter: one of the spec's four statuses (Failed includes the retrying ones). */
+  status: DeliveryStatus | '';
   /**
-   * The Status filter: a state, sent as the server's `state` (its `failed` is Failed for good, apart
-   * from `retrying`); kept as `status` in the page's address.
+   * Which Failed deliveries (a chart segment or the Dashboard asks for one): those retrying, or
+   * those failed for good; '' for both. Set only with `status` Failed.
    */
-  status: DeliveryState | '';
+  state: FailedState | '';
   /** One event name, or '' for all. */
   event: string;
   /** The URL a delivery went to, exactly. */
@@ -64,6 +67,7 @@ export type DeliveryFilters = {
 export const NO_DELIVERY_FILTERS: DeliveryFilters = {
   search: '',
   status: '',
+  state: '',
   event: '',
   url: '',
   webhookId: '',
@@ -86,16 +90,19 @@ export const invalidIdFilters = (filters: DeliveryFilters) =>
   ID_FILTERS.filter(({ name, valid }) => filters[name].trim() !== '' && !valid(filters[name]));
 
 const FILTER_NAMES = Object.keys(NO_DELIVERY_FILTERS) as (keyof DeliveryFilters)[];
-const isState = (value: string): value is DeliveryState => value in STATE_LABELS;
 
 /** The filters a Deliveries page address holds (`location.search`); unknown values are dropped. */
 export function deliveryFiltersOf(search: string): DeliveryFilters {
   const params = new URLSearchParams(search);
   const read = (name: keyof DeliveryFilters) => params.get(name) ?? '';
   const status = read('status');
+  const asked = read('state');
+  // Links made while the filter offered Retrying as a status of its own say `status=retrying`.
+  const state = isFailedState(asked) ? asked : status === 'retrying' ? 'retrying' : '';
   return {
     search: read('search'),
-    status: isState(status) ? status : '',
+    status: state ? 'failed' : isStatus(status) ? status : '',
+    state,
     event: read('event'),
     url: read('url'),
     webhookId: read('webhookId'),
@@ -105,6 +112,13 @@ export function deliveryFiltersOf(search: string): DeliveryFilters {
     eventId: read('eventId'),
     recordId: read('recordId'),
   };
+}
+
+/** The Status filter (and its Failed refinement) that lists the deliveries of one state. */
+export function statusFilterOf(state: DeliveryState): Pick<DeliveryFilters, 'status' | 'state'> {
+  return state === 'retrying' || state === 'failed'
+    ? { status: 'failed', state }
+    : { status: state, state: '' };
 }
 
 /** The Deliveries page's address for these filters ("Show deliveries": `{ url }`, exact). */
@@ -123,7 +137,9 @@ export function deliveryQueryOf(filters: DeliveryFilters): DeliveryListQuery {
   const query: DeliveryListQuery = {};
   const search = filters.search.trim();
   if (search) query.searchTerm = search;
-  if (filters.status) query.state = filters.status;
+  // A state implies its status (Failed); alone it reads the partial index of the retrying ones.
+  if (filters.state) query.state = filters.state;
+  else if (filters.status) query.status = filters.status;
   if (filters.event) query.event = filters.event;
   const url = filters.url.trim();
   if (url) query.url = url;

@@ -1,10 +1,10 @@
 // Deliveries (roles with Read access All on API & Webhooks): the delivery log of every webhook,
 // newest first, with the spec's columns (URL, Event, Element, Status, Status Code, Created at).
-// Search (event and URL) and the filters (status — Retrying apart from Failed —, event, exact URL,
-// webhook, delivery, event and record ids, creation dates) are applied by the server and kept in the page's address, so a link or
-// a reload shows the same log;
-// the count is the server's, over every page. Opening a row shows Event Details (spec.md, "Web app
-// actions for webhooks and keys").
+// The Status column and filter use the spec's four statuses; a Failed delivery whose next attempt
+// is scheduled says when beside its status (architecture.md, "statuses in the web app"). Search
+// (event and URL) and the filters are applied by the server and kept in the page's address, so a
+// link or a reload shows the same log; the count is the server's, over every page. Opening a row
+// shows Event Details (spec.md, "Web app actions for webhooks and keys").
 import { useEffect, useMemo, useState } from 'react';
 import { api, errorMessage, type DeliveryPage, type DeliveryView, type RecordTypeSummary } from '../api';
 import { DeliveryFiltersBar } from '../components/deliveries/DeliveryFiltersBar';

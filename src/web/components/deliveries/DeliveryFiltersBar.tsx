@@ -1,8 +1,9 @@
-// The Deliveries page's search and filters (docs/deliveries.md, "The delivery log"): search, status,
+// The Deliveries page's search and filters (docs/deliveries.md, "The delivery log"): search, the
+// spec's four statuses (Failed narrowed on request to the retrying ones or those failed for good),
 // event, webhook, exact URL, the delivery, event and record ids, and the creation dates or the
 // exact times a chart bar opened the page with. The page keeps them in its address.
 import { SHORT_ID_LENGTH } from '../../../shared/deliveries/delivery-ids';
-import { ID_FILTERS, STATE_FILTER_LABELS, type DeliveryFilters } from '../../deliveries';
+import { FAILED_STATE_LABELS, ID_FILTERS, STATUS_LABELS, type DeliveryFilters } from '../../deliveries';
 import { eventLabel, isIsoTime } from '../../webhooks';
 import { DateRange } from '../DateRange';
 import { ClearFilters, SearchField } from '../ListParts';
@@ -45,51 +46,40 @@ export function DeliveryFiltersBar({
           onChange={(search) => setFilters({ search })}
           testId="deliveries-search"
         />
-        <label className="toolbar-field">
-          <span className="visually-hidden">Status</span>
-          <select
-            value={filters.status}
-            onChange={(change) => setFilters({ status: change.target.value as DeliveryFilters['status'] })}
-            data-testid="deliveries-status"
-          >
-            <option value="">All statuses</option>
-            {Object.entries(STATE_FILTER_LABELS).map(([state, label]) => (
-              <option key={state} value={state}>
-                {label}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label className="toolbar-field">
-          <span className="visually-hidden">Event</span>
-          <select
-            value={filters.event}
-            onChange={(change) => setFilters({ event: change.target.value })}
-            data-testid="deliveries-event"
-          >
-            <option value="">All events</option>
-            {eventOptions.map((name) => (
-              <option key={name} value={name}>
-                {eventLabel(name)}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label className="toolbar-field">
-          <span className="visually-hidden">Webhook</span>
-          <select
-            value={filters.webhookId}
-            onChange={(change) => setFilters({ webhookId: change.target.value })}
-            data-testid="deliveries-webhook"
-          >
-            <option value="">All webhooks</option>
-            {webhookOptions.map((webhook) => (
-              <option key={webhook.id} value={webhook.id}>
-                {webhook.label}
-              </option>
-            ))}
-          </select>
-        </label>
+        <FilterSelect
+          label="Status"
+          value={filters.status}
+          allLabel="All statuses"
+          options={Object.entries(STATUS_LABELS)}
+          onChange={(status) => setFilters({ status: status as DeliveryFilters['status'], state: '' })}
+          testId="deliveries-status"
+        />
+        {filters.status === 'failed' ? (
+          <FilterSelect
+            label="Failed deliveries"
+            value={filters.state}
+            allLabel="Retrying or not"
+            options={Object.entries(FAILED_STATE_LABELS)}
+            onChange={(state) => setFilters({ state: state as DeliveryFilters['state'] })}
+            testId="deliveries-state"
+          />
+        ) : null}
+        <FilterSelect
+          label="Event"
+          value={filters.event}
+          allLabel="All events"
+          options={eventOptions.map((name) => [name, eventLabel(name)])}
+          onChange={(event) => setFilters({ event })}
+          testId="deliveries-event"
+        />
+        <FilterSelect
+          label="Webhook"
+          value={filters.webhookId}
+          allLabel="All webhooks"
+          options={webhookOptions.map((webhook) => [webhook.id, webhook.label])}
+          onChange={(webhookId) => setFilters({ webhookId })}
+          testId="deliveries-webhook"
+        />
         <label className="toolbar-field">
           <span className="visually-hidden">Exact URL</span>
           <input
@@ -145,5 +135,37 @@ export function DeliveryFiltersBar({
         </p>
       ) : null}
     </>
+  );
+}
+
+/** One of the bar's choices: '' (its first option) applies no filter. */
+function FilterSelect({
+  label,
+  value,
+  allLabel,
+  options,
+  onChange,
+  testId,
+}: {
+  label: string;
+  value: string;
+  allLabel: string;
+  /** Each choice's value and label. */
+  options: readonly (readonly [string, string])[];
+  onChange: (value: string) => void;
+  testId: string;
+}) {
+  return (
+    <label className="toolbar-field">
+      <span className="visually-hidden">{label}</span>
+      <select value={value} onChange={(change) => onChange(change.target.value)} data-testid={testId}>
+        <option value="">{allLabel}</option>
+        {options.map(([option, optionLabel]) => (
+          <option key={option} value={option}>
+            {optionLabel}
+          </option>
+        ))}
+      </select>
+    </label>
   );
 }
