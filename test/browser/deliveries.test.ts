@@ -424,7 +424,7 @@ describe('web app: deliveries in a browser', () => {
     // No workflow waits for this one (it was written by hand): Retry now shows the server's refusal.
     await details().getByTestId('delivery-retry-now').click();
     await expect(details().getByTestId('error-message').textContent()).resolves.toMatch(
-      /no longer waiting for its next attempt/,
+      /no longer waiting for attempt 3, the one scheduled when this call read it/,
     );
     await details().getByTestId('delivery-close').click();
   });
