@@ -1,4 +1,5 @@
 import { ApplicationFailure } from '@temporalio/activity';
+import type { OutcomeCounts } from '../src/shared/webhooks/webhook-health';
 import {
   ResendBatchMissingError,
   type BatchStep,
@@ -24,6 +25,9 @@ export function createResendBatchActivities(deps: { steps: ResendBatchSteps }) {
     },
     async completeResendBatch(input: { batchId: string }): Promise<void> {
       await deps.steps.complete(input.batchId);
+    },
+    async resentDeliveryOutcomes(input: { batchId: string }): Promise<OutcomeCounts> {
+      return deps.steps.resentOutcomes(input.batchId);
     },
   };
 }

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
-// `npm run screenshots`: pictures of the Deliveries page (also filtered to the retrying deliveries,
-// with their "Retrying · next at …" badge), Event Details (also of a retrying delivery, with Retry
+// `npm run screenshots`: pictures of the Deliveries page (also narrowed to the retrying deliveries,
+// each "Failed · retrying at …"), Event Details (also of a retrying delivery, with Retry
 // now), the Dashboard's webhook health and chart, the Webhooks list with each webhook's health word,
 // a webhook's Health dialog, "Resend failed since…" with its preview, the lists as cards on a 390 px
 // phone and a last row's ⋯ menu opening upward, taken by a real headless Chromium of the real app,
@@ -211,7 +211,12 @@ async function main() {
     await page.goto(`${stack.baseUrl}/deliveries?status=failed`);
     await page.getByTestId('deliveries-total').waitFor();
     await shoot('deliveries-failed');
-    await page.getByTestId('delivery-row').first().getByTestId('delivery-open').click();
+    // Failed lists the retrying deliveries too: Event Details of one that failed for good.
+    await page
+      .locator('[data-testid=delivery-row][data-state=failed]')
+      .first()
+      .getByTestId('delivery-open')
+      .click();
     await page.getByTestId('event-details').getByTestId('delivery-payload').waitFor();
     await shoot('event-details', false);
     // The first attempt's request and response, opened.
@@ -220,8 +225,8 @@ async function main() {
     await page.getByTestId('attempt-exchange').first().scrollIntoViewIfNeeded();
     await shoot('event-details-request', false);
 
-    // The 503 receiver's deliveries wait for their next attempt: a badge, a filter and Retry now.
-    await page.goto(`${stack.baseUrl}/deliveries?status=retrying`);
+    // The 503 receiver's deliveries wait for their next attempt: Failed, retrying at …, and Retry now.
+    await page.goto(`${stack.baseUrl}/deliveries?status=failed&state=retrying`);
     await page.locator('[data-testid=delivery-row][data-state=retrying]').first().waitFor();
     await page.getByTestId('deliveries-total').waitFor();
     await shoot('deliveries-retrying');

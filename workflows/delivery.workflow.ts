@@ -39,12 +39,21 @@ export interface RetryNowAccepted {
   attempt: number;
 }
 
+/** Which attempt Retry now brings forward: the one its caller saw scheduled (issue 33, item 3). */
+export interface RetryNowRequest {
+  attempt: number;
+}
+
 /**
  * Retry now (issue 27, item 1): ends the wait for the next attempt, which then runs at once as the
  * next of the ten, in the same delivery. Its validator refuses (failure type RETRY_NOT_WAITING,
- * nothing recorded in the history) unless the workflow is waiting for its next attempt.
+ * nothing recorded in the history) unless the workflow is waiting for its next attempt, and for the
+ * very attempt the request names: a second call made when the first attempt brought forward was
+ * still scheduled must not end the wait for the one after it (issue 33, item 3). Today's API always
+ * names the attempt; the workflow also takes a call that names none (an API of before, during an
+ * upgrade), answered as it was then.
  */
-export const retryNowUpdate = defineUpdate<RetryNowAccepted>('retryNow');
+export const retryNowUpdate = defineUpdate<RetryNowAccepted, [RetryNowRequest]>('retryNow');
 
 /** The failure type of a refused Retry now: no wait to end (an attempt runs, or none follows). */
 export const RETRY_NOT_WAITING = 'DeliveryNotWaiting';
@@ -139,10 +148,17 @@ function retryNowWait(): (pause: number, next: number) => Promise<void> {
       return { attempt: waitingFor! };
     },
     {
-      validator: () => {
+      // A validator records nothing and does not run on replay, so it changes with no patch.
+      validator: (request?: RetryNowRequest) => {
         if (waitingFor === null || now) {
           throw ApplicationFailure.nonRetryable(
             'The delivery is not waiting for its next attempt: an attempt is under way, or none follows.',
+            RETRY_NOT_WAITING,
+          );
+        }
+        if (request && request.attempt !== waitingFor) {
+          throw ApplicationFailure.nonRetryable(
+            `The delivery is not waiting for attempt ${request.attempt}: attempt ${waitingFor} is scheduled now.`,
             RETRY_NOT_WAITING,
           );
         }

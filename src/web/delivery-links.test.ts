@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { bucketDeliveriesPath, troubleDeliveries } from './delivery-links';
-import { deliveryFiltersOf, deliveryQueryOf } from './webhooks';
+import { deliveryFiltersOf, deliveryQueryOf } from './deliveries';
 
 const NO_WINDOW = { delivered: 0, failed: 0, retrying: 0, inFlight: 0, successRate: null };
 const health = (failed: number, retrying: number) => ({

@@ -3,7 +3,7 @@
 import type { DeliveryState } from '../shared/deliveries/delivery-state';
 import { healthWindows } from '../shared/webhooks/webhook-health';
 import type { WebhookView } from './api';
-import { deliveriesPathOf } from './webhooks';
+import { deliveriesPathOf, statusFilterOf } from './deliveries';
 
 /**
  * The deliveries of one chart bucket, [start, end): `createdTo` is inclusive on the server, so the
@@ -17,7 +17,7 @@ export function bucketDeliveriesPath(bucket: {
 }): string {
   return deliveriesPathOf({
     webhookId: bucket.webhookId ?? undefined,
-    status: bucket.state,
+    ...(bucket.state ? statusFilterOf(bucket.state) : {}),
     createdFrom: bucket.start,
     createdTo: new Date(new Date(bucket.end).getTime() - 1).toISOString(),
   });
@@ -35,13 +35,13 @@ export function troubleDeliveries(
   const createdFrom = healthWindows(now).recent.toISOString();
   if (failed > 0) {
     return {
-      path: deliveriesPathOf({ webhookId: webhook.id, status: 'failed', createdFrom }),
+      path: deliveriesPathOf({ webhookId: webhook.id, ...statusFilterOf('failed'), createdFrom }),
       label: `Show ${failed} failed`,
     };
   }
   if (retrying > 0) {
     return {
-      path: deliveriesPathOf({ webhookId: webhook.id, status: 'retrying', createdFrom }),
+      path: deliveriesPathOf({ webhookId: webhook.id, ...statusFilterOf('retrying'), createdFrom }),
       label: `Show ${retrying} retrying`,
     };
   }

@@ -22,13 +22,14 @@ const timeWithSeconds = new Intl.DateTimeFormat(undefined, {
   hour: '2-digit',
   minute: '2-digit',
   second: '2-digit',
+  timeZoneName: 'short',
 });
 
 const sameDay = (a: Date, b: Date) => a.toDateString() === b.toDateString();
 
 /**
- * A time; `seconds` where they matter (delivery attempts and their retries); `soon` for a time
- * that is about to come (a next attempt): only its time of day when that is today.
+ * A time, with its time zone; `seconds` where they matter (delivery attempts and their retries);
+ * `soon` for a time that is about to come (a next attempt): only its time of day when that is today.
  */
 export function DateTime({
   value,

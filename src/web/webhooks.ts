@@ -1,6 +1,6 @@
 // Webhooks in the web app: the dialog's draft of a webhook, the write it leads to (only what
-// changed, spec.md "Webhook" and its rule sections), the headers field, and the Deliveries
-// page's filters (applied by the server) and labels. No React here: the pages and dialogs use these.
+// changed, spec.md "Webhook" and its rule sections), the headers field, event labels and date
+// bounds (the Deliveries page's filters are deliveries.ts). No React here: the pages and dialogs use these.
 import {
   MESSAGING_EVENTS,
   RECORD_EVENTS,
@@ -8,7 +8,6 @@ import {
   WEBHOOK_EVENTS,
   isRetiredEvent,
 } from '../shared/event-catalog';
-import { deliveryIdRange, isWholeId, shortId } from '../shared/deliveries/delivery-ids';
 import {
   SECRET_ROTATION_GRACE_HOURS_MAX,
   WEBHOOK_DESCRIPTION_MAX,
@@ -17,11 +16,6 @@ import {
 import { maySteerWebhook } from '../shared/webhooks/ownership-rule';
 import { parseHeaderLines } from '../shared/webhooks/webhook-headers';
 import type {
-  DeliveryListQuery,
-  DeliveryPage,
-  DeliveryState,
-  DeliveryStatus,
-  DeliveryView,
   SecretRotation,
   Session,
   WebhookCreate,
@@ -64,33 +58,6 @@ export function maySteer(webhook: WebhookView, session: Pick<Session, 'user' | '
 
 /** What a value people cannot see reads as (spec.md, Custom header rules 6). */
 export const MASK = '********';
-
-/**
- * What the badges, the Status filter and the counts call each state: the spec's statuses, with a
- * Failed delivery whose next attempt is scheduled shown as Retrying (src/shared/deliveries/delivery-state.ts).
- */
-export const STATE_LABELS: Record<DeliveryState, string> = {
-  pending: 'Pending',
-  sending: 'Sending',
-  delivered: 'Delivered',
-  retrying: 'Retrying',
-  failed: 'Failed',
-};
-
-/** The Status filter's choices: each shows the deliveries wearing that badge. */
-export const STATE_FILTER_LABELS: Record<DeliveryState, string> = {
-  ...STATE_LABELS,
-  retrying: 'Retrying (next attempt scheduled)',
-  failed: 'Failed (no attempt follows)',
-};
-
-/**
- * The Deliveries page's event filter: the catalog, then the retired events this workspace has
- * (`legacyEvents`, from the server), and a name the address asks for.
- */
-export function eventFilterOptions(legacyEvents: readonly string[], asked: string): string[] {
-  return [...new Set([...SELECTABLE_EVENTS, ...legacyEvents.filter(isRetiredEvent), asked])].filter(Boolean);
-}
 
 /** An event name as the lists show it: retired names carry a (legacy) marker. */
 export function eventLabel(event: string, legacy = isRetiredEvent(event)): string {
@@ -336,150 +303,4 @@ export function localDay(time: string | Date): string {
   const date = typeof time === 'string' ? new Date(time) : time;
   const pad = (n: number) => String(n).padStart(2, '0');
   return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}`;
-}
-
-// ---- Deliveries --------------------------------------------------------------------------------
-
-/**
- * The Deliveries page's filters, kept in the page's URL (`/deliveries?status=failed&…`) so a
- * link or a reload shows the same log. Dates are local calendar days (`YYYY-MM-DD`), or exact
- * ISO times when a chart bar or the Dashboard opened the log.
- */
-export type DeliveryFilters = {
-  /** Part of the event or of the URL (the server's `searchTerm`). */
-  search: string;
-  /**
-   * The Status filter: a state, sent as the server's `state` (its `failed` is Failed for good, apart
-   * from `retrying`); kept as `status` in the page's address.
-   */
-  status: DeliveryState | '';
-  /** One event name, or '' for all. */
-  event: string;
-  /** The URL a delivery went to, exactly. */
-  url: string;
-  webhookId: string;
-  createdFrom: string;
-  createdTo: string;
-  /** A delivery id, or its first 8 or more hex digits (the server's `idPrefix`). */
-  idPrefix: string;
-  /** An event id, whole. */
-  eventId: string;
-  /** A record id, whole. */
-  recordId: string;
-};
-
-export const NO_DELIVERY_FILTERS: DeliveryFilters = {
-  search: '',
-  status: '',
-  event: '',
-  url: '',
-  webhookId: '',
-  createdFrom: '',
-  createdTo: '',
-  idPrefix: '',
-  eventId: '',
-  recordId: '',
-};
-
-/** The id filters, each with the rule its text must meet before it is sent. */
-export const ID_FILTERS = [
-  { name: 'idPrefix', label: 'Delivery id', valid: (text: string) => deliveryIdRange(text) !== null },
-  { name: 'eventId', label: 'Event id', valid: isWholeId },
-  { name: 'recordId', label: 'Record id', valid: isWholeId },
-] as const;
-
-/** The id filters whose text cannot be sent as it is (too short, not an id), by label. */
-export const invalidIdFilters = (filters: DeliveryFilters) =>
-  ID_FILTERS.filter(({ name, valid }) => filters[name].trim() !== '' && !valid(filters[name]));
-
-const FILTER_NAMES = Object.keys(NO_DELIVERY_FILTERS) as (keyof DeliveryFilters)[];
-const isState = (value: string): value is DeliveryState => value in STATE_LABELS;
-
-/** The filters a Deliveries page address holds (`location.search`); unknown values are dropped. */
-export function deliveryFiltersOf(search: string): DeliveryFilters {
-  const params = new URLSearchParams(search);
-  const read = (name: keyof DeliveryFilters) => params.get(name) ?? '';
-  const status = read('status');
-  return {
-    search: read('search'),
-    status: isState(status) ? status : '',
-    event: read('event'),
-    url: read('url'),
-    webhookId: read('webhookId'),
-    createdFrom: read('createdFrom'),
-    createdTo: read('createdTo'),
-    idPrefix: read('idPrefix'),
-    eventId: read('eventId'),
-    recordId: read('recordId'),
-  };
-}
-
-/** The Deliveries page's address for these filters ("Show deliveries": `{ url }`, exact). */
-export function deliveriesPathOf(filters: Partial<DeliveryFilters>): string {
-  const params = new URLSearchParams();
-  for (const [name, value] of Object.entries(filters)) if (value) params.set(name, value);
-  const query = params.toString();
-  return query ? `/deliveries?${query}` : '/deliveries';
-}
-
-export const hasDeliveryFilters = (filters: DeliveryFilters) =>
-  FILTER_NAMES.some((name) => filters[name].trim() !== '');
-
-/** The server's query for the filters: all of them are applied by the database. */
-export function deliveryQueryOf(filters: DeliveryFilters): DeliveryListQuery {
-  const query: DeliveryListQuery = {};
-  const search = filters.search.trim();
-  if (search) query.searchTerm = search;
-  if (filters.status) query.state = filters.status;
-  if (filters.event) query.event = filters.event;
-  const url = filters.url.trim();
-  if (url) query.url = url;
-  if (filters.webhookId) query.webhookId = filters.webhookId;
-  const from = createdBound(filters.createdFrom, false);
-  if (from) query.createdFrom = from;
-  const to = createdBound(filters.createdTo, true);
-  if (to) query.createdTo = to;
-  // An id is sent once it is one (invalidIdFilters says which is not yet).
-  for (const { name, valid } of ID_FILTERS) {
-    const id = filters[name].trim();
-    if (id && valid(id)) query[name] = id;
-  }
-  return query;
-}
-
-/** How many deliveries a list holds: "1 delivery", "1,234 deliveries", "1,000+ deliveries". */
-export function deliveryCount(total: DeliveryPage['total']): string {
-  const count = `${total.count.toLocaleString('en-US')}${total.capped ? '+' : ''}`;
-  return total.count === 1 && !total.capped ? '1 delivery' : `${count} deliveries`;
-}
-
-/** A webhook as the delivery log names it: its description, else its short id. */
-export function webhookLabel(webhook: Pick<DeliveryView['webhook'], 'id' | 'description'>): string {
-  return webhook.description?.trim() || `Webhook ${shortId(webhook.id)}`;
-}
-
-/** True while a delivery can still change (the lists and Event Details read it again). */
-export const isUnfinished = (status: DeliveryStatus) => status === 'pending' || status === 'sending';
-
-/** The newest rows first, each once: `fresh` (a reread first page) replaces what it holds. */
-export function mergeDeliveries(fresh: DeliveryView[], shown: DeliveryView[]): DeliveryView[] {
-  const ids = new Set(fresh.map((delivery) => delivery.id));
-  return [...fresh, ...shown.filter((delivery) => !ids.has(delivery.id))].sort(
-    (a, b) => b.createdAt.localeCompare(a.createdAt) || b.id.localeCompare(a.id),
-  );
-}
-
-/** True when a payload holds a value the viewer's role cannot read. */
-export function hasRestrictedValues(value: unknown): boolean {
-  if (Array.isArray(value)) return value.some(hasRestrictedValues);
-  if (value && typeof value === 'object') {
-    const object = value as Record<string, unknown>;
-    return object.state === 'restricted' || Object.values(object).some(hasRestrictedValues);
-  }
-  return false;
-}
-
-/** A duration as people read it: `85 ms`, `1.2 s`. */
-export function formatDuration(ms: number): string {
-  return ms < 1000 ? `${ms} ms` : `${(ms / 1000).toFixed(1)} s`;
 }

@@ -98,7 +98,7 @@ export const webhookViewSchema = z
     hasSecret: z.boolean().meta({ description: 'The secret itself is never returned.' }),
     previousSecretExpiresAt: timestamp.nullable().meta({
       description:
-        'After a secret rotation: until when the secret it replaced still signs webhook-signature beside the current one (Standard Webhooks; X-Webhook-Signature is signed with the current secret only). null when no previous secret signs. The previous secret is never returned.',
+        'After a secret rotation: until when the secret it replaced still signs, beside the current one in webhook-signature (Standard Webhooks) and alone in X-Webhook-Signature (one signature), which then switches to the current secret. null when no previous secret signs. The previous secret is never returned.',
     }),
     headerNames: z.array(z.string()).meta({ description: 'Header values are never returned.' }),
     bodyTemplate: z.string().nullable(),

@@ -153,7 +153,7 @@ export const WEBHOOK_OPERATIONS: OperationSpec[] = [
     summary: 'Rotate the signing secret, with a grace period',
     description:
       `Needs Edit on API & Webhooks; on a webhook whose record owner is someone else, an Admin (403 \`webhookOwnedByAnother\`, whatever secret is sent). \`secret\` becomes the webhook's secret at once (omitted or null: a random 64-character one is generated; like every secret it is never returned, and people with Edit read it in the web app's dialog). ` +
-      `The secret it replaces keeps signing for \`graceHours\` (0 to ${SECRET_ROTATION_GRACE_HOURS_MAX}, default ${SECRET_ROTATION_GRACE_HOURS_DEFAULT}): during it \`webhook-signature\` (Standard Webhooks) carries two signatures, the new secret's then the old one's, so a receiver verifies with either while it switches; \`X-Webhook-Signature\` is signed with the new secret only from now on. ` +
+      `The secret it replaces keeps signing for \`graceHours\` (0 to ${SECRET_ROTATION_GRACE_HOURS_MAX}, default ${SECRET_ROTATION_GRACE_HOURS_DEFAULT}): during it \`webhook-signature\` (Standard Webhooks) carries two signatures, the new secret's then the old one's, so a receiver verifies with either while it switches; \`X-Webhook-Signature\` holds one signature, the old secret's until the grace ends and the new one's from then, so a receiver that checks only that header keeps verifying while it learns the new secret. ` +
       '`previousSecretExpiresAt` says until when. A rotation during a grace period drops the older secret; a `PATCH` of `secret` replaces it with no grace.',
     tag: 'Webhooks',
     pathParams: { id: uuidParam('webhook') },

@@ -28,6 +28,9 @@ const TEMPORAL_UI_URL = 'http://127.0.0.1:8233';
 const DEAL = 'Compiler deal';
 const TEAM_HEADER_VALUE = 'browser-team-secret-55';
 const RECEIVER_COOKIE = 'browser-receiver-cookie-77';
+/** A retrying delivery's status: "Failed · retrying at 03:13:21 PM UTC" (en-US), its time with seconds and zone. */
+const RETRYING_AT_TEXT = String.raw`Failed · retrying at \d{2}:\d{2}:\d{2}( [AP]M)? (UTC|GMT[+-][\d:]+|[A-Z]{3,5})`;
+const RETRYING_AT = new RegExp(`^${RETRYING_AT_TEXT}$`);
 
 describe('web app: deliveries in a browser', () => {
   const session = useBrowserSession({
@@ -351,7 +354,7 @@ describe('web app: deliveries in a browser', () => {
     await screenshot(page, '27-legacy-details');
     await details().getByTestId('delivery-close').click();
   });
-  it('tells a retrying delivery from a Failed one by its own badge, with seconds, and shows an interrupted request', async () => {
+  it('shows a retrying delivery as Failed, retrying at its next attempt’s time with seconds and zone, and shows an interrupted request', async () => {
     const workspace = await appFetch(page, 'GET', '/app/api/session');
     const webhooks = await appFetch(page, 'GET', '/app/api/webhooks');
     const retryingUrl = 'https://retrying.example.com/hook';
@@ -376,13 +379,18 @@ describe('web app: deliveries in a browser', () => {
     const retrying = rows().first();
     await expect(retrying.getAttribute('data-status')).resolves.toBe('failed');
     await expect(retrying.getAttribute('data-state')).resolves.toBe('retrying');
-    await expect(retrying.getByTestId('delivery-status').textContent()).resolves.toMatch(
-      /^Retrying · next at .*\d{2}:\d{2}:\d{2}/,
+    // The Status column holds the spec's status; the retry is said beside it, with its time zone.
+    await expect(retrying.getByTestId('delivery-status').textContent()).resolves.toBe('Failed');
+    await expect(retrying.getByTestId('delivery-status-line').textContent()).resolves.toMatch(RETRYING_AT);
+    const [{ next_attempt_at: nextAttemptAt }] = await app.dataSource.query(
+      'SELECT next_attempt_at FROM deliveries WHERE id = $1',
+      [row.id],
     );
-    await expect(retrying.getByTestId('delivery-next-attempt').textContent()).resolves.toMatch(
-      /\d{2}:\d{2}:\d{2}/,
-    );
-    const retryingColour = await colourOf(retrying.getByTestId('delivery-status'));
+    await expect(
+      retrying.getByTestId('delivery-next-attempt').locator('time').getAttribute('datetime'),
+    ).resolves.toBe((nextAttemptAt as Date).toISOString());
+    const retryingColour = await colourOf(retrying.getByTestId('delivery-retrying'));
+    const failedColour = await colourOf(retrying.getByTestId('delivery-status'));
     await expect(retrying.getByTestId('delivery-created-at').textContent()).resolves.toMatch(
       /\d{2}:\d{2}:\d{2}/,
     );
@@ -391,16 +399,21 @@ describe('web app: deliveries in a browser', () => {
     await page.getByTestId('deliveries-url').fill('https://legacy.example.com/old');
     await eventually(async () => listedOnly('https://legacy.example.com/old'), 'the final failure is listed');
     await expect(rows().first().getByTestId('delivery-next-attempt').count()).resolves.toBe(0);
-    await expect(rows().first().getByTestId('delivery-status').textContent()).resolves.toBe('Failed');
-    // A colour of its own: not Failed's red.
-    expect(await colourOf(rows().first().getByTestId('delivery-status'))).not.toBe(retryingColour);
+    await expect(rows().first().getByTestId('delivery-status-line').textContent()).resolves.toBe('Failed');
+    // Both are Failed, in Failed's colours; the retry beside one has a colour of its own.
+    expect(await colourOf(rows().first().getByTestId('delivery-status'))).toBe(failedColour);
+    expect(retryingColour).not.toBe(failedColour);
 
     await page.getByTestId('deliveries-url').fill(retryingUrl);
     await eventually(async () => listedOnly(retryingUrl), 'the retrying delivery is listed again');
     await rows().first().getByTestId('delivery-open').click();
     await details().getByTestId('delivery-attempt-history').waitFor();
-    await details().getByTestId('delivery-next-attempt').waitFor();
+    await details().getByTestId('delivery-next-attempt').first().waitFor();
     await expect(focused()).resolves.toEqual(TITLE_FOCUSED);
+    // Event Details' Status says the same as the row.
+    await expect(
+      details().getByTestId('delivery-facts').getByTestId('delivery-status-line').textContent(),
+    ).resolves.toMatch(RETRYING_AT);
     const attempts = details().getByTestId('delivery-attempt');
     await expect(attempts.count()).resolves.toBe(3);
     await expect(attempts.first().getAttribute('data-outcome')).resolves.toBe('unknown');
@@ -411,12 +424,12 @@ describe('web app: deliveries in a browser', () => {
     // No workflow waits for this one (it was written by hand): Retry now shows the server's refusal.
     await details().getByTestId('delivery-retry-now').click();
     await expect(details().getByTestId('error-message').textContent()).resolves.toMatch(
-      /no longer waiting for its next attempt/,
+      /no longer waiting for attempt 3, the one scheduled when this call read it/,
     );
     await details().getByTestId('delivery-close').click();
   });
 
-  it('a retrying delivery: Retrying filter, its chain explained, Retry now first and focus on no write; Retry now delivers it in the same delivery', async () => {
+  it('a retrying delivery: listed as Failed, narrowed to the retrying ones, its chain explained, Retry now first and focus on no write; Retry now delivers it in the same delivery', async () => {
     // A receiver that fails until told otherwise: the delivery retries, 10 s, then 20 s, … apart.
     const flakyUrl = `${receiver.url}/hooks/flaky`;
     receiver.replies('/hooks/flaky', { status: 503, statusText: 'Busy' });
@@ -438,10 +451,18 @@ describe('web app: deliveries in a browser', () => {
       DELIVERY_TIMEOUT_MS,
     );
 
-    // The Status filter has Retrying of its own; Failed lists none of the retrying ones.
+    // The Status filter offers the spec's four statuses: Failed lists the retrying deliveries too.
     await page.goto(`${app.baseUrl}/deliveries`);
-    await page.getByTestId('deliveries-status').selectOption('retrying');
-    await page.waitForURL(`${app.baseUrl}/deliveries?status=retrying`);
+    await page.getByTestId('deliveries-status').waitFor();
+    await expect(page.getByTestId('deliveries-status').locator('option').allTextContents()).resolves.toEqual([
+      'All statuses',
+      'Pending',
+      'Sending',
+      'Delivered',
+      'Failed',
+    ]);
+    await page.getByTestId('deliveries-status').selectOption('failed');
+    await page.waitForURL(`${app.baseUrl}/deliveries?status=failed`);
     const flakyRow = page.locator('[data-testid=delivery-row]', { hasText: 'Flaky receiver' });
     /** The list of the filter asked now (not an older answer) holds rows, each in one state. */
     const listedStates = async () =>
@@ -450,23 +471,36 @@ describe('web app: deliveries in a browser', () => {
             ...new Set(
               await rows().evaluateAll((all) => all.map((row: any) => row.getAttribute('data-state'))),
             ),
-          ]
+          ].sort()
         : [];
     await eventually(
+      async () => (await listedStates()).join() === 'failed,retrying' && (await flakyRow.count()) === 1,
+      'Failed lists the retrying deliveries, the flaky one among them, and those failed for good',
+    );
+    await expect(flakyRow.getByTestId('delivery-status').textContent()).resolves.toBe('Failed');
+    await expect(flakyRow.getByTestId('delivery-status-line').textContent()).resolves.toMatch(RETRYING_AT);
+    // Failed can be narrowed to the retrying ones, or to those failed for good.
+    await page.getByTestId('deliveries-state').selectOption('retrying');
+    await page.waitForURL(`${app.baseUrl}/deliveries?status=failed&state=retrying`);
+    await eventually(
       async () => (await listedStates()).join() === 'retrying' && (await flakyRow.count()) === 1,
-      'Retrying lists the retrying deliveries only, the flaky one among them',
+      'the retrying deliveries only, the flaky one among them',
     );
-    await expect(flakyRow.getByTestId('delivery-status').textContent()).resolves.toMatch(
-      /^Retrying · next at /,
-    );
-    await page.getByTestId('deliveries-status').selectOption('failed');
-    await page.waitForURL(`${app.baseUrl}/deliveries?status=failed`);
+    await page.getByTestId('deliveries-state').selectOption('failed');
+    await page.waitForURL(`${app.baseUrl}/deliveries?status=failed&state=failed`);
     await eventually(
       async () => (await listedStates()).join() === 'failed' && (await flakyRow.count()) === 0,
-      'Failed lists the deliveries that failed for good only',
+      'the deliveries that failed for good only',
     );
-    await page.getByTestId('deliveries-status').selectOption('retrying');
+    // Another status takes the narrowing off.
+    await page.getByTestId('deliveries-status').selectOption('delivered');
+    await page.waitForURL(`${app.baseUrl}/deliveries?status=delivered`);
+    await expect(page.getByTestId('deliveries-state').count()).resolves.toBe(0);
+    // A link made when Retrying was a status of its own still lists them.
+    await page.goto(`${app.baseUrl}/deliveries?status=retrying`);
     await flakyRow.waitFor();
+    await expect(page.getByTestId('deliveries-status').inputValue()).resolves.toBe('failed');
+    await expect(page.getByTestId('deliveries-state').inputValue()).resolves.toBe('retrying');
     await screenshot(page, '28c-retrying-filter');
 
     // Event Details: the chain explained, Retry now the primary action, Resend second; focus on the title.
@@ -474,7 +508,7 @@ describe('web app: deliveries in a browser', () => {
     await details().getByTestId('delivery-retrying-notice').waitFor();
     await expect(focused()).resolves.toEqual(TITLE_FOCUSED);
     const notice = (await details().getByTestId('delivery-retrying-notice').textContent()) ?? '';
-    expect(notice).toMatch(/^Retrying · next at .*\d{2}:\d{2}:\d{2}/);
+    expect(notice).toMatch(new RegExp(`^${RETRYING_AT_TEXT}`));
     expect(notice).toMatch(/retry chain is still running: attempt \d+ of 10 runs then/);
     expect(notice).toMatch(/Retry now runs that attempt now/);
     expect(notice).toMatch(/Resend would send the event again as a new delivery while these retries go on/);
@@ -594,25 +628,35 @@ describe('web app: deliveries in a browser', () => {
     );
     await page.getByTestId('deliveries-load-more').waitFor();
 
-    // Failed is failed for good: the legacy delivery and this one, not the retrying one.
+    // Failed is the spec's: the legacy delivery, this one and the retrying one, however old.
     await page.getByTestId('deliveries-status').selectOption('failed');
+    await eventually(
+      async () =>
+        (await rows().count()) === 3 &&
+        (await page.getByTestId('deliveries-total').textContent()) === '3 deliveries',
+      'every Failed delivery is listed, however old, the retrying one among them',
+    );
+    await page.waitForURL(`${app.baseUrl}/deliveries?status=failed`);
+    // Narrowed to those failed for good: not the retrying one.
+    await page.getByTestId('deliveries-state').selectOption('failed');
     await eventually(
       async () =>
         (await rows().count()) === 2 &&
         (await page.getByTestId('deliveries-total').textContent()) === '2 deliveries',
       'every delivery that failed for good is listed, however old',
     );
-    await page.waitForURL(`${app.baseUrl}/deliveries?status=failed`);
+    await page.waitForURL(`${app.baseUrl}/deliveries?status=failed&state=failed`);
     const gone = page.locator('[data-testid=delivery-row]', { hasText: 'gone.example.com' });
     await expect(gone.getByTestId('delivery-webhook').textContent()).resolves.toContain('Deleted webhook');
     await expect(gone.getByTestId('delivery-webhook').getAttribute('data-deleted')).resolves.toBe('true');
 
     // The address keeps the filters: a reload (or a link) shows the same log.
     await page.getByTestId('deliveries-event').selectOption('record.deleted');
-    await page.waitForURL(`${app.baseUrl}/deliveries?status=failed&event=record.deleted`);
+    await page.waitForURL(`${app.baseUrl}/deliveries?status=failed&state=failed&event=record.deleted`);
     await page.reload();
     await page.getByTestId('deliveries-page').waitFor();
     await expect(page.getByTestId('deliveries-status').inputValue()).resolves.toBe('failed');
+    await expect(page.getByTestId('deliveries-state').inputValue()).resolves.toBe('failed');
     await expect(page.getByTestId('deliveries-event').inputValue()).resolves.toBe('record.deleted');
     await eventually(
       async () =>

@@ -180,13 +180,13 @@ describe('web app: delivery health and the chart in a browser', () => {
     await expect(row.getByTestId('webhook-health-last').getAttribute('data-status')).resolves.toBe('pending');
     await expect(row.getByTestId('webhook-health-rate').textContent()).resolves.toBe('24 h: 80 % delivered');
     await expect(row.getByTestId('webhook-health-retrying').textContent()).resolves.toBe('1 retrying');
-    // A webhook whose newest delivery waits for its next attempt says Retrying, not Failed.
+    // A webhook whose newest delivery waits for its next attempt says so beside its status.
     const slowRow = page.locator(`[data-testid=webhook-row][data-url="${SLOW_URL}"]`);
     await expect(slowRow.getByTestId('webhook-health-last').getAttribute('data-state')).resolves.toBe(
       'retrying',
     );
     await expect(slowRow.getByTestId('webhook-health-last').textContent()).resolves.toMatch(
-      /^Last: Retrying /,
+      /^Last: Failed · retrying \w{3} \d+, \d{4}/,
     );
     const quietRow = page.locator(`[data-testid=webhook-row][data-url="${QUIET_URL}"]`);
     await expect(quietRow.getByTestId('webhook-health-rate').textContent()).resolves.toBe(

@@ -202,6 +202,41 @@ describe('web app: a 390 px wide screen', () => {
     },
   );
 
+  it('shows a retrying delivery’s card as Failed, retrying at its next attempt, and Event Details the same', async () => {
+    const workspaceId = (await appFetch(page, 'GET', '/app/api/session')).workspace.id as string;
+    const [webhook] = (await appFetch(page, 'GET', '/app/api/webhooks')).data;
+    const [row] = await app.dataSource.query(
+      `INSERT INTO deliveries (workspace_id, webhook_id, event_id, event, url, trigger, status, status_code,
+         response_message, attempts, next_attempt_at, workflow_started_at)
+       VALUES ($1, $2, gen_random_uuid(), 'record.created', $3, 'event', 'failed', 503, 'Service Unavailable',
+         3, now() + interval '40 seconds', now())
+       RETURNING id`,
+      [workspaceId, webhook.id, LONG_URL],
+    );
+    await page.goto(`${app.baseUrl}/deliveries?status=failed&state=retrying`);
+    const card = page.locator(`[data-testid=delivery-row][data-delivery-id="${row.id}"]`);
+    await card.waitFor();
+    const status = card.getByTestId('delivery-status-line');
+    await expect(status.textContent()).resolves.toMatch(
+      /^Failed · retrying at \d{2}:\d{2}:\d{2}( [AP]M)? (UTC|GMT[+-][\d:]+|[A-Z]{3,5})$/,
+    );
+    await expect(
+      status.evaluate((element: any) => element.closest('td').getAttribute('data-label')),
+    ).resolves.toBe('Status');
+    await expectWithinScreen(status);
+    expect(await horizontalOverflow(page)).toBeLessThanOrEqual(0);
+    await screenshot(page, 'narrow-cards-retrying-delivery', { fullPage: false });
+
+    await card.getByTestId('delivery-open').click();
+    const details = page.getByTestId('event-details');
+    await details.getByTestId('delivery-retrying-notice').waitFor();
+    await expect(
+      details.getByTestId('delivery-facts').getByTestId('delivery-status-line').textContent(),
+    ).resolves.toBe(await status.textContent());
+    await expectDialogFits(details);
+    await details.getByTestId('dialog-close').click();
+  });
+
   it('shows API keys as cards too', async () => {
     await page.goto(`${app.baseUrl}/settings/api-keys`);
     const card = page.getByTestId('api-key-card').first();

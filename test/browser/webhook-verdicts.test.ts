@@ -244,7 +244,9 @@ describe('web app: a webhook’s health in one word, and the chart’s bars as l
     const filters = new URL(page.url()).searchParams;
     expect(filters.get('webhookId')).toBe(ids.failing);
     expect(filters.get('status')).toBe('failed');
+    expect(filters.get('state')).toBe('failed');
     await expect(page.getByTestId('deliveries-status').inputValue()).resolves.toBe('failed');
+    await expect(page.getByTestId('deliveries-state').inputValue()).resolves.toBe('failed');
     await expect(page.getByTestId('deliveries-created-times').textContent()).resolves.toMatch(/^Created/);
   });
 
@@ -260,6 +262,7 @@ describe('web app: a webhook’s health in one word, and the chart’s bars as l
     expect([...listed].sort()).toEqual([...failedOneHourAgo].sort());
     const filters = new URL(page.url()).searchParams;
     expect(filters.get('status')).toBe('failed');
+    expect(filters.get('state')).toBe('failed');
     expect(filters.get('createdFrom')).toBe(hourStart);
     expect(filters.get('createdTo')).toBe(new Date(Date.parse(hourStart) + HOUR - 1).toISOString());
     expect(filters.get('webhookId')).toBeNull();

@@ -505,7 +505,7 @@ describe('web app: webhooks in a browser', () => {
     await expect(appFetch(page, 'GET', `/app/api/webhooks/${id}/secrets`)).resolves.toMatchObject({ secret });
     await openRow(HOOK_URL);
     await expect(dialog().getByTestId('webhook-previous-secret').textContent()).resolves.toContain(
-      'the previous secret also signs webhook-signature until',
+      'the previous secret still signs until',
     );
     await closeDialog();
   });

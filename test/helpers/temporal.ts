@@ -2,7 +2,9 @@ import { defaultPayloadConverter } from '@temporalio/common';
 import type { temporal } from '@temporalio/proto';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { DefaultLogger, Runtime } from '@temporalio/worker';
+import type { AttemptOutcome } from '../../src/deliveries/engine/delivery-attempts';
 import { temporalBinaries } from '../../src/temporal/binaries';
+import { ensureSearchAttributes } from '../../src/temporal/search-attributes';
 
 let runtimeInstalled = false;
 
@@ -20,6 +22,22 @@ export async function createTimeSkippingEnv(): Promise<TestWorkflowEnvironment> 
     server: { executable: path ? { type: 'existing-path', path } : { type: 'cached-download' } },
   });
 }
+
+/** The time-skipping server with the delivery workflows' search attributes registered, as they need. */
+export async function createDeliveryTimeSkippingEnv(): Promise<TestWorkflowEnvironment> {
+  const env = await createTimeSkippingEnv();
+  await ensureSearchAttributes(env.connection, env.namespace ?? 'default');
+  return env;
+}
+
+/** What an attempt activity answers, for delivery workflows run with scripted attempts. */
+export const ATTEMPT_OUTCOMES = {
+  /** Failed, retried (503). */
+  retry: { done: false, status: 'failed', statusCode: 503, responseMessage: 'Busy' },
+  delivered: { done: true, status: 'delivered', statusCode: 200, responseMessage: 'OK' },
+  /** Failed for good (404). */
+  refused: { done: true, status: 'failed', statusCode: 404, responseMessage: 'Not Found' },
+} as const satisfies Record<string, AttemptOutcome>;
 
 /**
  * One delivery attempt (or a fast-lane attempt handed to the slow lane) as the workflow's history

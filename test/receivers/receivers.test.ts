@@ -18,11 +18,11 @@ const ROOT = join(__dirname, '../..');
 
 type Running = { url: string; output: () => string; stop: () => void };
 
-async function start(command: string, args: string[]): Promise<Running> {
+async function start(command: string, args: string[], secret = SECRET): Promise<Running> {
   const port = await freePort();
   const child: ChildProcessWithoutNullStreams = spawn(command, args, {
     cwd: ROOT,
-    env: { ...process.env, WEBHOOK_SECRET: SECRET, PORT: String(port) },
+    env: { ...process.env, WEBHOOK_SECRET: secret, PORT: String(port) },
   });
   let output = '';
   child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
@@ -83,12 +83,18 @@ describe.each(receivers)('the %s receiver', (_name, command, args) => {
 describe('the Python receiver and a real delivery', () => {
   let fx: DeliveryFixture;
   let receiver: Running;
+  const started: Running[] = [];
+  const python = async (secret?: string) => {
+    const running = await start('python3', ['examples/receivers/python/receiver.py'], secret);
+    started.push(running);
+    return running;
+  };
   beforeAll(async () => {
     fx = await deliveryFixture();
-    receiver = await start('python3', ['examples/receivers/python/receiver.py']);
+    receiver = await python();
   });
   afterAll(async () => {
-    receiver?.stop();
+    for (const running of started) running.stop();
     await fx?.close();
   });
 
@@ -101,6 +107,50 @@ describe('the Python receiver and a real delivery', () => {
       `verified record.created ${delivery!.eventId} delivery=${delivery!.id}`,
     );
     expect(receiver.output()).toContain(deal.id);
+  });
+  /**
+   * Issue 33, item 4: a receiver that checks only X-Webhook-Signature (this one, as docs/receivers.md
+   * gives it) goes through a secret rotation without losing a delivery: the header is signed with the
+   * old secret until the grace period ends, then with the new one.
+   */
+  it('verifies X-Webhook-Signature with the old secret during a rotation’s grace period, and with the new one after it', async () => {
+    const oldSecret = 'rotation-old-secret';
+    const newSecret = 'rotation-new-secret';
+    const withOld = await python(oldSecret);
+    const webhook = await fx.webhook(withOld.url, { secret: oldSecret });
+    const deliver = async (name: string) => {
+      const before = (await fx.deliveriesOf(webhook.id, 0)).length;
+      await fx.createDeal(name);
+      const delivery = (await fx.deliveriesOf(webhook.id, before + 1))[before]!;
+      return { delivery, outcome: await fx.finish(delivery.id) };
+    };
+    await expect(deliver('Before the rotation')).resolves.toMatchObject({
+      outcome: { status: 'delivered' },
+    });
+
+    const rotated = await fx.api('POST', `/webhooks/${webhook.id}/rotate-secret`, {
+      secret: newSecret,
+      graceHours: 24,
+    });
+    expect(rotated.status).toBe(200);
+    const during = await deliver('During the grace period');
+    expect(during.outcome).toEqual({ status: 'delivered', attempts: 1 });
+    expect(withOld.output()).toContain(`delivery=${during.delivery.id}`);
+
+    // The grace period ends (24 hours on, as the database's clock tells it): the new secret signs.
+    await fx.app.dataSource.query(
+      `UPDATE webhooks SET previous_secret_expires_at = now() - interval '1 second' WHERE id = $1`,
+      [webhook.id],
+    );
+    const refused = await deliver('After the grace, to the receiver that kept the old secret');
+    expect(refused.outcome).toEqual({ status: 'failed', attempts: 1 });
+    expect(withOld.output()).toContain('refused: POST /hooks/crm (bad or missing signature)');
+
+    const withNew = await python(newSecret);
+    expect((await fx.api('PATCH', `/webhooks/${webhook.id}`, { url: withNew.url })).status).toBe(200);
+    const after = await deliver('After the grace period');
+    expect(after.outcome).toEqual({ status: 'delivered', attempts: 1 });
+    expect(withNew.output()).toContain(`delivery=${after.delivery.id}`);
   });
 });
 

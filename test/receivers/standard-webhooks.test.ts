@@ -222,10 +222,10 @@ describe('Standard Webhooks: real deliveries verified by the published libraries
     expect(during.headers['webhook-signature']).toMatch(/^v1,\S+ v1,\S+$/);
     expect([verdict('new-secret', during), verdict('old-secret', during)]).toEqual(['verified', 'verified']);
     expect(verdict('another-secret', during)).toBe('No matching signature found');
-    // The contract's header holds one signature: the new secret's.
+    // The contract's header holds one signature: the old secret's until the grace ends.
     const spec = during.headers['x-webhook-signature'] as string;
-    expect(verifyWebhookSignature('new-secret', during.rawBody, spec)).toBe(true);
-    expect(verifyWebhookSignature('old-secret', during.rawBody, spec)).toBe(false);
+    expect(verifyWebhookSignature('old-secret', during.rawBody, spec)).toBe(true);
+    expect(verifyWebhookSignature('new-secret', during.rawBody, spec)).toBe(false);
 
     // The grace period ends (24 hours on, as the database's clock, not Temporal's, tells it).
     await fx.app.dataSource.query(
@@ -236,6 +236,9 @@ describe('Standard Webhooks: real deliveries verified by the published libraries
     expect(after.headers['webhook-signature']).toMatch(/^v1,\S+$/);
     expect(verdict('new-secret', after)).toBe('verified');
     expect(verdict('old-secret', after)).toBe('No matching signature found');
+    const specAfter = after.headers['x-webhook-signature'] as string;
+    expect(verifyWebhookSignature('new-secret', after.rawBody, specAfter)).toBe(true);
+    expect(verifyWebhookSignature('old-secret', after.rawBody, specAfter)).toBe(false);
   });
 
   it('with a grace period of 0, only the new secret verifies from the next delivery', async () => {
@@ -249,6 +252,9 @@ describe('Standard Webhooks: real deliveries verified by the published libraries
       'verified',
       'No matching signature found',
     ]);
+    // No grace: X-Webhook-Signature switches at once too.
+    const spec = request.headers['x-webhook-signature'] as string;
+    expect(verifyWebhookSignature('new-secret', request.rawBody, spec)).toBe(true);
   });
 
   it('sends no Standard Webhooks headers while the setting is off (the default), the event header always', async () => {

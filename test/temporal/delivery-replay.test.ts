@@ -4,7 +4,7 @@ import { Worker } from '@temporalio/worker';
 import type { AttemptOutcome } from '../../src/deliveries/engine/delivery-attempts';
 import { RETRY_NOT_WAITING, retryNowUpdate } from '../../workflows/delivery.workflow';
 import { ensureSearchAttributes } from '../../src/temporal/search-attributes';
-import { createTimeSkippingEnv } from '../helpers/temporal';
+import { ATTEMPT_OUTCOMES, createTimeSkippingEnv } from '../helpers/temporal';
 
 /**
  * Deliveries in flight during an upgrade: histories recorded by the delivery workflow as it was
@@ -55,19 +55,7 @@ describe('delivery workflow replay across its patches (time skipping)', () => {
     return { workflowId, history: await env.client.workflow.getHandle(workflowId).fetchHistory() };
   }
 
-  const retry: AttemptOutcome = { done: false, status: 'failed', statusCode: 503, responseMessage: 'Busy' };
-  const delivered: AttemptOutcome = {
-    done: true,
-    status: 'delivered',
-    statusCode: 200,
-    responseMessage: 'OK',
-  };
-  const refused: AttemptOutcome = {
-    done: true,
-    status: 'failed',
-    statusCode: 404,
-    responseMessage: 'Not Found',
-  };
+  const { retry, delivered, refused } = ATTEMPT_OUTCOMES;
 
   it.each([
     ['delivery-before-status-patch', 'delivered after two retries', [retry, retry, delivered]],
@@ -136,13 +124,14 @@ describe('delivery workflow replay across its patches (time skipping)', () => {
       activities,
     });
     const accepted = await current.runUntil(async () => {
-      await expect(handle().executeUpdate(retryNowUpdate)).rejects.toMatchObject({
+      // (Called as an API of before Retry now named its attempt calls it: no argument.)
+      await expect(handle().executeUpdate(retryNowUpdate.name)).rejects.toMatchObject({
         cause: { type: RETRY_NOT_WAITING, message: expect.stringMatching(/not waiting/) },
       });
       await env.sleep('10s');
       // …but the second wait, started by today's code, can: the third attempt runs now.
       await until(async () => (await timers()) === 2);
-      const answer = await handle().executeUpdate(retryNowUpdate);
+      const answer = await handle().executeUpdate(retryNowUpdate, { args: [{ attempt: 3 }] });
       await expect(handle().result()).resolves.toEqual({ status: 'delivered', attempts: 3 });
       return answer;
     });

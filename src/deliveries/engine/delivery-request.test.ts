@@ -30,7 +30,13 @@ describe('deliveryHeaders', () => {
     ]);
   });
 
-  it('signs X-Webhook-Signature with the current secret only, then the custom headers', () => {
+  it('signs X-Webhook-Signature with the secret alone, then the custom headers', () => {
+    expect(deliveryHeaders({ ...input, secrets: ['current'] })['X-Webhook-Signature']).toBe(
+      signWebhookBody('current', input.body),
+    );
+  });
+
+  it('signs X-Webhook-Signature with the previous secret while a rotation’s grace lasts (one signature)', () => {
     const headers = deliveryHeaders({
       ...input,
       secrets: ['current', 'previous'],
@@ -41,7 +47,7 @@ describe('deliveryHeaders', () => {
       ['User-Agent', DELIVERY_USER_AGENT],
       ['X-Service-Delivery-Id', input.deliveryId],
       ['X-Webhook-Event', 'record.created'],
-      ['X-Webhook-Signature', signWebhookBody('current', input.body)],
+      ['X-Webhook-Signature', signWebhookBody('previous', input.body)],
       ['X-Team', 'crm'],
     ]);
   });
@@ -49,7 +55,7 @@ describe('deliveryHeaders', () => {
   it('adds the Standard Webhooks headers when on: the event id, the send’s second, every secret’s signature', () => {
     const headers = deliveryHeaders({ ...input, secrets: ['current', 'previous'], standardWebhooks: true });
     expect(headers).toMatchObject({
-      'X-Webhook-Signature': signWebhookBody('current', input.body),
+      'X-Webhook-Signature': signWebhookBody('previous', input.body),
       'webhook-id': input.eventId,
       'webhook-timestamp': String(TIMESTAMP),
       'webhook-signature': `${sign('current')} ${sign('previous')}`,

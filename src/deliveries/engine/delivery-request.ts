@@ -1,4 +1,5 @@
 import { EVENT_TYPE_HEADER } from '../../shared/webhooks/standard-webhooks';
+import { legacySignatureSecret } from '../../webhooks/signing/secret-rotation';
 import { signWebhookBody } from '../../webhooks/signing/signature';
 import { standardWebhookHeaders } from '../../webhooks/signing/standard-webhooks';
 
@@ -28,9 +29,9 @@ export interface DeliveryRequestInput {
  * The headers of a delivery (architecture.md, "delivery headers"), in order: Content-Type,
  * User-Agent, X-Service-Delivery-Id, X-Webhook-Event (the event's name; a custom header of that
  * name is sent instead), X-Webhook-Signature when there is a secret (lowercase hex HMAC-SHA256 of
- * the exact body sent, with the current secret only: the spec's header holds one signature), the
- * Standard Webhooks headers when the webhook has them on (`webhook-signature` signed with every
- * secret that signs now), then the custom headers.
+ * the exact body sent; the spec's header holds one signature: during a rotation's grace the
+ * replaced secret's, see `legacySignatureSecret`), the Standard Webhooks headers when the webhook
+ * has them on (`webhook-signature` signed with every secret that signs now), then the custom headers.
  */
 export function deliveryHeaders(input: DeliveryRequestInput): Record<string, string> {
   const custom = input.customHeaders ?? {};
@@ -42,8 +43,8 @@ export function deliveryHeaders(input: DeliveryRequestInput): Record<string, str
   };
   if (!Object.keys(custom).some((name) => name.toLowerCase() === eventHeader))
     headers[EVENT_TYPE_HEADER] = input.event;
-  const [current] = input.secrets;
-  if (current) headers['X-Webhook-Signature'] = signWebhookBody(current, input.body);
+  const legacySecret = legacySignatureSecret(input.secrets);
+  if (legacySecret) headers['X-Webhook-Signature'] = signWebhookBody(legacySecret, input.body);
   if (input.standardWebhooks) {
     Object.assign(
       headers,

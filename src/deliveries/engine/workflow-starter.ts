@@ -77,14 +77,14 @@ export class TemporalDeliveryStarter implements DeliveryStarter, ResendBatchStar
 
   /**
    * Retry now: a Temporal Update to the delivery's workflow, answered once the workflow accepted it
-   * (its wait ended, the next attempt runs now). null when it refused, as its validator does unless
-   * the workflow waits for its next attempt, or when the workflow is closed or gone.
+   * (its wait ended, `attempt` runs now). null when it refused, as its validator does unless the
+   * workflow waits for exactly that attempt, or when the workflow is closed or gone.
    */
-  async retryNow(deliveryId: string): Promise<{ attempt: number } | null> {
+  async retryNow(deliveryId: string, attempt: number): Promise<{ attempt: number } | null> {
     try {
       return await this.client.workflow
         .getHandle(deliveryWorkflowId(deliveryId))
-        .executeUpdate(retryNowUpdate);
+        .executeUpdate(retryNowUpdate, { args: [{ attempt }] });
     } catch (error) {
       const refused =
         error instanceof WorkflowUpdateFailedError &&

@@ -11,8 +11,8 @@ import type { DeliveryView } from './delivery-view';
 
 /** Brings a delivery workflow's next attempt forward (a Temporal Update, in production). */
 export interface RetryNowSender {
-  /** The attempt that runs now, or null when the workflow is not waiting for one. */
-  retryNow(deliveryId: string): Promise<{ attempt: number } | null>;
+  /** `attempt` runs now; null when the workflow is not waiting for exactly that attempt. */
+  retryNow(deliveryId: string, attempt: number): Promise<{ attempt: number } | null>;
 }
 
 const notRetrying = (message: string) => conflictError(message, 'deliveryNotRetrying');
@@ -23,6 +23,11 @@ const notRetrying = (message: string) => conflictError(message, 'deliveryNotRetr
  * start a second chain of the same event beside the one still running. Needs what a resend needs
  * (Create on API & Webhooks; a record event only as the webhook's record owner or an Admin), and
  * every check is made before the workflow is asked, so a refused call changes nothing.
+ *
+ * One call brings one scheduled attempt forward (issue 33, item 3): it names the attempt the row
+ * shows scheduled when the call reads it, and the workflow accepts only while it waits for that
+ * very attempt. Two calls a moment apart both read attempt n; once the first has run n and n failed
+ * again, the workflow waits for n + 1, and the second is refused instead of ending that wait too.
  */
 export class RetryNowService {
   constructor(
@@ -44,11 +49,13 @@ export class RetryNowService {
     }
     const refusal = retryNowRefusal(delivery);
     if (refusal) throw notRetrying(refusal);
-    const accepted = await this.workflows.retryNow(delivery.id);
-    // The row said retrying, but the workflow had just started the attempt (or ended meanwhile).
+    // A retrying row's `attempts` is the attempt that failed last: the scheduled one follows it.
+    const scheduled = delivery.attempts + 1;
+    const accepted = await this.workflows.retryNow(delivery.id, scheduled);
+    // The row said retrying, but the workflow had just started that attempt (or ran it, or ended).
     if (!accepted) {
       throw notRetrying(
-        'The delivery is no longer waiting for its next attempt: an attempt is under way, or none follows.',
+        `The delivery is no longer waiting for attempt ${scheduled}, the one scheduled when this call read it: that attempt is under way or already ran, or none follows.`,
       );
     }
     // The record says when the next attempt runs: now, until that attempt opens and records itself.

@@ -4,6 +4,8 @@ import type { ApiKeyAuthenticator } from '../../api-keys/api-key-auth';
 import type { OAuthTokenAuthenticator } from '../../oauth/oauth-token-auth';
 import { loadActor, type Actor } from '../../identity/actor';
 import { AppError, authorizationError } from '../../shared/app-error';
+import type { OutcomeCounts } from '../../shared/webhooks/webhook-health';
+import { resentDeliveryOutcomes } from '../store';
 import type { DeliveriesService } from '../log/deliveries.service';
 import { ResendBatch, ResendBatchResult, type ResendRefusal } from './resend-batch.entity';
 
@@ -77,6 +79,11 @@ export class ResendBatchSteps {
       customCode: 'resendFailed',
       message: 'The resend could not be made. Try this delivery again later.',
     });
+  }
+
+  /** How the deliveries this batch resent stand now (the batch's result in the Web UI). */
+  async resentOutcomes(batchId: string): Promise<OutcomeCounts> {
+    return resentDeliveryOutcomes(this.dataSource.manager, batchId);
   }
 
   async complete(batchId: string): Promise<void> {

@@ -33,7 +33,7 @@ export {
 export type { HeldEndpoint, HeldSummary } from './held-deliveries.repository';
 export { countDrift } from './delivery-recount.repository';
 export type { CountDrift } from './delivery-recount.repository';
-export { resendBatchResults } from './resend-batch-results.repository';
+export { resendBatchResults, resentDeliveryOutcomes } from './resend-batch-results.repository';
 export { loadLegacyEvents } from './legacy-events.repository';
 
 /** The tables' entities, for the composition root's list of entities (src/app/db/entities.ts) only. */

@@ -90,7 +90,7 @@ export const rotateSecretInputs = {
   }),
   graceHours: rotation.graceHours.describe(
     `Hours (0-${SECRET_ROTATION_GRACE_HOURS_MAX}, default ${SECRET_ROTATION_GRACE_HOURS_DEFAULT}) the old secret ` +
-      'also signs webhook-signature; X-Webhook-Signature uses the new one.',
+      'still signs: webhook-signature carries both, X-Webhook-Signature the old one until then.',
   ),
 };
 export const deliveryId = z.uuid().describe('The delivery id (from list_deliveries).');

@@ -1,25 +1,16 @@
 // Deliveries (roles with Read access All on API & Webhooks): the delivery log of every webhook,
 // newest first, with the spec's columns (URL, Event, Element, Status, Status Code, Created at).
-// Search (event and URL) and the filters (status — Retrying apart from Failed —, event, exact URL,
-// webhook, delivery, event and record ids, creation dates) are applied by the server and kept in the page's address, so a link or
-// a reload shows the same log;
-// the count is the server's, over every page. Opening a row shows Event Details (spec.md, "Web app
-// actions for webhooks and keys").
+// The Status column and filter use the spec's four statuses; a Failed delivery whose next attempt
+// is scheduled says when beside its status (architecture.md, "statuses in the web app"). Search
+// (event and URL) and the filters are applied by the server and kept in the page's address, so a
+// link or a reload shows the same log; the count is the server's, over every page. Opening a row
+// shows Event Details (spec.md, "Web app actions for webhooks and keys").
 import { useEffect, useMemo, useState } from 'react';
 import { api, errorMessage, type DeliveryPage, type DeliveryView, type RecordTypeSummary } from '../api';
-import { DateRange } from '../components/DateRange';
-import { CreatedTimes } from '../components/deliveries/CreatedTimes';
+import { DeliveryFiltersBar } from '../components/deliveries/DeliveryFiltersBar';
 import { DeliveryStatusBadge, DeliveryWebhook, ElementName } from '../components/deliveries/DeliveryParts';
 import { ErrorMessage } from '../components/Dialog';
-import {
-  ClearFilters,
-  ListTable,
-  LoadMoreButton,
-  Loading,
-  OpenRow,
-  SearchField,
-  UrlOpenCell,
-} from '../components/ListParts';
+import { ListTable, LoadMoreButton, Loading, OpenRow, UrlOpenCell } from '../components/ListParts';
 import { EventDetailsDialog } from '../components/deliveries/EventDetailsDialog';
 import { PageHeader } from '../components/PageHeader';
 import { DateTime } from '../format';
@@ -27,32 +18,22 @@ import { useRouter } from '../router';
 import { useSession } from '../session';
 import { useDebounced } from '../hooks/useDebounced';
 import { useSubmit } from '../hooks/useSubmit';
-import { SHORT_ID_LENGTH } from '../../shared/deliveries/delivery-ids';
 import {
-  STATE_FILTER_LABELS,
   deliveriesPathOf,
   deliveryCount,
   deliveryFiltersOf,
   deliveryQueryOf,
   eventFilterOptions,
-  eventLabel,
   hasDeliveryFilters,
   ID_FILTERS,
   invalidIdFilters,
-  isIsoTime,
   isUnfinished,
   mergeDeliveries,
   webhookLabel,
   type DeliveryFilters,
-} from '../webhooks';
+} from '../deliveries';
 
 const PAGE_SIZE = 50;
-/** What each id filter takes, as its field's title and the message when its text is not yet one. */
-const ID_FILTER_TITLES: Record<(typeof ID_FILTERS)[number]['name'], string> = {
-  idPrefix: `Delivery id: the whole id, or its first ${SHORT_ID_LENGTH} or more characters.`,
-  eventId: 'Event id: the whole id (the id every receiver of the event got).',
-  recordId: 'Record id: the whole id of the record.',
-};
 const SEARCH_DELAY_MS = 250;
 /** While a shown delivery is Pending or Sending, the first page is read again this often. */
 const POLL_MS = 2000;
@@ -204,116 +185,15 @@ export function DeliveriesPage() {
         </button>
       </PageHeader>
 
-      <div className="toolbar filters">
-        <SearchField
-          label="Search event and URL"
-          value={filters.search}
-          onChange={(search) => setFilters({ search })}
-          testId="deliveries-search"
-        />
-        <label className="toolbar-field">
-          <span className="visually-hidden">Status</span>
-          <select
-            value={filters.status}
-            onChange={(change) => setFilters({ status: change.target.value as DeliveryFilters['status'] })}
-            data-testid="deliveries-status"
-          >
-            <option value="">All statuses</option>
-            {Object.entries(STATE_FILTER_LABELS).map(([state, label]) => (
-              <option key={state} value={state}>
-                {label}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label className="toolbar-field">
-          <span className="visually-hidden">Event</span>
-          <select
-            value={filters.event}
-            onChange={(change) => setFilters({ event: change.target.value })}
-            data-testid="deliveries-event"
-          >
-            <option value="">All events</option>
-            {eventOptions.map((name) => (
-              <option key={name} value={name}>
-                {eventLabel(name)}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label className="toolbar-field">
-          <span className="visually-hidden">Webhook</span>
-          <select
-            value={filters.webhookId}
-            onChange={(change) => setFilters({ webhookId: change.target.value })}
-            data-testid="deliveries-webhook"
-          >
-            <option value="">All webhooks</option>
-            {webhookOptions.map((webhook) => (
-              <option key={webhook.id} value={webhook.id}>
-                {webhook.label}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label className="toolbar-field">
-          <span className="visually-hidden">Exact URL</span>
-          <input
-            type="text"
-            placeholder="Exact URL"
-            title="Deliveries sent to exactly this URL (search matches part of a URL)"
-            value={filters.url}
-            maxLength={4096}
-            onChange={(change) => setFilters({ url: change.target.value })}
-            data-testid="deliveries-url"
-          />
-        </label>
-        {ID_FILTERS.map(({ name, label }) => (
-          <label className="toolbar-field" key={name}>
-            <span className="visually-hidden">{label}</span>
-            <input
-              type="text"
-              className="id-filter"
-              placeholder={label}
-              title={ID_FILTER_TITLES[name]}
-              value={filters[name]}
-              maxLength={36}
-              spellCheck={false}
-              aria-invalid={invalidIds.some((invalid) => invalid.name === name)}
-              onChange={(change) => setFilters({ [name]: change.target.value })}
-              data-testid={`deliveries-${name}`}
-            />
-          </label>
-        ))}
-        {isIsoTime(filters.createdFrom) || isIsoTime(filters.createdTo) ? (
-          <CreatedTimes
-            from={filters.createdFrom}
-            to={filters.createdTo}
-            onClear={() => setFilters({ createdFrom: '', createdTo: '' })}
-            testId="deliveries-created-times"
-          />
-        ) : (
-          <DateRange
-            label="Created"
-            from={filters.createdFrom}
-            to={filters.createdTo}
-            onFrom={(createdFrom) => setFilters({ createdFrom })}
-            onTo={(createdTo) => setFilters({ createdTo })}
-            testId="deliveries-created"
-          />
-        )}
-        <ClearFilters
-          filtered={filtered}
-          onClear={() => navigate(deliveriesPathOf({}), { replace: true })}
-          testId="deliveries-clear-filters"
-        />
-      </div>
-
-      {invalidIds.length ? (
-        <p className="field-error" role="status" data-testid="deliveries-id-invalid">
-          {invalidIds.map(({ name }) => ID_FILTER_TITLES[name]).join(' ')} Until then it is not applied.
-        </p>
-      ) : null}
+      <DeliveryFiltersBar
+        filters={filters}
+        setFilters={setFilters}
+        onClear={() => navigate(deliveriesPathOf({}), { replace: true })}
+        eventOptions={eventOptions}
+        webhookOptions={webhookOptions}
+        invalidIds={invalidIds}
+        filtered={filtered}
+      />
       <ErrorMessage message={error ?? more.error} />
 
       {!shown ? (

@@ -28,7 +28,8 @@ import { useRouter } from '../router';
 import { useSession } from '../session';
 import { useDebounced } from '../hooks/useDebounced';
 import { usePagedList } from '../hooks/usePagedList';
-import { dayBound, deliveriesPathOf, eventLabel } from '../webhooks';
+import { deliveriesPathOf } from '../deliveries';
+import { dayBound, eventLabel } from '../webhooks';
 
 const PAGE_SIZE = 25;
 const SEARCH_DELAY_MS = 250;

@@ -1,4 +1,9 @@
-import { previousSecretExpiry, previousSecretSigns, signingSecrets } from './secret-rotation';
+import {
+  legacySignatureSecret,
+  previousSecretExpiry,
+  previousSecretSigns,
+  signingSecrets,
+} from './secret-rotation';
 
 const now = new Date('2025-12-02T13:00:00.000Z');
 const later = (ms: number) => new Date(now.getTime() + ms);
@@ -38,5 +43,15 @@ describe('signingSecrets', () => {
     expect(signingSecrets(null, previous, now)).toEqual([]);
     expect(signingSecrets('new', null, now)).toEqual(['new']);
     expect(previousSecretSigns(null, now)).toBe(false);
+  });
+});
+
+describe('legacySignatureSecret', () => {
+  it('is the previous secret while a rotation’s grace lasts, then the current one', () => {
+    const previous = { secret: 'old', expiresAt: later(HOUR) };
+    expect(legacySignatureSecret(signingSecrets('new', previous, now))).toBe('old');
+    expect(legacySignatureSecret(signingSecrets('new', previous, later(HOUR)))).toBe('new');
+    expect(legacySignatureSecret(signingSecrets('new', null, now))).toBe('new');
+    expect(legacySignatureSecret(signingSecrets(null, previous, now))).toBeUndefined();
   });
 });

@@ -8,7 +8,7 @@ import { ResendBatchesService } from '../../../src/deliveries/resend/resend-batc
 import { loadActor } from '../../../src/identity/actor';
 import { createLogger } from '../../../src/logger';
 import { RESEND_BATCH_MAX } from '../../../src/shared/limits';
-import { resendFailedWorkflowId } from '../../../workflows/resend-failed.workflow';
+import { type resendFailedWorkflow, resendFailedWorkflowId } from '../../../workflows/resend-failed.workflow';
 import { deliveryFixture, type DeliveryFixture } from '../../helpers/delivery-fixture';
 import { eventually } from '../../helpers/eventually';
 import { connectMcp } from '../../helpers/mcp';
@@ -154,8 +154,13 @@ describe('resend failed since (time skipping)', () => {
     expect(done).toMatchObject({ resent: 2, refused: 0, completedAt: expect.any(String) });
     expect(done.results.map((r: { deliveryId: string }) => r.deliveryId)).toEqual([first.id, second.id]);
     expect(done.results.every((r: { refusal: unknown }) => r.refusal === null)).toBe(true);
-    const workflow = fx.app.env.client.workflow.getHandle(resendFailedWorkflowId(answer.body.id));
-    expect(await workflow.result()).toEqual({ resent: 2, refused: 0 });
+    const workflow = fx.app.env.client.workflow.getHandle<typeof resendFailedWorkflow>(
+      resendFailedWorkflowId(answer.body.id),
+    );
+    // With how its two resends stood then (resend-outcomes.test.ts checks which way they went).
+    const { deliveries, ...tally } = await workflow.result();
+    expect(tally).toEqual({ resent: 2, refused: 0 });
+    expect(Object.values(deliveries!).reduce((sum, count) => sum + count, 0)).toBe(2);
     const described = await workflow.describe();
     expect(await described.staticSummary()).toContain('Resend 2 failed since');
     expect(await described.staticDetails()).toContain(`batch: ${answer.body.id}, 2 deliveries`);

@@ -128,6 +128,67 @@ describe('Retry now (time skipping)', () => {
     expect(events.filter((e) => e.workflowExecutionUpdateAcceptedEventAttributes)).toHaveLength(1);
   });
 
+  /**
+   * Issue 33, item 3: two calls back to back, each having read attempt 2 scheduled. One brings it
+   * forward; it fails fast (503) and the delivery waits 20 s for attempt 3. The other must not end
+   * that wait: it answers 409 `deliveryNotRetrying` and changes nothing, whether it reached the
+   * workflow before attempt 2 ran (no wait to end) or after (attempt 3 is not the one it saw).
+   */
+  async function twoCallsBringOneForward(
+    path: string,
+    second: (webhookId: string, deliveryId: string) => Promise<{ status: number; failure: unknown }>,
+  ) {
+    const { webhook, delivery } = await retrying(path, { status: 503 }, { status: 200 });
+    const first = retryNow(webhook.id, delivery.id).then((answer) => ({
+      status: answer.status,
+      failure: answer.body.error,
+    }));
+    const answers = await Promise.all([first, second(webhook.id, delivery.id)]);
+    expect(answers.map((answer) => answer.status).sort()).toEqual([202, 409]);
+    expect(answers.find((answer) => answer.status === 409)!.failure).toMatchObject({
+      kind: 'conflict',
+      issues: [{ customCode: 'deliveryNotRetrying' }],
+    });
+
+    await until('attempt 2 failed', async () => {
+      const now = await row(delivery.id);
+      return now.attempts === 2 && now.status === 'failed';
+    });
+    // Long enough for a second attempt brought forward to have reached the receiver.
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    const after = await row(delivery.id);
+    expect(after).toMatchObject({ status: 'failed', attempts: 2 });
+    expect(after.nextAttemptAt!.getTime() - Date.now()).toBeGreaterThan(15_000);
+    expect(requestsTo(path)).toHaveLength(2);
+    const history = await fx.app.env.client.workflow
+      .getHandle(deliveryWorkflowId(delivery.id))
+      .fetchHistory();
+    expect(
+      (history.events ?? []).filter((e) => e.workflowExecutionUpdateAcceptedEventAttributes),
+    ).toHaveLength(1);
+  }
+
+  it('brings one attempt forward for two REST calls back to back; the other is refused, changing nothing', async () => {
+    await twoCallsBringOneForward('twice', (webhookId, deliveryId) =>
+      retryNow(webhookId, deliveryId).then((answer) => ({
+        status: answer.status,
+        failure: answer.body.error,
+      })),
+    );
+  });
+
+  it('brings one attempt forward for a REST call and an MCP retry_delivery_now back to back', async () => {
+    const mcp = await connectMcp(fx.app.baseUrl, fx.key);
+    try {
+      await twoCallsBringOneForward('rest-and-mcp', async (_webhookId, deliveryId) => {
+        const answer = await mcp.call('manage_webhooks', { action: 'retry_delivery_now', deliveryId });
+        return { status: answer.isError ? 409 : 202, failure: answer._meta?.failure };
+      });
+    } finally {
+      await mcp.client.close();
+    }
+  });
+
   it('refuses, changing nothing, unless the delivery is retrying', async () => {
     receiver.replies('/done', { status: 200 });
     const delivered = await fx.webhook(`${receiver.url}/done`, { events: ['record.created'] });

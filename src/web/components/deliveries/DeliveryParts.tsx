@@ -1,41 +1,92 @@
 // Pieces of the delivery log shared by the Deliveries page and Event Details.
 import type { DeliveryView } from '../../api';
 import { DateTime } from '../../format';
-import { STATE_LABELS, webhookLabel } from '../../webhooks';
+import { DELIVERY_MAX_ATTEMPTS } from '../../../shared/limits';
+import { STATUS_LABELS, webhookLabel } from '../../deliveries';
 
 /**
- * The delivery's state: Pending, Sending, Delivered, Failed (for good), or "Retrying · next at
- * 14:03:27" in a colour of its own while a Failed delivery's next attempt is scheduled (issue 27,
- * item 1): it is Failed by the spec's status, but not over.
+ * The delivery's status, one of the spec's four (spec.md, "Delivery record"), and beside a Failed
+ * one whose next attempt is scheduled, when that attempt runs ("Failed · retrying at 14:03:27
+ * UTC", in a colour of its own): it is Failed by the spec, but not over (issue 33, item 1).
  */
 export function DeliveryStatusBadge({
   delivery,
 }: {
-  delivery: Pick<DeliveryView, 'state' | 'nextAttemptAt'>;
+  delivery: Pick<DeliveryView, 'status' | 'state' | 'nextAttemptAt'>;
 }) {
-  if (delivery.state === 'retrying' && delivery.nextAttemptAt) {
-    return (
+  return (
+    <span className="delivery-status" data-testid="delivery-status-line">
       <span
-        className="status status-retrying"
+        className={`status status-${delivery.status}`}
         data-testid="delivery-status"
-        data-state="retrying"
-        title="Its last attempt failed; the retry schedule runs the next one then."
+        data-status={delivery.status}
+        data-state={delivery.state}
       >
-        {STATE_LABELS.retrying} · next at{' '}
-        <span data-testid="delivery-next-attempt">
-          <DateTime value={delivery.nextAttemptAt} soon />
-        </span>
+        {STATUS_LABELS[delivery.status]}
       </span>
-    );
-  }
+      {delivery.state === 'retrying' ? <RetryingAt nextAttemptAt={delivery.nextAttemptAt} /> : null}
+    </span>
+  );
+}
+
+/**
+ * "· retrying at 14:03:27 UTC": when a Failed delivery's next attempt runs, by its schedule or
+ * Retry now; "· retrying" where that time is not known (a webhook's last delivery).
+ */
+export function RetryingAt({ nextAttemptAt }: { nextAttemptAt: string | null }) {
   return (
     <span
-      className={`status status-${delivery.state}`}
-      data-testid="delivery-status"
-      data-state={delivery.state}
+      className="retrying-at"
+      data-testid="delivery-retrying"
+      title="Its last attempt failed; the retry schedule runs the next one."
     >
-      {STATE_LABELS[delivery.state]}
+      {' · '}retrying
+      {nextAttemptAt ? (
+        <>
+          {' '}
+          at{' '}
+          <span data-testid="delivery-next-attempt">
+            <DateTime value={nextAttemptAt} soon />
+          </span>
+        </>
+      ) : null}
     </span>
+  );
+}
+
+/**
+ * Event Details of a Failed delivery whose next attempt is scheduled: its retry chain runs on by
+ * itself, and what Retry now and Resend would each do (for whoever may do them).
+ */
+export function RetryingNotice({
+  delivery,
+  nextAttemptAt,
+  canRetry,
+}: {
+  delivery: Pick<DeliveryView, 'status' | 'attempts'>;
+  nextAttemptAt: string;
+  canRetry: boolean;
+}) {
+  return (
+    <div className="notice notice-retrying" role="note" data-testid="delivery-retrying-notice">
+      <p>
+        <strong>
+          {STATUS_LABELS[delivery.status]}
+          <RetryingAt nextAttemptAt={nextAttemptAt} />
+        </strong>
+      </p>
+      <p>
+        Its last attempt failed and its retry chain is still running: attempt {delivery.attempts + 1} of{' '}
+        {DELIVERY_MAX_ATTEMPTS} runs then, in this delivery, by itself.
+        {canRetry ? (
+          <>
+            {' '}
+            <strong>Retry now</strong> runs that attempt now instead. <strong>Resend</strong> would send the
+            event again as a new delivery while these retries go on, so the receiver would get it twice.
+          </>
+        ) : null}
+      </p>
+    </div>
   );
 }
 

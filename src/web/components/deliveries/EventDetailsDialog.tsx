@@ -10,10 +10,11 @@ import { api, errorMessage, type DeliveryView, type EventDetails } from '../../a
 import { DateTime } from '../../format';
 import { useSubmit } from '../../hooks/useSubmit';
 import { DELIVERY_MAX_ATTEMPTS } from '../../../shared/limits';
-import { eventLabel, formatDuration, hasRestrictedValues, isUnfinished, STATE_LABELS } from '../../webhooks';
+import { formatDuration, hasRestrictedValues, isUnfinished, STATUS_LABELS } from '../../deliveries';
+import { eventLabel } from '../../webhooks';
 import { AttemptExchange } from './AttemptExchange';
 import { BreakableUrl } from '../BreakableUrl';
-import { DeliveryStatusBadge, DeliveryWebhook, ElementName } from './DeliveryParts';
+import { DeliveryStatusBadge, DeliveryWebhook, ElementName, RetryingNotice } from './DeliveryParts';
 import { Dialog, DialogActions, ErrorMessage } from '../Dialog';
 import { ListTable, Loading } from '../ListParts';
 
@@ -177,31 +178,13 @@ export function EventDetailsDialog({ delivery: opened, typeName, canResend, onCl
       initialFocus="title"
     >
       {retrying && shown.nextAttemptAt ? (
-        <div className="notice notice-retrying" role="note" data-testid="delivery-retrying-notice">
-          <p>
-            <strong>
-              Retrying · next at <DateTime value={shown.nextAttemptAt} soon />
-            </strong>
-          </p>
-          <p>
-            Its last attempt failed and its retry chain is still running: attempt {shown.attempts + 1} of{' '}
-            {DELIVERY_MAX_ATTEMPTS} runs then, in this delivery, by itself.
-            {canResend ? (
-              <>
-                {' '}
-                <strong>Retry now</strong> runs that attempt now instead. <strong>Resend</strong> would send
-                the event again as a new delivery while these retries go on, so the receiver would get it
-                twice.
-              </>
-            ) : null}
-          </p>
-        </div>
+        <RetryingNotice delivery={shown} nextAttemptAt={shown.nextAttemptAt} canRetry={canResend} />
       ) : null}
       {retriedAttempt !== undefined ? (
         <p className="notice" role="status" data-testid="delivery-retried-notice">
           {awaitingRetry
             ? `Retry now: attempt ${retriedAttempt} of ${DELIVERY_MAX_ATTEMPTS} runs now, in this delivery…`
-            : `Retry now: attempt ${retriedAttempt} of ${DELIVERY_MAX_ATTEMPTS} ran. The delivery is now ${STATE_LABELS[shown.state]}.`}
+            : `Retry now: attempt ${retriedAttempt} of ${DELIVERY_MAX_ATTEMPTS} ran. The delivery is now ${STATUS_LABELS[shown.status]}${shown.state === 'retrying' ? ', its next attempt scheduled' : ''}.`}
         </p>
       ) : null}
       {resentFrom ? (

@@ -37,10 +37,11 @@ export function RotateSecretDialog({ webhook, onCancel, onRotated }: Props) {
     <Dialog title="Rotate secret" onClose={onCancel} testId="rotate-secret" wide>
       <form className="form" onSubmit={submit}>
         <p className="muted">
-          The new secret signs every delivery from now on. During the grace period the old secret also signs:{' '}
-          <code>webhook-signature</code> (Standard Webhooks) then carries both signatures, so a receiver
-          verifies with either while it switches. <code>X-Webhook-Signature</code> holds one signature and
-          uses the new secret at once: give it to those receivers now, or have them accept both secrets first.
+          The new secret becomes the webhook&rsquo;s secret now; during the grace period the old one still
+          signs. <code>webhook-signature</code> (Standard Webhooks) then carries both signatures, so a
+          receiver verifies with either while it switches. <code>X-Webhook-Signature</code> holds one
+          signature: the old secret&rsquo;s until the grace period ends, then the new one&rsquo;s. Have those
+          receivers accept the new secret as well before it ends, and drop the old one after.
         </p>
         <label>
           New secret

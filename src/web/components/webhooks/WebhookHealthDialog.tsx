@@ -52,7 +52,7 @@ export function WebhookHealthDialog({ webhook, onClose, onShowDeliveries }: Prop
         Last delivery:{' '}
         {lastDelivery ? (
           <>
-            <DeliveryStatusBadge delivery={{ state: lastDelivery.state, nextAttemptAt: null }} />{' '}
+            <DeliveryStatusBadge delivery={{ ...lastDelivery, nextAttemptAt: null }} />{' '}
             <DateTime value={lastDelivery.at} />
           </>
         ) : (

@@ -5,7 +5,7 @@ import type { WebhookView } from '../../api';
 import { DateTime } from '../../format';
 import { EndpointStateLine } from './EndpointState';
 import { formatSuccessRate } from '../../../shared/webhooks/webhook-health';
-import { STATE_LABELS } from '../../webhooks';
+import { STATUS_LABELS } from '../../deliveries';
 import { judgeHealth } from '../../../shared/webhooks/health-verdict';
 import { HealthVerdictBadge } from './HealthVerdict';
 
@@ -31,7 +31,8 @@ export function WebhookHealthSummary({ webhook }: { webhook: Pick<WebhookView, '
           data-status={lastDelivery.status}
           data-state={lastDelivery.state}
         >
-          Last: {STATE_LABELS[lastDelivery.state]} <DateTime value={lastDelivery.at} />
+          Last: {STATUS_LABELS[lastDelivery.status]}
+          {lastDelivery.state === 'retrying' ? ' · retrying' : ''} <DateTime value={lastDelivery.at} />
         </span>
       ) : (
         <span data-testid="webhook-health-last">No deliveries yet</span>

@@ -103,15 +103,16 @@ export function SendingFields({
         </span>
         {webhook?.previousSecretExpiresAt ? (
           <span className="hint" data-testid="webhook-previous-secret">
-            Rotated: the previous secret also signs webhook-signature until{' '}
-            <DateTime value={webhook.previousSecretExpiresAt} />.
+            Rotated: the previous secret still signs until{' '}
+            <DateTime value={webhook.previousSecretExpiresAt} />: webhook-signature beside the new one,
+            X-Webhook-Signature alone.
           </span>
         ) : null}
         {readOnly ? null : (
           <span className="hint">
             Signs every delivery: X-Webhook-Signature is the hex HMAC-SHA256 of the body. Generate makes a
             random 64-character secret; give the same value to your receiver. A secret changed here replaces
-            the saved one at once; Rotate keeps the old one signing webhook-signature for a grace period.
+            the saved one at once; Rotate keeps the old one signing for a grace period.
             {webhook?.hasSecret ? ' It cannot be emptied here once set.' : ''}
           </span>
         )}
