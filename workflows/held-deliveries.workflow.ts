@@ -30,7 +30,7 @@ export const findHeldUpdate = defineUpdate<HeldLookup, [string]>('findHeld');
  * Starts held deliveries now, whatever the endpoint's state and its workspace's budget: the one
  * named (`{ deliveryId }`), or the oldest up to `limit` (default 1,000). Each starts once.
  */
-export const releaseNowUpdate = defineUpdate<HeldRelease, [{ deliveryId?: string; limit?: number }?]>(
+export const releaseNowUpdate = defineUpdate<HeldRelease, [{ deliveryId?: string; limit?: number }]>(
   'releaseNow',
 );
 
@@ -60,12 +60,20 @@ export async function heldDeliveriesWorkflow(input: HeldDeliveriesInput): Promis
   let readAgain = false;
   let shownIds = '';
   setHandler(heldQuery, () => snapshot);
-  setHandler(findHeldUpdate, (deliveryId) => findHeldDelivery({ webhookId, deliveryId }));
-  setHandler(releaseNowUpdate, async (request) => {
-    const released = await releaseHeldDeliveries({ webhookId, workspaceId, ...request });
-    readAgain = true;
-    return released;
+  setHandler(findHeldUpdate, (deliveryId) => findHeldDelivery({ webhookId, deliveryId }), {
+    validator: (deliveryId) => {
+      if (typeof deliveryId !== 'string') throw new TypeError('findHeld takes a delivery id (a string).');
+    },
   });
+  setHandler(
+    releaseNowUpdate,
+    async (request) => {
+      const released = await releaseHeldDeliveries({ ...request, webhookId, workspaceId });
+      readAgain = true;
+      return released;
+    },
+    { validator: validRelease },
+  );
   for (let refresh = 0; ; refresh++) {
     const read = await readHeldDeliveries({ webhookId });
     snapshot = read;
@@ -87,4 +95,15 @@ export async function heldDeliveriesWorkflow(input: HeldDeliveriesInput): Promis
   upsertSearchAttributes([{ key: DeliveryStatusKey, value: 'released' }]);
   await condition(allHandlersFinished);
   return snapshot!;
+}
+
+/** An operator's input, refused before anything is recorded when it is not what releaseNow takes. */
+function validRelease(request: { deliveryId?: unknown; limit?: unknown } | undefined): void {
+  if (request === undefined || request === null) return;
+  if (typeof request !== 'object')
+    throw new TypeError('releaseNow takes {} or {"deliveryId": "…"} or {"limit": n}.');
+  if (request.deliveryId !== undefined && typeof request.deliveryId !== 'string')
+    throw new TypeError('deliveryId must be a delivery id (a string).');
+  if (request.limit !== undefined && !(Number.isInteger(request.limit) && (request.limit as number) >= 1))
+    throw new TypeError('limit must be a whole number of at least 1.');
 }

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { WorkflowUpdateFailedError } from '@temporalio/client';
 import {
   findHeldUpdate,
   heldDeliveriesWorkflowId,
@@ -102,6 +103,12 @@ describe('held deliveries in Temporal: found by delivery id, released by hand, d
       held: false,
       status: null,
     });
+
+    // A wrong input is refused before anything is recorded, and starts nothing.
+    await expect(
+      handle.executeUpdate(releaseNowUpdate, { args: [{ limit: 'all' } as unknown as { limit: number }] }),
+    ).rejects.toThrow(WorkflowUpdateFailedError);
+    expect(await held(webhook.id)).toContain(newest);
 
     // The receiver is fixed (a new URL); released from Temporal, the delivery starts once.
     expect((await a.api('PATCH', `/webhooks/${webhook.id}`, { url: `${receiver.url}/fixed` })).status).toBe(
