@@ -14,7 +14,9 @@ export interface LaneLimits {
   slots: number;
   /**
    * A workspace's places for its endpoints' first `window.initial` attempts in flight: what the lane
-   * risks on endpoints that have not shown they answer, however many the workspace has.
+   * risks on endpoints that have not shown they answer, however many the workspace has. Also the
+   * most reservations (deliveries being started) a workspace may have at once: what of its work can
+   * wait in this worker's own pipeline ahead of another workspace's.
    */
   perWorkspace: number;
   /** A workspace's places in all, those its endpoints earned by answering included. */
@@ -56,7 +58,11 @@ interface Workspace {
   count: number;
   /** Of them, its endpoints' first `window.initial` each (the sum of min(count, initial)). */
   probes: number;
+  /** Of them, reservations: deliveries being started whose attempt has not entered yet. */
+  starting: number;
 }
+
+const NO_PLACES: Workspace = { count: 0, probes: 0, starting: 0 };
 
 /**
  * A lane's budget in one worker (docs/architecture.md, "Delivery capacity"). A place is an attempt in
@@ -67,6 +73,8 @@ interface Workspace {
  * `window.initial` places count against its workspace's share of places for endpoints not yet proven,
  * so a workspace with a hundred dead endpoints risks no more than one with a few; the places above
  * them were earned by answers, and count only against the workspace's ceiling and the lane's slots.
+ * A workspace's reservations never pass its share either, whatever its windows: what its burst costs
+ * this worker waits in PostgreSQL (held), not in the worker ahead of another workspace's deliveries.
  * In the fast lane an attempt that cannot enter is not made to wait (it would hold a workflow task
  * slot) but goes to the slow lane. Synchronous, so a check and its entry cannot interleave.
  */
@@ -97,7 +105,7 @@ export class LaneBudget {
   roomFor(key: LaneKey): number {
     this.expire(key.webhookId);
     const taken = this.byEndpoint.get(key.webhookId)?.count ?? 0;
-    const workspace = this.byWorkspace.get(key.workspaceId) ?? { count: 0, probes: 0 };
+    const workspace = this.byWorkspace.get(key.workspaceId) ?? NO_PLACES;
     const ofWindow = this.windowCapacity(key.webhookId) - taken;
     // Asked for room the window does not have: it holds deliveries back (what lets it grow).
     if (ofWindow <= 0) this.want(key.webhookId);
@@ -105,9 +113,17 @@ export class LaneBudget {
     const probesNeeded = Math.max(0, Math.min(ofWindow, this.limits.window.initial - taken));
     const probesLeft = this.limits.perWorkspace - workspace.probes;
     const ofEndpoint = probesLeft < probesNeeded ? probesLeft : ofWindow;
+    // However large its windows, a workspace's deliveries being started wait their turn beyond its
+    // share: a burst of one workspace's writes does not fill this worker's pipeline ahead of another's.
+    const ofPipeline = this.limits.perWorkspace - workspace.starting;
     return Math.max(
       0,
-      Math.min(ofEndpoint, this.limits.workspaceCeiling - workspace.count, this.limits.slots - this.total),
+      Math.min(
+        ofEndpoint,
+        ofPipeline,
+        this.limits.workspaceCeiling - workspace.count,
+        this.limits.slots - this.total,
+      ),
     );
   }
 
@@ -115,6 +131,7 @@ export class LaneBudget {
   reserve(key: LaneKey): boolean {
     if (this.roomFor(key) <= 0) return false;
     this.take(key).reserved.push(this.now());
+    this.byWorkspace.get(key.workspaceId)!.starting++;
     return true;
   }
 
@@ -129,6 +146,7 @@ export class LaneBudget {
     const endpoint = this.byEndpoint.get(key.webhookId);
     if (endpoint?.reserved.length) {
       endpoint.reserved.shift();
+      this.byWorkspace.get(key.workspaceId)!.starting--;
     } else {
       const refused = this.refusal(key, endpoint?.count ?? 0);
       if (refused === 'endpoint-share') this.want(key.webhookId);
@@ -210,7 +228,7 @@ export class LaneBudget {
       count: 0,
       reserved: [],
     };
-    const workspace = this.byWorkspace.get(key.workspaceId) ?? { count: 0, probes: 0 };
+    const workspace = this.byWorkspace.get(key.workspaceId) ?? { count: 0, probes: 0, starting: 0 };
     workspace.count++;
     if (endpoint.count < this.limits.window.initial) workspace.probes++;
     this.byWorkspace.set(key.workspaceId, workspace);
@@ -247,6 +265,8 @@ export class LaneBudget {
     const before = now - RESERVATION_MS;
     while (endpoint?.reserved.length && endpoint.reserved[0]! < before) {
       endpoint.reserved.shift();
+      const workspace = this.byWorkspace.get(endpoint.workspaceId);
+      if (workspace) workspace.starting--;
       this.give({ webhookId, workspaceId: endpoint.workspaceId });
     }
   }
