@@ -89,7 +89,7 @@ export const configSchema = z.object({
    */
   DELIVERY_FAST_LANE_SLOTS: z.coerce.number().int().min(1).max(20_000).default(1000),
   /**
-   * An endpoint's in-flight window before it has answered (grown by deliveries, halved by timeouts,
+   * An endpoint's in-flight window before it has answered (grown by deliveries, shrunk by timeouts,
    * 429s and 503s; src/shared/deliveries/endpoint-window.ts)…
    */
   DELIVERY_FAST_LANE_PER_ENDPOINT: z.coerce.number().int().min(1).max(5000).default(5),

@@ -25,10 +25,10 @@ export const endpointStateSchema = z
     state: z.enum(ENDPOINT_STATES).meta({
       description:
         'healthy: its latest attempt delivered (however slowly, within the 5 s timeout). ' +
-        'degraded: its latest attempt timed out, failed or got no response; its deliveries still go out, ' +
-        `fewer at once after timeouts, 429s and 503s. failing: ${FAILING_AFTER} attempts in a row did not ` +
-        'deliver; its deliveries wait in the slow lane, so they may arrive later. The next attempt that ' +
-        'delivers makes it healthy.',
+        'degraded: its latest attempt timed out, failed or got no response; its attempts and new ' +
+        `deliveries wait in the slow lane, so they may arrive later. failing: ${FAILING_AFTER} attempts in ` +
+        'a row did not deliver; its deliveries wait in the slow lane too. The next attempt that delivers ' +
+        'makes it healthy.',
     }),
     reason: z.string().nullable().meta({
       description: 'Why it is not healthy: the latest failed attempt’s status or error. null when healthy.',

@@ -78,7 +78,7 @@ export function deliveryMetrics(
   });
   new Gauge({
     name: 'webhook_endpoint_window',
-    help: "Attempts an endpoint may have in flight in this worker's fast lane now (its window, grown by deliveries, halved by timeouts, 429s and 503s), for endpoints with attempts in flight.",
+    help: "Attempts an endpoint may have in flight in this worker's fast lane now (its window, grown by deliveries, shrunk by timeouts, 429s and 503s), for endpoints with attempts in flight.",
     labelNames: ['workspace', 'webhook'] as const,
     registers: [registry],
     collect() {

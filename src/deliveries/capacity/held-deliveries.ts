@@ -33,7 +33,7 @@ const RELEASED_BY_HAND = 1_000;
 
 export interface HoldSettings {
   /**
-   * A workspace's failing endpoints get their held deliveries started only while fewer
+   * A workspace's endpoints that are not healthy get their held deliveries started only while fewer
    * than this many of the workspace's attempts wait in the slow lane, however many endpoints it has…
    */
   queuedPerWorkspace: number;
@@ -49,11 +49,11 @@ export interface HoldSettings {
  * (docs/architecture.md, "Delivery capacity"): a started delivery costs Temporal and the worker
  * about as much as a delivered one, so a workspace writing fifty events a second to a dead endpoint
  * would otherwise spend both cores on workflows that wait. A delivery is held when its endpoint is
- * failing (as stored in endpoint_states, or as this process's worker knows it), or when this
+ * not healthy (as stored in endpoint_states, or as this process's worker knows it), or when this
  * process's fast lane has no room for it now (the endpoint's window, its workspace's share). A held
  * delivery is Pending, with `waiting_since`. Release passes (twice a second, and as soon as a
  * fast-lane attempt of a held endpoint ends) start the oldest held deliveries of each endpoint: first
- * of those not failing, as many as their fast-lane room; then of the failing ones, while few of their
+ * of healthy ones, as many as their fast-lane room; then of the others, while few of their
  * workspace's attempts wait in the slow lane, shared out in turn between its endpoints (so many dead
  * endpoints cost no more than one).
  * Nothing is lost: a held delivery is a committed row that the next pass of any worker starts.
@@ -126,12 +126,12 @@ export class HeldDeliveries {
     const turn = this.passes++ * this.settings.releasedPerPass;
     const unhealthy = new Map<string, HeldEndpoint[]>();
     let started = 0;
-    // Endpoints that are not failing first: their deliveries go to the fast lane now, and no
-    // workspace's dead endpoints make them wait for a pass through all of those.
+    // Healthy endpoints first: their deliveries go to the fast lane now, and no workspace's dead
+    // endpoints make them wait for a pass through all of those.
     for (const endpoint of endpoints) {
       const key = { webhookId: endpoint.webhook_id, workspaceId: endpoint.workspace_id };
       const known = this.local?.health.known(key.webhookId);
-      if (endpoint.state !== 'failing' && (!known || servedByFastLane(known))) {
+      if (endpoint.state === 'healthy' && (!known || servedByFastLane(known))) {
         const room = this.local?.fast.roomFor(key) ?? this.settings.queuedPerWorkspace;
         if (room > 0) started += await this.claimAndStart(key, room, true);
       } else {
@@ -202,7 +202,7 @@ export class HeldDeliveries {
     return this.dataSource.transaction(async (manager) => this.start(manager, await claim(manager)));
   }
 
-  /** Of these webhooks, those whose stored state is failing (read at most twice a second each). */
+  /** Of these webhooks, those whose stored state is not healthy (read at most twice a second each). */
   private async storedUnhealthy(manager: EntityManager, webhookIds: readonly string[]): Promise<Set<string>> {
     const now = Date.now();
     const stale = [...new Set(webhookIds)].filter((id) => {
@@ -233,5 +233,5 @@ export class HeldDeliveries {
 }
 
 const UNHEALTHY = new PreparedStatement(
-  `SELECT webhook_id FROM endpoint_states WHERE webhook_id = ANY($1::uuid[]) AND state = 'failing'`,
+  `SELECT webhook_id FROM endpoint_states WHERE webhook_id = ANY($1::uuid[]) AND state <> 'healthy'`,
 );

@@ -115,8 +115,8 @@ describe('LaneBudget', () => {
     deliverFullWindow(sut, slow); // 2 → 4
     deliverFullWindow(sut, slow); // 4 → 8
     expect(sut.windowCapacity('slow')).toBe(8);
-    // Room to start more at once is the workspace's pipeline share (4), however large the window.
-    expect(sut.roomFor(slow)).toBe(4);
+    // Room to start more at once is the first window's (2), however wide the window has grown.
+    expect(sut.roomFor(slow)).toBe(2);
     const places = Array.from({ length: 8 }, () => placeOf(sut.enter(slow)));
     expect(places.map((place) => place.filled)).toEqual([
       false,
@@ -143,7 +143,7 @@ describe('LaneBudget', () => {
     for (let trip = 0; trip < 6; trip++, now += 5000) deliverFullWindow(sut, slow);
     // 2 → 4 → 8 → 16, then the ceiling, not the window, holds deliveries back: it grows no more.
     expect(sut.windowCapacity('slow')).toBe(16);
-    expect(sut.roomFor(slow)).toBe(4);
+    expect(sut.roomFor(slow)).toBe(2);
     for (let i = 0; i < 10; i++) placeOf(sut.enter(slow));
     expect(sut.enter(slow)).toEqual({ deferred: 'workspace-share' });
     placeOf(sut.enter(key('b', 'b1')));
@@ -162,7 +162,7 @@ describe('LaneBudget', () => {
     expect(sut.windowCapacity('quiet')).toBe(4);
   });
 
-  it('halves the window on overload, so fewer attempts enter until it grows again', () => {
+  it('shrinks the window on overload, so fewer attempts enter until it grows again', () => {
     const sut = new LaneBudget(adaptive(100, 10, 100, 4, 30));
     const slow = key('a', 'slow');
     deliverFullWindow(sut, slow);
@@ -170,25 +170,27 @@ describe('LaneBudget', () => {
     const place = placeOf(sut.enter(slow));
     sut.learn(slow, place, { signal: 'overloaded', durationMs: 5000 });
     place.leave();
-    expect(sut.windowCapacity('slow')).toBe(4);
+    expect(sut.windowCapacity('slow')).toBe(5);
     expect(sut.roomFor(slow)).toBe(4);
   });
 
-  it("keeps a workspace's deliveries being started within its share, whatever its windows, not touching another's", () => {
+  it("starts a few of an endpoint's deliveries at once and a workspace's within its share, whatever the windows", () => {
     let now = 0;
     const sut = new LaneBudget(adaptive(100, 3, 100, 2, 30), () => now);
     const slow = key('a', 'slow');
     for (let trip = 0; trip < 4; trip++, now += 5000) deliverFullWindow(sut, slow);
     expect(sut.windowCapacity('slow')).toBe(30);
-    // Three reservations (its share); the fourth delivery waits (held), though the window has room.
-    expect([1, 2, 3, 4].map(() => sut.reserve(slow))).toEqual([true, true, true, false]);
+    // Two of the endpoint's at once (its first window), though its window is 30…
+    expect([1, 2, 3].map(() => sut.reserve(slow))).toEqual([true, true, false]);
+    // …and three of the workspace's (its share): the rest wait held; another workspace's do not.
+    expect([1, 2].map(() => sut.reserve(key('a', 'other')))).toEqual([true, false]);
     expect(sut.reserve(key('b', 'b1'))).toBe(true);
-    // The attempts take their reservations: the share is free again for the next deliveries.
-    for (let i = 0; i < 3; i++) placeOf(sut.enter(slow));
-    expect(sut.roomFor(slow)).toBe(3);
+    // The attempts take their reservations: room to start again, while the window has room.
+    for (let i = 0; i < 2; i++) placeOf(sut.enter(slow));
+    expect(sut.roomFor(slow)).toBe(2);
     // A reservation whose attempt never came gives its place back after 10 s.
     expect(sut.reserve(slow)).toBe(true);
     now += 10_001;
-    expect(sut.roomFor(slow)).toBe(3);
+    expect(sut.roomFor(slow)).toBe(2);
   });
 });

@@ -69,7 +69,7 @@ const NO_PLACES: Workspace = { count: 0, probes: 0, starting: 0 };
  * flight, or a reservation the dispatcher made for a delivery whose workflow it is starting (so a burst
  * of writes cannot all start workflows before the first attempt enters); the attempt takes its
  * endpoint's reservation when it enters. An endpoint may hold as many places as its window allows
- * (endpoint-window.ts: grown by deliveries, halved by timeouts, 429s and 503s). Its first
+ * (endpoint-window.ts: grown by deliveries, shrunk by timeouts, 429s and 503s). Its first
  * `window.initial` places count against its workspace's share of places for endpoints not yet proven,
  * so a workspace with a hundred dead endpoints risks no more than one with a few; the places above
  * them were earned by answers, and count only against the workspace's ceiling and the lane's slots.
@@ -104,15 +104,22 @@ export class LaneBudget {
   /** How many more places this endpoint could take now. */
   roomFor(key: LaneKey): number {
     this.expire(key.webhookId);
-    const taken = this.byEndpoint.get(key.webhookId)?.count ?? 0;
+    const endpoint = this.byEndpoint.get(key.webhookId);
+    const taken = endpoint?.count ?? 0;
+    const starting = endpoint?.reserved.length ?? 0;
     const workspace = this.byWorkspace.get(key.workspaceId) ?? NO_PLACES;
-    const ofWindow = this.windowCapacity(key.webhookId) - taken;
-    // Asked for room the window does not have: it holds deliveries back (what lets it grow).
-    if (ofWindow <= 0) this.want(key.webhookId);
+    const window = this.windowCapacity(key.webhookId);
+    // Its attempts at the receiver fill the window: the window holds deliveries back (what lets it grow).
+    if (taken - starting >= window) this.want(key.webhookId);
+    const ofWindow = window - taken;
     // Places below `initial` are probes: short of them, the endpoint gets only what the share has left.
     const probesNeeded = Math.max(0, Math.min(ofWindow, this.limits.window.initial - taken));
     const probesLeft = this.limits.perWorkspace - workspace.probes;
-    const ofEndpoint = probesLeft < probesNeeded ? probesLeft : ofWindow;
+    // However wide its window, a few of an endpoint's deliveries are started at once: while they wait
+    // for this worker's own pipeline (its CPU, which every workspace shares), more would only queue
+    // there ahead of other workspaces' deliveries, and would grow the window for no answer of the receiver.
+    const ofStarting = this.limits.window.initial - starting;
+    const ofEndpoint = Math.min(probesLeft < probesNeeded ? probesLeft : ofWindow, ofStarting);
     // However large its windows, a workspace's deliveries being started wait their turn beyond its
     // share: a burst of one workspace's writes does not fill this worker's pipeline ahead of another's.
     const ofPipeline = this.limits.perWorkspace - workspace.starting;
@@ -149,15 +156,17 @@ export class LaneBudget {
       this.byWorkspace.get(key.workspaceId)!.starting--;
     } else {
       const refused = this.refusal(key, endpoint?.count ?? 0);
-      if (refused === 'endpoint-share') this.want(key.webhookId);
+      const attempting = (endpoint?.count ?? 0) - (endpoint?.reserved.length ?? 0);
+      if (refused === 'endpoint-share' && attempting >= this.windowCapacity(key.webhookId))
+        this.want(key.webhookId);
       if (refused) return { deferred: refused };
       this.take(key);
     }
-    const taken = this.byEndpoint.get(key.webhookId)!.count;
+    const entered = this.byEndpoint.get(key.webhookId)!;
     let left = false;
     return {
       enteredAt: this.now(),
-      filled: taken >= this.windowCapacity(key.webhookId),
+      filled: entered.count - entered.reserved.length >= this.windowCapacity(key.webhookId),
       leave: () => {
         if (left) return;
         left = true;

@@ -12,9 +12,9 @@ import { listWebhooksInput, rotateSecretInputs, webhookId, webhookInputs } from 
  * clients we know give the model no outputSchema, so its descriptions are not sent (json-schemas.ts).
  */
 const HEALTH =
-  `its health: recent outcomes, and its endpoint healthy, degraded (its latest attempt failed) or ` +
-  `failing (${FAILING_AFTER} attempts in a row did not deliver: its deliveries wait, so may arrive ` +
-  `later), with the reason and since when`;
+  `its health: recent outcomes, and its endpoint healthy, degraded (its latest attempt failed: its ` +
+  `deliveries wait in the slow lane, so may arrive later) or failing (${FAILING_AFTER} attempts in a ` +
+  `row did not deliver), with the reason and since when`;
 
 /** What delete answers: the webhook that is gone (its past deliveries stay listed). */
 export const deletedWebhookSchema = z.object({ id, deleted: z.literal(true) });

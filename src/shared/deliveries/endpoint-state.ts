@@ -1,8 +1,8 @@
 // An endpoint's state as its attempts show it (issue 23): healthy, degraded or failing, with the
-// reason and since when. The owner sees it beside the webhook; the worker serves the attempts of an
-// endpoint that is not failing in the fast lane, as many at once as its window allows
-// (endpoint-window.ts), and a failing endpoint's in the slow lane (docs/architecture.md, "Delivery
-// capacity"). Pure: the worker, the server and the web app use it.
+// reason and since when. The owner sees it beside the webhook; the worker serves a healthy endpoint's
+// attempts in the fast lane, as many at once as its window allows (endpoint-window.ts), and every
+// other endpoint's in the slow lane (docs/architecture.md, "Delivery capacity"). Pure: the worker,
+// the server and the web app use it.
 
 export const ENDPOINT_STATES = ['healthy', 'degraded', 'failing'] as const;
 export type EndpointStateName = (typeof ENDPOINT_STATES)[number];
@@ -56,13 +56,12 @@ export function nextEndpointState(previous: EndpointState, signal: AttemptSignal
 }
 
 /**
- * A failing endpoint's attempts wait in the slow lane, and its new deliveries are held; a healthy or
- * degraded one's run in the fast lane, as many at once as its window allows (endpoint-window.ts),
- * which its timeouts, 429s and 503s have shrunk. One failure is not enough to leave: a receiver that
- * answers near the timeout times out now and then, and its deliveries must keep flowing; a dead one
- * fails its whole first window at once, so it is failing after one round trip.
+ * Only a healthy endpoint's attempts run in the fast lane, as many at once as its window allows
+ * (endpoint-window.ts); once an attempt failed, the endpoint's attempts wait in the slow lane and its
+ * new deliveries are held, until one delivers again. A slow receiver that timed out once is healthy
+ * again with the next of its attempts under way that delivers, with its window shrunk.
  */
-export const servedByFastLane = (endpoint: EndpointState) => endpoint.state !== 'failing';
+export const servedByFastLane = (endpoint: EndpointState) => endpoint.state === 'healthy';
 
 /** What the owner reads beside the webhook. */
 export const ENDPOINT_STATE_LABELS: Record<EndpointStateName, string> = {

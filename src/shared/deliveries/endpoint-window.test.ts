@@ -86,7 +86,7 @@ describe('nextWindow', () => {
     expect(windowCapacity(sut)).toBe(7);
   });
 
-  it('halves on overload once per round trip, then grows by one per round trip above the new threshold', () => {
+  it('shrinks to 0.7 on overload once per round trip, then climbs back a sixteenth of itself per round trip', () => {
     const grown = fullRoundTrips(openWindow(limits), 6); // 320
     const timedOut = {
       signal: 'overloaded' as const,
@@ -95,12 +95,19 @@ describe('nextWindow', () => {
       durationMs: 5000,
       at: 100_000,
     };
-    const halved = nextWindow(grown, timedOut, limits);
-    expect(windowCapacity(halved)).toBe(160);
-    // The other 319 attempts of the same overload end within the round trip: no further halving.
-    expect(nextWindow(halved, { ...timedOut, at: 104_999 }, limits)).toBe(halved);
-    expect(windowCapacity(nextWindow(halved, { ...timedOut, at: 105_000 }, limits))).toBe(80);
-    expect(fullRoundTrips(halved, 1).size).toBeCloseTo(161, 0);
+    const shrunk = nextWindow(grown, timedOut, limits);
+    expect(windowCapacity(shrunk)).toBe(224);
+    // The other attempts of the same overload end within the round trip: no further shrinking.
+    expect(nextWindow(shrunk, { ...timedOut, at: 104_999 }, limits)).toBe(shrunk);
+    expect(windowCapacity(nextWindow(shrunk, { ...timedOut, at: 105_000 }, limits))).toBe(156);
+    // 224 + 224/16 = 238 after one full round trip, about 320 again after six.
+    expect(fullRoundTrips(shrunk, 1).size).toBeCloseTo(238, 0);
+    expect(windowCapacity(fullRoundTrips(shrunk, 6))).toBeGreaterThanOrEqual(310);
+  });
+
+  it('climbs by at least one per round trip when small', () => {
+    const small = { ...openWindow(limits), size: 4, threshold: 4 };
+    expect(fullRoundTrips(small, 1).size).toBeCloseTo(5, 0);
   });
 
   it('never shrinks below one attempt, and a neutral answer changes nothing', () => {

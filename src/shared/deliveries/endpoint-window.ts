@@ -1,6 +1,7 @@
 // How many attempts one endpoint may have in flight at once in a worker's fast lane (issue 33): a
-// window grown by the answers it gives and shrunk by the signs that it is overloaded, the additive
-// increase / multiplicative decrease TCP uses for its congestion window. A receiver that answers well
+// window grown by the answers it gives and shrunk by the signs that it is overloaded, as TCP moves its
+// congestion window (slow start, then additive increase / multiplicative decrease, with CUBIC's
+// gentler decrease and a faster climb back, since a round trip here can be five seconds). A receiver that answers well
 // but slowly (4.9 s, inside the spec's 5 s timeout) gets the requests in flight its latency needs —
 // fifty a second at 4.9 s is about 250 at once — while one that times out or asks us to slow down gets
 // fewer. Pure: the worker's lane budget applies it, the tests drive it with made-up times.
@@ -62,6 +63,13 @@ export const windowCapacity = (window: EndpointWindow) => Math.max(1, Math.floor
 
 /** The shortest time between two shrinks, whatever the endpoint's round trip. */
 const MIN_SHRINK_GAP_MS = 1000;
+/** What an overload keeps of the window (CUBIC's β): a receiver near the timeout loses less each time. */
+const SHRINK_TO = 0.7;
+/**
+ * Above the threshold, the window grows by this share of itself per round trip (at least one): with a
+ * 5 s round trip, TCP's one per round trip would take minutes to win back what one timeout took.
+ */
+const CLIMB_PER_ROUND_TRIP = 1 / 16;
 
 export interface AttemptEnd {
   signal: WindowSignal;
@@ -76,21 +84,23 @@ export interface AttemptEnd {
 
 /**
  * The window after one more attempt ended. A delivery grows it — by one while below the threshold
- * (so it doubles each round trip), by 1/size above it — but only when the window was what held
- * deliveries back while the attempt was out (it took the last place, or something was turned away
- * since it entered): an endpoint that never needed its window proves nothing about a larger one
- * (RFC 7661's reasoning), so a quiet endpoint that dies later has few attempts to lose. An overload
- * halves it, and lowers the threshold to the new size, at most once per round trip.
+ * (so it doubles each round trip), by a sixteenth of itself per round trip above it (at least one) —
+ * but only when the window was what held deliveries back while the attempt was out (it took the last
+ * place, or something was turned away since it entered): an endpoint that never needed its window
+ * proves nothing about a larger one (RFC 7661's reasoning), so a quiet endpoint that dies later has
+ * few attempts to lose. An overload shrinks it to 0.7 of itself and lowers the threshold there, at
+ * most once per round trip.
  */
 export function nextWindow(window: EndpointWindow, end: AttemptEnd, limits: WindowLimits): EndpointWindow {
   if (end.signal === 'delivered') {
     if (!end.filled && window.wantedAt < end.enteredAt) return window;
-    const growth = window.size < window.threshold ? 1 : 1 / window.size;
+    const growth =
+      window.size < window.threshold ? 1 : Math.max(1, window.size * CLIMB_PER_ROUND_TRIP) / window.size;
     return { ...window, size: Math.min(limits.ceiling, window.size + growth) };
   }
   if (end.signal === 'overloaded') {
     if (end.at - window.shrunkAt < Math.max(MIN_SHRINK_GAP_MS, end.durationMs)) return window;
-    const size = Math.max(1, Math.floor(window.size / 2));
+    const size = Math.max(1, Math.floor(window.size * SHRINK_TO));
     return { ...window, size, threshold: size, shrunkAt: end.at };
   }
   return window;

@@ -88,8 +88,7 @@ describe('the delivery log tells the truth (time skipping)', () => {
     expect(described.status.name).toBe('COMPLETED');
     expect(described.typedSearchAttributes.get(DeliveryStatusKey)).toBe('delivered');
     // Each attempt stays readable in the history (the Web UI), with its outcome. The endpoint
-    // answered 503: degraded, with its window halved, but not failing, so the retry runs in the fast
-    // lane too (a failing endpoint's attempts wait in the slow lane: delivery-capacity.test.ts).
+    // answered 503, so it is no longer healthy: the fast lane hands the retry to the slow lane.
     expect(attemptsInHistory(await handleOf(delivery!.id).fetchHistory())).toEqual([
       {
         activityType: 'attemptInFastLane',
@@ -97,6 +96,10 @@ describe('the delivery log tells the truth (time skipping)', () => {
       },
       {
         activityType: 'attemptInFastLane',
+        result: { deferred: 'endpoint-unhealthy', message: expect.stringContaining('degraded') },
+      },
+      {
+        activityType: 'attemptInSlowLane',
         result: expect.objectContaining({ done: true, status: 'delivered', statusCode: 200 }),
       },
     ]);

@@ -86,7 +86,9 @@ describe('held deliveries in Temporal: found by delivery id, released by hand, d
     ]);
     const handle = client.workflow.getHandle(heldDeliveriesWorkflowId(webhook.id));
     const snapshot = await handle.query(heldQuery);
-    expect(snapshot!.count).toBeGreaterThanOrEqual(WRITES - 2);
+    // Read by the workflow at its last refresh; the release passes only shorten the line since.
+    expect(snapshot!.count).toBeGreaterThanOrEqual((await held(webhook.id)).length);
+    expect(snapshot!.count).toBeLessThanOrEqual(WRITES);
     expect(snapshot!.oldest).toContain(newest);
     expect(Date.parse(snapshot!.since!)).toBeLessThanOrEqual(Date.now());
 

@@ -12,8 +12,8 @@ const MEANING: Record<Endpoint['state'], string> = {
     'Its latest attempt delivered. A receiver that answers slowly (within the 5 s timeout) gets as ' +
     'many deliveries at once as its answers allow.',
   degraded:
-    'Its latest attempt timed out, failed or got no response. Its deliveries still go out; after ' +
-    'timeouts, 429s and 503s, fewer at once, until its answers allow more again.',
+    'Its latest attempt timed out, failed or got no response: its deliveries wait in the slow lane and ' +
+    'may arrive later, until an attempt delivers again.',
   failing:
     `${FAILING_AFTER} attempts in a row did not deliver: check the receiver. Its deliveries wait in the ` +
     'slow lane and are retried on their schedule.',
