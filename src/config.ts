@@ -74,11 +74,18 @@ export const configSchema = z.object({
   QUOTA_PER_KEY: z.coerce.number().int().min(1).max(100_000).default(20),
   /** …and how many more it may burst to, refilled over 10 seconds. */
   QUOTA_BURST_PER_KEY: z.coerce.number().int().min(0).max(1_000_000).default(100),
-  /** Requests per second one workspace may make with all its keys and connections… */
+  /** Requests per second one workspace may make with all its keys, connections and sessions… */
   QUOTA_PER_WORKSPACE: z.coerce.number().int().min(1).max(100_000).default(50),
   /** …and how many more it may burst to, refilled over 10 seconds. */
   QUOTA_BURST_PER_WORKSPACE: z.coerce.number().int().min(0).max(1_000_000).default(250),
-  /** REST and MCP requests of one workspace served at once by one API process (docs/security.md). */
+  /** Requests per second one signed-in session of the web app (`/app/api`) may make… */
+  QUOTA_PER_SESSION: z.coerce.number().int().min(1).max(100_000).default(10),
+  /** …and how many more it may burst to, refilled over 10 seconds (a page load asks for several). */
+  QUOTA_BURST_PER_SESSION: z.coerce.number().int().min(0).max(1_000_000).default(100),
+  /**
+   * Requests of one API key, session or workspace served at once by one API process (REST, MCP and
+   * the web app's `/app/api`; docs/security.md).
+   */
   API_CONCURRENCY_PER_WORKSPACE: z.coerce.number().int().min(1).max(1000).default(2),
   /** Requests of one workspace waiting for their turn in one API process; one more answers 429 busy. */
   API_QUEUE_PER_WORKSPACE: z.coerce.number().int().min(0).max(100_000).default(200),

@@ -25,7 +25,8 @@ import { requireApiKey } from '../api-keys/require-api-key';
 import { requireJsonWrites } from '../http/content-type';
 import { idempotency } from '../http/idempotency/idempotency';
 import { healthRoutes } from '../http/health.routes';
-import { requireSameOrigin, requireSession } from '../identity/sessions/session-auth';
+import { requireSameOrigin, requireSession, SESSION_COOKIE } from '../identity/sessions/session-auth';
+import { actorOf } from '../identity/actor';
 import { openapiRoutes } from './openapi/openapi.routes';
 import { webAppMiddleware } from '../http/web-static';
 import { createBaseApp } from '../http/base-app';
@@ -33,8 +34,7 @@ import { connectedAppsRoutes } from '../oauth/connected-apps.routes';
 import { consentRoutes } from '../oauth/consent.routes';
 import { isAuthorizationServerPath, oauthServerRoutes } from '../oauth/oauth-server.routes';
 import { FairShare } from '../http/quotas/fair-share';
-import { RequestQuotas, type QuotaVerdict } from '../http/quotas/request-quotas';
-import { RequestQuota } from '../security/request-quota';
+import { requestQuotasOf, type QuotaVerdict } from '../http/quotas/request-quotas';
 import type { Pool } from 'pg';
 import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
 import type { ApiKeyActor } from '../api-keys/api-key-auth';
@@ -50,30 +50,34 @@ export interface AppDeps {
 /** The Koa application: REST and MCP under /api/v1, the web app's /app/api, and /healthz. */
 export function createApp(deps: AppDeps, services: Services = createServices(deps)): Koa {
   const { config, dataSource } = deps;
-  // Each client's and each workspace's REST and MCP requests to their share of this process
-  // (src/http/quotas/fair-share.ts): a client's line forms before its bodies are read and its key is
-  // checked, so a burst of a hundred requests costs another client's request almost nothing.
+  // Each client's and each workspace's REST, MCP and web app requests to their share of this process
+  // (src/http/quotas/fair-share.ts): a client's line (its key, token or session cookie) forms before
+  // its bodies are read and its credential is checked, so a burst of a hundred requests costs
+  // another client's request almost nothing.
   const limits = { concurrency: config.API_CONCURRENCY_PER_WORKSPACE, queue: config.API_QUEUE_PER_WORKSPACE };
   const byClient = new FairShare(limits);
   const byWorkspace = new FairShare(limits);
-  // Each API key (or OAuth connection) and each workspace to its request quota, counted in PostgreSQL.
-  const pool = (dataSource.driver as PostgresDriver).master as Pool;
-  const quotas = new RequestQuotas(
-    new RequestQuota(
-      'credential',
-      { perSecond: config.QUOTA_PER_KEY, burst: config.QUOTA_BURST_PER_KEY },
-      pool,
-    ),
-    new RequestQuota(
-      'workspace',
-      { perSecond: config.QUOTA_PER_WORKSPACE, burst: config.QUOTA_BURST_PER_WORKSPACE },
-      pool,
-    ),
-  );
+  // Each API key (or OAuth connection), each web session and each workspace to its request quota,
+  // counted in PostgreSQL: a workspace's keys, connections and sessions draw from one bucket.
+  const quotas = requestQuotasOf(config, (dataSource.driver as PostgresDriver).master as Pool);
   const withinQuota = async (actor: McpActor): Promise<QuotaVerdict> =>
-    quotas.check({
+    quotas.credentials.check({
       credential: 'apiKeyId' in actor ? `key:${actor.apiKeyId}` : `oauth:${actor.oauthConnectionId}`,
       workspace: actor.workspace.id,
+    });
+  // The web app's signed-in routes (issue 34, item 2): the session, then its quota, then its
+  // workspace's line, the same line as the workspace's REST and MCP requests.
+  const session = requireSession(dataSource);
+  const signedIn: Koa.Middleware = (ctx, next) =>
+    session(ctx, async () => {
+      const { workspace } = actorOf(ctx);
+      const verdict = await quotas.sessions.check({
+        credential: `session:${digest(ctx.state.sessionToken!)}`,
+        workspace: workspace.id,
+      });
+      ctx.set(verdict.headers);
+      if (verdict.refusal) throw verdict.refusal;
+      await byWorkspace.run(workspace.id, next);
     });
   const app = createBaseApp({
     logger: deps.logger,
@@ -81,8 +85,8 @@ export function createApp(deps: AppDeps, services: Services = createServices(dep
     trustProxy: config.TRUST_PROXY,
     authorizationServerPath: isAuthorizationServerPath,
     beforeBody: (ctx, next) => {
-      const credential = ctx.path.startsWith('/api/v1/') ? credentialOf(ctx) : undefined;
-      return credential ? byClient.run(credential, next) : next();
+      const client = clientOf(ctx);
+      return client ? byClient.run(client, next) : next();
     },
   });
   const {
@@ -125,19 +129,19 @@ export function createApp(deps: AppDeps, services: Services = createServices(dep
   // The web app's own routes: session cookie, same-origin writes.
   const sameOrigin = requireSameOrigin(config.PUBLIC_URL);
   app.use(async (ctx, next) => (ctx.path.startsWith('/app/api/') ? sameOrigin(ctx, next) : next()));
-  mount(app, identityRoutes({ dataSource, config, hooks: identityHooks }), '/app/api');
-  const signedIn = new Router({ prefix: '/app/api' });
-  signedIn.use(requireSession(dataSource));
-  signedIn.use(apiKeysRoutes({ apiKeys, config }).routes());
-  signedIn.use(workspaceAdminRoutes({ dataSource, hooks: identityHooks }).routes());
-  signedIn.use(recordsRoutes({ records, trash }).routes());
-  signedIn.use(modelRoutes({ dataSource, modelChanges }).routes());
-  signedIn.use(deliveriesRoutes({ deliveries, retryNow, testEvents, workspaceHealth, web: true }).routes());
-  signedIn.use(resendBatchesRoutes({ resendBatches, web: true }).routes());
-  signedIn.use(connectedAccountsRoutes({ messaging }).routes());
-  signedIn.use(connectedAppsRoutes({ connections: oauthConnections }).routes());
-  signedIn.use(webhooksRoutes({ webhooks, web: true }).routes());
-  mount(app, signedIn);
+  mount(app, identityRoutes({ dataSource, config, hooks: identityHooks, signedIn }), '/app/api');
+  const web = new Router({ prefix: '/app/api' });
+  web.use(signedIn);
+  web.use(apiKeysRoutes({ apiKeys, config }).routes());
+  web.use(workspaceAdminRoutes({ dataSource, hooks: identityHooks }).routes());
+  web.use(recordsRoutes({ records, trash }).routes());
+  web.use(modelRoutes({ dataSource, modelChanges }).routes());
+  web.use(deliveriesRoutes({ deliveries, retryNow, testEvents, workspaceHealth, web: true }).routes());
+  web.use(resendBatchesRoutes({ resendBatches, web: true }).routes());
+  web.use(connectedAccountsRoutes({ messaging }).routes());
+  web.use(connectedAppsRoutes({ connections: oauthConnections }).routes());
+  web.use(webhooksRoutes({ webhooks, web: true }).routes());
+  mount(app, web);
 
   // MCP authenticates itself (its refusals have their own body).
   mount(
@@ -200,10 +204,22 @@ export function createApp(deps: AppDeps, services: Services = createServices(dep
   return app;
 }
 
-/** Who sends a REST or MCP request, before it is checked: its key or bearer token, hashed. */
-function credentialOf(ctx: Koa.Context): string | undefined {
-  const credential = ctx.get('x-api-key') || ctx.get('authorization');
-  return credential ? createHash('sha256').update(credential).digest('base64url') : undefined;
+/**
+ * Whose line a request waits in, before it is checked: a REST or MCP request's key or bearer token,
+ * a web app request's session cookie, hashed; none for other requests or without a credential.
+ */
+function clientOf(ctx: Koa.Context): string | undefined {
+  if (ctx.path.startsWith('/api/v1/')) {
+    const credential = ctx.get('x-api-key') || ctx.get('authorization');
+    return credential ? digest(credential) : undefined;
+  }
+  const token = ctx.path.startsWith('/app/api/') ? ctx.cookies.get(SESSION_COOKIE) : undefined;
+  return token ? `session:${digest(token)}` : undefined;
+}
+
+/** A credential as a line's or a quota's key: never the secret itself. */
+function digest(secret: string): string {
+  return createHash('sha256').update(secret).digest('base64url');
 }
 
 /** The methods of every route whose path matched this request, in any mounted router. */

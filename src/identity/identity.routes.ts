@@ -1,11 +1,12 @@
 import Router from '@koa/router';
+import type { Middleware } from 'koa';
 import type { Pool } from 'pg';
 import { IsNull, type DataSource } from 'typeorm';
 import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
 import type { Config } from '../config';
 import { authorizationError, notFoundError } from '../shared/app-error';
 import { actorOf } from './actor';
-import { clearSessionCookie, requireSession, setSessionCookie } from './sessions/session-auth';
+import { clearSessionCookie, setSessionCookie } from './sessions/session-auth';
 import { parse } from '../http/validate';
 import { changePassword, signIn, signUp } from './sign-in/accounts.service';
 import type { IdentityHooks } from './identity-hooks';
@@ -31,6 +32,8 @@ export function identityRoutes(deps: {
   dataSource: DataSource;
   config: Config;
   hooks: IdentityHooks;
+  /** The session check of signed-in routes, with the web app's quota and line (src/app/http-app.ts). */
+  signedIn: Middleware;
 }): Router {
   const { dataSource, config } = deps;
   const router = new Router();
@@ -70,7 +73,7 @@ export function identityRoutes(deps: {
     ctx.status = 204;
   });
 
-  const signedIn = requireSession(dataSource);
+  const { signedIn } = deps;
 
   router.get('/session', signedIn, async (ctx) => {
     const actor = actorOf(ctx);

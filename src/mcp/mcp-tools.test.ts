@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineTool, type McpTool } from './mcp-tool';
-import { parseReadOnlyHeader, toolsForConnection } from './mcp-tools';
+import { batchRefusal, parseReadOnlyHeader, toolsForConnection } from './mcp-tools';
 
 const tool = (name: string, readOnly: boolean, readOnlyConnectionsOnly?: boolean): McpTool =>
   defineTool({
@@ -49,5 +49,13 @@ describe('the tools of a connection', () => {
       undefined,
       undefined,
     ]);
+  });
+
+  it('refuses a JSON-RPC batch (any array, even of one message) and takes a single message', () => {
+    const message = { jsonrpc: '2.0', id: 1, method: 'tools/list' };
+    expect(batchRefusal([message])).toMatch(/batches are not accepted/);
+    expect(batchRefusal([])).toBeDefined();
+    expect(batchRefusal(message)).toBeUndefined();
+    expect(batchRefusal(undefined)).toBeUndefined();
   });
 });

@@ -43,3 +43,17 @@ export function parseReadOnlyHeader(value: string | undefined): boolean | undefi
   if (normalised === 'false') return false;
   return undefined;
 }
+
+/**
+ * Why a request body is refused as a JSON-RPC batch (an array of messages), or undefined. The SDK's
+ * transport takes batches of up to 100 and runs their messages at once, so one HTTP request would
+ * count once against the request quotas and take one place in the client's line, while it writes
+ * a hundred times (issue 34, item 1). MCP's 2025-06-18 revision removed batching from Streamable
+ * HTTP, and the SDK's clients never send one, so a batch is refused whole rather than counted
+ * message by message (docs/api.md, "MCP").
+ */
+export function batchRefusal(body: unknown): string | undefined {
+  return Array.isArray(body)
+    ? 'JSON-RPC batches are not accepted: send one message per request (MCP 2025-06-18 removed batching).'
+    : undefined;
+}

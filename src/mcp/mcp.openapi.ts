@@ -46,7 +46,7 @@ export const MCP_OPERATIONS: OperationSpec[] = [
     operationId: 'mcp',
     summary: 'MCP endpoint (JSON-RPC 2.0)',
     description:
-      'Model Context Protocol over Streamable HTTP, stateless, JSON responses. Send `Content-Type: application/json` and `Accept: application/json, text/event-stream`. Tools: get_record_model, search_records, read_record, create_record, update_record, manage_webhooks (docs/api.md). With `X-MCP-Readonly: true` (or an OAuth app connected to read only), only the tools that change nothing: get_record_model, search_records, read_record, list_webhooks, get_webhook, list_deliveries, get_delivery, get_resend_batch. Authenticate with `x-api-key`, or with an OAuth 2.1 access token (`Authorization: Bearer`) for chat assistants: the protected resource metadata is at `/.well-known/oauth-protected-resource/api/v1/mcp`, the authorization server at `/oauth` (docs/api.md, "OAuth for chat assistants"). A tool refusal is a result with `isError: true` and `_meta.failure = { kind, issues }` as in the REST refusal body. GET and DELETE answer 405.',
+      'Model Context Protocol over Streamable HTTP, stateless, JSON responses. Send `Content-Type: application/json` and `Accept: application/json, text/event-stream`. Tools: get_record_model, search_records, read_record, create_record, update_record, manage_webhooks (docs/api.md). With `X-MCP-Readonly: true` (or an OAuth app connected to read only), only the tools that change nothing: get_record_model, search_records, read_record, list_webhooks, get_webhook, list_deliveries, get_delivery, get_resend_batch. Authenticate with `x-api-key`, or with an OAuth 2.1 access token (`Authorization: Bearer`) for chat assistants: the protected resource metadata is at `/.well-known/oauth-protected-resource/api/v1/mcp`, the authorization server at `/oauth` (docs/api.md, "OAuth for chat assistants"). One JSON-RPC message per request: a batch is refused (400). A tool refusal is a result with `isError: true` and `_meta.failure = { kind, issues }` as in the REST refusal body. GET and DELETE answer 405.',
     tag: 'MCP',
     body: body(jsonRpcRequestSchema, { jsonrpc: '2.0', id: 1, method: 'tools/list' }),
     success: {
@@ -71,7 +71,8 @@ export const MCP_OPERATIONS: OperationSpec[] = [
     responses: {
       202: { description: 'A notification or response was accepted (no body).' },
       400: {
-        description: 'Not a valid JSON-RPC message, or `X-MCP-Readonly` is neither true nor false.',
+        description:
+          'Not a valid JSON-RPC message, a JSON-RPC batch (an array: one message per request), or `X-MCP-Readonly` is neither true nor false.',
         schema: jsonRpcResponseSchema,
       },
       401: {

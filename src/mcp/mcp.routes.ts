@@ -7,7 +7,7 @@ import { OAuthTokenRefusedError, bearerToken, type OAuthTokenAuthenticator } fro
 import { wwwAuthenticate } from '../oauth/protected-resource';
 import { createMcpServer } from './mcp-server';
 import type { McpActor, McpTool } from './mcp-tool';
-import { parseReadOnlyHeader, READ_ONLY_HEADER, toolsForConnection } from './mcp-tools';
+import { batchRefusal, parseReadOnlyHeader, READ_ONLY_HEADER, toolsForConnection } from './mcp-tools';
 import type { FairShare } from '../http/quotas/fair-share';
 import type { QuotaVerdict } from '../http/quotas/request-quotas';
 
@@ -20,7 +20,8 @@ import type { QuotaVerdict } from '../http/quotas/request-quotas';
  * The transport itself answers 406 without `Accept: application/json, text/event-stream`.
  * `X-MCP-Readonly: true` gives a connection only the tools that change nothing (mcp-tools.ts), as
  * does an OAuth app connected to read only; a value other than true or false answers 400 with a
- * JSON-RPC error (-32600), as the transport answers a request it cannot take.
+ * JSON-RPC error (-32600), as the transport answers a request it cannot take. So does a JSON-RPC
+ * batch (`batchRefusal`), before anything else: one request is one message.
  */
 export function mcpRoutes(deps: {
   authenticator: ApiKeyAuthenticator;
@@ -46,16 +47,10 @@ export function mcpRoutes(deps: {
   };
 
   router.post('/api/v1/mcp', async (ctx) => {
+    const batch = batchRefusal(ctx.request.body);
+    if (batch) return refuseRequest(ctx, batch);
     const readOnlyAsked = parseReadOnlyHeader(ctx.get(READ_ONLY_HEADER) || undefined);
-    if (readOnlyAsked === undefined) {
-      ctx.status = 400;
-      ctx.body = {
-        jsonrpc: '2.0',
-        error: { code: -32600, message: 'X-MCP-Readonly must be true or false.' },
-        id: null,
-      };
-      return;
-    }
+    if (readOnlyAsked === undefined) return refuseRequest(ctx, 'X-MCP-Readonly must be true or false.');
     let actor;
     try {
       actor = await authenticate(ctx);
@@ -108,6 +103,15 @@ export function mcpRoutes(deps: {
   });
 
   return router;
+}
+
+/**
+ * A request the endpoint does not take, answered as the transport answers one (400, JSON-RPC
+ * -32600 Invalid Request, no id): nothing of it runs.
+ */
+function refuseRequest(ctx: Context, message: string): void {
+  ctx.status = 400;
+  ctx.body = { jsonrpc: '2.0', error: { code: -32600, message }, id: null };
 }
 
 /** A refused key or token as the MCP endpoint answers it; undefined for any other error. */

@@ -10,6 +10,7 @@ import {
   type Request,
 } from 'playwright-core';
 import { projectRoot } from '../../src/project-root';
+import { configSchema } from '../../src/config';
 import { startTestApp, type TestApp } from './test-app';
 
 /** Debian's Chromium, installed by scripts/setup-chromium.sh (run by `npm test`), or CHROMIUM_PATH. */
@@ -74,6 +75,9 @@ export const BROWSER_CONTEXT: BrowserContextOptions = {
   locale: 'en-US',
 };
 
+/** The per-session request quota the service runs with by default (src/config.ts). */
+const DEFAULT_SESSION_QUOTA = String(configSchema.shape.QUOTA_PER_SESSION.parse(undefined));
+
 /** Starting the app (a fresh database, Temporal, maybe a worker) and Chromium takes a while. */
 export const BROWSER_SETUP_TIMEOUT_MS = 180_000;
 
@@ -116,7 +120,12 @@ export async function startBrowserSession(options: BrowserSessionOptions = {}): 
     if (errors.length > 0) throw errors[0];
   };
   try {
-    const app = await startTestApp(options.config, { worker: options.worker });
+    // Sessions keep the default quota (issue 34, item 2): a page that asks for more than a person's
+    // use is refused here, as it would be in production. API keys and workspaces stay unbounded.
+    const app = await startTestApp(
+      { QUOTA_PER_SESSION: DEFAULT_SESSION_QUOTA, ...options.config },
+      { worker: options.worker },
+    );
     cleanups.push(() => app.close());
     await assertServesWebApp(app.baseUrl);
     const browser = await launchBrowser();

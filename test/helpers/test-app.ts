@@ -64,6 +64,7 @@ export async function startTestApp(
     ENCRYPTION_KEY: randomBytes(32).toString('hex'),
     // Tests call the API faster than a client would: no quotas, but where a test sets its own.
     QUOTA_PER_KEY: '100000',
+    QUOTA_PER_SESSION: '100000',
     QUOTA_PER_WORKSPACE: '100000',
     ...overrides,
   });

@@ -1,3 +1,4 @@
+import { floodFor, inARow, quotaRefusalBody } from '../helpers/floods';
 import { connectMcp } from '../helpers/mcp';
 import { startSecondApiProcess, startTestApp, type TestApp } from '../helpers/test-app';
 import { WebClient } from '../helpers/web-client';
@@ -47,34 +48,15 @@ describe('request quotas per API key and per workspace', () => {
 
   it('lets a key make its rate and burst, then refuses it with 429, Retry-After and the RateLimit fields, in both API processes', async () => {
     await nextSecond();
-    const statuses: number[] = [];
-    let refused: Response | undefined;
     // Alternating between the two processes: they count in one bucket.
-    for (let i = 0; i < 8; i++) {
-      const response = await get(i % 2 ? second.baseUrl : app.baseUrl, key);
-      statuses.push(response.status);
-      if (response.status === 429) refused ??= response;
-      else await response.arrayBuffer();
-    }
+    let sent = 0;
+    const { statuses, refused } = await inARow(8, () => get(sent++ % 2 ? second.baseUrl : app.baseUrl, key));
     expect(statuses.filter((status) => status === 200)).toHaveLength(5);
     expect(statuses.slice(5)).toEqual([429, 429, 429]);
     expect(Number(refused!.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
     expect(refused!.headers.get('ratelimit-policy')).toBe('"credential";q=3;w=1, "workspace";q=8;w=1');
     expect(refused!.headers.get('ratelimit')).toMatch(/^"credential";r=0;t=\d+$/);
-    expect(await refused!.json()).toEqual({
-      error: {
-        kind: 'rate_limit',
-        retryable: true,
-        issues: [
-          {
-            code: 'rate_limit',
-            path: [],
-            message: expect.stringContaining('Too many requests for this API key or connection'),
-            customCode: 'requestQuotaExceeded',
-          },
-        ],
-      },
-    });
+    expect(await refused!.json()).toEqual(quotaRefusalBody('this API key or connection'));
   });
 
   it("does not touch another workspace's key, and says where it stands on every answer", async () => {
@@ -123,17 +105,11 @@ describe('request quotas per API key and per workspace', () => {
     const flooder = (await admin.ok('POST', '/app/api/api-keys', { name: 'spinning' })).value;
     await nextSecond();
     // 16 clients of one key, each sending again the moment it is answered, for 2 s.
-    const until = Date.now() + 2000;
-    const statuses: number[] = [];
-    await Promise.all(
-      Array.from({ length: 16 }, async () => {
-        while (Date.now() < until) {
-          const response = await get(app.baseUrl, flooder);
-          await response.arrayBuffer();
-          statuses.push(response.status);
-        }
-      }),
-    );
+    const statuses = await floodFor(2000, 16, async () => {
+      const response = await get(app.baseUrl, flooder);
+      await response.arrayBuffer();
+      return response;
+    });
     const refused = statuses.filter((status) => status === 429).length;
     // Each refusal is held for half the time to the quota's next window, in the key's own line
     // (2 at a time): answered at once, the same loop gets hundreds of refusals a second here.

@@ -1,7 +1,9 @@
+import type { Pool } from 'pg';
+import type { Config } from '../../config';
 import { rateLimitError, type AppError } from '../../shared/app-error';
-import type { QuotaDecision, RequestQuota } from '../../security/request-quota';
+import { RequestQuota, type QuotaDecision } from '../../security/request-quota';
 
-/** Who a request counts against: its credential (an API key or an OAuth connection) and its workspace. */
+/** Who a request counts against: its credential (an API key, an OAuth connection or a web session) and its workspace. */
 export interface QuotaSubject {
   credential: string;
   workspace: string;
@@ -14,8 +16,8 @@ export interface QuotaVerdict {
 }
 
 /**
- * The request quotas of REST and MCP (docs/security.md, "Limits"): each API key or OAuth connection,
- * and each workspace, to its own token bucket, shared by every API process. A request is counted
+ * The request quotas of REST, MCP and the web app (docs/security.md, "Limits"): each API key, OAuth
+ * connection or web session, and each workspace, to its own token bucket, shared by every API process. A request is counted
  * against its credential first; only one within it counts against the workspace. Every answer
  * says where the caller stands in the IETF RateLimit fields (`RateLimit-Policy`, `RateLimit`); one
  * over a quota is refused with 429 rate_limit and `Retry-After`.
@@ -53,6 +55,38 @@ export class RequestQuotas {
   }
 }
 
+/**
+ * One API process's quotas, from the settings: API keys and OAuth connections (REST and MCP), and
+ * the web app's sessions (`/app/api`), each beside the one workspace bucket they all draw from, so
+ * a workspace's keys and its people in the web app share its quota (issue 34, item 2).
+ */
+export function requestQuotasOf(
+  config: Pick<
+    Config,
+    | 'QUOTA_PER_KEY'
+    | 'QUOTA_BURST_PER_KEY'
+    | 'QUOTA_PER_SESSION'
+    | 'QUOTA_BURST_PER_SESSION'
+    | 'QUOTA_PER_WORKSPACE'
+    | 'QUOTA_BURST_PER_WORKSPACE'
+  >,
+  pool: Pool,
+): { credentials: RequestQuotas; sessions: RequestQuotas } {
+  const quota = (name: string, perSecond: number, burst: number) =>
+    new RequestQuota(name, { perSecond, burst }, pool);
+  const workspace = quota('workspace', config.QUOTA_PER_WORKSPACE, config.QUOTA_BURST_PER_WORKSPACE);
+  return {
+    credentials: new RequestQuotas(
+      quota('credential', config.QUOTA_PER_KEY, config.QUOTA_BURST_PER_KEY),
+      workspace,
+    ),
+    sessions: new RequestQuotas(
+      quota('session', config.QUOTA_PER_SESSION, config.QUOTA_BURST_PER_SESSION),
+      workspace,
+    ),
+  };
+}
+
 /** The longest a refusal is held before it is answered. */
 export const REFUSAL_HOLD_MAX_MS = 500;
 
@@ -65,6 +99,7 @@ export const refusalHoldMs = (decision: QuotaDecision): number =>
 
 const WHOSE: Record<string, string> = {
   credential: 'this API key or connection',
+  session: 'this session',
   workspace: 'this workspace',
 };
 
