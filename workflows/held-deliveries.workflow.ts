@@ -40,7 +40,7 @@ const { readHeldDeliveries, findHeldDelivery, releaseHeldDeliveries } = proxyLoc
 });
 
 /** How often the workflow reads its endpoint's held deliveries again. */
-const REFRESH_MS = 30_000;
+const REFRESH_MS = 10_000;
 /** Refreshes per run before it continues as new, so its history stays short. */
 const REFRESHES_PER_RUN = 200;
 

@@ -10,7 +10,7 @@ import type { HeldWorkflows } from './held-deliveries';
 import type { LaneKey } from './lane-budget';
 
 /** How long a process trusts that an endpoint's workflow runs before asking Temporal again. */
-const ENSURED_FOR_MS = 30_000;
+const ENSURED_FOR_MS = 10_000;
 /** Endpoints remembered per process; all forgotten beyond it. */
 const REMEMBERED = 10_000;
 
