@@ -64,6 +64,10 @@ interface Workspace {
 
 const NO_PLACES: Workspace = { count: 0, probes: 0, starting: 0 };
 
+/** An endpoint's places that are attempts at its receiver, not reservations for deliveries being started. */
+const attemptsAtReceiver = (endpoint: Endpoint | undefined): number =>
+  (endpoint?.count ?? 0) - (endpoint?.reserved.length ?? 0);
+
 /**
  * A lane's budget in one worker (docs/architecture.md, "Delivery capacity"). A place is an attempt in
  * flight, or a reservation the dispatcher made for a delivery whose workflow it is starting (so a burst
@@ -110,7 +114,7 @@ export class LaneBudget {
     const workspace = this.byWorkspace.get(key.workspaceId) ?? NO_PLACES;
     const window = this.windowCapacity(key.webhookId);
     // Its attempts at the receiver fill the window: the window holds deliveries back (what lets it grow).
-    if (taken - starting >= window) this.want(key.webhookId);
+    if (attemptsAtReceiver(endpoint) >= window) this.want(key.webhookId);
     const ofWindow = window - taken;
     // Places below `initial` are probes: short of them, the endpoint gets only what the share has left.
     const probesNeeded = Math.max(0, Math.min(ofWindow, this.limits.window.initial - taken));
@@ -156,8 +160,7 @@ export class LaneBudget {
       this.byWorkspace.get(key.workspaceId)!.starting--;
     } else {
       const refused = this.refusal(key, endpoint?.count ?? 0);
-      const attempting = (endpoint?.count ?? 0) - (endpoint?.reserved.length ?? 0);
-      if (refused === 'endpoint-share' && attempting >= this.windowCapacity(key.webhookId))
+      if (refused === 'endpoint-share' && attemptsAtReceiver(endpoint) >= this.windowCapacity(key.webhookId))
         this.want(key.webhookId);
       if (refused) return { deferred: refused };
       this.take(key);
@@ -166,7 +169,7 @@ export class LaneBudget {
     let left = false;
     return {
       enteredAt: this.now(),
-      filled: entered.count - entered.reserved.length >= this.windowCapacity(key.webhookId),
+      filled: attemptsAtReceiver(entered) >= this.windowCapacity(key.webhookId),
       leave: () => {
         if (left) return;
         left = true;
