@@ -5,7 +5,7 @@
 // Idempotent: results are cached outside the repository; a second run only checks the cache.
 // `--temporal-server <version>` instead finds or builds the real Temporal server and its SQL
 // schema tool for `npm run topology` (bench/topology/), and prints the folder on its last line.
-// Resolution order for each binary is documented in README.md ("Temporal binaries").
+// Resolution order for each binary is documented in README.md ("Temporal binaries and the mail catcher").
 // Nothing here fails the install: when a binary cannot be found or built, the program falls back
 // to the Temporal SDK's own download at run time (which needs the internet).
 import { spawnSync } from 'node:child_process';
