@@ -69,8 +69,11 @@ export async function startMailCatcher(options: MailCatcherOptions): Promise<Run
     ),
   );
   exited.catch(() => undefined);
+  // Stops the readiness polls once the child has exited, so nothing is left polling a dead port.
+  const gone = new AbortController();
+  child.once('exit', () => gone.abort());
   try {
-    await Promise.race([waitUntilServing(options.smtpPort, options.uiPort), exited]);
+    await Promise.race([waitUntilServing(options.smtpPort, options.uiPort, gone.signal), exited]);
   } catch (error) {
     process.removeListener('exit', killOnExit);
     await stopChild(child);
@@ -90,10 +93,10 @@ export async function startMailCatcher(options: MailCatcherOptions): Promise<Run
 }
 
 /** Ready when the inbox answers /readyz and the SMTP port greets. */
-async function waitUntilServing(smtpPort: number, uiPort: number): Promise<void> {
+async function waitUntilServing(smtpPort: number, uiPort: number, gone: AbortSignal): Promise<void> {
   const deadline = Date.now() + START_TIMEOUT_MS;
   let lastError: unknown;
-  while (Date.now() < deadline) {
+  while (Date.now() < deadline && !gone.aborted) {
     try {
       const ready = await fetch(`http://127.0.0.1:${uiPort}/readyz`, { signal: AbortSignal.timeout(2000) });
       if (!ready.ok) throw new Error(`/readyz answered ${ready.status}`);
