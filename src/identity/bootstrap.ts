@@ -32,7 +32,15 @@ export async function createWorkspaceWithAdmin(
   const generatedPassword = existing || input.adminPassword ? undefined : generatePassword({ email, name });
   const passwordHash = existing ? undefined : await hashPassword(input.adminPassword ?? generatedPassword!);
   const workspace = await dataSource.transaction(async (manager) => {
-    const admin = existing ?? (await createUser(manager, { email, name, passwordHash: passwordHash! }));
+    const admin =
+      existing ??
+      (await createUser(manager, {
+        email,
+        name,
+        passwordHash: passwordHash!,
+        // The operator's first Admin: the operator vouches for the address.
+        verified: true,
+      }));
     return createWorkspace(manager, { name: input.name, adminUserId: admin.id, planState: 'active' }, hooks);
   });
   return { workspace, adminEmail: email, generatedPassword };

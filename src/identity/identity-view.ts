@@ -73,6 +73,8 @@ export const memberAddedSchema = z.object({
 /** What the web app learns about the signed-in person: never a password hash. */
 export const sessionViewSchema = z.object({
   user: userViewSchema,
+  /** False until the address is proven: then every other signed-in route answers 403 emailNotVerified. */
+  emailVerified: z.boolean(),
   workspace: workspaceViewSchema,
   workspaces: z.array(workspaceViewSchema),
   member: z.object({ status: z.enum(MEMBER_STATUSES) }),

@@ -12,7 +12,14 @@ import { changePassword, signIn, signUp } from './sign-in/accounts.service';
 import type { IdentityHooks } from './identity-hooks';
 import { loadActor } from './actor';
 import {
+  resendVerificationMail,
+  sendVerificationMail,
+  verifyEmail,
+  type MailDeps,
+} from './email-proof/email-proof.service';
+import {
   changePasswordBody,
+  emailTokenBody,
   createWorkspaceBody,
   signInBody,
   signUpBody,
@@ -34,6 +41,9 @@ export function identityRoutes(deps: {
   hooks: IdentityHooks;
   /** The session check of signed-in routes, with the web app's quota and line (src/app/http-app.ts). */
   signedIn: Middleware;
+  /** The same, letting an account whose address is not proven yet through. */
+  signedInUnverified: Middleware;
+  mail: MailDeps;
 }): Router {
   const { dataSource, config } = deps;
   const router = new Router();
@@ -52,6 +62,9 @@ export function identityRoutes(deps: {
     // web app must say so), and the allowance bounds how many emails one address can test.
     await throttle.signUp(ctx.ip);
     const { user, workspace } = await signUp(dataSource, body, deps.hooks);
+    // The account is unverified until the e-mailed link is opened; the session can read itself,
+    // sign out and ask for another link, nothing else.
+    await sendVerificationMail(deps.mail, user);
     setSessionCookie(ctx, await createSession(dataSource, user.id, workspace.id), config.PUBLIC_URL);
     ctx.status = 201;
     ctx.body = await answerSession(user.id, workspace.id);
@@ -73,9 +86,20 @@ export function identityRoutes(deps: {
     ctx.status = 204;
   });
 
-  const { signedIn } = deps;
+  router.post('/auth/verify-email', async (ctx) => {
+    // No session needed: the link may be opened in another browser than the one that signed up.
+    await verifyEmail(dataSource, parse(emailTokenBody, ctx.request.body).token);
+    ctx.status = 204;
+  });
 
-  router.get('/session', signedIn, async (ctx) => {
+  const { signedIn, signedInUnverified } = deps;
+
+  router.post('/auth/verify-email/resend', signedInUnverified, async (ctx) => {
+    await resendVerificationMail(deps.mail, actorOf(ctx).user.id);
+    ctx.status = 204;
+  });
+
+  router.get('/session', signedInUnverified, async (ctx) => {
     const actor = actorOf(ctx);
     ctx.body = sessionView(actor, await workspacesOf(dataSource.manager, actor.user.id), config);
   });

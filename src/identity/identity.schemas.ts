@@ -48,6 +48,10 @@ export const changePasswordBody = z
   .superRefine((body, ctx) => newPasswordIssue(ctx, 'newPassword', body.newPassword));
 export type ChangePasswordBody = z.infer<typeof changePasswordBody>;
 
+/** The token of an e-mailed link (43 base64url characters when the service made it). */
+export const emailTokenBody = z.object({ token: z.string().min(1, 'Required.').max(200) });
+export type EmailTokenBody = z.infer<typeof emailTokenBody>;
+
 /** Another workspace of the signed-in user, named as sign-up names the first one. */
 export const createWorkspaceBody = z.object({ name });
 export type CreateWorkspaceBody = z.infer<typeof createWorkspaceBody>;

@@ -1,4 +1,5 @@
 import { Agent, fetch as fetchFrom } from 'undici';
+import { verificationToken } from './mailboxes';
 
 /** The password of every person `WebClient.signUp` creates: one the password rule accepts. */
 export const TEST_PASSWORD = 'plum kettle orbit 42';
@@ -66,13 +67,30 @@ export class WebClient {
     return result.body;
   }
 
-  /** A new person, with TEST_PASSWORD, signing up from an address of their own (freshClientAddress). */
+  /**
+   * A new person, with TEST_PASSWORD, signing up from an address of their own (freshClientAddress),
+   * who then opens the link the service e-mailed them (read from the app's real mail catcher), as
+   * a person must before the account can do anything. `session` is the session after that.
+   */
   static async signUp(baseUrl: string, who: { email: string; name?: string; workspaceName?: string }) {
+    const { client } = await WebClient.signUpUnverified(baseUrl, who);
+    await client.ok('POST', '/app/api/auth/verify-email', {
+      token: await verificationToken(baseUrl, who.email),
+    });
+    const session = await client.ok('GET', '/app/api/session');
+    return { client, session };
+  }
+
+  /** Sign-up alone: the account exists, signed in, but its address is not proven yet. */
+  static async signUpUnverified(
+    baseUrl: string,
+    who: { email: string; name?: string; workspaceName?: string; password?: string },
+  ) {
     const client = new WebClient(baseUrl, { from: freshClientAddress() });
     const session = await client.ok('POST', '/app/api/auth/sign-up', {
       name: who.name ?? who.email.split('@')[0],
       email: who.email,
-      password: TEST_PASSWORD,
+      password: who.password ?? TEST_PASSWORD,
       workspaceName: who.workspaceName ?? `${who.email} workspace`,
     });
     return { client, session };

@@ -1,3 +1,4 @@
+import { EmailProof1764702000000 } from './2025-12/1764702000000-email-proof';
 import { Identity1763769600000 } from './2025-11/1763769600000-identity';
 import { SessionsAndApiKeys1763856000000 } from './2025-11/1763856000000-sessions-and-api-keys';
 import { Records1763942400000 } from './2025-11/1763942400000-records';
@@ -53,4 +54,5 @@ export const migrations = [
   WebhookSignatures1764680400000,
   DeliveryLegacyEventIndex1764684000000,
   OAuthReadOnly1764687600000,
+  EmailProof1764702000000,
 ];

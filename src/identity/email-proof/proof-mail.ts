@@ -1,0 +1,46 @@
+import type { MailMessage } from '../../mail/mailer';
+
+/**
+ * The messages that carry a link, as the features write them. The link is the whole secret: the
+ * text says what opening it does, and what to do when the reader did not ask for it.
+ */
+export const VERIFY_EMAIL_SUBJECT = 'Confirm your e-mail address';
+export const RESET_PASSWORD_SUBJECT = 'Reset your password';
+
+export function verifyEmailMessage(to: string, name: string, link: string): MailMessage {
+  return {
+    to,
+    subject: VERIFY_EMAIL_SUBJECT,
+    text: [
+      `Hello ${name},`,
+      '',
+      'Open this link to confirm that this address is yours (it works once, for 24 hours):',
+      '',
+      link,
+      '',
+      'Until then the account can do nothing. If you did not sign up, ignore this message:',
+      'whoever did cannot use the account without this link.',
+    ].join('\n'),
+  };
+}
+
+export function resetPasswordMessage(to: string, name: string, link: string): MailMessage {
+  return {
+    to,
+    subject: RESET_PASSWORD_SUBJECT,
+    text: [
+      `Hello ${name},`,
+      '',
+      'Open this link to choose a new password (it works once, for one hour):',
+      '',
+      link,
+      '',
+      'Choosing a new password signs the account out everywhere. If you did not ask for this,',
+      'ignore this message: your password stays as it is.',
+    ].join('\n'),
+  };
+}
+
+/** A page of the web app with the token in its query, on the service's public address. */
+export const linkTo = (publicUrl: string, page: string, token: string) =>
+  `${publicUrl.replace(/\/+$/, '')}/app/${page}?token=${encodeURIComponent(token)}`;
