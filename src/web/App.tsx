@@ -12,6 +12,7 @@ import { ConnectedAppsPage } from './pages/ConnectedApps';
 import { ConsentPage } from './pages/Consent';
 import { DashboardPage } from './pages/Dashboard';
 import { DeliveriesPage } from './pages/Deliveries';
+import { CheckInboxPage, VerifyEmailPage } from './pages/EmailProof';
 import { MembersPage } from './pages/Members';
 import { OnboardingPage } from './pages/Onboarding';
 import { RecordsPage } from './pages/Records';
@@ -80,6 +81,9 @@ export function App() {
     );
   }
 
+  // The e-mailed link's page works signed in or not (the link may open in another browser).
+  if (path === '/app/verify-email') return <VerifyEmailPage />;
+
   const publicPage = PUBLIC_PAGES[path];
   if (state.status === 'signedOut') {
     if (publicPage) return publicPage();
@@ -87,6 +91,9 @@ export function App() {
     return <Redirect to={`/sign-in${next}`} />;
   }
   if (publicPage) return <Redirect to={safeNextPath(search) ?? '/'} />;
+
+  // An account whose address is not proven can do nothing else (issue 34, account pre-claim).
+  if (!state.session.emailVerified) return <CheckInboxPage />;
 
   // The OAuth consent step (the authorization server sends the browser here): a page of its own.
   const consent = /^\/consent\/([^/]+)$/.exec(path);

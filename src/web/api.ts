@@ -224,6 +224,8 @@ export const api = {
   signIn: (input: { email: string; password: string }) =>
     request<Session>('POST', '/app/api/auth/sign-in', input),
   signOut: () => request<void>('POST', '/app/api/auth/sign-out'),
+  verifyEmail: (token: string) => request<void>('POST', '/app/api/auth/verify-email', { token }),
+  resendVerification: () => request<void>('POST', '/app/api/auth/verify-email/resend'),
   switchWorkspace: (workspaceId: string) =>
     request<Session>('POST', '/app/api/session/workspace', { workspaceId }),
   completeOnboarding: () => request<void>('POST', '/app/api/onboarding/complete'),

@@ -12,6 +12,7 @@ import {
 import { projectRoot } from '../../src/project-root';
 import { configSchema } from '../../src/config';
 import { startTestApp, type TestApp } from './test-app';
+import { verificationLink } from './mailboxes';
 
 /** Debian's Chromium, installed by scripts/setup-chromium.sh (run by `npm test`), or CHROMIUM_PATH. */
 export function chromiumPath(): string {
@@ -181,6 +182,11 @@ export async function signUpInBrowser(page: Page, baseUrl: string, who: BrowserP
   await page.getByTestId('sign-up-password').fill(who.password);
   await page.getByTestId('sign-up-workspace').fill(who.workspace ?? `${who.name}'s workspace`);
   await page.getByTestId('sign-up-submit').click();
+  // As a person does: the account waits for its address to be proven; open the e-mailed link
+  // (read from the app's real mail catcher) in the same browser.
+  await page.getByTestId('check-inbox').waitFor();
+  await page.goto(await verificationLink(baseUrl, who.email));
+  await page.getByTestId('verify-email-continue').click();
   await page.getByTestId('onboarding-skip').click();
   await page.getByTestId('dashboard').waitFor();
 }

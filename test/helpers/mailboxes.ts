@@ -33,3 +33,11 @@ export async function verificationToken(baseUrl: string, email: string): Promise
   const message = await mailboxOf(baseUrl).waitForMessage({ to: email, subject: VERIFY_EMAIL_SUBJECT });
   return tokenIn(message.Text, 'verify-email');
 }
+
+/** The whole "confirm your address" link of the newest such mail to `email`, as a person clicks it. */
+export async function verificationLink(baseUrl: string, email: string): Promise<string> {
+  const message = await mailboxOf(baseUrl).waitForMessage({ to: email, subject: VERIFY_EMAIL_SUBJECT });
+  const match = /https?:\/\/\S+\/app\/verify-email\?token=\S+/.exec(message.Text);
+  if (!match) throw new Error(`No verify-email link in: ${message.Text}`);
+  return match[0];
+}
