@@ -17,9 +17,12 @@ import {
   verifyEmail,
   type MailDeps,
 } from './email-proof/email-proof.service';
+import { completePasswordReset, requestPasswordReset } from './email-proof/password-reset.service';
 import {
   changePasswordBody,
+  completePasswordResetBody,
   emailTokenBody,
+  passwordResetBody,
   createWorkspaceBody,
   signInBody,
   signUpBody,
@@ -89,6 +92,21 @@ export function identityRoutes(deps: {
   router.post('/auth/verify-email', async (ctx) => {
     // No session needed: the link may be opened in another browser than the one that signed up.
     await verifyEmail(dataSource, parse(emailTokenBody, ctx.request.body).token);
+    ctx.status = 204;
+  });
+
+  router.post('/auth/password-reset', async (ctx) => {
+    const { email } = parse(passwordResetBody, ctx.request.body);
+    await requestPasswordReset({ ...deps.mail, throttle }, { email, ip: ctx.ip });
+    // The same answer whether or not an account has this email.
+    ctx.status = 202;
+    ctx.body = {};
+  });
+
+  router.post('/auth/password-reset/complete', async (ctx) => {
+    await completePasswordReset(dataSource, throttle, parse(completePasswordResetBody, ctx.request.body));
+    // Every session of the user ended, this browser's too if it had one: sign in with the new password.
+    clearSessionCookie(ctx, config.PUBLIC_URL);
     ctx.status = 204;
   });
 

@@ -52,6 +52,16 @@ export type ChangePasswordBody = z.infer<typeof changePasswordBody>;
 export const emailTokenBody = z.object({ token: z.string().min(1, 'Required.').max(200) });
 export type EmailTokenBody = z.infer<typeof emailTokenBody>;
 
+/** Asks for a password-reset link; any string that could be an email is counted, none is told apart. */
+export const passwordResetBody = z.object({ email: z.string().trim().min(1, 'Required.').max(320) });
+
+/** A new password by an e-mailed link; the rule (with the account's email and name) is checked in the service. */
+export const completePasswordResetBody = z.object({
+  token: emailTokenBody.shape.token,
+  newPassword: anyCharacters(z.string().min(1, 'Required.').max(PASSWORD_INPUT_LIMIT)),
+});
+export type CompletePasswordResetBody = z.infer<typeof completePasswordResetBody>;
+
 /** Another workspace of the signed-in user, named as sign-up names the first one. */
 export const createWorkspaceBody = z.object({ name });
 export type CreateWorkspaceBody = z.infer<typeof createWorkspaceBody>;

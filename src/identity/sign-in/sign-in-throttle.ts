@@ -25,6 +25,13 @@ export const ADDRESS_LOCKOUT: LockoutRule & { memorySeconds: number } = {
 };
 /** Sign-ups from one client address per window, whatever their outcome. */
 export const SIGN_UP_PER_ADDRESS = { points: 10, windowSeconds: 60 * 60 };
+/**
+ * Password-reset requests (issue 34): each email, known or not, and each client address, per hour.
+ * Every request counts, so the answer never depends on whether an account exists, and nobody can
+ * make the service mail one inbox more than a few times an hour.
+ */
+export const PASSWORD_RESET_PER_EMAIL = { points: 3, windowSeconds: 60 * 60 };
+export const PASSWORD_RESET_PER_ADDRESS = { points: 10, windowSeconds: 60 * 60 };
 
 /** What an attempt claimed, to settle once the password is checked. */
 interface Claim {
@@ -118,20 +125,54 @@ export class SignInThrottle {
   private readonly accounts: Lockout;
   private readonly addresses: Lockout;
   private readonly signUps: RateLimiterPostgres;
+  private readonly resetsByEmail: RateLimiterPostgres;
+  private readonly resetsByAddress: RateLimiterPostgres;
 
   constructor(pool: Pool) {
     this.accounts = new Lockout('sign-in-account', ACCOUNT_LOCKOUT, pool);
     this.addresses = new Lockout('sign-in-address', ADDRESS_LOCKOUT, pool);
-    this.signUps = new RateLimiterPostgres({
-      storeClient: pool,
-      storeType: 'pool',
-      tableName: 'rate_limits',
-      tableCreated: true,
-      clearExpiredByTimeout: false,
-      keyPrefix: 'sign-up-address',
-      points: SIGN_UP_PER_ADDRESS.points,
-      duration: SIGN_UP_PER_ADDRESS.windowSeconds,
-    });
+    const perWindow = (keyPrefix: string, rule: { points: number; windowSeconds: number }) =>
+      new RateLimiterPostgres({
+        storeClient: pool,
+        storeType: 'pool',
+        tableName: 'rate_limits',
+        tableCreated: true,
+        clearExpiredByTimeout: false,
+        keyPrefix,
+        points: rule.points,
+        duration: rule.windowSeconds,
+      });
+    this.signUps = perWindow('sign-up-address', SIGN_UP_PER_ADDRESS);
+    this.resetsByEmail = perWindow('password-reset-email', PASSWORD_RESET_PER_EMAIL);
+    this.resetsByAddress = perWindow('password-reset-address', PASSWORD_RESET_PER_ADDRESS);
+  }
+
+  /** Counts a password-reset request for this email from this address, or refuses it. */
+  async passwordReset(subject: { email: string; ip: string }): Promise<void> {
+    for (const [limiter, key] of [
+      [this.resetsByAddress, clientAddressKey(subject.ip)],
+      [this.resetsByEmail, emailKey(subject.email)],
+    ] as const) {
+      try {
+        await limiter.consume(key);
+      } catch (refused) {
+        if (!(refused instanceof RateLimiterRes)) throw refused;
+        const seconds = Math.max(1, Math.ceil(refused.msBeforeNext / 1000));
+        throw rateLimitError(
+          `Too many password-reset requests. Try again in ${waitText(seconds)}.`,
+          seconds,
+          'passwordResetThrottled',
+        );
+      }
+    }
+  }
+
+  /**
+   * Forgets the account's failed sign-ins and its lock: the owner proved the address by an
+   * e-mailed link (password reset), or an operator reset the password.
+   */
+  async clearAccount(email: string): Promise<void> {
+    await this.accounts.reset(emailKey(email));
   }
 
   /**
