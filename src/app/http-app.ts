@@ -137,22 +137,21 @@ export function createApp(deps: AppDeps, services: Services = createServices(dep
   // The web app's own routes: session cookie, same-origin writes.
   const sameOrigin = requireSameOrigin(config.PUBLIC_URL);
   app.use(async (ctx, next) => (ctx.path.startsWith('/app/api/') ? sameOrigin(ctx, next) : next()));
+  const mail = {
+    dataSource,
+    mailer: services.mailer,
+    logger: deps.logger,
+    publicUrl: () => config.PUBLIC_URL,
+  };
   mount(
     app,
-    identityRoutes({
-      dataSource,
-      config,
-      hooks: identityHooks,
-      signedIn,
-      signedInUnverified,
-      mail: { dataSource, mailer: services.mailer, logger: deps.logger, publicUrl: () => config.PUBLIC_URL },
-    }),
+    identityRoutes({ dataSource, config, hooks: identityHooks, signedIn, signedInUnverified, mail }),
     '/app/api',
   );
   const web = new Router({ prefix: '/app/api' });
   web.use(signedIn);
   web.use(apiKeysRoutes({ apiKeys, config }).routes());
-  web.use(workspaceAdminRoutes({ dataSource, hooks: identityHooks }).routes());
+  web.use(workspaceAdminRoutes({ dataSource, hooks: identityHooks, mail }).routes());
   web.use(recordsRoutes({ records, trash }).routes());
   web.use(modelRoutes({ dataSource, modelChanges }).routes());
   web.use(deliveriesRoutes({ deliveries, retryNow, testEvents, workspaceHealth, web: true }).routes());

@@ -70,6 +70,24 @@ export const memberAddedSchema = z.object({
   temporaryPassword: z.string().optional(),
 });
 
+/** A pending invitation, as the Admin lists it (never its token). */
+export const invitationViewSchema = z.object({
+  id,
+  email: z.string(),
+  roleId: id,
+  roleName: z.string(),
+  invitedBy: z.string().nullable(),
+  createdAt: timestamp,
+  expiresAt: timestamp,
+});
+
+/** What the link's holder learns before accepting: where to, as whom, with which role. */
+export const invitationPreviewSchema = z.object({
+  workspaceName: z.string(),
+  email: z.string(),
+  roleName: z.string(),
+});
+
 /** What the web app learns about the signed-in person: never a password hash. */
 export const sessionViewSchema = z.object({
   user: userViewSchema,
@@ -98,3 +116,5 @@ export type RoleView = z.output<typeof roleViewSchema>;
 export type MemberView = z.output<typeof memberViewSchema>;
 export type MemberAdded = z.output<typeof memberAddedSchema>;
 export type SessionView = z.output<typeof sessionViewSchema>;
+export type InvitationView = z.output<typeof invitationViewSchema>;
+export type InvitationPreview = z.output<typeof invitationPreviewSchema>;

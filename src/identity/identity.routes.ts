@@ -19,6 +19,12 @@ import {
 } from './email-proof/email-proof.service';
 import { completePasswordReset, requestPasswordReset } from './email-proof/password-reset.service';
 import {
+  acceptInvitation,
+  acceptInvitationAsNew,
+  previewInvitation,
+} from './invitations/invitations.service';
+import {
+  acceptInvitationAsNewBody,
   changePasswordBody,
   completePasswordResetBody,
   emailTokenBody,
@@ -110,7 +116,29 @@ export function identityRoutes(deps: {
     ctx.status = 204;
   });
 
+  // Invitations (issue 34): where a link leads, and accepting it by creating an account.
+  router.post('/invitations/preview', async (ctx) => {
+    ctx.body = await previewInvitation(dataSource, parse(emailTokenBody, ctx.request.body).token);
+  });
+
+  router.post('/invitations/accept-new', async (ctx) => {
+    const body = parse(acceptInvitationAsNewBody, ctx.request.body);
+    const { userId, workspaceId } = await acceptInvitationAsNew(dataSource, body);
+    setSessionCookie(ctx, await createSession(dataSource, userId, workspaceId), config.PUBLIC_URL);
+    ctx.status = 201;
+    ctx.body = await answerSession(userId, workspaceId);
+  });
+
   const { signedIn, signedInUnverified } = deps;
+
+  // Accepting while signed in: a verified account (signedIn refuses others) of the invited address.
+  router.post('/invitations/accept', signedIn, async (ctx) => {
+    const { token } = parse(emailTokenBody, ctx.request.body);
+    const userId = actorOf(ctx).user.id;
+    const workspaceId = await acceptInvitation(dataSource, userId, token);
+    await setSessionWorkspace(dataSource, ctx.state.sessionToken!, workspaceId);
+    ctx.body = await answerSession(userId, workspaceId);
+  });
 
   router.post('/auth/verify-email/resend', signedInUnverified, async (ctx) => {
     await resendVerificationMail(deps.mail, actorOf(ctx).user.id);

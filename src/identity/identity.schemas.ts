@@ -71,6 +71,16 @@ export const switchWorkspaceBody = z.object({ workspaceId: z.uuid() });
 export const addMemberBody = z.object({ email, name: name.optional(), roleId: z.uuid() });
 export type AddMemberBody = z.infer<typeof addMemberBody>;
 
+/** An invitation: the address and the role it joins with (the name is the invitee's to choose). */
+export const inviteBody = z.object({ email, roleId: z.uuid() });
+export type InviteBody = z.infer<typeof inviteBody>;
+
+/** Accepting by the link without an account: the invitee's own name and password. */
+export const acceptInvitationAsNewBody = z
+  .object({ token: emailTokenBody.shape.token, name, password: anyCharacters(z.string()) })
+  .superRefine((body, ctx) => newPasswordIssue(ctx, 'password', body.password, { name: body.name }));
+export type AcceptInvitationAsNewBody = z.infer<typeof acceptInvitationAsNewBody>;
+
 export const updateMemberBody = z
   .object({ roleId: z.uuid().optional(), status: z.enum(MEMBER_STATUSES).optional() })
   .refine((body) => body.roleId !== undefined || body.status !== undefined, 'Send roleId or status.');

@@ -1,11 +1,21 @@
 import Router from '@koa/router';
 import type { Context } from 'koa';
 import type { DataSource } from 'typeorm';
-import { authorizationError, notFoundError } from '../shared/app-error';
+import { authorizationError, conflictError, notFoundError } from '../shared/app-error';
+import type { MailDeps } from './email-proof/email-proof.service';
+import { invite, listInvitations, revokeInvitation } from './invitations/invitations.service';
+import { normaliseEmail } from './sign-in/email';
+import { User } from './user.entity';
 import { actorOf } from './actor';
 import { parse, parseId } from '../http/validate';
 import type { Actor } from './actor';
-import { addMemberBody, createRoleBody, updateMemberBody, updateRoleBody } from './identity.schemas';
+import {
+  addMemberBody,
+  createRoleBody,
+  inviteBody,
+  updateMemberBody,
+  updateRoleBody,
+} from './identity.schemas';
 import type { IdentityHooks } from './identity-hooks';
 import { addMember, listMembers, removeMember, updateMember } from './members.service';
 import { createRole, listRoles, updateRole } from './roles.service';
@@ -14,7 +24,11 @@ const memberNotFound = () => notFoundError('Member not found.', 'memberNotFound'
 const roleNotFound = () => notFoundError('Role not found.', 'roleNotFound');
 
 /** Settings → Members and Settings → Roles: Admin only (architecture.md, "roles"). */
-export function workspaceAdminRoutes(deps: { dataSource: DataSource; hooks: IdentityHooks }): Router {
+export function workspaceAdminRoutes(deps: {
+  dataSource: DataSource;
+  hooks: IdentityHooks;
+  mail: MailDeps;
+}): Router {
   const { dataSource } = deps;
   const router = new Router();
 
@@ -32,8 +46,41 @@ export function workspaceAdminRoutes(deps: { dataSource: DataSource; hooks: Iden
 
   router.post('/members', async (ctx) => {
     const actor = admin(ctx);
+    const body = parse(addMemberBody, ctx.request.body);
+    // An account that never proved its address may be a stranger's pre-claim (issue 34): it joins
+    // only by an invitation, which goes to the address and needs the person's act.
+    const existing = await dataSource.manager.findOneBy(User, { email: normaliseEmail(body.email) });
+    if (existing && !existing.emailVerifiedAt) {
+      throw conflictError(
+        'This address has an account that has not confirmed it. Invite the address instead.',
+        'invitationRequired',
+        ['email'],
+      );
+    }
     ctx.status = 201;
-    ctx.body = await addMember(dataSource, actor.workspace.id, parse(addMemberBody, ctx.request.body));
+    ctx.body = await addMember(dataSource, actor.workspace.id, body);
+  });
+
+  router.get('/invitations', async (ctx) => {
+    ctx.body = { data: await listInvitations(dataSource.manager, admin(ctx).workspace.id) };
+  });
+
+  router.post('/invitations', async (ctx) => {
+    const actor = admin(ctx);
+    ctx.status = 201;
+    ctx.body = await invite(
+      deps.mail,
+      actor.workspace.id,
+      { id: actor.user.id, name: actor.user.name },
+      parse(inviteBody, ctx.request.body),
+    );
+  });
+
+  router.delete('/invitations/:id', async (ctx) => {
+    const actor = admin(ctx);
+    const id = parseId(ctx.params.id, () => notFoundError('Invitation not found.', 'invitationNotFound'));
+    await revokeInvitation(dataSource.manager, actor.workspace.id, id);
+    ctx.status = 204;
   });
 
   router.patch('/members/:userId', async (ctx) => {

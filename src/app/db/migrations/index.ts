@@ -1,4 +1,5 @@
 import { EmailProof1764702000000 } from './2025-12/1764702000000-email-proof';
+import { Invitations1764705600000 } from './2025-12/1764705600000-invitations';
 import { Identity1763769600000 } from './2025-11/1763769600000-identity';
 import { SessionsAndApiKeys1763856000000 } from './2025-11/1763856000000-sessions-and-api-keys';
 import { Records1763942400000 } from './2025-11/1763942400000-records';
@@ -55,4 +56,5 @@ export const migrations = [
   DeliveryLegacyEventIndex1764684000000,
   OAuthReadOnly1764687600000,
   EmailProof1764702000000,
+  Invitations1764705600000,
 ];
