@@ -13,7 +13,9 @@ import { ConsentPage } from './pages/Consent';
 import { DashboardPage } from './pages/Dashboard';
 import { DeliveriesPage } from './pages/Deliveries';
 import { CheckInboxPage, VerifyEmailPage } from './pages/EmailProof';
+import { AcceptInvitationPage, ForgotPasswordPage, ResetPasswordPage } from './pages/EmailLinks';
 import { MembersPage } from './pages/Members';
+import { InvitationsPage } from './pages/Invitations';
 import { OnboardingPage } from './pages/Onboarding';
 import { RecordsPage } from './pages/Records';
 import { RolesPage } from './pages/Roles';
@@ -39,6 +41,7 @@ const PAGES: Record<string, Page> = {
   '/settings/api-keys': { render: () => <ApiKeysPage />, allowed: can('apiRead') },
   '/settings/connected-apps': { render: () => <ConnectedAppsPage /> },
   '/settings/members': { render: () => <MembersPage />, allowed: can('manageWorkspace') },
+  '/settings/invitations': { render: () => <InvitationsPage />, allowed: can('manageWorkspace') },
   '/settings/roles': { render: () => <RolesPage />, allowed: can('manageWorkspace') },
   '/settings/connected-accounts': {
     render: () => <ConnectedAccountsPage />,
@@ -49,6 +52,7 @@ const PAGES: Record<string, Page> = {
 const PUBLIC_PAGES: Record<string, () => ReactNode> = {
   '/sign-in': () => <SignInPage />,
   '/sign-up': () => <SignUpPage />,
+  '/forgot-password': () => <ForgotPasswordPage />,
 };
 
 /** `/settings/api-keys/` and `/settings/api-keys` are the same page. */
@@ -83,6 +87,10 @@ export function App() {
 
   // The e-mailed link's page works signed in or not (the link may open in another browser).
   if (path === '/app/verify-email') return <VerifyEmailPage />;
+  if (path === '/app/reset-password') return <ResetPasswordPage />;
+  if (path === '/app/accept-invitation' && !(state.status === 'signedIn' && !state.session.emailVerified)) {
+    return <AcceptInvitationPage />;
+  }
 
   const publicPage = PUBLIC_PAGES[path];
   if (state.status === 'signedOut') {

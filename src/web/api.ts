@@ -25,6 +25,8 @@ import type {
   RoleView,
   SessionRole,
   SessionView,
+  InvitationPreview,
+  InvitationView,
   UserView,
   WorkspaceView,
 } from '../identity/identity-view';
@@ -81,6 +83,8 @@ export type RoleChange = Partial<
 export type { MemberAdded, MemberStatus };
 export type Member = MemberView;
 export type Session = SessionView;
+export type Invitation = InvitationView;
+export type { InvitationPreview };
 export type ApiKey = ApiKeyView;
 export type { QuickConnection, Snippet };
 export type CreatedKey = CreatedApiKey;
@@ -226,6 +230,19 @@ export const api = {
   signOut: () => request<void>('POST', '/app/api/auth/sign-out'),
   verifyEmail: (token: string) => request<void>('POST', '/app/api/auth/verify-email', { token }),
   resendVerification: () => request<void>('POST', '/app/api/auth/verify-email/resend'),
+  requestPasswordReset: (email: string) =>
+    request<unknown>('POST', '/app/api/auth/password-reset', { email }),
+  completePasswordReset: (input: { token: string; newPassword: string }) =>
+    request<void>('POST', '/app/api/auth/password-reset/complete', input),
+  invitations: () => request<{ data: Invitation[] }>('GET', '/app/api/invitations'),
+  invite: (input: { email: string; roleId: string }) =>
+    request<Invitation>('POST', '/app/api/invitations', input),
+  revokeInvitation: (id: string) => request<void>('DELETE', `/app/api/invitations/${encodeURIComponent(id)}`),
+  previewInvitation: (token: string) =>
+    request<InvitationPreview>('POST', '/app/api/invitations/preview', { token }),
+  acceptInvitation: (token: string) => request<Session>('POST', '/app/api/invitations/accept', { token }),
+  acceptInvitationAsNew: (input: { token: string; name: string; password: string }) =>
+    request<Session>('POST', '/app/api/invitations/accept-new', input),
   switchWorkspace: (workspaceId: string) =>
     request<Session>('POST', '/app/api/session/workspace', { workspaceId }),
   completeOnboarding: () => request<void>('POST', '/app/api/onboarding/complete'),

@@ -1,5 +1,6 @@
 import type { Page } from 'playwright-core';
 import {
+  confirmAddressInBrowser,
   browserToday,
   eventually,
   pageHolds,
@@ -65,6 +66,8 @@ describe('web app: API keys, members and roles in a browser', () => {
     await page.getByTestId('sign-up-workspace').fill(admin.workspace);
     await screenshot(page, '01-sign-up');
     await page.getByTestId('sign-up-submit').click();
+    // The address is proven by the e-mailed link before the account can do anything (issue 34).
+    await confirmAddressInBrowser(page, app.baseUrl, admin.email);
 
     await page.waitForURL(`${app.baseUrl}/onboarding`);
     // The wizard offers the same quick connections as Settings → API keys.
@@ -394,6 +397,7 @@ describe('web app: API keys, members and roles in a browser', () => {
     await other.getByTestId('sign-up-password').fill(PASSWORD);
     await other.getByTestId('sign-up-workspace').fill('Difference Engines');
     await other.getByTestId('sign-up-submit').click();
+    await confirmAddressInBrowser(other, app.baseUrl, 'carol@example.com');
     await other.getByTestId('onboarding-finish').click();
     await other.waitForURL(`${app.baseUrl}/`);
     await other.goto(`${app.baseUrl}/settings/members`);

@@ -126,7 +126,10 @@ export function SignInPage() {
       title="Sign in"
       footer={
         <>
-          New here? <Link to="/sign-up">Create a workspace</Link>
+          New here? <Link to="/sign-up">Create a workspace</Link> ·{' '}
+          <Link to="/forgot-password" data-testid="forgot-password-link">
+            Forgot your password?
+          </Link>
         </>
       }
     >
