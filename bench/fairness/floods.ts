@@ -75,7 +75,7 @@ export async function planFlood(
       return {
         loops: [
           {
-            url: `${baseUrl}/mcp`,
+            url: `${baseUrl}/api/v1/mcp`,
             method: 'POST',
             headers: { ...json, accept: 'application/json, text/event-stream', 'x-api-key': a.apiKey },
             body: JSON.stringify(batch),
