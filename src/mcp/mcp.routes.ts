@@ -43,7 +43,7 @@ export function mcpRoutes(deps: {
   const authenticate = async (ctx: Context): Promise<McpActor> => {
     const key = ctx.get('x-api-key') || undefined;
     const token = key ? undefined : bearerToken(ctx.get('authorization'));
-    return token ? deps.oauth.authenticate(token) : deps.authenticator.authenticate(key);
+    return token ? deps.oauth.authenticate(token) : deps.authenticator.authenticate(key, { ip: ctx.ip });
   };
 
   router.post('/api/v1/mcp', async (ctx) => {
