@@ -69,7 +69,7 @@ export class InvalidKeyThrottle {
     }
     const seconds = Math.max(1, Math.ceil(ms / 1000));
     throw rateLimitError(
-      `Too many requests with an API key that is not valid from this address. Try again in ${seconds} seconds.`,
+      `Too many requests with an API key or access token that is not valid from this address. Try again in ${seconds} seconds.`,
       seconds,
       'apiKeyThrottled',
     );

@@ -90,15 +90,16 @@ export function createServices(deps: {
       : null;
   const deliveries = new DeliveriesService(dataSource, starter, temporalUrl, logger);
   const webhooks = new WebhooksService(dataSource, box, loadWebhookHealth);
-  const authenticator = new ApiKeyAuthenticator(
-    dataSource,
+  // One count per client address of credentials that are not valid: API keys and OAuth tokens.
+  const invalidCredentials = InvalidKeyThrottle.postgres(
+    (dataSource.driver as PostgresDriver).master as Pool,
     config,
-    InvalidKeyThrottle.postgres((dataSource.driver as PostgresDriver).master as Pool, config),
   );
+  const authenticator = new ApiKeyAuthenticator(dataSource, config, invalidCredentials);
   // Built on first use: its issuer is PUBLIC_URL, which is final only once the API listens.
   let oauthProvider: Provider | undefined;
   const oauthServer = () => (oauthProvider ??= createOAuthProvider({ config, dataSource, box, logger }));
-  const oauthTokens = new OAuthTokenAuthenticator(oauthServer, dataSource, config);
+  const oauthTokens = new OAuthTokenAuthenticator(oauthServer, dataSource, config, invalidCredentials);
   return {
     authenticator,
     oauthServer,

@@ -42,19 +42,19 @@ describe('keys that are not valid, per client address', () => {
     baseUrl: string,
     from: string,
     apiKey: string,
-    surface: 'rest' | 'mcp' = 'rest',
+    surface: 'rest' | 'mcp' | 'mcp-bearer' = 'rest',
   ): Promise<Answer> => {
     const body =
-      surface === 'mcp' ? JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }) : undefined;
+      surface === 'rest' ? undefined : JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' });
     return new Promise((resolve, reject) => {
       const outgoing = httpRequest(
-        new URL(surface === 'mcp' ? '/api/v1/mcp' : '/api/v1/me', baseUrl),
+        new URL(surface === 'rest' ? '/api/v1/me' : '/api/v1/mcp', baseUrl),
         {
-          method: surface === 'mcp' ? 'POST' : 'GET',
+          method: surface === 'rest' ? 'GET' : 'POST',
           localAddress: from,
           agent: false,
           headers: {
-            'x-api-key': apiKey,
+            ...(surface === 'mcp-bearer' ? { authorization: `Bearer ${apiKey}` } : { 'x-api-key': apiKey }),
             ...(body
               ? {
                   'content-type': 'application/json',
@@ -108,7 +108,7 @@ describe('keys that are not valid, per client address', () => {
             code: 'rate_limit',
             path: [],
             message: expect.stringMatching(
-              /^Too many requests with an API key that is not valid from this address\. Try again in \d+ seconds\.$/,
+              /^Too many requests with an API key or access token that is not valid from this address\. Try again in \d+ seconds\.$/,
             ),
             customCode: 'apiKeyThrottled',
           },
@@ -179,6 +179,17 @@ describe('keys that are not valid, per client address', () => {
     expect(await failureRows()).toEqual(rows);
     // A guess from the neighbour is still only a 401: its budget is its own.
     expect(await send(app.baseUrl, neighbour, guess())).toMatchObject({ status: 401, body: invalidOverRest });
+  });
+
+  it('random OAuth access tokens at the MCP endpoint count against the same budget as keys', async () => {
+    const from = freshLoopbackAddress();
+    for (let i = 0; i < BUDGET; i++) {
+      const answer = await send(app.baseUrl, from, generateApiKeyValue(), i < 2 ? 'mcp-bearer' : 'rest');
+      expect(answer.status).toBe(401);
+      if (i < 2) expect(answer.body).toMatchObject({ error: 'invalid_token' });
+    }
+    expectThrottled(await send(app.baseUrl, from, generateApiKeyValue(), 'mcp-bearer'));
+    expectThrottled(await send(app.baseUrl, from, guess()));
   });
 
   it('two API processes count in one place: the second refuses once the budget is spent across both', async () => {
