@@ -41,7 +41,9 @@ describe('InvalidKeyThrottle', () => {
           {
             code: 'rate_limit',
             path: [],
-            message: expect.stringMatching(/^Too many requests with an API key or access token that is not valid/),
+            message: expect.stringMatching(
+              /^Too many requests with an API key or access token that is not valid/,
+            ),
             customCode: 'apiKeyThrottled',
           },
         ],
