@@ -91,7 +91,11 @@ export function createOAuthProvider(deps: {
   if (!config.ENCRYPTION_KEY) throw new Error('ENCRYPTION_KEY must be resolved before the OAuth server');
   const resource = mcpResourceUrl(config.PUBLIC_URL);
   const configuration: Configuration = {
-    adapter: postgresOAuthAdapter(dataSource, deps.box),
+    adapter: postgresOAuthAdapter(
+      dataSource,
+      deps.box,
+      (description) => new oidc.errors.InvalidRequest(description),
+    ),
     jwks: signingKeys(config.ENCRYPTION_KEY),
     clientDefaults: {
       grant_types: ['authorization_code', 'refresh_token'],

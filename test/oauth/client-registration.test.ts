@@ -206,6 +206,42 @@ describe('client registration: what is refused', () => {
     expect(await storedRows()).toBe(rows);
   });
 
+  // Issue 34, item 7: an authorization request's parameters are stored with its interaction; a NUL
+  // in one answered 500. Refused as invalid_request, returned to the client's redirect URI
+  // (RFC 6749 section 4.1.2.1), nothing stored.
+  it.each([['state'], ['login_hint'], ['ui_locales']])(
+    'refuses a NUL in the authorization request’s %s, storing nothing',
+    async (parameter) => {
+      const registered = await postRegistration(
+        app.baseUrl,
+        clientMetadata(['https://app.example/cb'], 'NUL probe'),
+        { from: freshLoopbackAddress() },
+      );
+      expect(registered.status).toBe(201);
+      const rows = await storedRows();
+      const { challenge } = pkce();
+      const url = new URL(
+        authorizationUrl(
+          app.baseUrl,
+          { client_id: registered.body.client_id },
+          'https://app.example/cb',
+          challenge,
+        ),
+      );
+      url.searchParams.set(parameter, 'a\u0000b');
+      const answer = await fetch(url, { redirect: 'manual' });
+      expect(answer.status).toBe(303);
+      const location = new URL(answer.headers.get('location')!);
+      expect(`${location.origin}${location.pathname}`).toBe('https://app.example/cb');
+      expect(location.searchParams.get('error')).toBe('invalid_request');
+      expect(location.searchParams.get('error_description')).toBe(
+        'parameters must not contain NUL characters',
+      );
+      expect(location.searchParams.get('code')).toBeNull();
+      expect(await storedRows()).toBe(rows);
+    },
+  );
+
   it('accepts loopback redirect URIs on any port (RFC 8252) beside https ones, and the flow returns to one', async () => {
     const loopback = [redirect.url, 'http://[::1]:8123/callback', 'http://localhost:33418/callback'];
     const answer = await postRegistration(
