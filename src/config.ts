@@ -83,6 +83,14 @@ export const configSchema = z.object({
   /** …and how many more it may burst to, refilled over 10 seconds (a page load asks for several). */
   QUOTA_BURST_PER_SESSION: z.coerce.number().int().min(0).max(1_000_000).default(100),
   /**
+   * Failed API key authentications (a value that is no key) from one client address, REST and MCP,
+   * within API_KEY_FAILURE_WINDOW_SECONDS; from there the address is refused with 429 before any
+   * key it sends is looked up, until the window ends (docs/security.md, "Limits").
+   */
+  API_KEY_FAILURES_PER_ADDRESS: z.coerce.number().int().min(1).max(1_000_000).default(20),
+  /** The window of API_KEY_FAILURES_PER_ADDRESS, in seconds, counted from the first failure. */
+  API_KEY_FAILURE_WINDOW_SECONDS: z.coerce.number().int().min(1).max(86_400).default(600),
+  /**
    * Requests of one API key, session or workspace served at once by one API process (REST, MCP and
    * the web app's `/app/api`; docs/security.md).
    */
