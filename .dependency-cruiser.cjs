@@ -29,6 +29,7 @@ const KIT = [
   '^src/security/',
   '^src/temporal/',
   '^src/embedded/',
+  '^src/mail/',
   '^src/metrics/',
   '^src/runtime/',
   '^src/(config|logger|project-root)\\.ts$',

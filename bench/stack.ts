@@ -80,7 +80,9 @@ export async function startStack(options: {
   liftQuotas?: boolean;
   log: (message: string) => void;
 }): Promise<Stack> {
-  const [port, postgresPort, temporalPort, uiPort, metricsPort] = [
+  const [port, postgresPort, temporalPort, uiPort, metricsPort, mailPort, inboxPort] = [
+    await freePort(),
+    await freePort(),
     await freePort(),
     await freePort(),
     await freePort(),
@@ -98,6 +100,8 @@ export async function startStack(options: {
     TEMPORAL_PORT: String(temporalPort),
     TEMPORAL_UI_PORT: String(uiPort),
     METRICS_PORT: String(metricsPort),
+    MAIL_CATCHER_SMTP_PORT: String(mailPort),
+    MAIL_CATCHER_UI_PORT: String(inboxPort),
     ...(options.liftQuotas === false ? {} : QUOTAS_LIFTED),
     ...options.env,
     TEMPORAL_NAMESPACE: 'default',
@@ -109,6 +113,7 @@ export async function startStack(options: {
   delete env.DATABASE_URL;
   delete env.TEMPORAL_ADDRESS;
   delete env.ENCRYPTION_KEY;
+  delete env.MAIL_URL;
 
   const logFile = join(options.dataDir, 'stack.log');
   const logStream = createWriteStream(logFile);

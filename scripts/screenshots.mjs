@@ -77,7 +77,11 @@ async function startStack(dataDir) {
     TEMPORAL_PORT: String(await freePort()),
     TEMPORAL_UI_PORT: String(await freePort()),
     METRICS_PORT: String(await freePort()),
+    MAIL_CATCHER_SMTP_PORT: String(await freePort()),
+    MAIL_CATCHER_UI_PORT: String(await freePort()),
   };
+  // The stack's own mail catcher, whatever this shell points at.
+  delete env.MAIL_URL;
   let output = '';
   const child = spawn(process.execPath, [MAIN], { env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
   child.stdout.on('data', (chunk) => (output += chunk));

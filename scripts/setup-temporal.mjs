@@ -5,10 +5,10 @@
 // Idempotent: results are cached outside the repository; a second run only checks the cache.
 // `--temporal-server <version>` instead finds or builds the real Temporal server and its SQL
 // schema tool for `npm run topology` (bench/topology/), and prints the folder on its last line.
-// Resolution order for each binary is documented in README.md ("Temporal binaries").
+// Resolution order for each binary is documented in README.md ("Temporal binaries and the mail catcher").
 // Nothing here fails the install: when a binary cannot be found or built, the program falls back
 // to the Temporal SDK's own download at run time (which needs the internet).
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import {
   chmodSync,
   cpSync,
@@ -21,8 +21,9 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { homedir } from 'node:os';
-import { delimiter, dirname, join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { onPath, runWithProgress as runWithProgressLogged } from './setup-helpers.mjs';
 
 export const CLI_VERSION = 'v1.5.1';
 export const TEST_SERVER_VERSION = '1.38.0';
@@ -39,40 +40,11 @@ export const cachedCliPath = () => join(cacheDir(), `cli-${CLI_VERSION}`, 'tempo
 export const cachedTestServerPath = () =>
   join(cacheDir(), `test-server-${TEST_SERVER_VERSION}`, 'temporal-test-server');
 
-function onPath(name) {
-  for (const dir of (process.env.PATH || '').split(delimiter)) {
-    const candidate = join(dir, name);
-    if (dir && existsSync(candidate)) return candidate;
-  }
-  return undefined;
-}
-
 function log(message) {
   process.stdout.write(`[setup-temporal] ${message}\n`);
 }
 
-/** Runs a long command, printing a heartbeat so a person sees it is alive. */
-function runWithProgress(label, command, args, options) {
-  return new Promise((resolve) => {
-    const started = Date.now();
-    const child = spawn(command, args, { ...options, stdio: ['ignore', 'pipe', 'pipe'] });
-    let output = '';
-    child.stdout.on('data', (chunk) => (output += chunk));
-    child.stderr.on('data', (chunk) => (output += chunk));
-    const timer = setInterval(() => {
-      log(`${label}: still working (${Math.round((Date.now() - started) / 1000)} s)`);
-    }, 20_000);
-    child.on('error', (error) => {
-      clearInterval(timer);
-      resolve({ ok: false, output: String(error) });
-    });
-    child.on('close', (code) => {
-      clearInterval(timer);
-      log(`${label}: ${code === 0 ? 'done' : 'failed'} in ${Math.round((Date.now() - started) / 1000)} s`);
-      resolve({ ok: code === 0, output });
-    });
-  });
-}
+const runWithProgress = (...args) => runWithProgressLogged(log, ...args);
 
 async function ensureCli() {
   if (process.env.TEMPORAL_CLI) {

@@ -72,6 +72,40 @@ describe('loadConfig', () => {
     expect(message).not.toContain('\n');
   });
 
+  it('reads the mail settings: an smtp:// or smtps:// MAIL_URL and a MAIL_FROM', () => {
+    const defaults = loadConfig({});
+    expect(defaults.MAIL_URL).toBeUndefined();
+    expect(defaults.MAIL_FROM).toBe('CRM <no-reply@localhost>');
+    expect(defaults.MAIL_CATCHER_SMTP_PORT).toBe(1025);
+    expect(defaults.MAIL_CATCHER_UI_PORT).toBe(8025);
+    expect(loadConfig({ MAIL_URL: '' }).MAIL_URL).toBeUndefined();
+    const sut = loadConfig({
+      MAIL_URL: 'smtps://apikey:s3cret@smtp.example.com:465',
+      MAIL_FROM: 'Acme CRM <crm@acme.test>',
+    });
+    expect(sut.MAIL_URL).toBe('smtps://apikey:s3cret@smtp.example.com:465');
+    expect(sut.MAIL_FROM).toBe('Acme CRM <crm@acme.test>');
+    expect(loadConfig({ MAIL_URL: 'smtp://mail:1025', MAIL_FROM: 'crm@acme.test' }).MAIL_FROM).toBe(
+      'crm@acme.test',
+    );
+  });
+
+  it.each([
+    [{ MAIL_URL: 'http://smtp.example.com' }, 'MAIL_URL'],
+    [{ MAIL_URL: 'smtp.example.com:587' }, 'MAIL_URL'],
+    [{ MAIL_FROM: 'not an address' }, 'MAIL_FROM'],
+    [{ MAIL_FROM: 'Eve <eve@acme.test>\r\nBcc: x@y.test' }, 'MAIL_FROM'],
+    [{ MAIL_CATCHER_UI_PORT: 'eighty' }, 'MAIL_CATCHER_UI_PORT'],
+  ])('refuses the mail setting %j, naming %s', (env, variable) => {
+    expect(() => loadConfig(env)).toThrow(new RegExp(`^Invalid configuration: ${variable} `));
+  });
+
+  it('never echoes MAIL_URL (it holds the SMTP password) in a configuration error', () => {
+    expect(() => loadConfig({ MAIL_URL: 'ftp://user:hunter2@mail' })).toThrow(
+      /^Invalid configuration: MAIL_URL must be an smtp:\/\/ or smtps:\/\/ URL$/,
+    );
+  });
+
   it('reads the outbound allow-list: unset (mode default), none, or CIDRs', () => {
     expect(loadConfig({}).OUTBOUND_ALLOWED_CIDRS).toBeUndefined();
     expect(loadConfig({ OUTBOUND_ALLOWED_CIDRS: '' }).OUTBOUND_ALLOWED_CIDRS).toBeUndefined();

@@ -154,6 +154,27 @@ export const configSchema = z.object({
    * delivery record and the attempt's outcome stay as long as the workspace.
    */
   DELIVERY_ATTEMPT_DETAILS_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
+  /**
+   * The SMTP server mail goes out through (docs/mail.md): `smtp://` (STARTTLS when offered) or
+   * `smtps://` (TLS from the start), with `user:password@` when it asks for them. Unset: the
+   * embedded stack (`npm start`) runs a local mail catcher and sends there.
+   */
+  MAIL_URL: optionalString.pipe(
+    z.url({ protocol: /^smtps?$/, error: 'must be an smtp:// or smtps:// URL' }).optional(),
+  ),
+  /** The sender of every message: an address, or `Name <address>`. */
+  MAIL_FROM: z
+    .string()
+    .regex(
+      /^(?:[^<>\r\n]*<[^\s@<>]+@[^\s@<>]+>|[^\s@<>]+@[^\s@<>]+)$/,
+      'must be an address or Name <address>',
+    )
+    .default('CRM <no-reply@localhost>'),
+  /** The embedded mail catcher's SMTP port and inbox page (embedded mode without MAIL_URL). */
+  MAIL_CATCHER_SMTP_PORT: port.default(1025),
+  MAIL_CATCHER_UI_PORT: port.default(8025),
+  /** The Mailpit binary of the mail catcher, instead of the one `npm run setup` found or built. */
+  MAILPIT_BINARY: optionalString,
   /** Behind a reverse proxy: trust its X-Forwarded-Proto/-Host/-For (Koa's app.proxy). */
   TRUST_PROXY: optionalString.pipe(z.stringbool().default(false)),
 });
@@ -169,7 +190,7 @@ export class ConfigError extends Error {
 }
 
 /** Never echoed in a configuration error: they end up in logs. */
-const SECRET_VARIABLES = new Set(['ADMIN_PASSWORD', 'ENCRYPTION_KEY']);
+const SECRET_VARIABLES = new Set(['ADMIN_PASSWORD', 'ENCRYPTION_KEY', 'MAIL_URL']);
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const parsed = configSchema.safeParse(env);

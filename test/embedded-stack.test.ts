@@ -3,14 +3,17 @@ import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync }
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Mailer } from '../src/mail/mailer';
 import { connectTemporal } from '../src/temporal/client';
 import { ensureSearchAttributes } from '../src/temporal/search-attributes';
 import { projectRoot } from '../src/project-root';
+import { mailInbox } from './helpers/mail-catcher';
 import { freePort } from './helpers/ports';
 
 /**
  * The embedded stack exactly as `npm start` runs it (the built dist/src/main.js, which
- * `npm test` builds first): PostgreSQL, the Temporal dev server, migrations, API and worker.
+ * `npm test` builds first): PostgreSQL, the Temporal dev server, the mail catcher, migrations, API
+ * and worker.
  */
 const MAIN = join(projectRoot(), 'dist', 'src', 'main.js');
 const START_TIMEOUT_MS = 150_000;
@@ -72,6 +75,10 @@ describe('embedded stack (npm start)', () => {
       TEMPORAL_PORT: String(await freePort()),
       TEMPORAL_UI_PORT: String(await freePort()),
       METRICS_PORT: String(await freePort()),
+      MAIL_CATCHER_SMTP_PORT: String(await freePort()),
+      MAIL_CATCHER_UI_PORT: String(await freePort()),
+      // The stack's own catcher, whatever this shell points at (empty is unset).
+      MAIL_URL: '',
     };
   });
 
@@ -114,6 +121,25 @@ describe('embedded stack (npm start)', () => {
         const ui = await fetch(`http://127.0.0.1:${env.TEMPORAL_UI_PORT}/`);
         expect(ui.status).toBe(200);
 
+        // The mail catcher: its inbox page in the banner, and a message sent to its SMTP port there.
+        expect(output).toContain(`Mail inbox:       http://localhost:${env.MAIL_CATCHER_UI_PORT}/`);
+        const inboxPage = await fetch(`http://127.0.0.1:${env.MAIL_CATCHER_UI_PORT}/`);
+        expect(inboxPage.status).toBe(200);
+        const mailer = new Mailer({
+          url: `smtp://127.0.0.1:${env.MAIL_CATCHER_SMTP_PORT}`,
+          from: 'crm@example.test',
+        });
+        try {
+          await mailer.send({ to: 'ada@example.test', subject: 'Caught by the stack', text: 'hello' });
+        } finally {
+          mailer.close();
+        }
+        const inbox = mailInbox(`http://127.0.0.1:${env.MAIL_CATCHER_UI_PORT}/api/v1`);
+        const caught = await inbox.waitForMessage({ to: 'ada@example.test' });
+        expect(caught.Subject).toBe('Caught by the stack');
+        expect(caught.Text.trim()).toBe('hello');
+        expect(await inbox.messages()).toHaveLength(1);
+
         // The metrics, on their own listener, in Prometheus's text format with the lanes' slots.
         expect(output).toContain(`Metrics:          http://127.0.0.1:${env.METRICS_PORT}/metrics`);
         const metrics = await fetch(`http://127.0.0.1:${env.METRICS_PORT}/metrics`);
@@ -150,6 +176,8 @@ describe('embedded stack (npm start)', () => {
           `http://localhost:${env.TEMPORAL_UI_PORT}/`,
           `http://127.0.0.1:${env.TEMPORAL_PORT}/`,
           `http://[::ffff:127.0.0.1]:${env.EMBEDDED_POSTGRES_PORT}/`,
+          `http://127.0.0.1:${env.MAIL_CATCHER_UI_PORT}/api/v1/send`,
+          `http://localhost:${env.MAIL_CATCHER_SMTP_PORT}/`,
         ];
         const hooks: string[] = [];
         for (const url of targets) {
@@ -179,7 +207,8 @@ describe('embedded stack (npm start)', () => {
           });
         }
 
-        expect(processesMentioning(dataDir).length).toBeGreaterThanOrEqual(2); // postgres + temporal
+        expect(processesMentioning(dataDir).length).toBeGreaterThanOrEqual(3); // postgres + temporal + mailpit
+        expect(processesMentioning(dataDir).join('\n')).toContain('mailpit');
       } finally {
         // Only while it runs, so an early exit reports its own output instead of ESRCH.
         if (started.child.exitCode === null) process.kill(-started.child.pid!, 'SIGINT');
@@ -195,15 +224,21 @@ describe('embedded stack (npm start)', () => {
   );
 
   it(
-    'keeps the data on a second start (no new initialisation, no migrations to apply)',
+    'keeps the data on a second start (no new initialisation, no migrations to apply); with MAIL_URL, no mail catcher',
     async () => {
-      const started = startMain(env);
+      const mailUrl = `smtp://mailer:secret@127.0.0.1:${await freePort()}`;
+      const started = startMain({ ...env, MAIL_URL: mailUrl });
       try {
         await waitForOutput(started, 'Press Ctrl-C to stop.');
         expect(started.output()).not.toContain('Initialising PostgreSQL');
         expect(started.output()).not.toContain('Applied migrations');
         expect(started.output()).not.toContain('Demo workspace');
         expect((await fetch(`http://127.0.0.1:${env.PORT}/healthz`)).status).toBe(200);
+        // The banner names the server without its credentials, and nothing catches mail here.
+        expect(started.output()).toContain(`Mail via:         smtp://${new URL(mailUrl).host}`);
+        expect(started.output()).not.toContain('mailer:secret');
+        expect(started.output()).not.toContain('Mail inbox');
+        expect(processesMentioning(dataDir).join('\n')).not.toContain('mailpit');
       } finally {
         if (started.child.exitCode === null) process.kill(-started.child.pid!, 'SIGTERM');
         await started.exited;

@@ -6,11 +6,12 @@ import type { OwnListener } from '../deliveries/engine/outbound-guard';
 /**
  * The service's own listeners, which deliveries never reach (docs/deliveries.md, "Where deliveries
  * may go"): the API and its public address, the metrics, PostgreSQL and Temporal (the embedded ones
- * on every port they listen on; configured ones at their addresses), each name resolved now.
+ * on every port they listen on; configured ones at their addresses), and the embedded mail catcher
+ * (its inbox API can delete and send messages), each name resolved now.
  */
 export async function ownListeners(
   config: Config,
-  embedded: { postgresPort?: number; temporalPorts?: number[] },
+  embedded: { postgresPort?: number; temporalPorts?: number[]; mailCatcherPorts?: number[] },
 ): Promise<OwnListener[]> {
   const wanted: { name: string; host: string; port: number }[] = [
     { name: 'the API', host: config.HOST, port: config.PORT },
@@ -27,6 +28,11 @@ export async function ownListeners(
           ...urlListener('Temporal', config.TEMPORAL_ADDRESS && `grpc://${config.TEMPORAL_ADDRESS}`, 7233),
           ...urlListener('the Temporal Web UI', config.TEMPORAL_UI_URL),
         ]),
+    ...(embedded.mailCatcherPorts ?? []).map((port) => ({
+      name: 'the mail catcher',
+      host: '127.0.0.1',
+      port,
+    })),
   ];
   const listeners: OwnListener[] = [];
   for (const { name, host, port } of wanted) {

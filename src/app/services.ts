@@ -23,6 +23,7 @@ import { revokeMemberApiKeys } from '../api-keys/api-keys.revocation';
 import type { Config } from '../config';
 import type { IdentityHooks } from '../identity/identity-hooks';
 import type { Logger } from '../logger';
+import type { Mailer } from '../mail/mailer';
 import { MessagingService } from '../messaging/messaging.service';
 import { seedBuiltinModel } from '../record-model/builtin-model';
 import { ModelChangesService } from '../record-model/model-changes.service';
@@ -53,6 +54,8 @@ export function createServices(deps: {
   temporal: TemporalHandle;
   /** This process's delivery capacity, when it runs a worker (the dispatcher holds by it). */
   capacity?: DeliveryCapacity;
+  /** Sends mail (MAIL_URL, or the embedded mail catcher); undefined when neither is there. */
+  mailer?: Mailer;
 }) {
   const { config, logger, dataSource, temporal } = deps;
   if (!config.ENCRYPTION_KEY)
@@ -101,6 +104,7 @@ export function createServices(deps: {
   const oauthServer = () => (oauthProvider ??= createOAuthProvider({ config, dataSource, box, logger }));
   const oauthTokens = new OAuthTokenAuthenticator(oauthServer, dataSource, config, invalidCredentials);
   return {
+    mailer: deps.mailer,
     authenticator,
     oauthServer,
     oauthTokens,

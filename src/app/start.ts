@@ -6,6 +6,9 @@ import { createDataSource, runMigrations } from './db/data-source';
 import { startEmbeddedPostgres } from '../embedded/postgres';
 import { resolveEncryptionKey } from '../security/encryption-key';
 import { startTemporalDevServer, type RunningDevServer } from '../embedded/temporal-dev-server';
+import { startMailCatcher, type RunningMailCatcher } from '../embedded/mail-catcher';
+import { mailCatcherBinary } from '../embedded/mail-catcher-binary';
+import { Mailer } from '../mail/mailer';
 import { createApp } from './http-app';
 import { closeServer, listen, PortInUseError } from '../http/server';
 import { createLogger, type Logger } from '../logger';
@@ -86,6 +89,11 @@ async function run(
 ): Promise<void> {
   const embedPostgres = !config.DATABASE_URL;
   const embedTemporal = !config.TEMPORAL_ADDRESS;
+  // The embedded stack catches its own mail unless MAIL_URL names a real server (docs/mail.md).
+  const mailpit =
+    options.embedded && !config.MAIL_URL
+      ? mailCatcherBinary({ MAILPIT_BINARY: config.MAILPIT_BINARY })
+      : undefined;
   if (!options.embedded && (embedPostgres || embedTemporal)) {
     throw new ConfigError(
       `Invalid configuration: ${embedPostgres ? 'DATABASE_URL' : 'TEMPORAL_ADDRESS'} is required for ` +
@@ -112,22 +120,40 @@ async function run(
     config.METRICS_PORT
       ? assertPortFree(config.METRICS_PORT, config.METRICS_HOST, 'METRICS_PORT', 'the metrics')
       : undefined,
+    mailpit
+      ? assertPortFree(
+          config.MAIL_CATCHER_SMTP_PORT,
+          '127.0.0.1',
+          'MAIL_CATCHER_SMTP_PORT',
+          'the mail catcher',
+        )
+      : undefined,
+    mailpit
+      ? assertPortFree(config.MAIL_CATCHER_UI_PORT, '127.0.0.1', 'MAIL_CATCHER_UI_PORT', 'the mail inbox')
+      : undefined,
   ]);
-  if (embedPostgres || embedTemporal) mkdirSync(config.DATA_DIR, { recursive: true, mode: 0o755 });
+  if (embedPostgres || embedTemporal || mailpit) mkdirSync(config.DATA_DIR, { recursive: true, mode: 0o755 });
   config.ENCRYPTION_KEY = resolveEncryptionKey(config, options.embedded);
 
-  // Both start side by side; wait for both before failing, so nothing is left starting while
+  // All start side by side; wait for all before failing, so nothing is left starting while
   // the lifecycle cleans up.
-  const [postgres, temporalServer] = await Promise.allSettled([
+  const [postgres, temporalServer, mailServer] = await Promise.allSettled([
     embedPostgres ? startPostgres(config, lifecycle) : config.DATABASE_URL!,
     embedTemporal ? startTemporal(config, lifecycle) : undefined,
+    mailpit ? startMail(config, mailpit, lifecycle) : undefined,
   ]);
   if (postgres.status === 'rejected') throw postgres.reason;
   if (temporalServer.status === 'rejected') throw temporalServer.reason;
+  if (mailServer.status === 'rejected') throw mailServer.reason;
   const databaseUrl = postgres.value;
   const embeddedTemporal = temporalServer.value;
+  const mailCatcher = mailServer.value;
   const temporalAddress = embeddedTemporal?.address ?? config.TEMPORAL_ADDRESS!;
   config.TEMPORAL_UI_URL ??= embeddedTemporal?.uiUrl;
+  config.MAIL_URL ??= mailCatcher?.smtpUrl;
+  const mailer = config.MAIL_URL ? new Mailer({ url: config.MAIL_URL, from: config.MAIL_FROM }) : undefined;
+  if (mailer) lifecycle.add('mailer', async () => mailer.close());
+  else logger.warn('MAIL_URL is not set and there is no mail catcher: no mail is sent (docs/mail.md)');
 
   const dataSource = createDataSource({ url: databaseUrl, poolSize: config.DATABASE_POOL_SIZE });
   await dataSource.initialize();
@@ -170,7 +196,7 @@ async function run(
     slowLaneSlots: config.DELIVERY_SLOW_LANE_SLOTS,
   });
   // One set of services per process, shared by the API and the worker of the embedded stack.
-  const services = createServices({ config, logger, dataSource, temporal, capacity });
+  const services = createServices({ config, logger, dataSource, temporal, capacity, mailer });
   // Stopped before the database pool: a dispatch pass in flight finishes first.
   lifecycle.add('dispatcher', () => services.dispatcher.idle());
 
@@ -186,6 +212,7 @@ async function run(
       ownListeners: await ownListeners(config, {
         postgresPort: embedPostgres ? config.EMBEDDED_POSTGRES_PORT : undefined,
         temporalPorts: embeddedTemporal?.ports(),
+        mailCatcherPorts: mailCatcher?.ports(),
       }),
     });
     lifecycle.add('delivery sender', async () => sender.close());
@@ -258,7 +285,12 @@ async function run(
         '',
       ]
     : [];
-  printBanner(config, options, embeddedTemporal?.uiUrl, metricsUrl, demoSignIn);
+  printBanner(config, options, {
+    temporalUiUrl: embeddedTemporal?.uiUrl,
+    metricsUrl,
+    mail: mailCatcher ? { inboxUrl: mailCatcher.inboxUrl } : { smtpUrl: config.MAIL_URL },
+    demoSignIn,
+  });
 }
 
 async function startPostgres(config: Config, lifecycle: Lifecycle): Promise<string> {
@@ -285,13 +317,39 @@ async function startTemporal(config: Config, lifecycle: Lifecycle): Promise<Runn
   return server;
 }
 
+async function startMail(config: Config, binary: string, lifecycle: Lifecycle): Promise<RunningMailCatcher> {
+  const catcher = await startMailCatcher({
+    binary,
+    dataDir: config.DATA_DIR,
+    smtpPort: config.MAIL_CATCHER_SMTP_PORT,
+    uiPort: config.MAIL_CATCHER_UI_PORT,
+    keepMessages: true,
+    onProgress: say,
+  });
+  lifecycle.add('mail catcher', catcher.stop);
+  return catcher;
+}
+
+/** Where mail goes, for the banner: the catcher's inbox, or the SMTP server without its credentials. */
+function mailLine(mail: { inboxUrl?: string; smtpUrl?: string }): string {
+  if (mail.inboxUrl) return `  Mail inbox:       ${mail.inboxUrl}`;
+  if (!mail.smtpUrl)
+    return '  Mail:             not sent (no MAIL_URL and no mail catcher; see docs/mail.md)';
+  const url = new URL(mail.smtpUrl);
+  return `  Mail via:         ${url.protocol}//${url.host}`;
+}
+
 function printBanner(
   config: Config,
   options: StartOptions,
-  temporalUiUrl: string | undefined,
-  metricsUrl: string | undefined,
-  demoSignIn: string[],
+  shown: {
+    temporalUiUrl: string | undefined;
+    metricsUrl: string | undefined;
+    mail: { inboxUrl?: string; smtpUrl?: string };
+    demoSignIn: string[];
+  },
 ): void {
+  const { temporalUiUrl, metricsUrl, demoSignIn } = shown;
   const lines = [''];
   lines.push(
     `CRM webhooks service is running (${options.embedded ? 'embedded' : 'external'} mode, ${roleName(options)})`,
@@ -305,6 +363,7 @@ function printBanner(
   if (metricsUrl) lines.push(`  Metrics:          ${metricsUrl}`);
   if (temporalUiUrl)
     lines.push(`  Temporal Web UI:  ${temporalUiUrl}/namespaces/${config.TEMPORAL_NAMESPACE}/workflows`);
+  lines.push(mailLine(shown.mail));
   if (options.embedded) lines.push(`  Data directory:   ${config.DATA_DIR}`);
   // One write, its last line last: whoever waits for "Press Ctrl-C" has read the sign-in too.
   lines.push(...demoSignIn, 'Press Ctrl-C to stop.');
