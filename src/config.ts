@@ -89,6 +89,12 @@ export const configSchema = z.object({
   API_CONCURRENCY_PER_WORKSPACE: z.coerce.number().int().min(1).max(1000).default(2),
   /** Requests of one workspace waiting for their turn in one API process; one more answers 429 busy. */
   API_QUEUE_PER_WORKSPACE: z.coerce.number().int().min(0).max(100_000).default(200),
+  /**
+   * Workspaces one person may create themselves, sign-up's first included (docs/security.md,
+   * "Limits"): each has its own request quota, so this bounds how many quotas one account holds.
+   * The CLI's `create-workspace` is the operator's act and is not counted.
+   */
+  WORKSPACES_PER_PERSON: z.coerce.number().int().min(1).max(10_000).default(5),
   // Delivery capacity (docs/architecture.md, "Delivery capacity"): what one workspace may hold.
   /**
    * Attempts one worker runs at once in the fast lane (endpoints that are not failing, in-process).

@@ -99,11 +99,16 @@ export function identityRoutes(deps: {
     ctx.status = 204;
   });
 
-  // Any signed-in user may start a workspace of their own, whatever their role in this one.
+  // Any signed-in user may start a workspace of their own, whatever their role in this one, up to
+  // WORKSPACES_PER_PERSON created in all (each workspace has a request quota of its own).
   router.post('/workspaces', signedIn, async (ctx) => {
     const { name } = parse(createWorkspaceBody, ctx.request.body);
     const userId = actorOf(ctx).user.id;
-    const workspace = await addWorkspaceForUser(dataSource, { userId, name }, deps.hooks);
+    const workspace = await addWorkspaceForUser(
+      dataSource,
+      { userId, name, limit: config.WORKSPACES_PER_PERSON },
+      deps.hooks,
+    );
     await setSessionWorkspace(dataSource, ctx.state.sessionToken!, workspace.id);
     ctx.status = 201;
     ctx.body = await answerSession(userId, workspace.id);

@@ -8,7 +8,7 @@ import type { SignInThrottle } from './sign-in-throttle';
 import { User } from '../user.entity';
 import type { Workspace } from '../workspace.entity';
 import type { IdentityHooks } from '../identity-hooks';
-import { createWorkspace } from '../workspaces.service';
+import { countWorkspaceCreated, createWorkspace } from '../workspaces.service';
 
 export { normaliseEmail };
 
@@ -34,6 +34,7 @@ export async function signUp(
   const passwordHash = await hashPassword(input.password);
   return dataSource.transaction(async (manager) => {
     const user = await createUser(manager, { name: input.name, email: input.email, passwordHash });
+    await countWorkspaceCreated(manager, user.id);
     const workspace = await createWorkspace(
       manager,
       { name: input.workspaceName, adminUserId: user.id },
