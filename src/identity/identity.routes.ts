@@ -60,6 +60,7 @@ export function identityRoutes(deps: {
     await throttle.signUp(ctx.ip);
     const { user, workspace } = await signUp(dataSource, body, deps.hooks);
     setSessionCookie(ctx, await createSession(dataSource, user.id, workspace.id), config.PUBLIC_URL);
+    devices.set(ctx, devices.issue(user.email), config.PUBLIC_URL);
     ctx.status = 201;
     ctx.body = await answerSession(user.id, workspace.id);
   });
@@ -73,7 +74,8 @@ export function identityRoutes(deps: {
     const [first] = await workspacesOf(dataSource.manager, user.id);
     if (!first) throw notFoundError('You are not a member of any workspace.', 'noWorkspace');
     setSessionCookie(ctx, await createSession(dataSource, user.id, first.id), config.PUBLIC_URL);
-    // Each sign-in issues a fresh one (a new nonce, a new lifetime), replacing any other account's.
+    // Each time this browser proves the password (sign-up, sign-in, change password) it gets a
+    // fresh one (a new nonce, a new lifetime), replacing any other account's.
     devices.set(ctx, devices.issue(user.email), config.PUBLIC_URL);
     ctx.body = await answerSession(user.id, first.id);
   });
@@ -108,6 +110,7 @@ export function identityRoutes(deps: {
       newPassword,
       sessionToken: ctx.state.sessionToken!,
     });
+    devices.set(ctx, devices.issue(actorOf(ctx).user.email), config.PUBLIC_URL);
     ctx.status = 204;
   });
 

@@ -172,6 +172,32 @@ describe('device cookies: a lockout that strangers cannot aim', () => {
     ).toBe(200);
   });
 
+  it('a browser that signed up, or changed its password, is a known browser too', async () => {
+    const email = `signed-up-${++people}@example.com`;
+    const { client: signedUp } = await WebClient.signUp(app.baseUrl, { email });
+    const first = signedUp.cookieNamed('crm_device');
+    expect(first).toBeDefined();
+    await lockOut(email);
+    // Its session ends (30 days later, or signed out) while a stranger keeps the account locked.
+    await signedUp.ok('POST', '/app/api/auth/sign-out', undefined, [204]);
+    expect((await signIn(signedUp, email, TEST_PASSWORD)).status).toBe(200);
+
+    const NEW = 'another fresh passphrase here';
+    await signedUp.ok(
+      'POST',
+      '/app/api/auth/password',
+      { currentPassword: TEST_PASSWORD, newPassword: NEW },
+      [204],
+    );
+    expect(signedUp.cookieNamed('crm_device')).not.toBe(first);
+    await signedUp.ok('POST', '/app/api/auth/sign-out', undefined, [204]);
+    expect((await signIn(signedUp, email, NEW)).status).toBe(200);
+    expectThrottled(
+      await signIn(new WebClient(app.baseUrl, { from: freshClientAddress() }), email, NEW),
+      /for this email/,
+    );
+  });
+
   it('sets the device cookie HttpOnly, SameSite=Strict, for the sign-in routes only, for 365 days', async () => {
     const email = `attributes-${++people}@example.com`;
     await WebClient.signUp(app.baseUrl, { email });
