@@ -61,14 +61,15 @@ export async function countWorkspaceCreated(
     .where('id = :userId', { userId });
   if (limit !== undefined) update.andWhere('workspaces_created < :limit', { limit });
   const { affected } = await update.execute();
-  if (affected === 0) {
-    throw authorizationError(
-      `You have created ${limit} ${limit === 1 ? 'workspace' : 'workspaces'}, the most one person may create here. ` +
-        'Ask the service operator if you need another.',
-      'workspaceLimitReached',
-    );
-  }
+  if (affected === 0) throw workspaceLimitReached(limit!);
 }
+
+const workspaceLimitReached = (limit: number) =>
+  authorizationError(
+    `You have created ${limit} ${limit === 1 ? 'workspace' : 'workspaces'}, the most one person may create here. ` +
+      'Ask the service operator if you need another.',
+    'workspaceLimitReached',
+  );
 
 /**
  * Another workspace for a signed-in user, made by the same code as sign-up's first one
@@ -81,6 +82,12 @@ export async function addWorkspaceForUser(
   input: { userId: string; name: string; limit: number },
   hooks: Pick<IdentityHooks, 'workspaceCreatedHooks'>,
 ): Promise<Workspace> {
+  // A person at the bound is refused by one read, without waiting for the row lock of a transaction.
+  const user = await dataSource.manager.findOne(User, {
+    where: { id: input.userId },
+    select: { id: true, workspacesCreated: true },
+  });
+  if (user && user.workspacesCreated >= input.limit) throw workspaceLimitReached(input.limit);
   return dataSource.transaction(async (manager) => {
     await countWorkspaceCreated(manager, input.userId, input.limit);
     return createWorkspace(manager, { name: input.name, adminUserId: input.userId }, hooks);
