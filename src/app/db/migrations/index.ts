@@ -25,6 +25,7 @@ import { WebhookSignatures1764680400000 } from './2025-12/1764680400000-webhook-
 import { DeliveryLegacyEventIndex1764684000000 } from './2025-12/1764684000000-delivery-legacy-event-index';
 import { OAuthReadOnly1764687600000 } from './2025-12/1764687600000-oauth-read-only';
 import { IdSpelling1764691200000 } from './2025-12/1764691200000-id-spelling';
+import { WorkspacesCreated1764694800000 } from './2025-12/1764694800000-workspaces-created';
 
 /** Every migration, oldest first. Listed explicitly so the same list runs from src and dist. */
 export const migrations = [
@@ -55,4 +56,5 @@ export const migrations = [
   DeliveryLegacyEventIndex1764684000000,
   OAuthReadOnly1764687600000,
   IdSpelling1764691200000,
+  WorkspacesCreated1764694800000,
 ];
