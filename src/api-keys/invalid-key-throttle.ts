@@ -1,13 +1,9 @@
 import type { Pool } from 'pg';
-import {
-  RateLimiterMemory,
-  RateLimiterPostgres,
-  RateLimiterRes,
-  type RateLimiterAbstract,
-} from 'rate-limiter-flexible';
+import { RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import type { Config } from '../config';
 import { rateLimitError } from '../shared/app-error';
 import { clientAddressKey } from '../security/client-address-key';
+import { sharedCounter } from '../security/shared-counter';
 
 /**
  * Failed API key authentications per client address (issue 34, item 7): random keys were looked up
@@ -43,16 +39,12 @@ export class InvalidKeyThrottle {
     const keyPrefix = 'api-key-failures-address';
     const points = config.API_KEY_FAILURES_PER_ADDRESS;
     const duration = config.API_KEY_FAILURE_WINDOW_SECONDS;
-    const failures = new RateLimiterPostgres({
-      storeClient: pool,
-      storeType: 'pool',
-      tableName: 'rate_limits',
-      tableCreated: true,
-      clearExpiredByTimeout: true,
+    const failures = sharedCounter(pool, {
       keyPrefix,
       points,
       duration,
-      insuranceLimiter: new RateLimiterMemory({ keyPrefix, points, duration }),
+      clearExpired: true,
+      insurance: true,
     });
     return new InvalidKeyThrottle(failures, points, duration);
   }

@@ -1,9 +1,10 @@
 import { createHash } from 'node:crypto';
 import type { Pool } from 'pg';
-import { RateLimiterPostgres, RateLimiterRes } from 'rate-limiter-flexible';
+import { RateLimiterRes, type RateLimiterPostgres } from 'rate-limiter-flexible';
 import { rateLimitError } from '../../shared/app-error';
 import { normaliseEmail } from './email';
 import { clientAddressKey } from '../../security/client-address-key';
+import { sharedCounter } from '../../security/shared-counter';
 import { lockSeconds, type LockoutRule } from './lockout.rules';
 
 // Candidate settings (docs/security.md, "Limits"): named here until the lead wires them into config.
@@ -57,15 +58,11 @@ class Lockout {
     pool: Pool,
   ) {
     const counter = (suffix: string, points: number, duration: number) =>
-      new RateLimiterPostgres({
-        storeClient: pool,
-        storeType: 'pool',
-        tableName: 'rate_limits',
-        tableCreated: true,
-        clearExpiredByTimeout: suffix === 'failures',
+      sharedCounter(pool, {
         keyPrefix: `${name}-${suffix}`,
         points,
         duration,
+        clearExpired: suffix === 'failures',
       });
     this.failures = counter('failures', Number.MAX_SAFE_INTEGER, rule.memorySeconds);
     this.locks = counter('locks', Number.MAX_SAFE_INTEGER, rule.memorySeconds);
@@ -136,15 +133,11 @@ export class SignInThrottle {
     this.addresses = new Lockout('sign-in-address', ADDRESS_LOCKOUT, pool);
     this.devices = new Lockout('sign-in-device', deviceLockout, pool);
     this.currentPasswords = new Lockout('sign-in-current-password', ACCOUNT_LOCKOUT, pool);
-    this.signUps = new RateLimiterPostgres({
-      storeClient: pool,
-      storeType: 'pool',
-      tableName: 'rate_limits',
-      tableCreated: true,
-      clearExpiredByTimeout: false,
+    this.signUps = sharedCounter(pool, {
       keyPrefix: 'sign-up-address',
       points: SIGN_UP_PER_ADDRESS.points,
       duration: SIGN_UP_PER_ADDRESS.windowSeconds,
+      clearExpired: false,
     });
   }
 
