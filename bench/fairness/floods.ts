@@ -52,7 +52,14 @@ async function call(
     },
     body: JSON.stringify(init.body),
   });
-  return { status: response.status, body: (await response.json().catch(() => undefined)) as any };
+  const body = (await response.json().catch(() => undefined)) as FloodAnswer | undefined;
+  return { status: response.status, body };
+}
+
+/** The fields of the answers the workspaces flood reads: a new key's value, the deal type's fields. */
+interface FloodAnswer {
+  value?: string;
+  type?: { fields?: { id: string; name: string }[] };
 }
 
 /** Prepares A's flood of this kind with `concurrency` requests in flight in all. */
@@ -111,15 +118,11 @@ export async function planFlood(
         if (keys.length >= WORKSPACE_FLOOD_KEYS) continue;
         // A new workspace is the session's current one: the key is made in it.
         const key = await call(baseUrl, '/app/api/api-keys', { cookie: a.cookie, body: { name: 'flood' } });
-        if (key.status !== 201) continue;
-        const model = await call(baseUrl, '/api/v1/model/read', {
-          apiKey: key.body.value,
-          body: { type: 'deal' },
-        });
-        const nameFieldId = model.body?.type?.fields?.find(
-          (field: { name: string }) => field.name === 'Name',
-        )?.id;
-        if (nameFieldId) keys.push({ apiKey: key.body.value, nameFieldId });
+        const apiKey = key.status === 201 ? key.body?.value : undefined;
+        if (!apiKey) continue;
+        const model = await call(baseUrl, '/api/v1/model/read', { apiKey, body: { type: 'deal' } });
+        const nameFieldId = model.body?.type?.fields?.find((field) => field.name === 'Name')?.id;
+        if (nameFieldId) keys.push({ apiKey, nameFieldId });
       }
       // A's first workspace floods too, as the attack's did.
       keys.unshift({ apiKey: a.apiKey, nameFieldId: a.nameFieldId });
