@@ -11,7 +11,7 @@ import { createWorkspaceWithAdmin } from './identity/bootstrap';
 import { identityHooks } from './app/services';
 import { addMember } from './identity/members.service';
 import { resetPasswordByOperator } from './identity/email-proof/password-reset.service';
-import { SignInThrottle } from './identity/sign-in/sign-in-throttle';
+import { signInThrottleOf } from './identity/sign-in/sign-in-throttle';
 import type { Pool } from 'pg';
 import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
 import { Role } from './identity/role.entity';
@@ -238,7 +238,7 @@ async function resetPasswordCommand(args: string[]): Promise<void> {
   const reset = await withDatabase((dataSource) =>
     resetPasswordByOperator(
       dataSource,
-      new SignInThrottle((dataSource.driver as PostgresDriver).master as Pool),
+      signInThrottleOf((dataSource.driver as PostgresDriver).master as Pool, loadConfig()),
       email,
     ),
   );

@@ -83,12 +83,36 @@ export const configSchema = z.object({
   /** …and how many more it may burst to, refilled over 10 seconds (a page load asks for several). */
   QUOTA_BURST_PER_SESSION: z.coerce.number().int().min(0).max(1_000_000).default(100),
   /**
+   * Failed API key authentications (a value that is no key) from one client address, REST and MCP,
+   * within API_KEY_FAILURE_WINDOW_SECONDS; from there the address is refused with 429 before any
+   * key it sends is looked up, until the window ends (docs/security.md, "Limits").
+   */
+  API_KEY_FAILURES_PER_ADDRESS: z.coerce.number().int().min(1).max(1_000_000).default(20),
+  /** The window of API_KEY_FAILURES_PER_ADDRESS, in seconds, counted from the first failure. */
+  API_KEY_FAILURE_WINDOW_SECONDS: z.coerce.number().int().min(1).max(86_400).default(600),
+  /**
    * Requests of one API key, session or workspace served at once by one API process (REST, MCP and
    * the web app's `/app/api`; docs/security.md).
    */
   API_CONCURRENCY_PER_WORKSPACE: z.coerce.number().int().min(1).max(1000).default(2),
   /** Requests of one workspace waiting for their turn in one API process; one more answers 429 busy. */
   API_QUEUE_PER_WORKSPACE: z.coerce.number().int().min(0).max(100_000).default(200),
+  /**
+   * Workspaces one person may create themselves, sign-up's first included (docs/security.md,
+   * "Limits"): each has its own request quota, so this bounds how many quotas one account holds.
+   * The CLI's `create-workspace` is the operator's act and is not counted.
+   */
+  WORKSPACES_PER_PERSON: z.coerce.number().int().min(1).max(10_000).default(5),
+  // Device cookies (docs/security.md, "A lockout aimed by strangers"): a browser that signed in to an
+  // account before is counted apart from strangers, so their failures cannot lock it out.
+  /** Days a device cookie stays valid after the sign-in that issued it (each sign-in issues a new one). */
+  SIGN_IN_DEVICE_COOKIE_DAYS: z.coerce.number().int().min(1).max(3650).default(365),
+  /** Failed sign-ins in a row with one device cookie before that cookie (only) is locked… */
+  SIGN_IN_DEVICE_FAILURES: z.coerce.number().int().min(1).max(1000).default(5),
+  /** …for this many seconds at first, doubling with each further failure… */
+  SIGN_IN_DEVICE_LOCK_SECONDS: z.coerce.number().int().min(1).max(86_400).default(60),
+  /** …up to this many. */
+  SIGN_IN_DEVICE_MAX_LOCK_SECONDS: z.coerce.number().int().min(1).max(86_400).default(900),
   // Delivery capacity (docs/architecture.md, "Delivery capacity"): what one workspace may hold.
   /**
    * Attempts one worker runs at once in the fast lane (endpoints that are not failing, in-process).

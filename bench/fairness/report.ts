@@ -3,6 +3,7 @@
 import type { Machine } from '../report/report';
 import { ms, num, pct, table } from '../stats';
 import { BAD_MODE_LABELS } from './bad-receivers';
+import { MCP_BATCH_SIZE, WORKSPACE_FLOOD_KEYS, type FloodKind } from './floods';
 import { KEEP_UP_GRACE_S, type ScenarioResult } from './scenario';
 
 export const FAIRNESS_HEADING = '## Fairness';
@@ -11,10 +12,18 @@ export const FAIRNESS_HEADING = '## Fairness';
 export const P50_BOUND = 1.5;
 export const P99_BOUND = 2;
 
+const FLOOD_LABELS: Record<FloodKind, string> = {
+  rest: 'writes',
+  'mcp-batch': `MCP batches of ${MCP_BATCH_SIZE} create_record`,
+  app: 'web-app (/app/api) writes',
+  workspaces: `writes from up to ${WORKSPACE_FLOOD_KEYS + 1} of its workspaces`,
+};
+
 export function describeLoad(result: ScenarioResult): string {
   const { scenario } = result;
   if (!scenario.mode) return 'A idle';
-  if (scenario.flood) return `A floods: ${scenario.flood} writes in flight, default quotas`;
+  if (scenario.flood)
+    return `A floods: ${scenario.flood} ${FLOOD_LABELS[scenario.floodKind ?? 'rest']} in flight, default quotas`;
   const what =
     scenario.mode === 'slow' && scenario.answerMs
       ? `answers in ${num(scenario.answerMs / 1000, scenario.answerMs % 1000 ? 1 : 0)} s`
@@ -61,7 +70,7 @@ export function renderFairness(results: {
         describeLoad(result),
         `${a.writes} (${Object.entries(a.answers)
           .map(([status, count]) => `${status}: ${count}`)
-          .join(', ')})`,
+          .join(', ')})${a.floodNote ? `; ${a.floodNote}` : ''}`,
         `${a.deliveries} (${Object.entries(a.byStatus)
           .map(([status, count]) => `${status} ${count}`)
           .join(', ')})`,

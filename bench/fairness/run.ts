@@ -5,7 +5,9 @@
 // Settings (environment): FAIRNESS_SCENARIOS (default idle,hang:10,hang:50,hang:100,burst:100,
 // slow:50@1000,slow:50,fast:50,refuse:50,flood:32; slow:RATE@MS answers well after MS, 4.9 s unless
 // said; also hang-many:RATExWEBHOOKS, RATE writes a second each delivered to WEBHOOKS endpoints that
-// never answer), FAIRNESS_SECONDS (each scenario's load, default 60),
+// never answer; and the floods of issue 34 with the default quotas, N requests in flight: mcp-batch:N
+// (JSON-RPC batches of 100 create_record), app-flood:N (/app/api writes with A's session),
+// workspaces:N (A starts 25 more workspaces and writes from up to 9)), FAIRNESS_SECONDS (each scenario's load, default 60),
 // FAIRNESS_B_INTERVAL_MS (B's pause between writes, default 500), BENCH_OUTPUT (default BENCHMARKS.md),
 // BENCH_JSON=<file> (the results as JSON too), BENCH_PROJECT_ROOT=<dir> (measure another checkout's build).
 import { execFileSync } from 'node:child_process';

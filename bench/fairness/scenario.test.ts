@@ -29,4 +29,17 @@ describe('parseScenario', () => {
     expect(parseScenario('fast:50')).toEqual({ name: 'fast:50', mode: 'fast', rate: 50 });
     expect(() => parseScenario('slow:x')).toThrow(/slow:N\[@MS\]/);
   });
+
+  it("reads the floods of issue 34: mcp-batch:N, app-flood:N and workspaces:N, N requests in A's flight", () => {
+    expect(parseScenario('flood:32')).toEqual({ name: 'flood:32', mode: 'none', flood: 32 });
+    expect(parseScenario('mcp-batch:8')).toEqual({
+      name: 'mcp-batch:8',
+      mode: 'none',
+      flood: 8,
+      floodKind: 'mcp-batch',
+    });
+    expect(parseScenario('app-flood:32').floodKind).toBe('app');
+    expect(parseScenario('workspaces:32').floodKind).toBe('workspaces');
+    expect(() => parseScenario('app-flood:x')).toThrow(/expected e.g. hang:50/);
+  });
 });

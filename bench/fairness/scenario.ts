@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { Client } from 'pg';
 import { cpuBetween, snapshot, type CpuUsage } from '../cpu';
 import { Worker } from 'node:worker_threads';
-import { closedLoop, openLoad, recordWriter, type Write } from '../load';
+import { openLoad, recordWriter, type Write } from '../load';
 import type { WriterThreadOptions } from './writer-thread';
 import { BenchReceiver, HOOK_PATH } from '../receiver';
 import { startStack, type Stack } from '../stack';
@@ -18,13 +18,14 @@ import { ms, sleep, summarize, wallMs, type Summary } from '../stats';
 import { STAGES, StageReader } from '../stages';
 import { createWebhook, prepareWorkspace } from '../workspace';
 import { BadReceiver, type BadMode } from './bad-receivers';
+import { planFlood, runFlood, type FloodKind } from './floods';
 import { scrapeCapacity, type CapacitySample } from './metrics';
 import { checkSchedule, type ScheduleCheck, type SendRow } from './schedule';
 
 export interface Scenario {
   /**
    * As given in FAIRNESS_SCENARIOS: idle, hang:50, slow:50, slow:50@1000, fast:50, refuse:50,
-   * burst:100, writes:50, flood:32, hang-many:1x100.
+   * burst:100, writes:50, flood:32, mcp-batch:8, app-flood:32, workspaces:32, hang-many:1x100.
    */
   name: string;
   /** A's receiver; null: A writes nothing. */
@@ -38,6 +39,8 @@ export interface Scenario {
    * last answered, with the default request quotas on (the other scenarios lift them).
    */
   flood?: number;
+  /** What A floods with (floods.ts): REST writes unless said (mcp-batch:N, app-flood:N, workspaces:N). */
+  floodKind?: FloodKind;
   /** A's webhooks, each subscribed to every write (1 unless said): each write is this many deliveries. */
   webhooks?: number;
   /** How long A's `slow` receiver takes to answer (ms), when the name says (`slow:50@1000`). */
@@ -46,6 +49,13 @@ export interface Scenario {
 
 /** How long after the load A's deliveries of a receiver that answers get to be delivered (issue 33). */
 export const KEEP_UP_GRACE_S = 30;
+
+/** The floods of issue 34 by scenario name; N is the requests A keeps in flight. */
+const FLOOD_SCENARIOS: Record<string, FloodKind> = {
+  'mcp-batch': 'mcp-batch',
+  'app-flood': 'app',
+  workspaces: 'workspaces',
+};
 
 export function parseScenario(name: string): Scenario {
   if (name === 'idle') return { name, mode: null };
@@ -57,6 +67,8 @@ export function parseScenario(name: string): Scenario {
   if (kind === 'burst-writes') return { name, mode: 'none', burst: n };
   if (kind === 'writes') return { name, mode: 'none', rate: n };
   if (kind === 'flood') return { name, mode: 'none', flood: n };
+  const floodKind = FLOOD_SCENARIOS[kind ?? ''];
+  if (floodKind) return { name, mode: 'none', flood: n, floodKind };
   if (kind === 'hang' || kind === 'fast' || kind === 'refuse') return { name, mode: kind, rate: n };
   // slow:RATE[@MS]: a receiver that answers well, after MS (4.9 s unless said).
   const slow = /^(\d+(?:\.\d+)?)(?:@(\d+))?$/.exec(count ?? '');
@@ -67,7 +79,8 @@ export function parseScenario(name: string): Scenario {
   if (kind === 'hang-many' && many && Number(many[1]) > 0 && Number(many[2]) > 0)
     return { name, mode: 'hang', rate: Number(many[1]), webhooks: Number(many[2]) };
   throw new Error(
-    `bad scenario ${name}: idle, hang:N, slow:N[@MS], fast:N, refuse:N, burst:N, writes:N, burst-writes:N, flood:N ` +
+    `bad scenario ${name}: idle, hang:N, slow:N[@MS], fast:N, refuse:N, burst:N, writes:N, burst-writes:N, flood:N, ` +
+      `mcp-batch:N, app-flood:N, workspaces:N ` +
       `or hang-many:RATExWEBHOOKS`,
   );
 }
@@ -95,6 +108,8 @@ export interface ScenarioResult {
     requests: number;
     /** The most requests A's receiver held open at once. */
     maxOpen: number;
+    /** What preparing A's flood found (e.g. how many workspaces it could start). */
+    floodNote?: string;
     schedule: ScheduleCheck;
     /**
      * For a receiver that answers: whether A kept up (issue 33) — its deliveries not started when
@@ -170,6 +185,12 @@ export async function runScenario(scenario: Scenario, settings: ScenarioSettings
     await waitForArrivals(receiver, warm.writes, 30_000);
 
     const durationMs = settings.durationS * 1000;
+    // Before the measured window: starting A's workspaces is part of the attack, not of B's load.
+    const floodPlan =
+      a && scenario.flood
+        ? await planFlood(scenario.floodKind ?? 'rest', stack.baseUrl, a, scenario.flood)
+        : undefined;
+    if (floodPlan?.note) log(`  A: ${floodPlan.note}`);
     const loadAverage = loadavg()
       .map((value) => value.toFixed(2))
       .join(', ');
@@ -180,18 +201,7 @@ export async function runScenario(scenario: Scenario, settings: ScenarioSettings
       maxInFlight: 1000,
       send: bWriter.send,
     });
-    const aFlood =
-      a && scenario.flood
-        ? closedLoop({
-            url: `${stack.baseUrl}/api/v1/records/deal`,
-            method: 'POST',
-            headers: { 'x-api-key': a.apiKey, 'content-type': 'application/json' },
-            body: JSON.stringify({ values: { [a.nameFieldId]: 'Flood' } }),
-            concurrency: scenario.flood,
-            warmupMs: 0,
-            durationMs,
-          })
-        : undefined;
+    const aFlood = floodPlan ? runFlood(floodPlan, durationMs) : undefined;
     let aLoad: Promise<Write[]> | undefined;
     if (a && scenario.rate)
       aLoad = noisyWrites({ ...a, baseUrl: stack.baseUrl, rate: scenario.rate, durationMs });
@@ -249,6 +259,7 @@ export async function runScenario(scenario: Scenario, settings: ScenarioSettings
           : aFlooded!.statuses,
         requests: bad.requests,
         maxOpen: bad.maxOpen,
+        ...(floodPlan?.note ? { floodNote: floodPlan.note } : {}),
         ...(await readDeliveries(stack.postgresUrl, aWebhookIds)),
         ...(keptUp ? { keptUp } : {}),
       };

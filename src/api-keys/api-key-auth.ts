@@ -8,6 +8,7 @@ import { PreparedSelect } from '../db/prepared';
 import { API_KEY_PATTERN, hashApiKeyValue } from './api-key-value';
 import { ApiKey } from './api-key.entity';
 import { isExpired } from '../shared/api-key.rules';
+import type { InvalidKeyThrottle } from './invalid-key-throttle';
 
 /**
  * Why a key was refused. REST answers the AppError; MCP answers `{ error: <mcpError> }`
@@ -84,6 +85,8 @@ export class ApiKeyAuthenticator {
   constructor(
     private readonly dataSource: DataSource,
     private readonly config: Pick<Config, 'DEPLOYMENT'>,
+    /** Failed authentications per client address (invalid-key-throttle.ts); none when absent. */
+    private readonly throttle?: InvalidKeyThrottle,
   ) {
     this.lastUsed = new LastUsedWriter(dataSource, 'api_keys');
   }
@@ -91,13 +94,24 @@ export class ApiKeyAuthenticator {
   /**
    * The key's owner, acting in the key's workspace with their current role, or a refusal.
    * Everything is read fresh: a deleted key, a removed or inactivated owner, a role change or
-   * a missing plan applies on the very next call.
+   * a missing plan applies on the very next call. With the client's address (`from.ip`, Koa's
+   * `ctx.ip`), an address that sent too many keys that are not valid is refused (429) before the
+   * key is hashed or looked up, and a key that is not valid counts against its address.
    */
-  async authenticate(value: string | undefined, now = new Date()): Promise<ApiKeyActor> {
+  async authenticate(
+    value: string | undefined,
+    from?: { ip: string },
+    now = new Date(),
+  ): Promise<ApiKeyActor> {
     if (!value) throw refuse('missing');
-    if (!API_KEY_PATTERN.test(value)) throw refuse('invalid');
-    const found = await this.keyWithOwner({ hash: hashApiKeyValue(value) });
-    if (!found) throw refuse('invalid');
+    if (from && this.throttle) this.throttle.check(from.ip);
+    const found = API_KEY_PATTERN.test(value)
+      ? await this.keyWithOwner({ hash: hashApiKeyValue(value) })
+      : undefined;
+    if (!found) {
+      if (from && this.throttle) await this.throttle.fail(from.ip);
+      throw refuse('invalid');
+    }
     const actor = this.admit(found, now);
     await this.lastUsed.touch(found.key.id, found.key.lastUsedAt, now);
     return actor;

@@ -1,4 +1,6 @@
+import type { Pool } from 'pg';
 import type { DataSource } from 'typeorm';
+import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
 import { deliveryWorkflowId } from '../../workflows/delivery.workflow';
 import { heldDeliveriesWorkflowId } from '../../workflows/held-deliveries.workflow';
 import { DeliveriesService } from '../deliveries/log/deliveries.service';
@@ -15,6 +17,7 @@ import { loadWebhookHealth } from '../deliveries/log/webhook-health.repository';
 import { WorkspaceHealthService } from '../deliveries/log/workspace-health.service';
 import { TemporalDeliveryStarter } from '../deliveries/engine/workflow-starter';
 import { ApiKeyAuthenticator } from '../api-keys/api-key-auth';
+import { InvalidKeyThrottle } from '../api-keys/invalid-key-throttle';
 import { ApiKeysService } from '../api-keys/api-keys.service';
 import { revokeMemberApiKeys } from '../api-keys/api-keys.revocation';
 import type { Config } from '../config';
@@ -90,11 +93,16 @@ export function createServices(deps: {
       : null;
   const deliveries = new DeliveriesService(dataSource, starter, temporalUrl, logger);
   const webhooks = new WebhooksService(dataSource, box, loadWebhookHealth);
-  const authenticator = new ApiKeyAuthenticator(dataSource, config);
+  // One count per client address of credentials that are not valid: API keys and OAuth tokens.
+  const invalidCredentials = InvalidKeyThrottle.postgres(
+    (dataSource.driver as PostgresDriver).master as Pool,
+    config,
+  );
+  const authenticator = new ApiKeyAuthenticator(dataSource, config, invalidCredentials);
   // Built on first use: its issuer is PUBLIC_URL, which is final only once the API listens.
   let oauthProvider: Provider | undefined;
   const oauthServer = () => (oauthProvider ??= createOAuthProvider({ config, dataSource, box, logger }));
-  const oauthTokens = new OAuthTokenAuthenticator(oauthServer, dataSource, config);
+  const oauthTokens = new OAuthTokenAuthenticator(oauthServer, dataSource, config, invalidCredentials);
   return {
     mailer: deps.mailer,
     authenticator,

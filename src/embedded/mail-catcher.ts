@@ -1,8 +1,9 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { closeSync, mkdirSync, openSync } from 'node:fs';
 import { connect } from 'node:net';
 import { join } from 'node:path';
 import { logTail } from './log-tail';
+import { stopChild } from './stop-child';
 
 export interface MailCatcherOptions {
   /** The Mailpit binary (src/embedded/mail-catcher-binary.ts). */
@@ -76,7 +77,7 @@ export async function startMailCatcher(options: MailCatcherOptions): Promise<Run
     await Promise.race([waitUntilServing(options.smtpPort, options.uiPort, gone.signal), exited]);
   } catch (error) {
     process.removeListener('exit', killOnExit);
-    await stopChild(child);
+    await stopChild(child, 5_000);
     throw error;
   }
 
@@ -87,7 +88,7 @@ export async function startMailCatcher(options: MailCatcherOptions): Promise<Run
     ports: () => [options.smtpPort, options.uiPort],
     stop: async () => {
       process.removeListener('exit', killOnExit);
-      await stopChild(child);
+      await stopChild(child, 5_000);
     },
   };
 }
@@ -122,17 +123,5 @@ function smtpGreeting(port: number): Promise<void> {
       if (String(chunk).startsWith('220')) resolve();
       else reject(new Error(`unexpected SMTP greeting: ${String(chunk).trim()}`));
     });
-  });
-}
-
-function stopChild(child: ChildProcess, graceMs = 5_000): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
-  return new Promise((resolve) => {
-    const force = setTimeout(() => child.kill('SIGKILL'), graceMs);
-    child.once('exit', () => {
-      clearTimeout(force);
-      resolve();
-    });
-    child.kill('SIGTERM');
   });
 }

@@ -1,10 +1,11 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { closeSync, mkdirSync, openSync } from 'node:fs';
 import { join } from 'node:path';
 import { Connection } from '@temporalio/client';
 import { SEARCH_ATTRIBUTE_KEYS } from '../../workflows/search-attributes';
 import { listeningPorts } from './listening-ports';
 import { logTail } from './log-tail';
+import { stopChild } from './stop-child';
 
 export interface DevServerOptions {
   /** The Temporal CLI; undefined falls back to the SDK's downloaded dev server. */
@@ -128,7 +129,7 @@ export async function startTemporalDevServer(options: DevServerOptions): Promise
     ports: () => [...new Set([options.port, options.uiPort, ...listeningPorts(child.pid!)])],
     stop: async () => {
       process.removeListener('exit', killOnExit);
-      await stopChild(child);
+      await stopChild(child, 10_000);
     },
   };
 }
@@ -153,18 +154,6 @@ async function waitUntilServing(address: string, namespace: string): Promise<voi
   throw new Error(
     `The Temporal dev server did not answer within ${START_TIMEOUT_MS / 1000} s: ${String(lastError)}`,
   );
-}
-
-function stopChild(child: ChildProcess, graceMs = 10_000): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
-  return new Promise((resolve) => {
-    const force = setTimeout(() => child.kill('SIGKILL'), graceMs);
-    child.once('exit', () => {
-      clearTimeout(force);
-      resolve();
-    });
-    child.kill('SIGTERM');
-  });
 }
 
 /** Last resort where no CLI could be found or built: the SDK downloads its dev server. */

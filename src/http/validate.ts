@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { AppError } from '../shared/app-error';
 import { controlCharacterIssues } from '../shared/control-characters';
+import { canonicalUuid } from '../shared/id-spelling';
 import { validationErrorFromZod } from '../errors/zod-issues';
 
 /**
@@ -52,7 +53,8 @@ export function parse<Schema extends z.ZodType>(schema: Schema, value: unknown):
   return result.data;
 }
 
-const uuid = z.uuid();
+// An id in a path in its one spelling (src/shared/id-spelling.ts): the rules compare ids exactly.
+const uuid = canonicalUuid();
 
 /** A path id: anything that is not a well-formed id cannot exist, so it answers not_found. */
 export function parseId(value: unknown, notFound: () => AppError): string {

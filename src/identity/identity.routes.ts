@@ -36,7 +36,8 @@ import {
 } from './identity.schemas';
 import { createSession, deleteSession, setSessionWorkspace } from './sessions/sessions.service';
 import { sessionView } from './sessions/session-view-of';
-import { SignInThrottle } from './sign-in/sign-in-throttle';
+import { DEVICE_COOKIE, DeviceCookies } from './sign-in/device-cookie';
+import { signInThrottleOf } from './sign-in/sign-in-throttle';
 import { Workspace } from './workspace.entity';
 import { addWorkspaceForUser, workspacesOf } from './workspaces.service';
 
@@ -57,7 +58,8 @@ export function identityRoutes(deps: {
   const { dataSource, config } = deps;
   const router = new Router();
   // Counted in PostgreSQL, so every API process shares the locks (docs/security.md).
-  const throttle = new SignInThrottle((dataSource.driver as PostgresDriver).master as Pool);
+  const throttle = signInThrottleOf((dataSource.driver as PostgresDriver).master as Pool, config);
+  const devices = new DeviceCookies(config.ENCRYPTION_KEY!, config.SIGN_IN_DEVICE_COOKIE_DAYS);
 
   const answerSession = async (userId: string, workspaceId: string) => {
     const actor = await loadActor(dataSource.manager, workspaceId, userId);
@@ -75,16 +77,23 @@ export function identityRoutes(deps: {
     // sign out and ask for another link, nothing else.
     await sendVerificationMail(deps.mail, user);
     setSessionCookie(ctx, await createSession(dataSource, user.id, workspace.id), config.PUBLIC_URL);
+    devices.set(ctx, devices.issue(user.email), config.PUBLIC_URL);
     ctx.status = 201;
     ctx.body = await answerSession(user.id, workspace.id);
   });
 
   router.post('/auth/sign-in', async (ctx) => {
+    const body = parse(signInBody, ctx.request.body);
+    // A browser that signed in to this account before is counted apart (device-cookie.ts).
+    const device = devices.deviceFor(ctx.cookies.get(DEVICE_COOKIE), body.email);
     // ctx.ip: the peer, or X-Forwarded-For's client only with TRUST_PROXY (Koa's `proxy`).
-    const user = await signIn(dataSource, throttle, { ...parse(signInBody, ctx.request.body), ip: ctx.ip });
+    const user = await signIn(dataSource, throttle, { ...body, ip: ctx.ip, device });
     const [first] = await workspacesOf(dataSource.manager, user.id);
     if (!first) throw notFoundError('You are not a member of any workspace.', 'noWorkspace');
     setSessionCookie(ctx, await createSession(dataSource, user.id, first.id), config.PUBLIC_URL);
+    // Each time this browser proves the password (sign-up, sign-in, change password) it gets a
+    // fresh one (a new nonce, a new lifetime), replacing any other account's.
+    devices.set(ctx, devices.issue(user.email), config.PUBLIC_URL);
     ctx.body = await answerSession(user.id, first.id);
   });
 
@@ -166,14 +175,20 @@ export function identityRoutes(deps: {
       newPassword,
       sessionToken: ctx.state.sessionToken!,
     });
+    devices.set(ctx, devices.issue(actorOf(ctx).user.email), config.PUBLIC_URL);
     ctx.status = 204;
   });
 
-  // Any signed-in user may start a workspace of their own, whatever their role in this one.
+  // Any signed-in user may start a workspace of their own, whatever their role in this one, up to
+  // WORKSPACES_PER_PERSON created in all (each workspace has a request quota of its own).
   router.post('/workspaces', signedIn, async (ctx) => {
     const { name } = parse(createWorkspaceBody, ctx.request.body);
     const userId = actorOf(ctx).user.id;
-    const workspace = await addWorkspaceForUser(dataSource, { userId, name }, deps.hooks);
+    const workspace = await addWorkspaceForUser(
+      dataSource,
+      { userId, name, limit: config.WORKSPACES_PER_PERSON },
+      deps.hooks,
+    );
     await setSessionWorkspace(dataSource, ctx.state.sessionToken!, workspace.id);
     ctx.status = 201;
     ctx.body = await answerSession(userId, workspace.id);

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { MEMBER_STATUSES } from './member.entity';
 import { PASSWORD_INPUT_LIMIT, passwordProblem, type PasswordContext } from '../shared/password.rules';
+import { canonicalUuid } from '../shared/id-spelling';
 import { ownCharacterRule } from '../http/validate';
 
 const email = z.email({ error: 'Enter a valid email address.' }).max(320);
@@ -92,8 +93,9 @@ const roleRow = {
   apiEdit: z.boolean().optional(),
   apiDelete: z.boolean().optional(),
   defaultRecordAccess: z.enum(['none', 'all']).optional(),
-  recordAccess: z.record(z.uuid(), z.enum(['none', 'all'])).optional(),
-  restrictedFieldIds: z.array(z.uuid()).max(1000).optional(),
+  // Ids in their one spelling: record access and restrictions compare them exactly (id-spelling.ts).
+  recordAccess: z.record(canonicalUuid(), z.enum(['none', 'all'])).optional(),
+  restrictedFieldIds: z.array(canonicalUuid()).max(1000).optional(),
 };
 export const createRoleBody = z.object({ name: roleName, ...roleRow });
 export const updateRoleBody = z.object({ name: roleName.optional(), ...roleRow });

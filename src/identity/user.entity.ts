@@ -20,6 +20,13 @@ export class User {
   @Column({ name: 'email_verified_at', type: 'timestamptz', nullable: true })
   emailVerifiedAt: Date | null;
 
+  /**
+   * Workspaces this person created themselves (sign-up's first, then the web app's), bounded by
+   * WORKSPACES_PER_PERSON; never lowered. The CLI's are not counted (src/identity/workspaces.service.ts).
+   */
+  @Column({ name: 'workspaces_created', type: 'integer', default: 0 })
+  workspacesCreated: number;
+
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt: Date;
 }

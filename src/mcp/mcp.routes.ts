@@ -43,7 +43,9 @@ export function mcpRoutes(deps: {
   const authenticate = async (ctx: Context): Promise<McpActor> => {
     const key = ctx.get('x-api-key') || undefined;
     const token = key ? undefined : bearerToken(ctx.get('authorization'));
-    return token ? deps.oauth.authenticate(token) : deps.authenticator.authenticate(key);
+    // ctx.ip: the peer, or X-Forwarded-For's entry of the trusted proxy only with TRUST_PROXY.
+    const from = { ip: ctx.ip };
+    return token ? deps.oauth.authenticate(token, from) : deps.authenticator.authenticate(key, from);
   };
 
   router.post('/api/v1/mcp', async (ctx) => {

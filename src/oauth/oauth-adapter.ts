@@ -23,9 +23,15 @@ export class PostgresOAuthAdapter implements Adapter {
     private readonly model: string,
     private readonly box: SecretBox,
     private readonly sweeper: { due: () => boolean },
+    /** The error oidc-provider answers as `invalid_request` (400), for a payload it cannot store. */
+    private readonly invalidRequest: (description: string) => Error = (description) => new Error(description),
   ) {}
 
   async upsert(id: string, payload: AdapterPayload, expiresIn?: number): Promise<void> {
+    // PostgreSQL refuses NUL in JSON, and an authorization request's parameters (state, scope,
+    // resource…) reach this payload as the client sent them: a NUL answered 500 (issue 34, item 7).
+    // Refused here, where everything oidc-provider stores passes, before anything is written.
+    if (holdsNul(payload)) throw this.invalidRequest('parameters must not contain NUL characters');
     if (this.sweeper.due()) await sweepExpiredOAuthRows(this.dataSource);
     const { jti: _id, ...stored } = payload;
     if (typeof stored.client_secret === 'string') stored.client_secret = this.box.seal(stored.client_secret);
@@ -99,8 +105,20 @@ export class PostgresOAuthAdapter implements Adapter {
   }
 }
 
+/** Whether a NUL is in any string or key of `value`, at any depth. */
+export function holdsNul(value: unknown): boolean {
+  if (typeof value === 'string') return value.includes('\u0000');
+  if (Array.isArray(value)) return value.some(holdsNul);
+  if (value === null || typeof value !== 'object') return false;
+  return Object.entries(value).some(([key, item]) => key.includes('\u0000') || holdsNul(item));
+}
+
 /** The adapter factory oidc-provider asks for, one adapter per model. */
-export function postgresOAuthAdapter(dataSource: DataSource, box: SecretBox): AdapterFactory {
+export function postgresOAuthAdapter(
+  dataSource: DataSource,
+  box: SecretBox,
+  invalidRequest?: (description: string) => Error,
+): AdapterFactory {
   let lastSweep = 0;
   const sweeper = {
     due: () => {
@@ -109,7 +127,7 @@ export function postgresOAuthAdapter(dataSource: DataSource, box: SecretBox): Ad
       return true;
     },
   };
-  return (model) => new PostgresOAuthAdapter(dataSource, model, box, sweeper);
+  return (model) => new PostgresOAuthAdapter(dataSource, model, box, sweeper, invalidRequest);
 }
 
 const SWEEP_INTERVAL_MS = 10 * 60_000;

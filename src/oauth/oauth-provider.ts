@@ -6,7 +6,11 @@ import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
 import type { Config } from '../config';
 import type { Logger } from '../logger';
 import type { SecretBox } from '../security/secret-box';
-import { clientNameRefusal, redirectUrisRefusal } from './registration/client-metadata-rules';
+import {
+  clientNameRefusal,
+  controlCharacterRefusal,
+  redirectUrisRefusal,
+} from './registration/client-metadata-rules';
 import { postgresOAuthAdapter } from './oauth-adapter';
 import { OAuthConnection } from './oauth-connection.entity';
 import {
@@ -87,7 +91,11 @@ export function createOAuthProvider(deps: {
   if (!config.ENCRYPTION_KEY) throw new Error('ENCRYPTION_KEY must be resolved before the OAuth server');
   const resource = mcpResourceUrl(config.PUBLIC_URL);
   const configuration: Configuration = {
-    adapter: postgresOAuthAdapter(dataSource, deps.box),
+    adapter: postgresOAuthAdapter(
+      dataSource,
+      deps.box,
+      (description) => new oidc.errors.InvalidRequest(description),
+    ),
     jwks: signingKeys(config.ENCRYPTION_KEY),
     clientDefaults: {
       grant_types: ['authorization_code', 'refresh_token'],
@@ -107,8 +115,13 @@ export function createOAuthProvider(deps: {
     // existed no longer loads, and must register again).
     extraClientMetadata: {
       properties: ['redirect_uris', 'client_name'],
-      validator: (_ctx, key, value) => {
-        const refusal = key === 'redirect_uris' ? redirectUrisRefusal(value) : clientNameRefusal(value);
+      // Called once per property, with the whole metadata: control characters are looked for in all
+      // of it on the first call, before either field's own rule.
+      validator: (_ctx, key, value, metadata) => {
+        const refusal =
+          key === 'redirect_uris'
+            ? (controlCharacterRefusal(metadata) ?? redirectUrisRefusal(value))
+            : clientNameRefusal(value);
         if (refusal) throw new oidc.errors.InvalidClientMetadata(refusal);
       },
     },

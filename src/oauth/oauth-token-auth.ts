@@ -1,3 +1,4 @@
+import type { InvalidKeyThrottle } from '../api-keys/invalid-key-throttle';
 import type { Provider } from 'oidc-provider';
 import type { DataSource } from 'typeorm';
 import type { Config } from '../config';
@@ -69,11 +70,34 @@ export class OAuthTokenAuthenticator {
     private readonly provider: () => Provider,
     private readonly dataSource: DataSource,
     private readonly config: Pick<Config, 'DEPLOYMENT' | 'PUBLIC_URL'>,
+    /** Failed authentications per client address, shared with API keys (invalid-key-throttle.ts). */
+    private readonly throttle?: InvalidKeyThrottle,
   ) {
     this.lastUsed = new LastUsedWriter(dataSource, 'oauth_connections');
   }
 
-  async authenticate(value: string, now = new Date()): Promise<OAuthActor> {
+  /**
+   * The token's connection and its owner, or a refusal. With the client's address (`from.ip`), an
+   * address that sent too many credentials that are not valid (keys or tokens) is refused (429)
+   * before the token is looked up, and an `invalid_token` counts against its address.
+   */
+  async authenticate(value: string, from?: { ip: string }, now = new Date()): Promise<OAuthActor> {
+    if (from && this.throttle) this.throttle.check(from.ip);
+    try {
+      return await this.lookUp(value, now);
+    } catch (error) {
+      if (
+        from &&
+        this.throttle &&
+        error instanceof OAuthTokenRefusedError &&
+        error.reason === 'invalid_token'
+      )
+        await this.throttle.fail(from.ip);
+      throw error;
+    }
+  }
+
+  private async lookUp(value: string, now: Date): Promise<OAuthActor> {
     const token = await this.provider().AccessToken.find(value);
     if (!token || token.isExpired) throw new OAuthTokenRefusedError('invalid_token');
     const audience = (token as { aud?: string | string[] }).aud;

@@ -1,5 +1,6 @@
 import type { FieldDef } from './field-kinds';
 import { ValidationError, type ErrorIssue } from '../shared/app-error';
+import { canonicalId } from '../shared/id-spelling';
 
 /** Where a field reference sits in a record input: values and filters take value fields, links link fields. */
 export type FieldSection = 'values' | 'links' | 'filters';
@@ -42,7 +43,9 @@ export function resolveFieldRef(
   path: (string | number)[],
   options: FieldRefOptions,
 ): string | ErrorIssue {
-  const byId = type.fields.find((field) => field.id === reference);
+  // An id in any case is that field's id (src/shared/id-spelling.ts); a name is compared below.
+  const id = canonicalId(reference);
+  const byId = type.fields.find((field) => field.id === id);
   if (byId) return byId.id;
   const wanted = reference.trim().toLowerCase();
   const named = type.fields.filter((field) => field.name.trim().toLowerCase() === wanted);

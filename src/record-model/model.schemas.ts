@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { FIELD_KINDS } from './field-kinds';
+import { canonicalUuid } from '../shared/id-spelling';
 
 /** `POST /api/v1/model/discover`: an empty JSON object (spec.md, REST endpoints). */
 export const discoverBody = z.strictObject({});
@@ -11,7 +12,7 @@ const name = z.string().trim().min(1, 'Required.').max(100);
 const fieldConfig = z.strictObject({
   options: z.array(z.string().max(100)).max(100).optional(),
   expression: z.string().max(1000).optional(),
-  targetTypeId: z.uuid().optional(),
+  targetTypeId: canonicalUuid().optional(),
 });
 
 export const typeBody = z.strictObject({ name });

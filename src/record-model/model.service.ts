@@ -1,5 +1,6 @@
 import type { EntityManager } from 'typeorm';
 import { notFoundError } from '../shared/app-error';
+import { canonicalId } from '../shared/id-spelling';
 import type { FieldDef } from './field-kinds';
 import type { RecordAccess } from './record-access';
 import type { RecordField } from './record-field.entity';
@@ -87,9 +88,10 @@ export function visibleModel(model: RecordModel, access: RecordAccess) {
  */
 export function findReadableType(model: RecordModel, access: RecordAccess, reference: string): TypeModel {
   const wanted = reference.trim().toLowerCase();
+  const id = canonicalId(reference);
   const type = model.types.find(
     (candidate) =>
-      candidate.id === reference || candidate.name.toLowerCase() === wanted || candidate.builtin === wanted,
+      candidate.id === id || candidate.name.toLowerCase() === wanted || candidate.builtin === wanted,
   );
   if (!type || !access.canReadType(type.id))
     throw notFoundError('Record type not found.', 'recordTypeNotFound');

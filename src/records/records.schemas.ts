@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { pagingQuery } from '../http/paging-query';
+import { canonicalUuid } from '../shared/id-spelling';
 import { recordFilterSchema } from './query/record-query';
 
 export const IDENTITY_KINDS = ['email', 'phone', 'social'] as const;
@@ -19,12 +20,12 @@ export const recordWriteBody = z.strictObject({
         'its own field); null clears a value.',
     ),
   links: z
-    .record(z.string(), z.array(z.uuid()).max(100))
+    .record(z.string(), z.array(canonicalUuid()).max(100))
     .optional()
     .describe(
       "Link field (by id or name) to the ids of the records it links to; replaces that field's links.",
     ),
-  assignments: z.array(z.uuid()).max(50).optional(),
+  assignments: z.array(canonicalUuid()).max(50).optional(),
   identities: z
     .array(z.strictObject({ kind: z.enum(IDENTITY_KINDS), value: z.string().trim().min(1).max(320) }))
     .max(50)

@@ -1,11 +1,6 @@
 import type { Pool } from 'pg';
-import {
-  BurstyRateLimiter,
-  RateLimiterMemory,
-  RateLimiterPostgres,
-  RateLimiterRes,
-  type RateLimiterAbstract,
-} from 'rate-limiter-flexible';
+import { sharedCounter } from './shared-counter';
+import { BurstyRateLimiter, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 
 /** A quota as a token bucket: a steady rate, and a reserve for bursts that refills over BURST_WINDOW_S. */
 export interface QuotaLimits {
@@ -50,18 +45,14 @@ export class RequestQuota {
     pool: Pool,
   ) {
     const store = (suffix: string, points: number, duration: number): RateLimiterAbstract =>
-      new RateLimiterPostgres({
-        storeClient: pool,
-        storeType: 'pool',
-        tableName: 'rate_limits',
-        tableCreated: true,
-        clearExpiredByTimeout: true,
+      sharedCounter(pool, {
         keyPrefix: `${name}${suffix}`,
         points,
         duration,
+        clearExpired: true,
         inMemoryBlockOnConsumed: points,
         inMemoryBlockDuration: 1,
-        insuranceLimiter: new RateLimiterMemory({ keyPrefix: `${name}${suffix}`, points, duration }),
+        insurance: true,
       });
     const steady = store('', limits.perSecond, 1);
     this.limiter =

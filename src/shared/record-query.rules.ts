@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ValidationError, type ErrorIssue } from './app-error';
 import type { FieldKind } from './field-kinds';
+import { canonicalId, UUID_PATTERN } from './id-spelling';
 import { withCode } from './with-code';
 
 /**
@@ -34,18 +35,21 @@ export const QUERY_SEARCH_MAX = 200;
 export const QUERY_FILTERS_MAX = 20;
 export const QUERY_IN_MAX = 100;
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 
 export const recordFilterSchema = z.strictObject({
-  fieldId: z.string().min(1).max(100),
+  // A field id in its one spelling (id-spelling.ts), so restrictions and masks see the id the filter runs on.
+  fieldId: z.string().min(1).max(100).overwrite(canonicalId),
   op: z.enum(RECORD_FILTER_OPS),
   value: z.unknown().optional(),
 });
 export type RecordFilter = z.infer<typeof recordFilterSchema>;
 
 export const recordQuerySchema = z.strictObject({
-  typeId: z.string().refine((id) => UUID.test(id), withCode('queryTypeIdInvalid', 'typeId must be a UUID.')),
+  typeId: z
+    .string()
+    .refine((id) => UUID_PATTERN.test(id), withCode('queryTypeIdInvalid', 'typeId must be a UUID.'))
+    .overwrite(canonicalId),
   search: z
     .string()
     .refine(
@@ -109,7 +113,7 @@ function expectedValue(field: QueryField): [(value: unknown) => boolean, string]
       return [(value) => options.includes(value as string), `one of the options (${options.join(', ')})`];
     }
     case 'link':
-      return [(value) => typeof value === 'string' && UUID.test(value), 'a record id (UUID)'];
+      return [(value) => typeof value === 'string' && UUID_PATTERN.test(value), 'a record id (UUID)'];
     default:
       return [(value) => typeof value === 'string', 'a text'];
   }
@@ -155,7 +159,11 @@ export function filterProblem(
 
 export const sameId = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
 
-/** The query's field of that id; field ids compare case-insensitively (UUIDs), typeId too. */
+/**
+ * The query's field of that id; field ids compare case-insensitively (UUIDs), typeId too. A query
+ * parsed by the schemas above holds its ids in one spelling already; stored ones do since the
+ * migration `1764691200000-id-spelling`.
+ */
 export function fieldOf<Field extends QueryField>(
   fieldId: string,
   typeId: string,

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { withCode } from '../errors/zod-issues';
+import { canonicalUuid } from '../shared/id-spelling';
 import {
   BODY_TEMPLATE_MAX,
   SECRET_ROTATION_GRACE_HOURS_DEFAULT,
@@ -73,7 +74,7 @@ export const webhookFields = {
   expectedSchemaRevision: z.number().int().min(0),
   recordTrigger: recordTriggerSchema.nullable(),
   recordSources: recordSourcesSchema.nullable(),
-  recordOwnerUserId: z.uuid(),
+  recordOwnerUserId: canonicalUuid(),
 };
 
 export const createWebhookBody = z

@@ -31,7 +31,8 @@ export interface CaughtSummary {
   Subject: string;
 }
 
-export interface TestMailCatcher extends RunningMailCatcher {
+/** Reads a running catcher's messages through its JSON API. */
+export interface MailInbox {
   /** Every message caught so far, newest first. */
   messages: () => Promise<CaughtSummary[]>;
   /** The newest message to `to` (and with `subject`, when given), waiting up to `timeoutMs` for it. */
@@ -42,6 +43,8 @@ export interface TestMailCatcher extends RunningMailCatcher {
   /** Deletes every message. */
   clear: () => Promise<void>;
 }
+
+export type TestMailCatcher = RunningMailCatcher & MailInbox;
 
 /**
  * A real mail catcher (Mailpit, as `npm start` runs it) for one test file, on free ports, its
@@ -59,15 +62,29 @@ export async function startTestMailCatcher(): Promise<TestMailCatcher> {
     uiPort: await freePort(),
     keepMessages: false,
   });
+  return {
+    ...catcher,
+    ...mailInbox(catcher.apiUrl),
+    async stop() {
+      await catcher.stop();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/**
+ * The inbox of any running catcher by its API address: one a test started, or the embedded
+ * stack's (`http://127.0.0.1:$MAIL_CATCHER_UI_PORT/api/v1`).
+ */
+export function mailInbox(apiUrl: string): MailInbox {
   const api = async <T>(path: string, init?: RequestInit): Promise<T> => {
-    const response = await fetch(`${catcher.apiUrl}${path}`, init);
+    const response = await fetch(`${apiUrl}${path}`, init);
     if (!response.ok) throw new Error(`${init?.method ?? 'GET'} ${path}: ${response.status}`);
     return (await response.json()) as T;
   };
   const messages = async () => (await api<{ messages: CaughtSummary[] }>('/messages?limit=500')).messages;
 
   return {
-    ...catcher,
     messages,
     async waitForMessage(match, timeoutMs = 15_000) {
       const to = match.to.toLowerCase();
@@ -90,12 +107,8 @@ export async function startTestMailCatcher(): Promise<TestMailCatcher> {
       return api<CaughtMessage>(`/message/${found!.ID}`);
     },
     async clear() {
-      const response = await fetch(`${catcher.apiUrl}/messages`, { method: 'DELETE' });
+      const response = await fetch(`${apiUrl}/messages`, { method: 'DELETE' });
       if (!response.ok) throw new Error(`DELETE /messages: ${response.status}`);
-    },
-    async stop() {
-      await catcher.stop();
-      rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }

@@ -16,9 +16,12 @@ export function freshClientAddress(): string {
   return `127.2.${Math.floor(loopbackAddresses / 250)}.${(loopbackAddresses % 250) + 1}`;
 }
 
-/** A signed-in browser, minus the browser: keeps the session cookie and sends Origin on writes. */
+/**
+ * A signed-in browser, minus the browser: keeps its cookies (the session's, and the device cookie a
+ * sign-in sets) and sends Origin on writes.
+ */
 export class WebClient {
-  private cookie = '';
+  private readonly cookies = new Map<string, string>();
   private readonly dispatcher?: Agent;
 
   /** `from`: the loopback address to send from (default: the system's, 127.0.0.1). */
@@ -31,7 +34,23 @@ export class WebClient {
 
   /** The `crm_session` cookie's value, for a flow the test drives without this client. */
   get sessionCookie(): string {
-    return this.cookie.slice(this.cookie.indexOf('=') + 1);
+    return this.cookies.get('crm_session') ?? '';
+  }
+
+  /** A cookie's value as this browser keeps it, or undefined. */
+  cookieNamed(name: string): string | undefined {
+    return this.cookies.get(name);
+  }
+
+  /** The Cookie header this browser sends (some tests replay it by hand). */
+  private get cookie(): string {
+    return [...this.cookies].map(([name, value]) => `${name}=${value}`).join('; ');
+  }
+
+  /** Keeps a cookie as if the service had set it (a copied or forged one); undefined forgets it. */
+  setCookie(name: string, value: string | undefined): void {
+    if (value === undefined) this.cookies.delete(name);
+    else this.cookies.set(name, value);
   }
 
   async request<T = unknown>(
@@ -52,8 +71,12 @@ export class WebClient {
     const response = this.dispatcher
       ? await fetchFrom(url, { ...init, dispatcher: this.dispatcher })
       : await fetch(url, init);
-    const setCookie = response.headers.get('set-cookie');
-    if (setCookie) this.cookie = setCookie.split(';')[0]!;
+    for (const line of response.headers.getSetCookie()) {
+      const pair = line.split(';')[0]!;
+      const name = pair.slice(0, pair.indexOf('='));
+      // A cleared cookie comes back empty (and expired): the browser forgets it.
+      this.setCookie(name, pair.slice(pair.indexOf('=') + 1) || undefined);
+    }
     const text = await response.text();
     return { status: response.status, body: (text ? JSON.parse(text) : undefined) as T };
   }

@@ -184,6 +184,40 @@ describe('control characters in request text', () => {
       expect(row).toEqual({ url: 'https://example.com/controls', header_names: [] });
     });
 
+    it('in the idempotencyKey body field of a REST write, and in an MCP write’s (was 500): nothing written', async () => {
+      const webhooks = await count('webhooks');
+      const keys = await count('idempotency_keys');
+      const hook = { url: 'https://example.com/idem-nul', events: ['record.created'] };
+      refused(await api('POST', '/api/v1/webhooks', { ...hook, idempotencyKey: 'k\u0000' }), [
+        'idempotencyKey',
+      ]);
+      refused(
+        await api('PATCH', `/api/v1/webhooks/${webhookId}`, {
+          description: 'changed',
+          idempotencyKey: '\u0000',
+        }),
+        ['idempotencyKey'],
+      );
+      refused(
+        await api('POST', '/api/v1/records/deal', {
+          values: { [nameField]: 'Idem' },
+          idempotencyKey: 'a\u0001b',
+        }),
+        ['idempotencyKey'],
+      );
+      refusedOverMcp(
+        await mcp.call('create_record', {
+          type: 'deal',
+          values: { Name: 'Idem' },
+          idempotencyKey: 'k\u0000',
+        }),
+        ['idempotencyKey'],
+      );
+      expect(await count('webhooks')).toBe(webhooks);
+      expect(await count('idempotency_keys')).toBe(keys);
+      expect(await description()).toBe('kept');
+    });
+
     it('in MCP tool arguments: a tool result with _meta.failure, and nothing written', async () => {
       const { schemaRevision } = (await mcp.call('get_record_model', { type: 'deal' })).structuredContent;
       const webhooks = await count('webhooks');

@@ -79,6 +79,23 @@ describe('self-hosting CLI', () => {
     expect(await verifyPassword('night shift keeps the lights', user.passwordHash)).toBe(true);
   });
 
+  it("create-workspace is the operator's act: not bounded by WORKSPACES_PER_PERSON, not counted against the Admin", async () => {
+    // A person at their bound (the web app would refuse them 403 workspaceLimitReached).
+    await db.dataSource.manager.update(User, { email: 'ops@example.com' }, { workspacesCreated: 5 });
+    for (const name of ['Ops One', 'Ops Two']) {
+      const result = cli('create-workspace', '--name', name, '--admin-email', 'ops@example.com');
+      expect(result.status).toBe(0);
+      expect(result.stdout).not.toContain('Generated password');
+    }
+    const user = await db.dataSource.manager.findOneByOrFail(User, { email: 'ops@example.com' });
+    expect(user.workspacesCreated).toBe(5);
+    expect(await db.dataSource.manager.countBy(Member, { userId: user.id })).toBe(3);
+    // The CLI's new Admins start with nothing counted either.
+    expect(
+      (await db.dataSource.manager.findOneByOrFail(User, { email: 'root@example.com' })).workspacesCreated,
+    ).toBe(0);
+  });
+
   it('explains a wrong call in words, with the usage, and exit code 1', () => {
     const missing = cli('create-workspace', '--name', 'X');
     expect(missing.status).toBe(1);

@@ -58,6 +58,13 @@ describe('Mailer', () => {
     }
   });
 
+  it('empties the inbox on clear, so a test reads only its own messages', async () => {
+    await sut.send({ to: 'ada@example.test', subject: 'Before clear', text: 'x' });
+    await catcher.waitForMessage({ to: 'ada@example.test', subject: 'Before clear' });
+    await catcher.clear();
+    expect(await catcher.messages()).toEqual([]);
+  });
+
   it('waits for a message only as long as asked, naming what it waited for', async () => {
     await expect(catcher.waitForMessage({ to: 'nobody@example.test' }, 300)).rejects.toThrow(
       'timed out waiting until a message to nobody@example.test is caught',

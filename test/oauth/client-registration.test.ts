@@ -144,6 +144,104 @@ describe('client registration: what is refused', () => {
     expect(await storedRows()).toBe(clients);
   });
 
+  // Issue 34, item 7: invisible format characters (Unicode Cf) passed, so a client could register
+  // "Claude\u200b" and show as Claude on the consent page.
+  it.each([
+    ['a zero-width space', 'Claude\u200b', 'U+200B'],
+    ['a zero-width joiner inside', 'Cla\u200dude', 'U+200D'],
+    ['a word joiner', '\u2060Claude', 'U+2060'],
+    ['a byte order mark', '\ufeffClaude', 'U+FEFF'],
+    ['a soft hyphen', 'Clau\u00adde', 'U+00AD'],
+    ['a left-to-right embedding', 'Claude\u202a', 'U+202A'],
+  ])('refuses a name with %s, storing nothing', async (_what, name, code) => {
+    const rows = await storedRows();
+    const answer = await postRegistration(app.baseUrl, clientMetadata(['https://app.example/cb'], name), {
+      from: freshLoopbackAddress(),
+    });
+    expect(answer.status).toBe(400);
+    expect(answer.body).toEqual({
+      error: 'invalid_client_metadata',
+      error_description: `client_name must not contain control, direction or other invisible characters (${code})`,
+    });
+    expect(await storedRows()).toBe(rows);
+  });
+
+  // Issue 34, item 7: a NUL in a metadata URI reached PostgreSQL's JSON store and answered 500.
+  it.each([
+    [
+      'redirect_uris',
+      { redirect_uris: ['https://app.example/cb\u0000'] },
+      'invalid_redirect_uri',
+      'redirect_uris[0]',
+    ],
+    [
+      'redirect_uris, a loopback one',
+      { redirect_uris: ['http://127.0.0.1:4000/\u0000'] },
+      'invalid_redirect_uri',
+      'redirect_uris[0]',
+    ],
+    ['client_uri', { client_uri: 'https://app.example/\u0000' }, 'invalid_client_metadata', 'client_uri'],
+    ['logo_uri', { logo_uri: 'https://app.example/logo.png\u0000' }, 'invalid_client_metadata', 'logo_uri'],
+    [
+      'policy_uri',
+      { policy_uri: 'https://app.example/\u0000policy' },
+      'invalid_client_metadata',
+      'policy_uri',
+    ],
+    ['tos_uri', { tos_uri: 'https://app.example/tos\u0000' }, 'invalid_client_metadata', 'tos_uri'],
+    ['jwks_uri', { jwks_uri: 'https://app.example/jwks\u0000' }, 'invalid_client_metadata', 'jwks_uri'],
+    ['contacts', { contacts: ['ops\u0000@app.example'] }, 'invalid_client_metadata', 'contacts[0]'],
+  ])('refuses a NUL in %s with 400, storing nothing', async (_field, extra, error, at) => {
+    const rows = await storedRows();
+    const answer = await postRegistration(
+      app.baseUrl,
+      { ...clientMetadata(['https://app.example/cb'], 'Looks fine'), ...extra },
+      { from: freshLoopbackAddress() },
+    );
+    expect(answer.status).toBe(400);
+    expect(answer.body).toEqual({
+      error,
+      error_description: `${at} must not contain control characters (NUL, line breaks and the like)`,
+    });
+    expect(await storedRows()).toBe(rows);
+  });
+
+  // Issue 34, item 7: an authorization request's parameters are stored with its interaction; a NUL
+  // in one answered 500. Refused as invalid_request, returned to the client's redirect URI
+  // (RFC 6749 section 4.1.2.1), nothing stored.
+  it.each([['state'], ['login_hint'], ['ui_locales']])(
+    'refuses a NUL in the authorization request’s %s, storing nothing',
+    async (parameter) => {
+      const registered = await postRegistration(
+        app.baseUrl,
+        clientMetadata(['https://app.example/cb'], 'NUL probe'),
+        { from: freshLoopbackAddress() },
+      );
+      expect(registered.status).toBe(201);
+      const rows = await storedRows();
+      const { challenge } = pkce();
+      const url = new URL(
+        authorizationUrl(
+          app.baseUrl,
+          { client_id: registered.body.client_id },
+          'https://app.example/cb',
+          challenge,
+        ),
+      );
+      url.searchParams.set(parameter, 'a\u0000b');
+      const answer = await fetch(url, { redirect: 'manual' });
+      expect(answer.status).toBe(303);
+      const location = new URL(answer.headers.get('location')!);
+      expect(`${location.origin}${location.pathname}`).toBe('https://app.example/cb');
+      expect(location.searchParams.get('error')).toBe('invalid_request');
+      expect(location.searchParams.get('error_description')).toBe(
+        'parameters must not contain NUL characters',
+      );
+      expect(location.searchParams.get('code')).toBeNull();
+      expect(await storedRows()).toBe(rows);
+    },
+  );
+
   it('accepts loopback redirect URIs on any port (RFC 8252) beside https ones, and the flow returns to one', async () => {
     const loopback = [redirect.url, 'http://[::1]:8123/callback', 'http://localhost:33418/callback'];
     const answer = await postRegistration(

@@ -9,9 +9,18 @@ import { freePort } from '../helpers/ports';
 describe('commands', () => {
   let db: TestDatabase;
   let port: string;
+  let metricsPort: string;
   const run = (script: string, env: Record<string, string | undefined>) =>
     spawnSync(process.execPath, [join(projectRoot(), 'dist', 'src', script)], {
-      env: { PATH: process.env.PATH, HOME: process.env.HOME, LOG_LEVEL: 'silent', ...env },
+      // Free ports for every listener, so a stack running beside the tests (`npm start`) is no matter.
+      env: {
+        PATH: process.env.PATH,
+        HOME: process.env.HOME,
+        LOG_LEVEL: 'silent',
+        PORT: port,
+        METRICS_PORT: metricsPort,
+        ...env,
+      },
       encoding: 'utf8',
       timeout: 60_000,
     });
@@ -19,6 +28,7 @@ describe('commands', () => {
   beforeAll(async () => {
     db = await createTestDatabase(2, { migrate: false });
     port = String(await freePort());
+    metricsPort = String(await freePort());
   });
   afterAll(() => db.drop());
 
@@ -60,7 +70,7 @@ describe('commands', () => {
       /^Invalid configuration: ENCRYPTION_KEY is required in external mode/,
     ],
   ])('%s refuses to start without its configuration, in one line', (script, env, message) => {
-    const result = run(script, { PORT: port, ...env });
+    const result = run(script, env);
     expect(result.status).toBe(1);
     expect(result.stderr.trim()).toMatch(message);
     expect(result.stderr.trim().split('\n')).toHaveLength(1);
@@ -71,7 +81,6 @@ describe('commands', () => {
       DATABASE_URL: db.url,
       TEMPORAL_ADDRESS: '127.0.0.1:1',
       ENCRYPTION_KEY: randomBytes(32).toString('hex'),
-      PORT: port,
     });
     expect(result.status).toBe(1);
     expect(result.stderr).toMatch(/^Start-up failed: /);

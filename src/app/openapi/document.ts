@@ -300,11 +300,13 @@ function restRefusals(
   refusals[429] = {
     description:
       `rate_limit: over the request quota of the API key (or OAuth connection) or of its workspace ` +
-      `(customCode requestQuotaExceeded; every answer carries RateLimit-Policy and RateLimit), or ` +
+      `(customCode requestQuotaExceeded; every answer carries RateLimit-Policy and RateLimit), ` +
+      `too many keys that are not valid from the client's address (customCode apiKeyThrottled, ` +
+      `decided before the key is looked up, whatever key is sent), or ` +
       `"${BUSY_MESSAGE}" (no customCode). Wait for Retry-After seconds.`,
     schema: refusalSchema,
     retryAfter: true,
-    customCodes: ['requestQuotaExceeded'],
+    customCodes: ['requestQuotaExceeded', 'apiKeyThrottled'],
   };
   return refusals;
 }

@@ -110,22 +110,64 @@ describe('HttpSender over real loopback HTTP', () => {
     });
     afterAll(() => own.close());
 
+    const refusedLoopback = (subject: string) =>
+      `Not sent: ${subject} is a loopback address; outbound requests to it are refused unless OUTBOUND_ALLOWED_CIDRS allows it.`;
+
     it.each([
-      ['its address', () => `${url}/workflows/terminate`],
-      ['another loopback address', () => url.replace('127.0.0.1', '127.0.0.2')],
-      ['a name resolving to it', () => url.replace('127.0.0.1', 'localhost')],
-      ['a mapped form of it', () => url.replace('127.0.0.1', '[::ffff:127.0.0.1]')],
-      ['its decimal form', () => url.replace('127.0.0.1', '2130706433')],
-    ])('refuses %s without connecting, whatever the allow-list says', async (_, target) => {
+      ['its address', () => `${url}/workflows/terminate`, '127.0.0.1'],
+      ['another loopback address', () => url.replace('127.0.0.1', '127.0.0.2'), '127.0.0.2'],
+      [
+        'a name resolving to it',
+        () => url.replace('127.0.0.1', 'localhost'),
+        ['localhost resolves to 127.0.0.1, which', 'localhost resolves to ::1, which'],
+      ],
+      [
+        'a mapped form of it',
+        () => url.replace('127.0.0.1', '[::ffff:127.0.0.1]'),
+        '::ffff:7f00:1 (127.0.0.1)',
+      ],
+      ['its decimal form', () => url.replace('127.0.0.1', '2130706433'), '127.0.0.1'],
+    ])('refuses %s without connecting, whatever the allow-list says', async (_, target, subjects) => {
       const before = received.length;
       const result = await own.post(target(), {}, '{}');
-      expect(result).toEqual({
-        kind: 'refused',
-        message: expect.stringMatching(/^Not sent: .+:\d+ is one of the service's own listeners;/),
-      });
-      // The message names no component of the stack.
-      expect((result as { message: string }).message).not.toContain('Temporal');
+      // Issue 34, item 7: the words any refused loopback address gets, without the port and without
+      // "own listener", so failure messages do not map which loopback ports are the stack's.
+      // (A name may resolve to either loopback address first.)
+      const messages = [subjects].flat().map(refusedLoopback);
+      expect(result).toEqual({ kind: 'refused', message: expect.any(String) });
+      expect(messages).toContain((result as { message: string }).message);
       expect(received.length).toBe(before);
+    });
+
+    it('says of an own listener exactly what a refused loopback address says where loopback is not allowed', async () => {
+      const guarded = new HttpSender({ timeoutMs: 300 });
+      try {
+        const ownAnswer = await own.post(`${url}/x`, {}, '{}');
+        const elsewhere = await guarded.post('http://127.0.0.1:9/x', {}, '{}');
+        expect(ownAnswer).toEqual(elsewhere);
+      } finally {
+        guarded.close();
+      }
+    });
+
+    it('says the same of two different own listeners', async () => {
+      const port = Number(new URL(url).port);
+      const two = new HttpSender({
+        timeoutMs: 300,
+        allowedCidrs: LOOPBACK_CIDRS,
+        ownListeners: [
+          { name: 'the API', address: '127.0.0.1', port },
+          { name: 'PostgreSQL', address: '127.0.0.1', port: port + 1 },
+        ],
+      });
+      try {
+        const first = await two.post(`http://127.0.0.1:${port}/`, {}, '{}');
+        const second = await two.post(`http://127.0.0.1:${port + 1}/`, {}, '{}');
+        expect(first).toEqual({ kind: 'refused', message: refusedLoopback('127.0.0.1') });
+        expect(second).toEqual(first);
+      } finally {
+        two.close();
+      }
     });
 
     it('still reaches another port on loopback (a receiver of the developer)', async () => {

@@ -7,7 +7,7 @@ import { networkInterfaces } from 'node:os';
 import {
   checkOutboundAddress,
   ownListenerAt,
-  ownListenerMessage,
+  ownListenerRefusal,
   parseAllowList,
   refusalMessage,
   type AllowList,
@@ -73,9 +73,11 @@ export class HttpSender {
 
   /** Why an address (and port) may not be connected to, as the delivery's message; null when it may. */
   private refusal(address: string, port: number, host: string): string | null {
-    if (ownListenerAt(address, port, this.ownListeners, this.localAddresses))
-      return ownListenerMessage(host, port);
-    const refusal = checkOutboundAddress(address, this.allowList);
+    const refusal =
+      checkOutboundAddress(address, this.allowList) ??
+      (ownListenerAt(address, port, this.ownListeners, this.localAddresses)
+        ? ownListenerRefusal(address)
+        : null);
     return refusal ? refusalMessage(refusal, host) : null;
   }
 

@@ -74,7 +74,7 @@ export function checkOutboundAddress(address: string, allowList: AllowList): Out
  * or `::` for every address of the machine.
  */
 export interface OwnListener {
-  /** What it is, for the logs (never told to the webhook's owner). */
+  /** What it is, for the reader of the code (never told to the webhook's owner). */
   name: string;
   address: string;
   port: number;
@@ -117,9 +117,21 @@ function sameAddress(address: string, destination: Address): boolean {
   return parsed.kind() === destination.kind() && parsed.toString() === destination.toString();
 }
 
-/** The delivery's failure message for the service's own listener reached as `host`. */
-export function ownListenerMessage(host: string, port: number): string {
-  return `Not sent: ${host}:${port} is one of the service's own listeners; deliveries never reach them.`;
+/**
+ * Why the service's own listener at `address` is refused, as the delivery's message will say it
+ * (issue 34, item 7): exactly what any refused address of its range says where the allow-list does
+ * not open it, with no port and nothing that marks it as the stack's own. A message that said "one
+ * of the service's own listeners" mapped which loopback ports are the stack's. An own listener on
+ * an address no range refuses (the machine's public address) reads as an internal address.
+ */
+export function ownListenerRefusal(address: string): OutboundRefusal {
+  return (
+    checkOutboundAddress(address, []) ?? {
+      address: ipaddr.isValid(address) ? embeddedIPv4(ipaddr.parse(address)).toString() : address,
+      range: 'internal',
+      allowable: true,
+    }
+  );
 }
 
 /** The delivery's failure message for a refused address reached as `host`. */

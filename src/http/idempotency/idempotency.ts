@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Context, Middleware } from 'koa';
 import type { DataSource } from 'typeorm';
 import { ValidationError } from '../../shared/app-error';
+import { controlCharacterIssues } from '../../shared/control-characters';
 import { idempotent } from './idempotent-write';
 
 export const IDEMPOTENCY_KEY_MAX = 255;
@@ -30,6 +31,10 @@ export function idempotency(dataSource: DataSource): Middleware {
         ['idempotencyKey'],
       );
     }
+    // The key is taken out of the body before the route's schema (and its control-character check)
+    // sees it, so it is held to that rule here: a NUL would reach PostgreSQL (issue 34, item 7).
+    const controls = controlCharacterIssues({ idempotencyKey: key });
+    if (controls.length > 0) throw new ValidationError(controls);
     const actor = ctx.state.actor as { user: { id: string }; workspace: { id: string } };
     const { answer, replayed } = await idempotent(
       dataSource,

@@ -12,7 +12,7 @@ export const SESSION_COOKIE = 'crm_session';
  * PUBLIC_URL is https: then TLS ends at a proxy, and the browser must never send the cookie over
  * plain HTTP.
  */
-function cookieSecurity(ctx: Context, publicUrl: string): { secure: boolean } {
+export function cookieSecurity(ctx: Context, publicUrl: string): { secure: boolean } {
   const secure = ctx.secure || publicUrl.startsWith('https:');
   // The cookies module refuses a Secure cookie on a request it saw as plain HTTP.
   if (secure) ctx.cookies.secure = true;

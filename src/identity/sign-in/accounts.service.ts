@@ -8,7 +8,7 @@ import type { SignInThrottle } from './sign-in-throttle';
 import { User } from '../user.entity';
 import type { Workspace } from '../workspace.entity';
 import type { IdentityHooks } from '../identity-hooks';
-import { createWorkspace } from '../workspaces.service';
+import { countWorkspaceCreated, createWorkspace } from '../workspaces.service';
 
 export { normaliseEmail };
 
@@ -40,6 +40,7 @@ export async function signUp(
       passwordHash,
       verified: false,
     });
+    await countWorkspaceCreated(manager, user.id);
     const workspace = await createWorkspace(
       manager,
       { name: input.workspaceName, adminUserId: user.id },
@@ -75,14 +76,16 @@ export async function createUser(
  * The user for these credentials. An unknown email takes the same path as a wrong password: the
  * same throttle, one scrypt check (against a dummy hash), the same refusal, so neither the answer
  * nor its time tells whether an account exists. A locked email or address is refused before any
- * check (429 `signInThrottled`).
+ * check (429 `signInThrottled`); with `device` (a device cookie valid for this email) only that
+ * device's own lock counts.
  */
 export async function signIn(
   dataSource: DataSource,
   throttle: SignInThrottle,
-  input: { email: string; password: string; ip: string },
+  input: { email: string; password: string; ip: string; device?: string },
 ): Promise<User> {
-  const user = await throttle.guard({ email: input.email, ip: input.ip }, async () => {
+  const subject = { email: input.email, ip: input.ip, device: input.device };
+  const user = await throttle.guard(subject, async () => {
     const found = await dataSource.manager.findOneBy(User, { email: normaliseEmail(input.email) });
     const matches = await verifyPassword(input.password, found?.passwordHash ?? (await dummyPasswordHash()));
     return matches ? (found ?? undefined) : undefined;
@@ -104,7 +107,8 @@ export async function signIn(
  * of the user (a browser left signed in elsewhere, or one an attacker holds), keeping the one
  * that asked. API keys are separate credentials and keep working (spec.md, API key lifecycle).
  * A wrong current password changes nothing: 403 `currentPasswordWrong`, not 401, which would
- * mean "this session ended". Guesses count against the account as failed sign-ins do.
+ * mean "this session ended". Guesses meet a lock of their own (per user), and count against the
+ * account as failed sign-ins do; the account's lock, which strangers can set, does not refuse it.
  */
 export async function changePassword(
   dataSource: DataSource,
@@ -113,7 +117,7 @@ export async function changePassword(
 ): Promise<void> {
   const user = await dataSource.manager.findOneByOrFail(User, { id: input.userId });
   assertPasswordAllowed(input.newPassword, { email: user.email, name: user.name }, ['newPassword']);
-  const proven = await throttle.guard({ email: user.email }, async () =>
+  const proven = await throttle.guardCurrentPassword({ userId: user.id, email: user.email }, async () =>
     (await verifyPassword(input.currentPassword, user.passwordHash)) ? user : undefined,
   );
   if (!proven) {

@@ -1,9 +1,11 @@
 import { createHash } from 'node:crypto';
 import type { Pool } from 'pg';
-import { RateLimiterPostgres, RateLimiterRes } from 'rate-limiter-flexible';
+import { RateLimiterRes, type RateLimiterPostgres } from 'rate-limiter-flexible';
+import type { Config } from '../../config';
 import { rateLimitError } from '../../shared/app-error';
 import { normaliseEmail } from './email';
 import { clientAddressKey } from '../../security/client-address-key';
+import { sharedCounter } from '../../security/shared-counter';
 import { lockSeconds, type LockoutRule } from './lockout.rules';
 
 // Candidate settings (docs/security.md, "Limits"): named here until the lead wires them into config.
@@ -23,6 +25,11 @@ export const ADDRESS_LOCKOUT: LockoutRule & { memorySeconds: number } = {
   /** Short, so people sharing an address (an office) are not held by a morning's typos all day. */
   memorySeconds: 60 * 60,
 };
+/**
+ * Failed sign-ins in a row with one device cookie (a browser that signed in to the account before),
+ * which are counted apart from everyone else's: the numbers are settings (SIGN_IN_DEVICE_*).
+ */
+export type DeviceLockout = LockoutRule & { memorySeconds: number };
 /** Sign-ups from one client address per window, whatever their outcome. */
 export const SIGN_UP_PER_ADDRESS = { points: 10, windowSeconds: 60 * 60 };
 /**
@@ -59,15 +66,11 @@ class Lockout {
     pool: Pool,
   ) {
     const counter = (suffix: string, points: number, duration: number) =>
-      new RateLimiterPostgres({
-        storeClient: pool,
-        storeType: 'pool',
-        tableName: 'rate_limits',
-        tableCreated: true,
-        clearExpiredByTimeout: suffix === 'failures',
+      sharedCounter(pool, {
         keyPrefix: `${name}-${suffix}`,
         points,
         duration,
+        clearExpired: suffix === 'failures',
       });
     this.failures = counter('failures', Number.MAX_SAFE_INTEGER, rule.memorySeconds);
     this.locks = counter('locks', Number.MAX_SAFE_INTEGER, rule.memorySeconds);
@@ -120,27 +123,32 @@ const isClaim = (result: Claim | { retryAfterSeconds: number }): result is Claim
  * Sign-in guessing (docs/security.md): each email, from anywhere, and each client address, to a
  * lock that grows with failures in a row and is capped; and sign-ups per address. Refusals are 429
  * `rate_limit` with `Retry-After`, decided before any password is checked.
+ *
+ * Attempts that carry a valid device cookie for the account (device-cookie.ts) are counted apart:
+ * only against that device's own lock, so strangers' failures, which lock the account and their
+ * addresses, never refuse a browser that signed in before.
  */
 export class SignInThrottle {
   private readonly accounts: Lockout;
   private readonly addresses: Lockout;
+  private readonly devices: Lockout;
+  /** Change password's checks of the current password, per user (only a session of theirs gets there). */
+  private readonly currentPasswords: Lockout;
   private readonly signUps: RateLimiterPostgres;
   private readonly resetsByEmail: RateLimiterPostgres;
   private readonly resetsByAddress: RateLimiterPostgres;
 
-  constructor(pool: Pool) {
+  constructor(pool: Pool, deviceLockout: DeviceLockout) {
     this.accounts = new Lockout('sign-in-account', ACCOUNT_LOCKOUT, pool);
     this.addresses = new Lockout('sign-in-address', ADDRESS_LOCKOUT, pool);
+    this.devices = new Lockout('sign-in-device', deviceLockout, pool);
+    this.currentPasswords = new Lockout('sign-in-current-password', ACCOUNT_LOCKOUT, pool);
     const perWindow = (keyPrefix: string, rule: { points: number; windowSeconds: number }) =>
-      new RateLimiterPostgres({
-        storeClient: pool,
-        storeType: 'pool',
-        tableName: 'rate_limits',
-        tableCreated: true,
-        clearExpiredByTimeout: false,
+      sharedCounter(pool, {
         keyPrefix,
         points: rule.points,
         duration: rule.windowSeconds,
+        clearExpired: false,
       });
     this.signUps = perWindow('sign-up-address', SIGN_UP_PER_ADDRESS);
     this.resetsByEmail = perWindow('password-reset-email', PASSWORD_RESET_PER_EMAIL);
@@ -178,27 +186,61 @@ export class SignInThrottle {
   /**
    * Runs `check` (which must do the same work whether or not the email is known) unless the email
    * or the address is locked, and counts its outcome: what it finds means the password was right,
-   * undefined that it was wrong. Without an address (change password, where the session already
-   * names the person) only the account counts.
+   * undefined that it was wrong.
+   *
+   * With `device` (the nonce of a device cookie already proven valid for this email) the attempt is
+   * counted only against that device: the account's and the address's locks, which strangers can
+   * set, neither refuse it nor hear of it, and its right password leaves them as they are (so the
+   * owner signing in hands an attacker no fresh run of guesses).
    */
   async guard<T>(
-    subject: { email: string; ip?: string },
+    subject: { email: string; ip: string; device?: string },
     check: () => Promise<T | undefined>,
   ): Promise<T | undefined> {
+    if (subject.device !== undefined) return this.guardDevice(subject.device, check);
     const accountKey = emailKey(subject.email);
-    const address =
-      subject.ip === undefined ? undefined : await this.addresses.claim(clientAddressKey(subject.ip));
-    if (address && !isClaim(address)) throw throttled('from this address', address.retryAfterSeconds);
+    const address = await this.addresses.claim(clientAddressKey(subject.ip));
+    if (!isClaim(address)) throw throttled('from this address', address.retryAfterSeconds);
     const account = await this.accounts.claim(accountKey);
     if (!isClaim(account)) {
-      if (address) await this.addresses.release(address);
+      await this.addresses.release(address);
       throw throttled('for this email', account.retryAfterSeconds);
     }
     const passed = await check();
     if (passed !== undefined) {
       await this.accounts.reset(accountKey);
-      if (address) await this.addresses.release(address);
+      await this.addresses.release(address);
     }
+    return passed;
+  }
+
+  private async guardDevice<T>(device: string, check: () => Promise<T | undefined>): Promise<T | undefined> {
+    const key = deviceKey(device);
+    const claim = await this.devices.claim(key);
+    if (!isClaim(claim)) throw throttled('from this browser', claim.retryAfterSeconds);
+    const passed = await check();
+    if (passed !== undefined) await this.devices.reset(key);
+    return passed;
+  }
+
+  /**
+   * Change password's check of the current password, by a signed-in person. Its own lock, per user,
+   * refuses it (a stolen session guessing): only a session of that user reaches it, so strangers
+   * cannot aim it, and the account's lock (which they can) does not refuse it. A wrong current
+   * password still counts against the account as a failed sign-in does, so a thief's guesses here
+   * and at sign-in share the account's allowance for browsers without a device cookie.
+   */
+  async guardCurrentPassword<T>(
+    subject: { userId: string; email: string },
+    check: () => Promise<T | undefined>,
+  ): Promise<T | undefined> {
+    const key = subject.userId;
+    const claim = await this.currentPasswords.claim(key);
+    if (!isClaim(claim)) throw throttled('for this account', claim.retryAfterSeconds);
+    const passed = await check();
+    if (passed !== undefined) await this.currentPasswords.reset(key);
+    // Counted whether or not the account is locked already (a running lock counts nothing more).
+    else await this.accounts.claim(emailKey(subject.email));
     return passed;
   }
 
@@ -222,6 +264,9 @@ export class SignInThrottle {
 /** The account's key: a hash, so the table holds no email and every key fits its 255 characters. */
 const emailKey = (email: string) => createHash('sha256').update(normaliseEmail(email)).digest('hex');
 
+/** A device's key: a hash of its nonce, so the table holds nothing a cookie is made of. */
+const deviceKey = (nonce: string) => createHash('sha256').update(nonce).digest('hex');
+
 const waitText = (seconds: number) =>
   seconds < 120 ? `${seconds} seconds` : `${Math.ceil(seconds / 60)} minutes`;
 
@@ -231,3 +276,19 @@ const throttled = (whose: string, seconds: number) =>
     seconds,
     'signInThrottled',
   );
+
+/** The throttle with the device lockout the settings give (SIGN_IN_DEVICE_*), for the API and the CLI. */
+export function signInThrottleOf(
+  pool: Pool,
+  config: Pick<
+    Config,
+    'SIGN_IN_DEVICE_FAILURES' | 'SIGN_IN_DEVICE_LOCK_SECONDS' | 'SIGN_IN_DEVICE_MAX_LOCK_SECONDS'
+  >,
+): SignInThrottle {
+  return new SignInThrottle(pool, {
+    failures: config.SIGN_IN_DEVICE_FAILURES,
+    firstLockSeconds: config.SIGN_IN_DEVICE_LOCK_SECONDS,
+    maxLockSeconds: config.SIGN_IN_DEVICE_MAX_LOCK_SECONDS,
+    memorySeconds: 24 * 60 * 60,
+  });
+}

@@ -7,6 +7,7 @@ import { recordAccessOf } from '../../record-model/record-access';
 import { QUERY_FILTERS_MAX, recordFilterSchema } from '../../records/query/record-query';
 import { listRecordsQuery, recordWriteBody } from '../../records/records.schemas';
 import { modelTypeReadSchema } from '../../record-model/model-view';
+import { canonicalUuid } from '../../shared/id-spelling';
 import { resolveFilterFields } from '../../record-model/field-refs';
 import type { RecordsService } from '../../records/records.service';
 import { escapeMarkdown, untrusted } from '../markdown';
@@ -23,7 +24,7 @@ const typeRef = z
   .min(1)
   .max(100)
   .describe('Record type: id (get_record_model), name or built-in key (e.g. "deal").');
-const recordId = z.uuid().describe('The record id (from search_records or create_record).');
+const recordId = canonicalUuid().describe('The record id (from search_records or create_record).');
 
 const FIELD_BY_ID_OR_NAME = 'Fields by id (get_record_model) or name (e.g. "Name").';
 

@@ -2,6 +2,7 @@ import {
   MAX_CLIENT_NAME_LENGTH,
   MAX_REDIRECT_URIS,
   clientNameRefusal,
+  controlCharacterRefusal,
   redirectUrisRefusal,
 } from './client-metadata-rules';
 
@@ -79,20 +80,71 @@ describe('what a registering client may say about itself', () => {
     });
 
     it.each([
-      ['a newline', 'Claude\n— will return you to claude.ai'],
-      ['a NUL', 'Claude\u0000'],
-      ['an escape sequence', 'Claude\u001b[2J'],
-      ['DEL', 'Claude\u007f'],
-      ['a line separator', 'Claude\u2028claude.ai'],
-      ['a right-to-left override', 'Claude \u202eia.edualc'],
-      ['a direction isolate', 'Claude\u2066x\u2069'],
-    ])('refuses %s', (_what, name) => {
-      expect(clientNameRefusal(name)).toBe('client_name must not contain control or direction characters');
+      ['a newline', 'Claude\n— will return you to claude.ai', 'U+000A'],
+      ['a NUL', 'Claude\u0000', 'U+0000'],
+      ['an escape sequence', 'Claude\u001b[2J', 'U+001B'],
+      ['DEL', 'Claude\u007f', 'U+007F'],
+      ['a line separator', 'Claude\u2028claude.ai', 'U+2028'],
+      ['a right-to-left override', 'Claude \u202eia.edualc', 'U+202E'],
+      ['a direction isolate', 'Claude\u2066x\u2069', 'U+2066'],
+      // Issue 34, item 7: invisible format characters (Unicode Cf) passed.
+      ['a zero-width space', 'Claude\u200b', 'U+200B'],
+      ['a zero-width joiner', 'Cla\u200dude', 'U+200D'],
+      ['a word joiner', '\u2060Claude', 'U+2060'],
+      ['an invisible separator', 'Claude\u2063', 'U+2063'],
+      ['a byte order mark', '\ufeffClaude', 'U+FEFF'],
+      ['a soft hyphen', 'Clau\u00adde', 'U+00AD'],
+      ['a Hangul filler', 'Claude\u3164', 'U+3164'],
+    ])('refuses %s', (_what, name, code) => {
+      expect(clientNameRefusal(name)).toBe(
+        `client_name must not contain control, direction or other invisible characters (${code})`,
+      );
     });
 
     it('refuses what is not a string', () => {
       expect(clientNameRefusal(null)).toBe('client_name must be a string');
       expect(clientNameRefusal(['Claude'])).toBe('client_name must be a string');
+    });
+  });
+
+  describe('control characters anywhere in the metadata (issue 34, item 7)', () => {
+    it('finds none in ordinary metadata', () => {
+      expect(
+        controlCharacterRefusal({
+          redirect_uris: ['https://app.example/cb'],
+          client_name: 'Claude',
+          client_uri: 'https://app.example/',
+          contacts: ['ops@app.example'],
+          grant_types: ['authorization_code'],
+          token_endpoint_auth_method: 'none',
+        }),
+      ).toBeUndefined();
+    });
+
+    it.each([
+      [{ redirect_uris: ['https://app.example/ok', 'https://app.example/\u0000'] }, 'redirect_uris[1]'],
+      [{ client_uri: 'https://app.example/\u0000' }, 'client_uri'],
+      [{ logo_uri: 'https://app.example/logo\u0000.png' }, 'logo_uri'],
+      [{ policy_uri: '\u0000' }, 'policy_uri'],
+      [{ tos_uri: 'https://app.example/tos\u0007' }, 'tos_uri'],
+      [{ contacts: ['a\u0000@app.example'] }, 'contacts[0]'],
+      [{ jwks: { keys: [{ kid: 'k\u0000' }] } }, 'jwks["keys"][0]["kid"]'],
+      [{ software_id: 'line\nbreak' }, 'software_id'],
+    ])('refuses %j, naming %s', (metadata, at) => {
+      expect(controlCharacterRefusal(metadata)).toBe(
+        `${at} must not contain control characters (NUL, line breaks and the like)`,
+      );
+    });
+
+    it('starts with redirect_uris for a redirect URI, so oidc-provider answers invalid_redirect_uri', () => {
+      expect(controlCharacterRefusal({ redirect_uris: ['\u0000'] })).toMatch(/^redirect_uris\[0\] /);
+    });
+
+    it('looks into the own properties of oidc-provider’s metadata object, not only plain objects', () => {
+      class Schema {
+        logo_uri = 'https://app.example/\u0000';
+      }
+      expect(controlCharacterRefusal(new Schema())).toMatch(/^logo_uri /);
     });
   });
 });

@@ -7,6 +7,9 @@
  * `invalid_redirect_uri`, any other as `invalid_client_metadata` (oidc-provider's InvalidClientMetadata).
  */
 
+import { controlCharacterIssues } from '../../shared/control-characters';
+import { hiddenCharacterIn } from '../../shared/hidden-characters';
+
 /** Room for an app's web, desktop and development callbacks; a thousand is a flood, not a client. */
 export const MAX_REDIRECT_URIS = 10;
 
@@ -48,12 +51,6 @@ function redirectUriRefusal(uri: unknown): string | undefined {
 }
 
 /**
- * Characters that do not show, or reorder what does: controls, line and paragraph separators, and
- * the bidirectional overrides and isolates (a name that displays as "Claude" but is not).
- */
-const HIDDEN_CHARACTERS = /[\p{Cc}\p{Zl}\p{Zp}\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069]/u;
-
-/**
  * Why `client_name` is refused, or undefined. The name stays optional (RFC 7591): without one the
  * consent page shows the client id.
  */
@@ -64,6 +61,23 @@ export function clientNameRefusal(value: unknown): string | undefined {
   if (value.trim() === '' || length > MAX_CLIENT_NAME_LENGTH) {
     return `client_name must be 1 to ${MAX_CLIENT_NAME_LENGTH} characters, not only spaces`;
   }
-  if (HIDDEN_CHARACTERS.test(value)) return 'client_name must not contain control or direction characters';
+  const hidden = hiddenCharacterIn(value);
+  if (hidden)
+    return `client_name must not contain control, direction or other invisible characters (${hidden})`;
   return undefined;
+}
+
+/**
+ * Why the metadata is refused for a control character in any of its text (issue 34, item 7): every
+ * URI (redirect_uris, client_uri, logo_uri, policy_uri, tos_uri, jwks_uri, ...), contact, name and
+ * key, at any depth, as the request parser holds REST and MCP text (src/shared/control-characters.ts).
+ * A NUL reached PostgreSQL's JSON store and answered 500. The message names the field, so a refused
+ * redirect URI is answered as `invalid_redirect_uri` and anything else as `invalid_client_metadata`.
+ */
+export function controlCharacterRefusal(metadata: object): string | undefined {
+  const [issue] = controlCharacterIssues({ ...metadata });
+  if (!issue) return undefined;
+  const [field, ...rest] = issue.path;
+  const at = `${String(field)}${rest.map((part) => `[${JSON.stringify(part)}]`).join('')}`;
+  return `${at} must not contain control characters (NUL, line breaks and the like)`;
 }

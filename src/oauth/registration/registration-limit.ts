@@ -1,7 +1,8 @@
 import type { Middleware } from 'koa';
 import type { Pool } from 'pg';
-import { RateLimiterMemory, RateLimiterPostgres, RateLimiterRes } from 'rate-limiter-flexible';
+import { RateLimiterRes, type RateLimiterPostgres } from 'rate-limiter-flexible';
 import { clientAddressKey } from '../../security/client-address-key';
+import { sharedCounter } from '../../security/shared-counter';
 
 /**
  * Client registrations (RFC 7591, `POST /oauth/reg`) per client address and window: enough for a
@@ -37,17 +38,13 @@ export class RegistrationLimit {
     readonly windowSeconds = REGISTRATION_WINDOW_SECONDS,
   ) {
     const keyPrefix = 'oauth-registration';
-    this.limiter = new RateLimiterPostgres({
-      storeClient: pool,
-      storeType: 'pool',
-      tableName: 'rate_limits',
-      tableCreated: true,
-      clearExpiredByTimeout: true,
+    this.limiter = sharedCounter(pool, {
       keyPrefix,
       points: perWindow,
       duration: windowSeconds,
+      clearExpired: true,
       inMemoryBlockOnConsumed: perWindow + 1,
-      insuranceLimiter: new RateLimiterMemory({ keyPrefix, points: perWindow, duration: windowSeconds }),
+      insurance: true,
     });
   }
 

@@ -3,6 +3,7 @@ import { AppError, type ErrorIssue } from '../app-error';
 import { MASKED_VALUE } from '../deliveries/attempt-record';
 import { RECORD_EVENTS } from '../record-event-names';
 import { fieldOf, recordQuerySchema, validateQuery, type QueryField } from '../record-query.rules';
+import { canonicalUuid } from '../id-spelling';
 import { withCode } from '../with-code';
 
 /** spec.md, Limits: "recordSources: up to 50 entries". */
@@ -15,7 +16,7 @@ export const recordTriggerSchema = z.strictObject({
   query: recordQuerySchema,
   // A watched field the reader cannot read reads as the mask, and is sent back as it (record-source-mask.rules.ts).
   changedFieldIds: z
-    .array(z.uuid().or(z.literal(MASKED_VALUE)))
+    .array(canonicalUuid().or(z.literal(MASKED_VALUE)))
     .max(CHANGED_FIELDS_MAX)
     .optional()
     .meta({

@@ -26,6 +26,8 @@ import { DeliveryRetryingIndexes1764676800000 } from './2025-12/1764676800000-de
 import { WebhookSignatures1764680400000 } from './2025-12/1764680400000-webhook-signatures';
 import { DeliveryLegacyEventIndex1764684000000 } from './2025-12/1764684000000-delivery-legacy-event-index';
 import { OAuthReadOnly1764687600000 } from './2025-12/1764687600000-oauth-read-only';
+import { IdSpelling1764691200000 } from './2025-12/1764691200000-id-spelling';
+import { WorkspacesCreated1764694800000 } from './2025-12/1764694800000-workspaces-created';
 
 /** Every migration, oldest first. Listed explicitly so the same list runs from src and dist. */
 export const migrations = [
@@ -55,6 +57,8 @@ export const migrations = [
   WebhookSignatures1764680400000,
   DeliveryLegacyEventIndex1764684000000,
   OAuthReadOnly1764687600000,
+  IdSpelling1764691200000,
+  WorkspacesCreated1764694800000,
   EmailProof1764702000000,
   Invitations1764705600000,
 ];
