@@ -62,6 +62,8 @@ export interface Stack {
   postgresUrl: string;
   /** The stack's Prometheus metrics (GET). */
   metricsUrl: string;
+  /** The JSON API of the stack's mail catcher, where sign-up's link is read (bench/workspace.ts). */
+  mailApiUrl: string;
   logFile: string;
   /** SIGINT (the stack stops in order), then SIGKILL whatever is left after a grace period. */
   stop: () => Promise<void>;
@@ -190,6 +192,7 @@ export async function startStack(options: {
     namespace: 'default',
     postgresUrl: `postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${postgresPort}/crm`,
     metricsUrl: `http://127.0.0.1:${metricsPort}/metrics`,
+    mailApiUrl: `http://127.0.0.1:${inboxPort}/api/v1`,
     logFile,
     stop,
     killNow,
