@@ -38,6 +38,8 @@ import { createSession, deleteSession, setSessionWorkspace } from './sessions/se
 import { sessionView } from './sessions/session-view-of';
 import { DEVICE_COOKIE, DeviceCookies } from './sign-in/device-cookie';
 import { signInThrottleOf } from './sign-in/sign-in-throttle';
+import { AppError } from '../shared/app-error';
+import { FailureThrottle, INVALID_LINK_REFUSAL } from '../security/failure-throttle';
 import { Workspace } from './workspace.entity';
 import { addWorkspaceForUser, workspacesOf } from './workspaces.service';
 
@@ -60,6 +62,25 @@ export function identityRoutes(deps: {
   // Counted in PostgreSQL, so every API process shares the locks (docs/security.md).
   const throttle = signInThrottleOf((dataSource.driver as PostgresDriver).master as Pool, config);
   const devices = new DeviceCookies(config.ENCRYPTION_KEY!, config.SIGN_IN_DEVICE_COOKIE_DAYS);
+  // E-mailed links need no account: each one that is not valid counts against the client address,
+  // and a blocked address is refused before its token is looked up (docs/security.md).
+  const invalidLinks = FailureThrottle.postgres(
+    (dataSource.driver as PostgresDriver).master as Pool,
+    config,
+    {
+      keyPrefix: 'link-failures-address',
+      refusal: INVALID_LINK_REFUSAL,
+    },
+  );
+  const openingLink = async <T>(ip: string, open: () => Promise<T>): Promise<T> => {
+    invalidLinks.check(ip);
+    try {
+      return await open();
+    } catch (error) {
+      if (isInvalidLink(error)) await invalidLinks.fail(ip);
+      throw error;
+    }
+  };
 
   const answerSession = async (userId: string, workspaceId: string) => {
     const actor = await loadActor(dataSource.manager, workspaceId, userId);
@@ -106,7 +127,8 @@ export function identityRoutes(deps: {
 
   router.post('/auth/verify-email', async (ctx) => {
     // No session needed: the link may be opened in another browser than the one that signed up.
-    await verifyEmail(dataSource, parse(emailTokenBody, ctx.request.body).token);
+    const { token } = parse(emailTokenBody, ctx.request.body);
+    await openingLink(ctx.ip, () => verifyEmail(dataSource, token));
     ctx.status = 204;
   });
 
@@ -119,7 +141,8 @@ export function identityRoutes(deps: {
   });
 
   router.post('/auth/password-reset/complete', async (ctx) => {
-    await completePasswordReset(dataSource, throttle, parse(completePasswordResetBody, ctx.request.body));
+    const body = parse(completePasswordResetBody, ctx.request.body);
+    await openingLink(ctx.ip, () => completePasswordReset(dataSource, throttle, body));
     // Every session of the user ended, this browser's too if it had one: sign in with the new password.
     clearSessionCookie(ctx, config.PUBLIC_URL);
     ctx.status = 204;
@@ -127,12 +150,13 @@ export function identityRoutes(deps: {
 
   // Invitations (issue 34): where a link leads, and accepting it by creating an account.
   router.post('/invitations/preview', async (ctx) => {
-    ctx.body = await previewInvitation(dataSource, parse(emailTokenBody, ctx.request.body).token);
+    const { token } = parse(emailTokenBody, ctx.request.body);
+    ctx.body = await openingLink(ctx.ip, () => previewInvitation(dataSource, token));
   });
 
   router.post('/invitations/accept-new', async (ctx) => {
     const body = parse(acceptInvitationAsNewBody, ctx.request.body);
-    const { userId, workspaceId } = await acceptInvitationAsNew(dataSource, body);
+    const { userId, workspaceId } = await openingLink(ctx.ip, () => acceptInvitationAsNew(dataSource, body));
     setSessionCookie(ctx, await createSession(dataSource, userId, workspaceId), config.PUBLIC_URL);
     ctx.status = 201;
     ctx.body = await answerSession(userId, workspaceId);
@@ -209,3 +233,10 @@ export function identityRoutes(deps: {
 
   return router;
 }
+
+/** The refusal of a link whose token is unknown, used, replaced or expired. */
+const isInvalidLink = (error: unknown) =>
+  error instanceof AppError &&
+  error.issues.some(
+    (issue) => issue.customCode === 'tokenInvalid' || issue.customCode === 'invitationInvalid',
+  );
