@@ -106,7 +106,10 @@ export function identityRoutes(deps: {
 
   router.post('/auth/verify-email', async (ctx) => {
     // No session needed: the link may be opened in another browser than the one that signed up.
-    await verifyEmail(dataSource, parse(emailTokenBody, ctx.request.body).token);
+    const { email } = await verifyEmail(dataSource, parse(emailTokenBody, ctx.request.body).token);
+    // Opening an e-mailed link proves the inbox, as a sign-in proves the password: this browser is
+    // a known one for the account (device-cookie.ts), which strangers' guesses cannot lock out.
+    devices.set(ctx, devices.issue(email), config.PUBLIC_URL);
     ctx.status = 204;
   });
 
@@ -119,9 +122,13 @@ export function identityRoutes(deps: {
   });
 
   router.post('/auth/password-reset/complete', async (ctx) => {
-    await completePasswordReset(dataSource, throttle, parse(completePasswordResetBody, ctx.request.body));
+    const body = parse(completePasswordResetBody, ctx.request.body);
+    const { email } = await completePasswordReset(dataSource, throttle, body);
     // Every session of the user ended, this browser's too if it had one: sign in with the new password.
     clearSessionCookie(ctx, config.PUBLIC_URL);
+    // The link proved the inbox: this browser signs in by its own device lock from now on, so the
+    // owner who reset the password is not refused while strangers keep the account locked.
+    devices.set(ctx, devices.issue(email), config.PUBLIC_URL);
     ctx.status = 204;
   });
 
@@ -132,8 +139,10 @@ export function identityRoutes(deps: {
 
   router.post('/invitations/accept-new', async (ctx) => {
     const body = parse(acceptInvitationAsNewBody, ctx.request.body);
-    const { userId, workspaceId } = await acceptInvitationAsNew(dataSource, body);
+    const { userId, email, workspaceId } = await acceptInvitationAsNew(dataSource, body);
     setSessionCookie(ctx, await createSession(dataSource, userId, workspaceId), config.PUBLIC_URL);
+    // The link proved the inbox and the person chose the password here: a known browser.
+    devices.set(ctx, devices.issue(email), config.PUBLIC_URL);
     ctx.status = 201;
     ctx.body = await answerSession(userId, workspaceId);
   });
