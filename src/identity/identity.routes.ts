@@ -17,6 +17,7 @@ import {
   verifyEmail,
   type MailDeps,
 } from './email-proof/email-proof.service';
+import { lockNotifier } from './email-proof/lock-notice';
 import { completePasswordReset, requestPasswordReset } from './email-proof/password-reset.service';
 import {
   acceptInvitation,
@@ -58,7 +59,9 @@ export function identityRoutes(deps: {
   const { dataSource, config } = deps;
   const router = new Router();
   // Counted in PostgreSQL, so every API process shares the locks (docs/security.md).
-  const throttle = signInThrottleOf((dataSource.driver as PostgresDriver).master as Pool, config);
+  const pool = (dataSource.driver as PostgresDriver).master as Pool;
+  // The owner hears by mail when strangers' failures first lock the account (lock-notice.ts).
+  const throttle = signInThrottleOf(pool, config, lockNotifier(deps.mail, pool));
   const devices = new DeviceCookies(config.ENCRYPTION_KEY!, config.SIGN_IN_DEVICE_COOKIE_DAYS);
 
   const answerSession = async (userId: string, workspaceId: string) => {
