@@ -114,6 +114,23 @@ describe('the owner hears by e-mail when failed sign-ins lock the account', () =
     expect(await noticesTo(known)).toBe(1);
   });
 
+  it('wrong current passwords on change password (a stolen session guessing) that lock the account mail the owner too', async () => {
+    const email = `session-${++people}@example.com`;
+    const { client: thief } = await WebClient.signUp(app.baseUrl, { email });
+    for (let n = 1; n <= 5; n++) {
+      const answer = await thief.request<any>('POST', '/app/api/auth/password', {
+        currentPassword: `not it ${n} at all`,
+        newPassword: 'the thief wants this one',
+      });
+      expect(answer.status).toBe(403);
+    }
+    expect((await signIn(stranger(), email, TEST_PASSWORD)).status).toBe(429);
+    const notice = await app.mail.waitForMessage({ to: email, subject: ACCOUNT_LOCKED_SUBJECT });
+    expect(notice.Text).toContain(`${app.baseUrl}/forgot-password`);
+    await settle();
+    expect(await noticesTo(email)).toBe(1);
+  });
+
   it('a wrong password before the lock, or a right one at the fifth attempt, mails nothing', async () => {
     const email = `typo-${++people}@example.com`;
     await WebClient.signUp(app.baseUrl, { email });
