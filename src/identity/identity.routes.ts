@@ -17,6 +17,7 @@ import {
   verifyEmail,
   type MailDeps,
 } from './email-proof/email-proof.service';
+import { lockNotifier } from './email-proof/lock-notice';
 import { completePasswordReset, requestPasswordReset } from './email-proof/password-reset.service';
 import {
   acceptInvitation,
@@ -60,18 +61,16 @@ export function identityRoutes(deps: {
   const { dataSource, config } = deps;
   const router = new Router();
   // Counted in PostgreSQL, so every API process shares the locks (docs/security.md).
-  const throttle = signInThrottleOf((dataSource.driver as PostgresDriver).master as Pool, config);
+  const pool = (dataSource.driver as PostgresDriver).master as Pool;
+  // The owner hears by mail when strangers' failures first lock the account (lock-notice.ts).
+  const throttle = signInThrottleOf(pool, config, lockNotifier(deps.mail, pool));
   const devices = new DeviceCookies(config.ENCRYPTION_KEY!, config.SIGN_IN_DEVICE_COOKIE_DAYS);
   // E-mailed links need no account: each one that is not valid counts against the client address,
   // and a blocked address is refused before its token is looked up (docs/security.md).
-  const invalidLinks = FailureThrottle.postgres(
-    (dataSource.driver as PostgresDriver).master as Pool,
-    config,
-    {
-      keyPrefix: 'link-failures-address',
-      refusal: INVALID_LINK_REFUSAL,
-    },
-  );
+  const invalidLinks = FailureThrottle.postgres(pool, config, {
+    keyPrefix: 'link-failures-address',
+    refusal: INVALID_LINK_REFUSAL,
+  });
   const openingLink = async <T>(ip: string, open: () => Promise<T>): Promise<T> => {
     invalidLinks.check(ip);
     try {
@@ -128,7 +127,10 @@ export function identityRoutes(deps: {
   router.post('/auth/verify-email', async (ctx) => {
     // No session needed: the link may be opened in another browser than the one that signed up.
     const { token } = parse(emailTokenBody, ctx.request.body);
-    await openingLink(ctx.ip, () => verifyEmail(dataSource, token));
+    const { email } = await openingLink(ctx.ip, () => verifyEmail(dataSource, token));
+    // Opening an e-mailed link proves the inbox, as a sign-in proves the password: this browser is
+    // a known one for the account (device-cookie.ts), which strangers' guesses cannot lock out.
+    devices.set(ctx, devices.issue(email), config.PUBLIC_URL);
     ctx.status = 204;
   });
 
@@ -142,9 +144,12 @@ export function identityRoutes(deps: {
 
   router.post('/auth/password-reset/complete', async (ctx) => {
     const body = parse(completePasswordResetBody, ctx.request.body);
-    await openingLink(ctx.ip, () => completePasswordReset(dataSource, throttle, body));
+    const { email } = await openingLink(ctx.ip, () => completePasswordReset(dataSource, throttle, body));
     // Every session of the user ended, this browser's too if it had one: sign in with the new password.
     clearSessionCookie(ctx, config.PUBLIC_URL);
+    // The link proved the inbox: this browser signs in by its own device lock from now on, so the
+    // owner who reset the password is not refused while strangers keep the account locked.
+    devices.set(ctx, devices.issue(email), config.PUBLIC_URL);
     ctx.status = 204;
   });
 
@@ -156,8 +161,12 @@ export function identityRoutes(deps: {
 
   router.post('/invitations/accept-new', async (ctx) => {
     const body = parse(acceptInvitationAsNewBody, ctx.request.body);
-    const { userId, workspaceId } = await openingLink(ctx.ip, () => acceptInvitationAsNew(dataSource, body));
+    const { userId, email, workspaceId } = await openingLink(ctx.ip, () =>
+      acceptInvitationAsNew(dataSource, body),
+    );
     setSessionCookie(ctx, await createSession(dataSource, userId, workspaceId), config.PUBLIC_URL);
+    // The link proved the inbox and the person chose the password here: a known browser.
+    devices.set(ctx, devices.issue(email), config.PUBLIC_URL);
     ctx.status = 201;
     ctx.body = await answerSession(userId, workspaceId);
   });

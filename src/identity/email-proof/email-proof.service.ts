@@ -95,13 +95,18 @@ export async function resendVerificationMail(deps: MailDeps, userId: string): Pr
   );
 }
 
-/** Proves the address of the link's user; the token is spent whatever the account's state. */
-export async function verifyEmail(dataSource: DataSource, token: string): Promise<void> {
-  await dataSource.transaction(async (manager) => {
+/**
+ * Proves the address of the link's user; the token is spent whatever the account's state. Answers
+ * the account's email, for the device cookie of the browser that opened the link.
+ */
+export async function verifyEmail(dataSource: DataSource, token: string): Promise<{ email: string }> {
+  return dataSource.transaction(async (manager) => {
     const userId = await consumeEmailToken(manager, token, 'verify-email');
-    await manager.query(
-      `UPDATE users SET email_verified_at = coalesce(email_verified_at, now()) WHERE id = $1`,
+    const [rows] = (await manager.query(
+      `UPDATE users SET email_verified_at = coalesce(email_verified_at, now()) WHERE id = $1 RETURNING email`,
       [userId],
-    );
+    )) as [{ email: string }[], number];
+    if (!rows[0]) throw conflictError('The account is gone.', 'accountGone');
+    return { email: rows[0].email };
   });
 }

@@ -47,12 +47,13 @@ const invalidLink = () =>
  * verified; every session of the user ends (one an attacker holds too: this is how the real owner
  * takes back a pre-claimed account), and the account's sign-in lockout is forgotten. The password
  * rule is checked before the token is spent, so a refused password leaves the link usable.
+ * Answers the account's email, for the device cookie of the browser that opened the link.
  */
 export async function completePasswordReset(
   dataSource: DataSource,
   throttle: SignInThrottle,
   input: { token: string; newPassword: string },
-): Promise<void> {
+): Promise<{ email: string }> {
   const [pending] = (await dataSource.query(
     `SELECT user_id FROM email_tokens
      WHERE token_hash = $1 AND purpose = 'reset-password' AND used_at IS NULL AND expires_at > now()`,
@@ -69,6 +70,7 @@ export async function completePasswordReset(
     await setPasswordAsProven(manager, user.id, passwordHash);
   });
   await throttle.clearAccount(user.email);
+  return { email: user.email };
 }
 
 /**

@@ -190,7 +190,7 @@ export async function acceptInvitation(
 export async function acceptInvitationAsNew(
   dataSource: DataSource,
   input: { token: string; name: string; password: string },
-): Promise<{ userId: string; workspaceId: string }> {
+): Promise<{ userId: string; email: string; workspaceId: string }> {
   const [pending] = (await dataSource.query(`SELECT i.email FROM invitations i WHERE ${PENDING}`, [
     hashEmailToken(input.token),
   ])) as { email: string }[];
@@ -204,6 +204,7 @@ export async function acceptInvitationAsNew(
       passwordHash,
       verified: true,
     });
-    return { userId: user.id, workspaceId: await spendAndJoin(manager, input.token, user) };
+    const workspaceId = await spendAndJoin(manager, input.token, user);
+    return { userId: user.id, email: user.email, workspaceId };
   });
 }

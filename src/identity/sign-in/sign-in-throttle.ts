@@ -45,6 +45,8 @@ interface Claim {
   key: string;
   /** The attempt holds the lock it would start by failing (the lockout's `failures`-th and after). */
   holdsLock: boolean;
+  /** …and that lock is the first of its run of failures (the run the rule's memory keeps). */
+  firstLock: boolean;
 }
 
 /**
@@ -84,7 +86,7 @@ class Lockout {
     const running = await this.lock.get(key);
     if (running && running.consumedPoints >= 1 && running.msBeforeNext > 0) return retryAfter(running);
     const attempt = (await this.failures.consume(key)).consumedPoints;
-    if (attempt < this.rule.failures) return { key, holdsLock: false };
+    if (attempt < this.rule.failures) return { key, holdsLock: false, firstLock: false };
     try {
       // Held for the first lock's length while this attempt learns which lock it starts.
       await this.lock.consume(key, 1, { customDuration: this.rule.firstLockSeconds });
@@ -98,7 +100,7 @@ class Lockout {
     const taken = (await this.locks.consume(key)).consumedPoints;
     const seconds = lockSeconds(this.rule.failures - 1 + taken, this.rule);
     if (seconds !== this.rule.firstLockSeconds) await this.lock.set(key, 1, seconds);
-    return { key, holdsLock: true };
+    return { key, holdsLock: true, firstLock: taken === 1 };
   }
 
   /** The attempt was no failure (the right password, or refused elsewhere): as if never made. */
@@ -138,7 +140,15 @@ export class SignInThrottle {
   private readonly resetsByEmail: RateLimiterPostgres;
   private readonly resetsByAddress: RateLimiterPostgres;
 
-  constructor(pool: Pool, deviceLockout: DeviceLockout) {
+  /**
+   * @param onAccountLocked told (and not awaited) when failures first lock an account's email in a
+   *   run of them, whether or not the email has an account: the owner's notice (lock-notice.ts).
+   */
+  constructor(
+    pool: Pool,
+    deviceLockout: DeviceLockout,
+    private readonly onAccountLocked: (email: string) => void = () => undefined,
+  ) {
     this.accounts = new Lockout('sign-in-account', ACCOUNT_LOCKOUT, pool);
     this.addresses = new Lockout('sign-in-address', ADDRESS_LOCKOUT, pool);
     this.devices = new Lockout('sign-in-device', deviceLockout, pool);
@@ -210,6 +220,9 @@ export class SignInThrottle {
     if (passed !== undefined) {
       await this.accounts.reset(accountKey);
       await this.addresses.release(address);
+    } else if (account.firstLock) {
+      // Decided by the count alone, the same for an unknown email; the notice runs after the answer.
+      this.onAccountLocked(subject.email);
     }
     return passed;
   }
@@ -240,7 +253,10 @@ export class SignInThrottle {
     const passed = await check();
     if (passed !== undefined) await this.currentPasswords.reset(key);
     // Counted whether or not the account is locked already (a running lock counts nothing more).
-    else await this.accounts.claim(emailKey(subject.email));
+    else {
+      const account = await this.accounts.claim(emailKey(subject.email));
+      if (isClaim(account) && account.firstLock) this.onAccountLocked(subject.email);
+    }
     return passed;
   }
 
@@ -277,18 +293,26 @@ const throttled = (whose: string, seconds: number) =>
     'signInThrottled',
   );
 
-/** The throttle with the device lockout the settings give (SIGN_IN_DEVICE_*), for the API and the CLI. */
+/**
+ * The throttle with the device lockout the settings give (SIGN_IN_DEVICE_*), for the API and the
+ * CLI; the API passes `onAccountLocked` to mail the owner (lock-notice.ts).
+ */
 export function signInThrottleOf(
   pool: Pool,
   config: Pick<
     Config,
     'SIGN_IN_DEVICE_FAILURES' | 'SIGN_IN_DEVICE_LOCK_SECONDS' | 'SIGN_IN_DEVICE_MAX_LOCK_SECONDS'
   >,
+  onAccountLocked?: (email: string) => void,
 ): SignInThrottle {
-  return new SignInThrottle(pool, {
-    failures: config.SIGN_IN_DEVICE_FAILURES,
-    firstLockSeconds: config.SIGN_IN_DEVICE_LOCK_SECONDS,
-    maxLockSeconds: config.SIGN_IN_DEVICE_MAX_LOCK_SECONDS,
-    memorySeconds: 24 * 60 * 60,
-  });
+  return new SignInThrottle(
+    pool,
+    {
+      failures: config.SIGN_IN_DEVICE_FAILURES,
+      firstLockSeconds: config.SIGN_IN_DEVICE_LOCK_SECONDS,
+      maxLockSeconds: config.SIGN_IN_DEVICE_MAX_LOCK_SECONDS,
+      memorySeconds: 24 * 60 * 60,
+    },
+    onAccountLocked,
+  );
 }
