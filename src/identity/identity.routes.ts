@@ -97,7 +97,8 @@ export function identityRoutes(deps: {
     // sign out and ask for another link, nothing else.
     await sendVerificationMail(deps.mail, user);
     setSessionCookie(ctx, await createSession(dataSource, user.id, workspace.id), config.PUBLIC_URL);
-    devices.set(ctx, devices.issue(user.email), config.PUBLIC_URL);
+    // No device cookie yet: whoever signs up with an address may not own it (a stranger's
+    // pre-claim), and a known browser is exempt from the account's lock. The mailed link gives it.
     ctx.status = 201;
     ctx.body = await answerSession(user.id, workspace.id);
   });
@@ -111,7 +112,7 @@ export function identityRoutes(deps: {
     const [first] = await workspacesOf(dataSource.manager, user.id);
     if (!first) throw notFoundError('You are not a member of any workspace.', 'noWorkspace');
     setSessionCookie(ctx, await createSession(dataSource, user.id, first.id), config.PUBLIC_URL);
-    // Each time this browser proves the password (sign-up, sign-in, change password) it gets a
+    // Each time this browser proves the password (sign-in, change password) it gets a
     // fresh one (a new nonce, a new lifetime), replacing any other account's.
     devices.set(ctx, devices.issue(user.email), config.PUBLIC_URL);
     ctx.body = await answerSession(user.id, first.id);

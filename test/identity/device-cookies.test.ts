@@ -246,6 +246,29 @@ describe('device cookies: a lockout that strangers cannot aim', () => {
     await ownerSignsInWhileGuessing(email, browser, NEW);
   });
 
+  it("a stranger's sign-up with someone else's address is not a known browser: after the owner resets, it meets the account's lock", async () => {
+    const email = `pre-claimed-${++people}@example.com`;
+    const { client: stranger } = await WebClient.signUpUnverified(app.baseUrl, { email });
+    expect(stranger.cookieNamed('crm_device')).toBeUndefined();
+    // The owner takes the address back by the mailed reset link, then the stranger guesses.
+    const owner = new WebClient(app.baseUrl, { from: freshClientAddress() });
+    await owner.ok('POST', '/app/api/auth/password-reset', { email }, [202]);
+    const token = tokenIn(
+      (await app.mail.waitForMessage({ to: email, subject: RESET_PASSWORD_SUBJECT })).Text,
+      'reset-password',
+    );
+    await owner.ok(
+      'POST',
+      '/app/api/auth/password-reset/complete',
+      { token, newPassword: 'owner took it back 2025' },
+      [204],
+    );
+    for (let n = 1; n <= 5; n++) expect((await signIn(stranger, email, WRONG(n))).status).toBe(401);
+    // The stranger's browser is counted as any other: the account's lock holds it.
+    expectThrottled(await signIn(stranger, email, TEST_PASSWORD), /for this email/);
+    expect((await signIn(owner, email, 'owner took it back 2025')).status).toBe(200);
+  });
+
   it('a fresh browser that opens the verify-email link is a known browser', async () => {
     const email = `verifier-${++people}@example.com`;
     await WebClient.signUpUnverified(app.baseUrl, { email });
