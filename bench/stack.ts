@@ -21,6 +21,8 @@ export const QUOTAS_LIFTED: Record<string, string> = {
   QUOTA_BURST_PER_KEY: '0',
   QUOTA_PER_WORKSPACE: '100000',
   QUOTA_BURST_PER_WORKSPACE: '0',
+  QUOTA_PER_PERSON: '100000',
+  QUOTA_BURST_PER_PERSON: '0',
   // bench:log reads the web app's routes with one session as fast as they answer.
   QUOTA_PER_SESSION: '100000',
   QUOTA_BURST_PER_SESSION: '0',

@@ -78,6 +78,13 @@ export const configSchema = z.object({
   QUOTA_PER_WORKSPACE: z.coerce.number().int().min(1).max(100_000).default(50),
   /** …and how many more it may burst to, refilled over 10 seconds. */
   QUOTA_BURST_PER_WORKSPACE: z.coerce.number().int().min(0).max(1_000_000).default(250),
+  /**
+   * Requests per second all the workspaces one person created (sign-up's and the web app's) may
+   * make together, with every key, connection and session in them…
+   */
+  QUOTA_PER_PERSON: z.coerce.number().int().min(1).max(100_000).default(50),
+  /** …and how many more they may burst to, refilled over 10 seconds. */
+  QUOTA_BURST_PER_PERSON: z.coerce.number().int().min(0).max(1_000_000).default(250),
   /** Requests per second one signed-in session of the web app (`/app/api`) may make… */
   QUOTA_PER_SESSION: z.coerce.number().int().min(1).max(100_000).default(10),
   /** …and how many more it may burst to, refilled over 10 seconds (a page load asks for several). */

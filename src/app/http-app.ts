@@ -67,6 +67,7 @@ export function createApp(deps: AppDeps, services: Services = createServices(dep
     quotas.credentials.check({
       credential: 'apiKeyId' in actor ? `key:${actor.apiKeyId}` : `oauth:${actor.oauthConnectionId}`,
       workspace: actor.workspace.id,
+      creator: actor.workspace.createdBy,
     });
   // The web app's signed-in routes (issue 34, item 2): the session, then its quota, then its
   // workspace's line, the same line as the workspace's REST and MCP requests.
@@ -80,6 +81,7 @@ export function createApp(deps: AppDeps, services: Services = createServices(dep
         const verdict = await quotas.sessions.check({
           credential: `session:${digest(ctx.state.sessionToken!)}`,
           workspace: workspace.id,
+          creator: workspace.createdBy,
         });
         ctx.set(verdict.headers);
         if (verdict.refusal) throw verdict.refusal;

@@ -41,7 +41,12 @@ export async function createWorkspaceWithAdmin(
         // The operator's first Admin: the operator vouches for the address.
         verified: true,
       }));
-    return createWorkspace(manager, { name: input.name, adminUserId: admin.id, planState: 'active' }, hooks);
+    // The operator's act: no creator, so no person's quota (QUOTA_PER_PERSON) holds it.
+    return createWorkspace(
+      manager,
+      { name: input.name, adminUserId: admin.id, planState: 'active', createdBy: null },
+      hooks,
+    );
   });
   return { workspace, adminEmail: email, generatedPassword };
 }

@@ -73,6 +73,7 @@ export async function startTestApp(
     QUOTA_PER_KEY: '100000',
     QUOTA_PER_SESSION: '100000',
     QUOTA_PER_WORKSPACE: '100000',
+    QUOTA_PER_PERSON: '100000',
     MAIL_URL: mail.smtpUrl,
     // Nor a throttle on keys that are not valid (tests send many from 127.0.0.1), where not set.
     API_KEY_FAILURES_PER_ADDRESS: '100000',

@@ -43,7 +43,7 @@ export async function signUp(
     await countWorkspaceCreated(manager, user.id);
     const workspace = await createWorkspace(
       manager,
-      { name: input.workspaceName, adminUserId: user.id },
+      { name: input.workspaceName, adminUserId: user.id, createdBy: user.id },
       hooks,
     );
     return { user, workspace };
