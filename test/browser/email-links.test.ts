@@ -27,11 +27,19 @@ describe('web app: the e-mailed links in a browser', () => {
     ({ app, page } = session);
   });
 
-  it('an Admin invites an address; the person accepts by the link with a password of their own', async () => {
+  it('an Admin invites an address on the Members page; the person accepts by the link with a password of their own', async () => {
+    // The old address of the invitations leads to the Members page, where they are now.
     await page.goto(`${app.baseUrl}/settings/invitations`);
+    await page.waitForURL(`${app.baseUrl}/settings/members`);
+    await page.getByTestId('members-table').waitFor();
+    await page.getByTestId('invitations-empty').waitFor();
+    await page.getByTestId('invite-member').click();
     await page.getByTestId('invite-email').fill(invitee.email);
     await page.getByTestId('invite-submit').click();
     await page.locator(`[data-testid=invitation-row][data-email="${invitee.email}"]`).waitFor();
+    await expect(
+      page.locator(`[data-testid=member-row][data-email="${invitee.email}"]`).count(),
+    ).resolves.toBe(0);
 
     const mail = await app.mail.waitForMessage({
       to: invitee.email,
@@ -47,7 +55,6 @@ describe('web app: the e-mailed links in a browser', () => {
 
     await page.reload();
     await page.getByTestId('invitations-empty').waitFor();
-    await page.goto(`${app.baseUrl}/settings/members`);
     await page.locator(`[data-testid=member-row][data-email="${invitee.email}"]`).waitFor();
   });
 

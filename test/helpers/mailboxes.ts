@@ -45,15 +45,15 @@ export async function verificationLink(baseUrl: string, email: string): Promise<
 }
 
 /**
- * The token of the invitation mail to `email` that `invite` makes the service send, read from the
- * real catcher: only a message caught after `invite` started counts, so an older invitation to the
- * same address (another workspace's, or a replaced one) is never taken for it.
+ * The invitation mail to `email` that `invite` makes the service send, read from the real catcher:
+ * only a message caught after `invite` started counts, so an older invitation to the same address
+ * (another workspace's, or a replaced one) is never taken for it.
  */
-export async function invitationTokenSentBy(
+async function invitationMailSentBy(
   baseUrl: string,
   email: string,
   invite: () => Promise<unknown>,
-): Promise<string> {
+): Promise<CaughtMessage> {
   const catcher = mailboxOf(baseUrl);
   const to = email.toLowerCase();
   const isInvitation = (message: { To: { Address: string }[]; Subject: string }) =>
@@ -68,5 +68,26 @@ export async function invitationTokenSentBy(
   }, `an invitation to ${email} is caught`);
   const response = await fetch(`${catcher.apiUrl}/message/${id}`);
   if (!response.ok) throw new Error(`GET /message/${id}: ${response.status}`);
-  return tokenIn(((await response.json()) as CaughtMessage).Text, 'accept-invitation');
+  return (await response.json()) as CaughtMessage;
+}
+
+/** The token of the invitation mail to `email` that `invite` makes the service send (see above). */
+export async function invitationTokenSentBy(
+  baseUrl: string,
+  email: string,
+  invite: () => Promise<unknown>,
+): Promise<string> {
+  return tokenIn((await invitationMailSentBy(baseUrl, email, invite)).Text, 'accept-invitation');
+}
+
+/** The whole accept-invitation link of the mail `invite` makes the service send, as a person clicks it. */
+export async function invitationLinkSentBy(
+  baseUrl: string,
+  email: string,
+  invite: () => Promise<unknown>,
+): Promise<string> {
+  const text = (await invitationMailSentBy(baseUrl, email, invite)).Text;
+  const match = /https?:\/\/\S+\/app\/accept-invitation\?token=\S+/.exec(text);
+  if (!match) throw new Error(`No accept-invitation link in: ${text}`);
+  return match[0];
 }
