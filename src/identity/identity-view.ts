@@ -64,7 +64,10 @@ export const memberViewSchema = z.object({
   createdAt: timestamp,
 });
 
-/** A new member; an unknown email got a one-time password, returned this once for the admin. */
+/**
+ * A member the operator CLI's `add-member` added; an unknown email got a generated password, printed
+ * once. (The web app has no such route: a person joins from it only by accepting an invitation.)
+ */
 export const memberAddedSchema = z.object({
   member: memberViewSchema,
   temporaryPassword: z.string().optional(),

@@ -69,9 +69,6 @@ export type CreateWorkspaceBody = z.infer<typeof createWorkspaceBody>;
 
 export const switchWorkspaceBody = z.object({ workspaceId: z.uuid() });
 
-export const addMemberBody = z.object({ email, name: name.optional(), roleId: z.uuid() });
-export type AddMemberBody = z.infer<typeof addMemberBody>;
-
 /** An invitation: the address and the role it joins with (the name is the invitee's to choose). */
 export const inviteBody = z.object({ email, roleId: z.uuid() });
 export type InviteBody = z.infer<typeof inviteBody>;

@@ -1,29 +1,25 @@
 import Router from '@koa/router';
 import type { Context } from 'koa';
 import type { DataSource } from 'typeorm';
-import { authorizationError, conflictError, notFoundError } from '../shared/app-error';
+import { authorizationError, notFoundError } from '../shared/app-error';
 import type { MailDeps } from './email-proof/email-proof.service';
 import { invite, listInvitations, revokeInvitation } from './invitations/invitations.service';
-import { normaliseEmail } from './sign-in/email';
-import { User } from './user.entity';
 import { actorOf } from './actor';
 import { parse, parseId } from '../http/validate';
 import type { Actor } from './actor';
-import {
-  addMemberBody,
-  createRoleBody,
-  inviteBody,
-  updateMemberBody,
-  updateRoleBody,
-} from './identity.schemas';
+import { createRoleBody, inviteBody, updateMemberBody, updateRoleBody } from './identity.schemas';
 import type { IdentityHooks } from './identity-hooks';
-import { addMember, listMembers, removeMember, updateMember } from './members.service';
+import { listMembers, removeMember, updateMember } from './members.service';
 import { createRole, listRoles, updateRole } from './roles.service';
 
 const memberNotFound = () => notFoundError('Member not found.', 'memberNotFound');
 const roleNotFound = () => notFoundError('Role not found.', 'roleNotFound');
 
-/** Settings → Members and Settings → Roles: Admin only (architecture.md, "roles"). */
+/**
+ * Settings → Members and Settings → Roles: Admin only (architecture.md, "roles"). A person joins the
+ * workspace from the web app only by an invitation they accept (issue 34): there is no route that
+ * adds a member at once (the operator CLI's `add-member` is the only direct add).
+ */
 export function workspaceAdminRoutes(deps: {
   dataSource: DataSource;
   hooks: IdentityHooks;
@@ -42,23 +38,6 @@ export function workspaceAdminRoutes(deps: {
 
   router.get('/members', async (ctx) => {
     ctx.body = { data: await listMembers(dataSource.manager, admin(ctx).workspace.id) };
-  });
-
-  router.post('/members', async (ctx) => {
-    const actor = admin(ctx);
-    const body = parse(addMemberBody, ctx.request.body);
-    // An account that never proved its address may be a stranger's pre-claim (issue 34): it joins
-    // only by an invitation, which goes to the address and needs the person's act.
-    const existing = await dataSource.manager.findOneBy(User, { email: normaliseEmail(body.email) });
-    if (existing && !existing.emailVerifiedAt) {
-      throw conflictError(
-        'This address has an account that has not confirmed it. Invite the address instead.',
-        'invitationRequired',
-        ['email'],
-      );
-    }
-    ctx.status = 201;
-    ctx.body = await addMember(dataSource, actor.workspace.id, body);
   });
 
   router.get('/invitations', async (ctx) => {

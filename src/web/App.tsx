@@ -15,7 +15,6 @@ import { DeliveriesPage } from './pages/Deliveries';
 import { CheckInboxPage, VerifyEmailPage } from './pages/EmailProof';
 import { AcceptInvitationPage, ForgotPasswordPage, ResetPasswordPage } from './pages/EmailLinks';
 import { MembersPage } from './pages/Members';
-import { InvitationsPage } from './pages/Invitations';
 import { OnboardingPage } from './pages/Onboarding';
 import { RecordsPage } from './pages/Records';
 import { RolesPage } from './pages/Roles';
@@ -41,7 +40,11 @@ const PAGES: Record<string, Page> = {
   '/settings/api-keys': { render: () => <ApiKeysPage />, allowed: can('apiRead') },
   '/settings/connected-apps': { render: () => <ConnectedAppsPage /> },
   '/settings/members': { render: () => <MembersPage />, allowed: can('manageWorkspace') },
-  '/settings/invitations': { render: () => <InvitationsPage />, allowed: can('manageWorkspace') },
+  // The pending invitations are on the Members page; the old address leads there.
+  '/settings/invitations': {
+    render: () => <Redirect to="/settings/members" />,
+    allowed: can('manageWorkspace'),
+  },
   '/settings/roles': { render: () => <RolesPage />, allowed: can('manageWorkspace') },
   '/settings/connected-accounts': {
     render: () => <ConnectedAccountsPage />,

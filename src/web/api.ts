@@ -17,7 +17,6 @@ export type { ResendBatchResultView, ResendBatchView, ResendFailedBody, ResendFa
 import type { ApiKeyView, CreatedApiKey, QuickConnection, Snippet } from '../api-keys/api-key-view';
 import type {
   ApiPermissions,
-  MemberAdded,
   MemberStatus,
   MemberView,
   ReadAccess,
@@ -80,7 +79,7 @@ export type Role = RoleView;
 export type RoleChange = Partial<
   Pick<Role, 'name' | 'apiRead' | 'apiCreate' | 'apiEdit' | 'apiDelete'> & RoleRecordAccess
 >;
-export type { MemberAdded, MemberStatus };
+export type { MemberStatus };
 export type Member = MemberView;
 export type Session = SessionView;
 export type Invitation = InvitationView;
@@ -259,8 +258,6 @@ export const api = {
   deleteApiKey: (id: string) => request<void>('DELETE', `/app/api/api-keys/${encodeURIComponent(id)}`),
 
   members: () => request<{ data: Member[] }>('GET', '/app/api/members'),
-  addMember: (input: { email: string; name?: string; roleId: string }) =>
-    request<MemberAdded>('POST', '/app/api/members', input),
   updateMember: (userId: string, input: { roleId?: string; status?: MemberStatus }) =>
     request<Member>('PATCH', `/app/api/members/${encodeURIComponent(userId)}`, input),
   removeMember: (userId: string) => request<void>('DELETE', `/app/api/members/${encodeURIComponent(userId)}`),

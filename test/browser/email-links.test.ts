@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import { RESET_PASSWORD_SUBJECT } from '../../src/identity/email-proof/proof-mail';
 import { INVITATION_SUBJECT_PREFIX } from '../../src/identity/invitations/invitation-mail';
-import { signInInBrowser, useBrowserSession } from '../helpers/browser';
+import { inviteInBrowser, signInInBrowser, useBrowserSession } from '../helpers/browser';
 import type { TestApp } from '../helpers/test-app';
 
 /**
@@ -27,11 +27,19 @@ describe('web app: the e-mailed links in a browser', () => {
     ({ app, page } = session);
   });
 
-  it('an Admin invites an address; the person accepts by the link with a password of their own', async () => {
+  it('an Admin invites an address on the Members page; the person accepts by the link with a password of their own', async () => {
+    // The old address of the invitations leads to the Members page, where they are now.
     await page.goto(`${app.baseUrl}/settings/invitations`);
+    await page.waitForURL(`${app.baseUrl}/settings/members`);
+    await page.getByTestId('members-table').waitFor();
+    await page.getByTestId('invitations-empty').waitFor();
+    await page.getByTestId('invite-member').click();
     await page.getByTestId('invite-email').fill(invitee.email);
     await page.getByTestId('invite-submit').click();
     await page.locator(`[data-testid=invitation-row][data-email="${invitee.email}"]`).waitFor();
+    await expect(
+      page.locator(`[data-testid=member-row][data-email="${invitee.email}"]`).count(),
+    ).resolves.toBe(0);
 
     const mail = await app.mail.waitForMessage({
       to: invitee.email,
@@ -47,8 +55,26 @@ describe('web app: the e-mailed links in a browser', () => {
 
     await page.reload();
     await page.getByTestId('invitations-empty').waitFor();
-    await page.goto(`${app.baseUrl}/settings/members`);
     await page.locator(`[data-testid=member-row][data-email="${invitee.email}"]`).waitFor();
+  });
+
+  it('an Admin revokes a pending invitation on the Members page; its mailed link stops working', async () => {
+    const email = 'revoked@example.com';
+    const link = await inviteInBrowser(page, app.baseUrl, { email });
+    const row = page.locator(`[data-testid=invitation-row][data-email="${email}"]`);
+    await row.getByTestId('invitation-revoke').click();
+    await row.waitFor({ state: 'detached' });
+    await page.getByTestId('invitations-empty').waitFor();
+
+    const other = await session.newPage();
+    await other.goto(link);
+    await other
+      .getByTestId('error-message')
+      .getByText('This invitation is not valid any more', { exact: false })
+      .waitFor();
+    await expect(other.getByTestId('invitation-summary').count()).resolves.toBe(0);
+    await other.context().close();
+    await expect(page.locator(`[data-testid=member-row][data-email="${email}"]`).count()).resolves.toBe(0);
   });
 
   it('forgot password: the mailed link sets a new one, and signing in with it works', async () => {

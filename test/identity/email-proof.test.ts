@@ -22,9 +22,10 @@ describe('proof of the address at sign-up', () => {
     ['POST', '/app/api/api-keys/quick', { clientKind: 'claude-desktop' }],
     ['GET', '/app/api/quick-connections'],
     ['GET', '/app/api/members'],
+    ['GET', '/app/api/invitations'],
     [
       'POST',
-      '/app/api/members',
+      '/app/api/invitations',
       { email: 'someone@example.com', roleId: '00000000-0000-4000-8000-000000000000' },
     ],
     ['GET', '/app/api/roles'],

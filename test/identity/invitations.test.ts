@@ -35,13 +35,13 @@ describe('invitations instead of instant membership', () => {
     const victim = 'new.hire@victimcorp.test';
     const { client: stranger } = await WebClient.signUpUnverified(app.baseUrl, { email: victim });
 
-    // Adding the address as before does not add the stranger's account.
+    // The web app has no direct add any more: the old route adds nobody, the stranger's account least of all.
     const added = await admin.request<any>('POST', '/app/api/members', {
       email: victim,
       roleId: memberRoleId,
     });
-    expect(added.status).toBe(409);
-    expect(added.body.error.issues[0]).toMatchObject({ customCode: 'invitationRequired', path: ['email'] });
+    expect(added.status).toBe(405);
+    expect(added.body.error.issues[0].customCode).toBe('methodNotAllowed');
     expect(await memberEmails()).not.toContain(victim);
 
     // The invitation goes to the address; the Admin sees it pending.
