@@ -97,6 +97,10 @@ export const configSchema = z.object({
   API_KEY_FAILURES_PER_ADDRESS: z.coerce.number().int().min(1).max(1_000_000).default(20),
   /** The window of API_KEY_FAILURES_PER_ADDRESS, in seconds, counted from the first failure. */
   API_KEY_FAILURE_WINDOW_SECONDS: z.coerce.number().int().min(1).max(86_400).default(600),
+  /** Invitations one person may send in an hour, across all their workspaces (each is a mail)… */
+  INVITATIONS_PER_INVITER_PER_HOUR: z.coerce.number().int().min(1).max(1_000_000).default(50),
+  /** …and how many times one address may be invited in a day, from every workspace together. */
+  INVITATIONS_PER_ADDRESS_PER_DAY: z.coerce.number().int().min(1).max(1_000_000).default(3),
   /**
    * Requests of one API key, session or workspace served at once by one API process (REST, MCP and
    * the web app's `/app/api`; docs/security.md).

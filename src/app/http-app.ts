@@ -153,7 +153,7 @@ export function createApp(deps: AppDeps, services: Services = createServices(dep
   const web = new Router({ prefix: '/app/api' });
   web.use(signedIn);
   web.use(apiKeysRoutes({ apiKeys, config }).routes());
-  web.use(workspaceAdminRoutes({ dataSource, hooks: identityHooks, mail }).routes());
+  web.use(workspaceAdminRoutes({ dataSource, hooks: identityHooks, mail, config }).routes());
   web.use(recordsRoutes({ records, trash }).routes());
   web.use(modelRoutes({ dataSource, modelChanges }).routes());
   web.use(deliveriesRoutes({ deliveries, retryNow, testEvents, workspaceHealth, web: true }).routes());

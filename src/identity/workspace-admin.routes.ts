@@ -1,9 +1,13 @@
 import Router from '@koa/router';
 import type { Context } from 'koa';
+import type { Pool } from 'pg';
+import type { Config } from '../config';
 import type { DataSource } from 'typeorm';
+import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
 import { authorizationError, notFoundError } from '../shared/app-error';
 import type { MailDeps } from './email-proof/email-proof.service';
 import { invite, listInvitations, revokeInvitation } from './invitations/invitations.service';
+import { InvitationThrottle } from './invitations/invitation-throttle';
 import { actorOf } from './actor';
 import { parse, parseId } from '../http/validate';
 import type { Actor } from './actor';
@@ -24,9 +28,15 @@ export function workspaceAdminRoutes(deps: {
   dataSource: DataSource;
   hooks: IdentityHooks;
   mail: MailDeps;
+  config: Pick<Config, 'INVITATIONS_PER_INVITER_PER_HOUR' | 'INVITATIONS_PER_ADDRESS_PER_DAY'>;
 }): Router {
   const { dataSource } = deps;
   const router = new Router();
+  // Counted in PostgreSQL, so every API process shares the bound (invitation-throttle.ts).
+  const invitations = new InvitationThrottle(
+    (dataSource.driver as PostgresDriver).master as Pool,
+    deps.config,
+  );
 
   const admin = (ctx: Context): Actor => {
     const actor = actorOf(ctx);
@@ -46,12 +56,14 @@ export function workspaceAdminRoutes(deps: {
 
   router.post('/invitations', async (ctx) => {
     const actor = admin(ctx);
+    const body = parse(inviteBody, ctx.request.body);
+    await invitations.count({ inviterId: actor.user.id, email: body.email });
     ctx.status = 201;
     ctx.body = await invite(
       deps.mail,
       actor.workspace.id,
       { id: actor.user.id, name: actor.user.name },
-      parse(inviteBody, ctx.request.body),
+      body,
     );
   });
 

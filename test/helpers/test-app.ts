@@ -77,6 +77,9 @@ export async function startTestApp(
     MAIL_URL: mail.smtpUrl,
     // Nor a throttle on keys that are not valid (tests send many from 127.0.0.1), where not set.
     API_KEY_FAILURES_PER_ADDRESS: '100000',
+    // Nor a bound on invitations (tests invite many people), where not set.
+    INVITATIONS_PER_INVITER_PER_HOUR: '100000',
+    INVITATIONS_PER_ADDRESS_PER_DAY: '100000',
     ...overrides,
   });
   const mailer = new Mailer({ url: config.MAIL_URL!, from: config.MAIL_FROM });
