@@ -1,8 +1,8 @@
 import type { Pool } from 'pg';
 import type { Config } from '../../config';
-import { RateLimiterRes, type RateLimiterPostgres } from 'rate-limiter-flexible';
+import type { RateLimiterPostgres } from 'rate-limiter-flexible';
 import { rateLimitError } from '../../shared/app-error';
-import { sharedCounter } from '../../security/shared-counter';
+import { sharedCounter, spendEach } from '../../security/shared-counter';
 import { normaliseEmail } from '../sign-in/email';
 
 /**
@@ -39,22 +39,21 @@ export class InvitationThrottle {
 
   /** Counts one invitation (whatever comes of it), or refuses it with 429 `invitationThrottled`. */
   async count(subject: { inviterId: string; email: string }): Promise<void> {
-    const steps = [
-      [this.byInviter, subject.inviterId, 'You have sent too many invitations this hour.'],
-      [this.byAddress, normaliseEmail(subject.email), 'This address was invited too many times today.'],
-    ] as const;
-    for (const [limiter, key, why] of steps) {
-      try {
-        await limiter.consume(key);
-      } catch (refused) {
-        if (!(refused instanceof RateLimiterRes)) throw refused;
-        const seconds = Math.max(1, Math.ceil(refused.msBeforeNext / 1000));
-        throw rateLimitError(
-          `${why} Try again in ${Math.ceil(seconds / 60)} minutes.`,
+    const why = [
+      'You have sent too many invitations this hour.',
+      'This address was invited too many times today.',
+    ];
+    await spendEach(
+      [
+        [this.byInviter, subject.inviterId],
+        [this.byAddress, normaliseEmail(subject.email)],
+      ],
+      (seconds, index) =>
+        rateLimitError(
+          `${why[index]} Try again in ${Math.ceil(seconds / 60)} minutes.`,
           seconds,
           'invitationThrottled',
-        );
-      }
-    }
+        ),
+    );
   }
 }

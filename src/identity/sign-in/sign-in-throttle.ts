@@ -5,7 +5,7 @@ import type { Config } from '../../config';
 import { rateLimitError } from '../../shared/app-error';
 import { normaliseEmail } from './email';
 import { clientAddressKey } from '../../security/client-address-key';
-import { sharedCounter } from '../../security/shared-counter';
+import { sharedCounter, spendEach } from '../../security/shared-counter';
 import { lockSeconds, type LockoutRule } from './lockout.rules';
 
 // Candidate settings (docs/security.md, "Limits"): named here until the lead wires them into config.
@@ -167,22 +167,18 @@ export class SignInThrottle {
 
   /** Counts a password-reset request for this email from this address, or refuses it. */
   async passwordReset(subject: { email: string; ip: string }): Promise<void> {
-    for (const [limiter, key] of [
-      [this.resetsByAddress, clientAddressKey(subject.ip)],
-      [this.resetsByEmail, emailKey(subject.email)],
-    ] as const) {
-      try {
-        await limiter.consume(key);
-      } catch (refused) {
-        if (!(refused instanceof RateLimiterRes)) throw refused;
-        const seconds = Math.max(1, Math.ceil(refused.msBeforeNext / 1000));
-        throw rateLimitError(
+    await spendEach(
+      [
+        [this.resetsByAddress, clientAddressKey(subject.ip)],
+        [this.resetsByEmail, emailKey(subject.email)],
+      ],
+      (seconds) =>
+        rateLimitError(
           `Too many password-reset requests. Try again in ${waitText(seconds)}.`,
           seconds,
           'passwordResetThrottled',
-        );
-      }
-    }
+        ),
+    );
   }
 
   /**
@@ -262,18 +258,14 @@ export class SignInThrottle {
 
   /** Counts a sign-up from this address, or refuses it. */
   async signUp(ip: string): Promise<void> {
-    try {
-      await this.signUps.consume(clientAddressKey(ip));
-    } catch (refused) {
-      if (!(refused instanceof RateLimiterRes)) throw refused;
-      const seconds = Math.max(1, Math.ceil(refused.msBeforeNext / 1000));
-      throw rateLimitError(
+    await spendEach([[this.signUps, clientAddressKey(ip)]], (seconds) =>
+      rateLimitError(
         `Too many sign-ups from this address: at most ${SIGN_UP_PER_ADDRESS.points} an hour. ` +
           `Try again in ${waitText(seconds)}.`,
         seconds,
         'signUpThrottled',
-      );
-    }
+      ),
+    );
   }
 }
 
