@@ -299,6 +299,7 @@ async function main(): Promise<void> {
 
   const workspace = await prepareWorkspace({
     baseUrl: stack.baseUrl,
+    mailApiUrl: stack.mailApiUrl,
     webhookUrl: `${receiver.url}${HOOK_PATH}`,
     secret,
   });

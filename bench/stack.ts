@@ -21,6 +21,8 @@ export const QUOTAS_LIFTED: Record<string, string> = {
   QUOTA_BURST_PER_KEY: '0',
   QUOTA_PER_WORKSPACE: '100000',
   QUOTA_BURST_PER_WORKSPACE: '0',
+  QUOTA_PER_PERSON: '100000',
+  QUOTA_BURST_PER_PERSON: '0',
   // bench:log reads the web app's routes with one session as fast as they answer.
   QUOTA_PER_SESSION: '100000',
   QUOTA_BURST_PER_SESSION: '0',
@@ -62,6 +64,8 @@ export interface Stack {
   postgresUrl: string;
   /** The stack's Prometheus metrics (GET). */
   metricsUrl: string;
+  /** The JSON API of the stack's mail catcher, where sign-up's link is read (bench/workspace.ts). */
+  mailApiUrl: string;
   logFile: string;
   /** SIGINT (the stack stops in order), then SIGKILL whatever is left after a grace period. */
   stop: () => Promise<void>;
@@ -190,6 +194,7 @@ export async function startStack(options: {
     namespace: 'default',
     postgresUrl: `postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${postgresPort}/crm`,
     metricsUrl: `http://127.0.0.1:${metricsPort}/metrics`,
+    mailApiUrl: `http://127.0.0.1:${inboxPort}/api/v1`,
     logFile,
     stop,
     killNow,

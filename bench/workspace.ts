@@ -43,6 +43,12 @@ function expect(result: { status: number; body: unknown }, status: number, what:
 
 export async function prepareWorkspace(options: {
   baseUrl: string;
+  /**
+   * The JSON API of the mail catcher the stack mails to (`http://127.0.0.1:PORT/api/v1`): a
+   * signed-up account can do nothing until it opens the link mailed to it. Not needed by a build
+   * from before that proof (BENCH_PROJECT_ROOT), whose sign-up is usable at once.
+   */
+  mailApiUrl?: string;
   webhookUrl: string;
   secret: string;
   /** What the webhook subscribes to: record.created unless said (each deal written is one delivery). */
@@ -56,6 +62,17 @@ export async function prepareWorkspace(options: {
   expect(signUp, 201, 'sign-up');
   const cookie = signUp.setCookie?.split(';')[0];
   if (!cookie) throw new Error('sign-up set no session cookie');
+  if ((signUp.body as { emailVerified?: boolean }).emailVerified === false) {
+    if (!options.mailApiUrl) throw new Error('sign-up needs its mailed link, and no mail catcher was given');
+    expect(
+      await call(baseUrl, 'POST', '/app/api/auth/verify-email', {
+        cookie,
+        body: { token: await mailedToken(options.mailApiUrl, email, 'verify-email') },
+      }),
+      204,
+      'opening the mailed link',
+    );
+  }
 
   const key = expect(
     await call(baseUrl, 'POST', '/app/api/api-keys', { cookie, body: { name: 'bench' } }),
@@ -93,4 +110,27 @@ export async function createWebhook(
     'creating the webhook',
   );
   return created.id as string;
+}
+
+/**
+ * The token of the newest link to `/app/<page>` mailed to `email`, read from the catcher's JSON API
+ * as a person reads the message (waits up to 30 s for it to arrive).
+ */
+export async function mailedToken(mailApiUrl: string, email: string, page: string): Promise<string> {
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    const list = (await (await fetch(`${mailApiUrl}/messages?limit=200`)).json()) as {
+      messages: { ID: string; To: { Address: string }[] }[];
+    };
+    const message = list.messages.find((m) => m.To.some((to) => to.Address.toLowerCase() === email));
+    if (message) {
+      const { Text } = (await (await fetch(`${mailApiUrl}/message/${message.ID}`)).json()) as {
+        Text: string;
+      };
+      const link = new RegExp(`/app/${page}\\?token=([A-Za-z0-9_%-]+)`).exec(Text);
+      if (link) return decodeURIComponent(link[1]!);
+    }
+    if (Date.now() > deadline) throw new Error(`no /app/${page} link mailed to ${email} within 30 s`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
 }

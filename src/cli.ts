@@ -10,6 +10,10 @@ import { passwordProblem } from './shared/password.rules';
 import { createWorkspaceWithAdmin } from './identity/bootstrap';
 import { identityHooks } from './app/services';
 import { addMember } from './identity/members.service';
+import { resetPasswordByOperator } from './identity/email-proof/password-reset.service';
+import { signInThrottleOf } from './identity/sign-in/sign-in-throttle';
+import type { Pool } from 'pg';
+import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
 import { Role } from './identity/role.entity';
 import { Workspace } from './identity/workspace.entity';
 import { ConnectedAccount } from './messaging/connected-account.entity';
@@ -29,6 +33,9 @@ Commands:
       Without --admin-password a password is generated and printed once.
   add-member --workspace WORKSPACE_ID_OR_NAME --email EMAIL [--role ROLE_NAME] [--name NAME] [--password PASSWORD]
       Adds a member (default role: Member). A new user gets the given or a generated password.
+  reset-password --email EMAIL
+      Sets a new generated password for the account, printed once; the account counts as verified,
+      every one of its sessions ends and its sign-in lockout is cleared.
   messaging connect --workspace WORKSPACE_ID_OR_NAME --provider NAME --account-id ID --display-name NAME
       Connects a messaging account and prints its id and signing secret (shown once).
   messaging simulate --account CONNECTED_ACCOUNT_ID [--event messaging.… ...] [--replay] [--url BASE_URL]
@@ -225,6 +232,21 @@ async function importLegacyCommand(args: string[]): Promise<void> {
   say(`Imported ${imported.webhooks} webhook(s) and ${imported.deliveries} delivery record(s).`);
 }
 
+async function resetPasswordCommand(args: string[]): Promise<void> {
+  const { values } = parseArgs({ args, options: { email: { type: 'string' } } });
+  const email = required(values, 'email');
+  const reset = await withDatabase((dataSource) =>
+    resetPasswordByOperator(
+      dataSource,
+      signInThrottleOf((dataSource.driver as PostgresDriver).master as Pool, loadConfig()),
+      email,
+    ),
+  );
+  if (!reset) throw new UsageError(`No account has the email ${email}.`);
+  say(`Reset the password of ${reset.email}; every session of the account ended.`);
+  say(`Generated password (shown once): ${reset.password}`);
+}
+
 async function main(argv: string[]): Promise<void> {
   const [command, ...args] = argv;
   switch (command) {
@@ -232,6 +254,8 @@ async function main(argv: string[]): Promise<void> {
       return createWorkspaceCommand(args);
     case 'add-member':
       return addMemberCommand(args);
+    case 'reset-password':
+      return resetPasswordCommand(args);
     case 'messaging':
       return messagingCommand(args);
     case 'import-legacy-webhooks':

@@ -78,6 +78,13 @@ export const configSchema = z.object({
   QUOTA_PER_WORKSPACE: z.coerce.number().int().min(1).max(100_000).default(50),
   /** …and how many more it may burst to, refilled over 10 seconds. */
   QUOTA_BURST_PER_WORKSPACE: z.coerce.number().int().min(0).max(1_000_000).default(250),
+  /**
+   * Requests per second all the workspaces one person created (sign-up's and the web app's) may
+   * make together, with every key, connection and session in them…
+   */
+  QUOTA_PER_PERSON: z.coerce.number().int().min(1).max(100_000).default(50),
+  /** …and how many more they may burst to, refilled over 10 seconds. */
+  QUOTA_BURST_PER_PERSON: z.coerce.number().int().min(0).max(1_000_000).default(250),
   /** Requests per second one signed-in session of the web app (`/app/api`) may make… */
   QUOTA_PER_SESSION: z.coerce.number().int().min(1).max(100_000).default(10),
   /** …and how many more it may burst to, refilled over 10 seconds (a page load asks for several). */
@@ -90,6 +97,10 @@ export const configSchema = z.object({
   API_KEY_FAILURES_PER_ADDRESS: z.coerce.number().int().min(1).max(1_000_000).default(20),
   /** The window of API_KEY_FAILURES_PER_ADDRESS, in seconds, counted from the first failure. */
   API_KEY_FAILURE_WINDOW_SECONDS: z.coerce.number().int().min(1).max(86_400).default(600),
+  /** Invitations one person may send in an hour, across all their workspaces (each is a mail)… */
+  INVITATIONS_PER_INVITER_PER_HOUR: z.coerce.number().int().min(1).max(1_000_000).default(50),
+  /** …and how many times one address may be invited in a day, from every workspace together. */
+  INVITATIONS_PER_ADDRESS_PER_DAY: z.coerce.number().int().min(1).max(1_000_000).default(3),
   /**
    * Requests of one API key, session or workspace served at once by one API process (REST, MCP and
    * the web app's `/app/api`; docs/security.md).

@@ -158,13 +158,20 @@ export async function runScenario(scenario: Scenario, settings: ScenarioSettings
     });
     const b = await prepareWorkspace({
       baseUrl: stack.baseUrl,
+      mailApiUrl: stack.mailApiUrl,
       webhookUrl: `${receiver.url}${HOOK_PATH}`,
       secret,
     });
     // `none`: A's webhook subscribes to an event its writes never cause.
     const aEvents = scenario.mode === 'none' ? ['record.deleted'] : ['record.created'];
     const a = bad
-      ? await prepareWorkspace({ baseUrl: stack.baseUrl, webhookUrl: bad.url, secret, events: aEvents })
+      ? await prepareWorkspace({
+          baseUrl: stack.baseUrl,
+          mailApiUrl: stack.mailApiUrl,
+          webhookUrl: bad.url,
+          secret,
+          events: aEvents,
+        })
       : undefined;
     // More of A's webhooks: each its own path on the same receiver.
     const aWebhookIds = a ? [a.webhookId] : [];

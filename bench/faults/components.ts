@@ -50,6 +50,20 @@ interface DevServerModule {
   }): Promise<{ address: string; stop: () => Promise<void> }>;
 }
 
+interface MailCatcherModule {
+  startMailCatcher(options: {
+    binary: string;
+    dataDir: string;
+    smtpPort: number;
+    uiPort: number;
+    keepMessages: boolean;
+  }): Promise<{ smtpUrl: string; inboxUrl: string; apiUrl: string; stop: () => Promise<void> }>;
+}
+
+interface MailCatcherBinaryModule {
+  mailCatcherBinary(): string | undefined;
+}
+
 interface BinariesModule {
   temporalBinaries(): { cli?: string };
 }
@@ -170,6 +184,69 @@ export class TemporalDevServer implements Component {
     const running = this.running;
     this.running = undefined;
     if (running) await withTimeout(running.stop(), STOP_GRACE_MS, 'Temporal did not stop').catch(() => {});
+    this.killNow();
+  }
+
+  killNow(): void {
+    killAll(processesMentioning(this.options.dataDir));
+  }
+}
+
+/**
+ * The mail catcher (Mailpit) external mode sends to here instead of a provider's SMTP server, so the
+ * run reads sign-up's mailed link as a person would. Not a fault target.
+ */
+export class MailCatcher implements Component {
+  readonly name = 'mail catcher';
+  unplannedRestarts = 0;
+  smtpUrl = '';
+  /** The inbox page, for people. */
+  inboxUrl = '';
+  /** Its JSON API (`/messages`, `/message/{id}`). */
+  apiUrl = '';
+  private running: { stop: () => Promise<void> } | undefined;
+  private closed = false;
+
+  constructor(
+    private readonly options: { projectRoot: string; dataDir: string; smtpPort: number; uiPort: number },
+  ) {}
+
+  async start(): Promise<void> {
+    const { mailCatcherBinary } = built<MailCatcherBinaryModule>(
+      this.options.projectRoot,
+      'embedded/mail-catcher-binary.js',
+    );
+    const { startMailCatcher } = built<MailCatcherModule>(
+      this.options.projectRoot,
+      'embedded/mail-catcher.js',
+    );
+    const binary = mailCatcherBinary();
+    if (!binary) throw new Error('no Mailpit: run `npm run setup` (it builds it), or set MAILPIT_BINARY');
+    if (this.closed) throw new Error('the run is stopping');
+    const running = await startMailCatcher({
+      binary,
+      dataDir: this.options.dataDir,
+      smtpPort: this.options.smtpPort,
+      uiPort: this.options.uiPort,
+      keepMessages: false,
+    });
+    this.running = running;
+    this.smtpUrl = running.smtpUrl;
+    this.inboxUrl = running.inboxUrl;
+    this.apiUrl = running.apiUrl;
+    if (this.closed) await this.stop();
+  }
+
+  async fault(): Promise<void> {
+    throw new Error('the mail catcher is not a fault target');
+  }
+
+  async stop(): Promise<void> {
+    this.closed = true;
+    const running = this.running;
+    this.running = undefined;
+    if (running)
+      await withTimeout(running.stop(), STOP_GRACE_MS, 'the mail catcher did not stop').catch(() => {});
     this.killNow();
   }
 

@@ -116,6 +116,7 @@ async function main(settings: FaultSettings): Promise<number> {
   let plan: { component: Component; aim: () => Promise<string> }[];
   let postgresUrl: string;
   let baseUrls: string[];
+  let mailApiUrl: string;
   let downMs = settings.downMs;
   if (topologyMode) {
     const topology = await startLoopbackTopology({
@@ -124,7 +125,7 @@ async function main(settings: FaultSettings): Promise<number> {
       log,
       started: (component) => components.push(component),
     });
-    ({ postgresUrl, baseUrls } = topology);
+    ({ postgresUrl, baseUrls, mailApiUrl } = topology);
     if (topology.temporal.pid) otherPids.push(topology.temporal.pid);
     plan = [
       { component: topology.workers[0]!, aim: killMidPost },
@@ -133,21 +134,33 @@ async function main(settings: FaultSettings): Promise<number> {
     // Down long enough that the other worker and the other API visibly carry the load.
     downMs = Math.max(downMs, 10_000);
   } else {
-    const [pgPort, temporalPort, uiPort, apiPort] = [
-      await freePort(),
-      await freePort(),
-      await freePort(),
-      await freePort(),
+    const taken = new Set<number>();
+    const [pgPort, temporalPort, uiPort, apiPort, smtpPort, inboxPort] = [
+      await freePort(taken),
+      await freePort(taken),
+      await freePort(taken),
+      await freePort(taken),
+      await freePort(taken),
+      await freePort(taken),
     ];
-    const { postgres, temporal, api, worker, baseUrl } = await startService({
+    const service = await startService({
       projectRoot: PROJECT_ROOT,
       dir,
-      ports: { pg: pgPort, temporal: temporalPort, ui: uiPort, api: apiPort },
+      ports: {
+        pg: pgPort,
+        temporal: temporalPort,
+        ui: uiPort,
+        api: apiPort,
+        smtp: smtpPort,
+        inbox: inboxPort,
+      },
       log,
       started: (component) => components.push(component),
     });
+    const { postgres, temporal, api, worker } = service;
     postgresUrl = postgres.url;
-    baseUrls = [baseUrl];
+    baseUrls = [service.baseUrl];
+    mailApiUrl = service.mailApiUrl;
     plan = [
       { component: worker, aim: killMidPost },
       { component: api, aim: async () => 'SIGKILL' },
@@ -160,7 +173,12 @@ async function main(settings: FaultSettings): Promise<number> {
     ];
   }
   const baseUrl = baseUrls[0]!;
-  const workspace = await prepareRun({ baseUrl, receiverUrl: receiver.url, webhooks: settings.webhooks });
+  const workspace = await prepareRun({
+    baseUrl,
+    mailApiUrl,
+    receiverUrl: receiver.url,
+    webhooks: settings.webhooks,
+  });
   const { webhookIds } = workspace;
   log(`workspace ready; writing${baseUrls.length > 1 ? ` through ${baseUrls.length} APIs in turn` : ''}`);
 

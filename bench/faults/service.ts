@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { prepareWorkspace } from '../workspace';
-import { NodeRole, Postgres, TemporalDevServer, type Component, type Log } from './components';
+import { MailCatcher, NodeRole, Postgres, TemporalDevServer, type Component, type Log } from './components';
 import { QUOTAS_LIFTED } from '../stack';
 
 export interface Service {
@@ -15,13 +15,15 @@ export interface Service {
   api: NodeRole;
   worker: NodeRole;
   baseUrl: string;
+  /** Where the API's mail is caught (MAIL_URL points at it), read through this JSON API. */
+  mailApiUrl: string;
 }
 
 export async function startService(options: {
   projectRoot: string;
   /** A folder of the run's temporary directory (created). */
   dir: (name: string) => string;
-  ports: { pg: number; temporal: number; ui: number; api: number };
+  ports: { pg: number; temporal: number; ui: number; api: number; smtp: number; inbox: number };
   log: Log;
   /** Told of each component as soon as it exists, so a failed start still stops it. */
   started: (component: Component) => void;
@@ -35,10 +37,18 @@ export async function startService(options: {
     uiPort: ports.ui,
     log,
   });
+  // External mode needs an SMTP server (MAIL_URL); a local catcher stands in for the provider's.
+  const mail = new MailCatcher({
+    projectRoot,
+    dataDir: dir('mail'),
+    smtpPort: ports.smtp,
+    uiPort: ports.inbox,
+  });
   options.started(postgres);
   options.started(temporal);
-  log('starting PostgreSQL and the Temporal dev server…');
-  await Promise.all([postgres.start(), temporal.start()]);
+  options.started(mail);
+  log('starting PostgreSQL, the Temporal dev server and a mail catcher…');
+  await Promise.all([postgres.start(), temporal.start(), mail.start()]);
 
   const baseUrl = `http://127.0.0.1:${ports.api}`;
   const env = roleEnv({
@@ -48,6 +58,7 @@ export async function startService(options: {
     HOST: '127.0.0.1',
     PORT: String(ports.api),
     PUBLIC_URL: baseUrl,
+    MAIL_URL: mail.smtpUrl,
     DATA_DIR: dir('app'),
     LOG_LEVEL: 'warn',
     // External mode reaches no loopback address unless allowed; the receiver is on loopback.
@@ -76,7 +87,7 @@ export async function startService(options: {
   options.started(worker);
   log('starting the API and the worker (node dist/src/api.js, node dist/src/worker.js)…');
   await Promise.all([api.start(), worker.start()]);
-  return { postgres, temporal, api, worker, baseUrl };
+  return { postgres, temporal, api, worker, baseUrl, mailApiUrl: mail.apiUrl };
 }
 
 /** The caller's environment without what points a role elsewhere, and `values`. */
@@ -109,12 +120,18 @@ export interface RunWorkspace {
  */
 export async function prepareRun(options: {
   baseUrl: string;
+  mailApiUrl: string;
   receiverUrl: string;
   webhooks: number;
 }): Promise<RunWorkspace> {
   const { baseUrl, receiverUrl } = options;
   const secret = randomBytes(16).toString('hex');
-  const workspace = await prepareWorkspace({ baseUrl, webhookUrl: `${receiverUrl}/hook`, secret });
+  const workspace = await prepareWorkspace({
+    baseUrl,
+    mailApiUrl: options.mailApiUrl,
+    webhookUrl: `${receiverUrl}/hook`,
+    secret,
+  });
   const headers = { 'x-api-key': workspace.apiKey, 'content-type': 'application/json' };
   const me = (await (await fetch(`${baseUrl}/api/v1/me`, { headers })).json()) as {
     workspace: { id: string };

@@ -69,6 +69,7 @@ async function main(): Promise<void> {
     stack = await startStack({ projectRoot: PROJECT_ROOT, dataDir: tmp, log });
     const workspace = await prepareWorkspace({
       baseUrl: stack.baseUrl,
+      mailApiUrl: stack.mailApiUrl,
       webhookUrl: `${receiver.url}${HOOK_PATH}`,
       secret,
     });

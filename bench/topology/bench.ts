@@ -68,6 +68,7 @@ export async function runTopologyBench(options: {
     });
     const workspace = await prepareWorkspace({
       baseUrl: topology.baseUrls[0]!,
+      mailApiUrl: topology.mailApiUrl,
       webhookUrl: `${receiver.url}${HOOK_PATH}`,
       secret,
     });

@@ -49,6 +49,7 @@ const sampleAppEnv = appEnv({
   encryptionKey: '0'.repeat(64),
   outboundAllowedCidrs: 'none',
   logLevel: 'info',
+  mailUrl: 'smtp://user:password@smtp.example.com:587',
 });
 /** The script of a one-shot `sh -ec` job, one command a line. */
 const scriptLines = (job: ComposeService) =>

@@ -92,6 +92,7 @@ async function main(): Promise<void> {
     `  Temporal server:  ${topology.temporal.address} (namespace default; no Web UI: compose runs one)`,
     `  PostgreSQL:       ${topology.postgresUrl.replace(/:[^:@/]+@/, ':***@')} (password in ${join(dataDir, 'postgres', 'postgres-password')})`,
     `  Deliveries reach: ${outboundAllowedCidrs} (OUTBOUND_ALLOWED_CIDRS)`,
+    `  Mail inbox:       ${topology.mail.inboxUrl} (a local catcher; production sets MAIL_URL to a provider)`,
     `  Data and logs:    ${dataDir} (logs/)`,
     'The first API signs up workspaces at /sign-up. Press Ctrl-C to stop.',
   ];

@@ -12,6 +12,8 @@ export async function topologyPorts(preferred: {
   postgres?: number;
   temporal?: number;
   api?: number;
+  mailSmtp?: number;
+  mailInbox?: number;
 }): Promise<TopologyPorts> {
   const temporal = {} as TemporalPorts;
   const taken = new Set<number>();
@@ -20,5 +22,10 @@ export async function topologyPorts(preferred: {
   const apis: number[] = [];
   for (let k = 0; k < API_REPLICAS; k++)
     apis.push(await portOrFree(preferred.api === undefined ? undefined : preferred.api + k, taken));
-  return { postgres: await portOrFree(preferred.postgres, taken), temporal, apis };
+  const postgres = await portOrFree(preferred.postgres, taken);
+  const mail = {
+    smtp: await portOrFree(preferred.mailSmtp, taken),
+    inbox: await portOrFree(preferred.mailInbox, taken),
+  };
+  return { postgres, temporal, apis, mail };
 }

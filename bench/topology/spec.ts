@@ -150,6 +150,8 @@ export function appEnv(options: {
   encryptionKey: string;
   outboundAllowedCidrs: string;
   logLevel: string;
+  /** The SMTP server (a provider in production): sign-up's and invitations' links go out by it. */
+  mailUrl: string;
 }): Record<string, string> {
   return {
     DATABASE_URL: options.databaseUrl,
@@ -164,5 +166,6 @@ export function appEnv(options: {
     ENCRYPTION_KEY: options.encryptionKey,
     OUTBOUND_ALLOWED_CIDRS: options.outboundAllowedCidrs,
     TRUST_PROXY: 'false',
+    MAIL_URL: options.mailUrl,
   };
 }

@@ -8,7 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { NodeRole, Postgres, type Component, type Log } from '../faults/components';
+import { MailCatcher, NodeRole, Postgres, type Component, type Log } from '../faults/components';
 import { roleEnv } from '../faults/service';
 import {
   appEnv,
@@ -28,6 +28,8 @@ export interface TopologyPorts {
   postgres: number;
   temporal: TemporalPorts;
   apis: number[];
+  /** The mail catcher standing in for the provider's SMTP server: its SMTP and inbox ports. */
+  mail: { smtp: number; inbox: number };
 }
 
 export interface Topology {
@@ -37,6 +39,9 @@ export interface Topology {
   workers: NodeRole[];
   baseUrls: string[];
   postgresUrl: string;
+  /** The mail catcher every API sends to (MAIL_URL): its inbox page and JSON API. */
+  mail: MailCatcher;
+  mailApiUrl: string;
   /** In the order they started; stop them in reverse. */
   components: Component[];
 }
@@ -64,9 +69,17 @@ export async function startTopology(options: {
   const serverDir = await ensureServerBuilt(projectRoot, log);
 
   const postgres = new Postgres({ projectRoot, dataDir: dir('postgres'), port: ports.postgres, log });
+  // Production sends through a provider (MAIL_URL, required by the APIs); here a local catcher.
+  const mail = new MailCatcher({
+    projectRoot,
+    dataDir: dir('mail'),
+    smtpPort: ports.mail.smtp,
+    uiPort: ports.mail.inbox,
+  });
   options.started(postgres);
-  log(`starting PostgreSQL on 127.0.0.1:${ports.postgres}…`);
-  await postgres.start();
+  options.started(mail);
+  log(`starting PostgreSQL on 127.0.0.1:${ports.postgres} and a mail catcher on ${ports.mail.smtp}…`);
+  await Promise.all([postgres.start(), mail.start()]);
   const endpoint = postgresEndpoint(postgres.url);
 
   log('creating the Temporal schemas (temporal, temporal_visibility) with the SQL tool…');
@@ -105,6 +118,7 @@ export async function startTopology(options: {
         encryptionKey: options.encryptionKey,
         outboundAllowedCidrs: options.outboundAllowedCidrs,
         logLevel: options.logLevel,
+        mailUrl: mail.smtpUrl,
       }),
       HOST: '127.0.0.1',
       ...(port ? { PORT: String(port) } : {}),
@@ -147,7 +161,9 @@ export async function startTopology(options: {
     workers,
     baseUrls,
     postgresUrl: postgres.url,
-    components: [postgres, temporal, ...apis, ...workers],
+    mail,
+    mailApiUrl: mail.apiUrl,
+    components: [postgres, mail, temporal, ...apis, ...workers],
   };
 }
 

@@ -8,7 +8,7 @@ import { PreparedSelect } from '../db/prepared';
 import { API_KEY_PATTERN, hashApiKeyValue } from './api-key-value';
 import { ApiKey } from './api-key.entity';
 import { isExpired } from '../shared/api-key.rules';
-import type { InvalidKeyThrottle } from './invalid-key-throttle';
+import type { FailureThrottle } from '../security/failure-throttle';
 
 /**
  * Why a key was refused. REST answers the AppError; MCP answers `{ error: <mcpError> }`
@@ -85,8 +85,8 @@ export class ApiKeyAuthenticator {
   constructor(
     private readonly dataSource: DataSource,
     private readonly config: Pick<Config, 'DEPLOYMENT'>,
-    /** Failed authentications per client address (invalid-key-throttle.ts); none when absent. */
-    private readonly throttle?: InvalidKeyThrottle,
+    /** Failed authentications per client address (src/security/failure-throttle.ts); none when absent. */
+    private readonly throttle?: FailureThrottle,
   ) {
     this.lastUsed = new LastUsedWriter(dataSource, 'api_keys');
   }

@@ -39,12 +39,15 @@ import type { Pool } from 'pg';
 import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
 import type { ApiKeyActor } from '../api-keys/api-key-auth';
 import type { McpActor } from '../mcp/mcp-tool';
+import type { Mailer } from '../mail/mailer';
 
 export interface AppDeps {
   config: Config;
   logger: Logger;
   dataSource: DataSource;
   temporal: TemporalHandle;
+  /** Sends mail (MAIL_URL, or the embedded mail catcher); used when `services` are not given. */
+  mailer?: Mailer;
 }
 
 /** The Koa application: REST and MCP under /api/v1, the web app's /app/api, and /healthz. */
@@ -64,21 +67,28 @@ export function createApp(deps: AppDeps, services: Services = createServices(dep
     quotas.credentials.check({
       credential: 'apiKeyId' in actor ? `key:${actor.apiKeyId}` : `oauth:${actor.oauthConnectionId}`,
       workspace: actor.workspace.id,
+      creator: actor.workspace.createdBy,
     });
   // The web app's signed-in routes (issue 34, item 2): the session, then its quota, then its
   // workspace's line, the same line as the workspace's REST and MCP requests.
-  const session = requireSession(dataSource);
-  const signedIn: Koa.Middleware = (ctx, next) =>
-    session(ctx, async () => {
-      const { workspace } = actorOf(ctx);
-      const verdict = await quotas.sessions.check({
-        credential: `session:${digest(ctx.state.sessionToken!)}`,
-        workspace: workspace.id,
+  // An unverified account passes only `signedInUnverified` (reading the session, asking for another
+  // link); `signedIn` refuses it with 403 emailNotVerified (issue 34, account pre-claim).
+  const quotaAndLine =
+    (session: Koa.Middleware): Koa.Middleware =>
+    (ctx, next) =>
+      session(ctx, async () => {
+        const { workspace } = actorOf(ctx);
+        const verdict = await quotas.sessions.check({
+          credential: `session:${digest(ctx.state.sessionToken!)}`,
+          workspace: workspace.id,
+          creator: workspace.createdBy,
+        });
+        ctx.set(verdict.headers);
+        if (verdict.refusal) throw verdict.refusal;
+        await byWorkspace.run(workspace.id, next);
       });
-      ctx.set(verdict.headers);
-      if (verdict.refusal) throw verdict.refusal;
-      await byWorkspace.run(workspace.id, next);
-    });
+  const signedIn = quotaAndLine(requireSession(dataSource));
+  const signedInUnverified = quotaAndLine(requireSession(dataSource, { allowUnverified: true }));
   const app = createBaseApp({
     logger: deps.logger,
     bodyLimitKb: config.REQUEST_BODY_LIMIT_KB,
@@ -129,11 +139,21 @@ export function createApp(deps: AppDeps, services: Services = createServices(dep
   // The web app's own routes: session cookie, same-origin writes.
   const sameOrigin = requireSameOrigin(config.PUBLIC_URL);
   app.use(async (ctx, next) => (ctx.path.startsWith('/app/api/') ? sameOrigin(ctx, next) : next()));
-  mount(app, identityRoutes({ dataSource, config, hooks: identityHooks, signedIn }), '/app/api');
+  const mail = {
+    dataSource,
+    mailer: services.mailer,
+    logger: deps.logger,
+    publicUrl: () => config.PUBLIC_URL,
+  };
+  mount(
+    app,
+    identityRoutes({ dataSource, config, hooks: identityHooks, signedIn, signedInUnverified, mail }),
+    '/app/api',
+  );
   const web = new Router({ prefix: '/app/api' });
   web.use(signedIn);
   web.use(apiKeysRoutes({ apiKeys, config }).routes());
-  web.use(workspaceAdminRoutes({ dataSource, hooks: identityHooks }).routes());
+  web.use(workspaceAdminRoutes({ dataSource, hooks: identityHooks, mail, config }).routes());
   web.use(recordsRoutes({ records, trash }).routes());
   web.use(modelRoutes({ dataSource, modelChanges }).routes());
   web.use(deliveriesRoutes({ deliveries, retryNow, testEvents, workspaceHealth, web: true }).routes());

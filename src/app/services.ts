@@ -17,7 +17,7 @@ import { loadWebhookHealth } from '../deliveries/log/webhook-health.repository';
 import { WorkspaceHealthService } from '../deliveries/log/workspace-health.service';
 import { TemporalDeliveryStarter } from '../deliveries/engine/workflow-starter';
 import { ApiKeyAuthenticator } from '../api-keys/api-key-auth';
-import { InvalidKeyThrottle } from '../api-keys/invalid-key-throttle';
+import { FailureThrottle } from '../security/failure-throttle';
 import { ApiKeysService } from '../api-keys/api-keys.service';
 import { revokeMemberApiKeys } from '../api-keys/api-keys.revocation';
 import type { Config } from '../config';
@@ -94,7 +94,7 @@ export function createServices(deps: {
   const deliveries = new DeliveriesService(dataSource, starter, temporalUrl, logger);
   const webhooks = new WebhooksService(dataSource, box, loadWebhookHealth);
   // One count per client address of credentials that are not valid: API keys and OAuth tokens.
-  const invalidCredentials = InvalidKeyThrottle.postgres(
+  const invalidCredentials = FailureThrottle.postgres(
     (dataSource.driver as PostgresDriver).master as Pool,
     config,
   );

@@ -134,6 +134,14 @@ async function run(
   ]);
   if (embedPostgres || embedTemporal || mailpit) mkdirSync(config.DATA_DIR, { recursive: true, mode: 0o755 });
   config.ENCRYPTION_KEY = resolveEncryptionKey(config, options.embedded);
+  // A signed-up account can do nothing until it opens the link mailed to it: an API without mail
+  // would admit nobody new (docs/mail.md). The worker sends no mail.
+  if (options.api && !options.embedded && !config.MAIL_URL) {
+    throw new ConfigError(
+      'Invalid configuration: MAIL_URL is required for `npm run api` (external mode): the SMTP server ' +
+        "that mails sign-up's, password reset's and invitations' links (docs/mail.md)",
+    );
+  }
 
   // All start side by side; wait for all before failing, so nothing is left starting while
   // the lifecycle cleans up.

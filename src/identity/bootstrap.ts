@@ -32,8 +32,21 @@ export async function createWorkspaceWithAdmin(
   const generatedPassword = existing || input.adminPassword ? undefined : generatePassword({ email, name });
   const passwordHash = existing ? undefined : await hashPassword(input.adminPassword ?? generatedPassword!);
   const workspace = await dataSource.transaction(async (manager) => {
-    const admin = existing ?? (await createUser(manager, { email, name, passwordHash: passwordHash! }));
-    return createWorkspace(manager, { name: input.name, adminUserId: admin.id, planState: 'active' }, hooks);
+    const admin =
+      existing ??
+      (await createUser(manager, {
+        email,
+        name,
+        passwordHash: passwordHash!,
+        // The operator's first Admin: the operator vouches for the address.
+        verified: true,
+      }));
+    // The operator's act: no creator, so no person's quota (QUOTA_PER_PERSON) holds it.
+    return createWorkspace(
+      manager,
+      { name: input.name, adminUserId: admin.id, planState: 'active', createdBy: null },
+      hooks,
+    );
   });
   return { workspace, adminEmail: email, generatedPassword };
 }

@@ -64,15 +64,38 @@ export const memberViewSchema = z.object({
   createdAt: timestamp,
 });
 
-/** A new member; an unknown email got a one-time password, returned this once for the admin. */
+/**
+ * A member the operator CLI's `add-member` added; an unknown email got a generated password, printed
+ * once. (The web app has no such route: a person joins from it only by accepting an invitation.)
+ */
 export const memberAddedSchema = z.object({
   member: memberViewSchema,
   temporaryPassword: z.string().optional(),
 });
 
+/** A pending invitation, as the Admin lists it (never its token). */
+export const invitationViewSchema = z.object({
+  id,
+  email: z.string(),
+  roleId: id,
+  roleName: z.string(),
+  invitedBy: z.string().nullable(),
+  createdAt: timestamp,
+  expiresAt: timestamp,
+});
+
+/** What the link's holder learns before accepting: where to, as whom, with which role. */
+export const invitationPreviewSchema = z.object({
+  workspaceName: z.string(),
+  email: z.string(),
+  roleName: z.string(),
+});
+
 /** What the web app learns about the signed-in person: never a password hash. */
 export const sessionViewSchema = z.object({
   user: userViewSchema,
+  /** False until the address is proven: then every other signed-in route answers 403 emailNotVerified. */
+  emailVerified: z.boolean(),
   workspace: workspaceViewSchema,
   workspaces: z.array(workspaceViewSchema),
   member: z.object({ status: z.enum(MEMBER_STATUSES) }),
@@ -96,3 +119,5 @@ export type RoleView = z.output<typeof roleViewSchema>;
 export type MemberView = z.output<typeof memberViewSchema>;
 export type MemberAdded = z.output<typeof memberAddedSchema>;
 export type SessionView = z.output<typeof sessionViewSchema>;
+export type InvitationView = z.output<typeof invitationViewSchema>;
+export type InvitationPreview = z.output<typeof invitationPreviewSchema>;

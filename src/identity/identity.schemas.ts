@@ -49,14 +49,35 @@ export const changePasswordBody = z
   .superRefine((body, ctx) => newPasswordIssue(ctx, 'newPassword', body.newPassword));
 export type ChangePasswordBody = z.infer<typeof changePasswordBody>;
 
+/** The token of an e-mailed link (43 base64url characters when the service made it). */
+export const emailTokenBody = z.object({ token: z.string().min(1, 'Required.').max(200) });
+export type EmailTokenBody = z.infer<typeof emailTokenBody>;
+
+/** Asks for a password-reset link; any string that could be an email is counted, none is told apart. */
+export const passwordResetBody = z.object({ email: z.string().trim().min(1, 'Required.').max(320) });
+
+/** A new password by an e-mailed link; the rule (with the account's email and name) is checked in the service. */
+export const completePasswordResetBody = z.object({
+  token: emailTokenBody.shape.token,
+  newPassword: anyCharacters(z.string().min(1, 'Required.').max(PASSWORD_INPUT_LIMIT)),
+});
+export type CompletePasswordResetBody = z.infer<typeof completePasswordResetBody>;
+
 /** Another workspace of the signed-in user, named as sign-up names the first one. */
 export const createWorkspaceBody = z.object({ name });
 export type CreateWorkspaceBody = z.infer<typeof createWorkspaceBody>;
 
 export const switchWorkspaceBody = z.object({ workspaceId: z.uuid() });
 
-export const addMemberBody = z.object({ email, name: name.optional(), roleId: z.uuid() });
-export type AddMemberBody = z.infer<typeof addMemberBody>;
+/** An invitation: the address and the role it joins with (the name is the invitee's to choose). */
+export const inviteBody = z.object({ email, roleId: z.uuid() });
+export type InviteBody = z.infer<typeof inviteBody>;
+
+/** Accepting by the link without an account: the invitee's own name and password. */
+export const acceptInvitationAsNewBody = z
+  .object({ token: emailTokenBody.shape.token, name, password: anyCharacters(z.string()) })
+  .superRefine((body, ctx) => newPasswordIssue(ctx, 'password', body.password, { name: body.name }));
+export type AcceptInvitationAsNewBody = z.infer<typeof acceptInvitationAsNewBody>;
 
 export const updateMemberBody = z
   .object({ roleId: z.uuid().optional(), status: z.enum(MEMBER_STATUSES).optional() })

@@ -16,6 +16,10 @@ export class User {
   @Column({ name: 'password_hash', type: 'text' })
   passwordHash: string;
 
+  /** When the address was proven (an e-mailed link, or an operator's act); null: unverified. */
+  @Column({ name: 'email_verified_at', type: 'timestamptz', nullable: true })
+  emailVerifiedAt: Date | null;
+
   /**
    * Workspaces this person created themselves (sign-up's first, then the web app's), bounded by
    * WORKSPACES_PER_PERSON; never lowered. The CLI's are not counted (src/identity/workspaces.service.ts).

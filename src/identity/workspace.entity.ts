@@ -23,6 +23,13 @@ export class Workspace {
   @Column({ name: 'onboarded_at', type: 'timestamptz', nullable: true })
   onboardedAt: Date | null;
 
+  /**
+   * The person who created it (sign-up, or the web app's new workspace); null when made from the
+   * CLI. Their workspaces share one request quota (QUOTA_PER_PERSON).
+   */
+  @Column({ name: 'created_by', type: 'uuid', nullable: true })
+  createdBy: string | null;
+
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt: Date;
 }

@@ -14,11 +14,15 @@ import { Workspace, type PlanState } from './workspace.entity';
  */
 export async function createWorkspace(
   manager: EntityManager,
-  input: { name: string; adminUserId: string; planState?: PlanState },
+  input: { name: string; adminUserId: string; planState?: PlanState; createdBy: string | null },
   hooks: Pick<IdentityHooks, 'workspaceCreatedHooks'>,
 ): Promise<Workspace> {
   const workspace = await manager.save(
-    manager.create(Workspace, { name: input.name, planState: input.planState ?? 'none' }),
+    manager.create(Workspace, {
+      name: input.name,
+      planState: input.planState ?? 'none',
+      createdBy: input.createdBy,
+    }),
   );
   const roles = await manager.save(
     BUILTIN_ROLE_DEFINITIONS.map((definition) =>
@@ -90,7 +94,11 @@ export async function addWorkspaceForUser(
   if (user && user.workspacesCreated >= input.limit) throw workspaceLimitReached(input.limit);
   return dataSource.transaction(async (manager) => {
     await countWorkspaceCreated(manager, input.userId, input.limit);
-    return createWorkspace(manager, { name: input.name, adminUserId: input.userId }, hooks);
+    return createWorkspace(
+      manager,
+      { name: input.name, adminUserId: input.userId, createdBy: input.userId },
+      hooks,
+    );
   });
 }
 

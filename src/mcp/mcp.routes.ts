@@ -21,7 +21,10 @@ import type { QuotaVerdict } from '../http/quotas/request-quotas';
  * `X-MCP-Readonly: true` gives a connection only the tools that change nothing (mcp-tools.ts), as
  * does an OAuth app connected to read only; a value other than true or false answers 400 with a
  * JSON-RPC error (-32600), as the transport answers a request it cannot take. So does a JSON-RPC
- * batch (`batchRefusal`), before anything else: one request is one message.
+ * batch (`batchRefusal`): one request is one message. A batch is refused as any request is served,
+ * after the caller, its quota and its place in the workspace's line: it spends one unit, and once
+ * the quota is spent it is refused with 429 and held like any other, so a flood of batches cannot
+ * spin the process faster than the caller's quota allows.
  */
 export function mcpRoutes(deps: {
   authenticator: ApiKeyAuthenticator;
@@ -49,8 +52,6 @@ export function mcpRoutes(deps: {
   };
 
   router.post('/api/v1/mcp', async (ctx) => {
-    const batch = batchRefusal(ctx.request.body);
-    if (batch) return refuseRequest(ctx, batch);
     const readOnlyAsked = parseReadOnlyHeader(ctx.get(READ_ONLY_HEADER) || undefined);
     if (readOnlyAsked === undefined) return refuseRequest(ctx, 'X-MCP-Readonly must be true or false.');
     let actor;
@@ -70,11 +71,16 @@ export function mcpRoutes(deps: {
     const readOnly = readOnlyAsked || ('readOnlyConnection' in actor && actor.readOnlyConnection);
     const verdict = deps.quota ? await deps.quota(actor) : undefined;
     if (verdict) ctx.set(verdict.headers);
+    const batch = batchRefusal(ctx.request.body);
     // Over quota: a tool call answers with the refusal in `_meta.failure`, as any tool refusal does;
-    // any other method, with 429 itself.
-    if (verdict?.refusal && (ctx.request.body as { method?: unknown } | undefined)?.method !== 'tools/call')
+    // any other method, and a batch, with 429 itself.
+    if (
+      verdict?.refusal &&
+      (batch || (ctx.request.body as { method?: unknown } | undefined)?.method !== 'tools/call')
+    )
       throw verdict.refusal;
     const serve = async () => {
+      if (batch) return refuseRequest(ctx, batch);
       const server = createMcpServer(actor, readOnly ? toolsets.readOnly : toolsets.default, {
         dataSource: deps.dataSource,
         log: ctx.state.log,

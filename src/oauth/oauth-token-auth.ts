@@ -1,4 +1,4 @@
-import type { InvalidKeyThrottle } from '../api-keys/invalid-key-throttle';
+import type { FailureThrottle } from '../security/failure-throttle';
 import type { Provider } from 'oidc-provider';
 import type { DataSource } from 'typeorm';
 import type { Config } from '../config';
@@ -70,8 +70,8 @@ export class OAuthTokenAuthenticator {
     private readonly provider: () => Provider,
     private readonly dataSource: DataSource,
     private readonly config: Pick<Config, 'DEPLOYMENT' | 'PUBLIC_URL'>,
-    /** Failed authentications per client address, shared with API keys (invalid-key-throttle.ts). */
-    private readonly throttle?: InvalidKeyThrottle,
+    /** Failed authentications per client address, shared with API keys (src/security/failure-throttle.ts). */
+    private readonly throttle?: FailureThrottle,
   ) {
     this.lastUsed = new LastUsedWriter(dataSource, 'oauth_connections');
   }

@@ -1,5 +1,10 @@
 import type { Pool } from 'pg';
-import { RateLimiterMemory, RateLimiterPostgres } from 'rate-limiter-flexible';
+import {
+  RateLimiterMemory,
+  RateLimiterPostgres,
+  RateLimiterRes,
+  type RateLimiterAbstract,
+} from 'rate-limiter-flexible';
 
 export interface SharedCounterOptions {
   /** Names the count's keys in the table; each counter its own. */
@@ -41,4 +46,23 @@ export function sharedCounter(pool: Pool, options: SharedCounterOptions): RateLi
       ? { insuranceLimiter: new RateLimiterMemory({ keyPrefix, points, duration }) }
       : {}),
   });
+}
+
+/**
+ * Spends one point of each count in turn (a counter and the key counted); at the first that has
+ * none left, throws what `refusal` makes of the whole seconds until it has one again and which
+ * count it was (its index).
+ */
+export async function spendEach(
+  counts: readonly (readonly [RateLimiterAbstract, string])[],
+  refusal: (seconds: number, index: number) => Error,
+): Promise<void> {
+  for (const [index, [counter, key]] of counts.entries()) {
+    try {
+      await counter.consume(key);
+    } catch (refused) {
+      if (!(refused instanceof RateLimiterRes)) throw refused;
+      throw refusal(Math.max(1, Math.ceil(refused.msBeforeNext / 1000)), index);
+    }
+  }
 }

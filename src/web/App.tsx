@@ -12,6 +12,8 @@ import { ConnectedAppsPage } from './pages/ConnectedApps';
 import { ConsentPage } from './pages/Consent';
 import { DashboardPage } from './pages/Dashboard';
 import { DeliveriesPage } from './pages/Deliveries';
+import { CheckInboxPage, VerifyEmailPage } from './pages/EmailProof';
+import { AcceptInvitationPage, ForgotPasswordPage, ResetPasswordPage } from './pages/EmailLinks';
 import { MembersPage } from './pages/Members';
 import { OnboardingPage } from './pages/Onboarding';
 import { RecordsPage } from './pages/Records';
@@ -38,6 +40,11 @@ const PAGES: Record<string, Page> = {
   '/settings/api-keys': { render: () => <ApiKeysPage />, allowed: can('apiRead') },
   '/settings/connected-apps': { render: () => <ConnectedAppsPage /> },
   '/settings/members': { render: () => <MembersPage />, allowed: can('manageWorkspace') },
+  // The pending invitations are on the Members page; the old address leads there.
+  '/settings/invitations': {
+    render: () => <Redirect to="/settings/members" />,
+    allowed: can('manageWorkspace'),
+  },
   '/settings/roles': { render: () => <RolesPage />, allowed: can('manageWorkspace') },
   '/settings/connected-accounts': {
     render: () => <ConnectedAccountsPage />,
@@ -48,6 +55,7 @@ const PAGES: Record<string, Page> = {
 const PUBLIC_PAGES: Record<string, () => ReactNode> = {
   '/sign-in': () => <SignInPage />,
   '/sign-up': () => <SignUpPage />,
+  '/forgot-password': () => <ForgotPasswordPage />,
 };
 
 /** `/settings/api-keys/` and `/settings/api-keys` are the same page. */
@@ -80,6 +88,13 @@ export function App() {
     );
   }
 
+  // The e-mailed link's page works signed in or not (the link may open in another browser).
+  if (path === '/app/verify-email') return <VerifyEmailPage />;
+  if (path === '/app/reset-password') return <ResetPasswordPage />;
+  if (path === '/app/accept-invitation' && !(state.status === 'signedIn' && !state.session.emailVerified)) {
+    return <AcceptInvitationPage />;
+  }
+
   const publicPage = PUBLIC_PAGES[path];
   if (state.status === 'signedOut') {
     if (publicPage) return publicPage();
@@ -87,6 +102,9 @@ export function App() {
     return <Redirect to={`/sign-in${next}`} />;
   }
   if (publicPage) return <Redirect to={safeNextPath(search) ?? '/'} />;
+
+  // An account whose address is not proven can do nothing else (issue 34, account pre-claim).
+  if (!state.session.emailVerified) return <CheckInboxPage />;
 
   // The OAuth consent step (the authorization server sends the browser here): a page of its own.
   const consent = /^\/consent\/([^/]+)$/.exec(path);

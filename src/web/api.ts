@@ -17,7 +17,6 @@ export type { ResendBatchResultView, ResendBatchView, ResendFailedBody, ResendFa
 import type { ApiKeyView, CreatedApiKey, QuickConnection, Snippet } from '../api-keys/api-key-view';
 import type {
   ApiPermissions,
-  MemberAdded,
   MemberStatus,
   MemberView,
   ReadAccess,
@@ -25,6 +24,8 @@ import type {
   RoleView,
   SessionRole,
   SessionView,
+  InvitationPreview,
+  InvitationView,
   UserView,
   WorkspaceView,
 } from '../identity/identity-view';
@@ -78,9 +79,11 @@ export type Role = RoleView;
 export type RoleChange = Partial<
   Pick<Role, 'name' | 'apiRead' | 'apiCreate' | 'apiEdit' | 'apiDelete'> & RoleRecordAccess
 >;
-export type { MemberAdded, MemberStatus };
+export type { MemberStatus };
 export type Member = MemberView;
 export type Session = SessionView;
+export type Invitation = InvitationView;
+export type { InvitationPreview };
 export type ApiKey = ApiKeyView;
 export type { QuickConnection, Snippet };
 export type CreatedKey = CreatedApiKey;
@@ -224,6 +227,21 @@ export const api = {
   signIn: (input: { email: string; password: string }) =>
     request<Session>('POST', '/app/api/auth/sign-in', input),
   signOut: () => request<void>('POST', '/app/api/auth/sign-out'),
+  verifyEmail: (token: string) => request<void>('POST', '/app/api/auth/verify-email', { token }),
+  resendVerification: () => request<void>('POST', '/app/api/auth/verify-email/resend'),
+  requestPasswordReset: (email: string) =>
+    request<unknown>('POST', '/app/api/auth/password-reset', { email }),
+  completePasswordReset: (input: { token: string; newPassword: string }) =>
+    request<void>('POST', '/app/api/auth/password-reset/complete', input),
+  invitations: () => request<{ data: Invitation[] }>('GET', '/app/api/invitations'),
+  invite: (input: { email: string; roleId: string }) =>
+    request<Invitation>('POST', '/app/api/invitations', input),
+  revokeInvitation: (id: string) => request<void>('DELETE', `/app/api/invitations/${encodeURIComponent(id)}`),
+  previewInvitation: (token: string) =>
+    request<InvitationPreview>('POST', '/app/api/invitations/preview', { token }),
+  acceptInvitation: (token: string) => request<Session>('POST', '/app/api/invitations/accept', { token }),
+  acceptInvitationAsNew: (input: { token: string; name: string; password: string }) =>
+    request<Session>('POST', '/app/api/invitations/accept-new', input),
   switchWorkspace: (workspaceId: string) =>
     request<Session>('POST', '/app/api/session/workspace', { workspaceId }),
   completeOnboarding: () => request<void>('POST', '/app/api/onboarding/complete'),
@@ -240,8 +258,6 @@ export const api = {
   deleteApiKey: (id: string) => request<void>('DELETE', `/app/api/api-keys/${encodeURIComponent(id)}`),
 
   members: () => request<{ data: Member[] }>('GET', '/app/api/members'),
-  addMember: (input: { email: string; name?: string; roleId: string }) =>
-    request<MemberAdded>('POST', '/app/api/members', input),
   updateMember: (userId: string, input: { roleId?: string; status?: MemberStatus }) =>
     request<Member>('PATCH', `/app/api/members/${encodeURIComponent(userId)}`, input),
   removeMember: (userId: string) => request<void>('DELETE', `/app/api/members/${encodeURIComponent(userId)}`),

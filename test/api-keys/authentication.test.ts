@@ -6,7 +6,7 @@ import {
 import { ApiKey } from '../../src/api-keys/api-key.entity';
 import { Workspace } from '../../src/identity/workspace.entity';
 import { startTestApp, type TestApp } from '../helpers/test-app';
-import { rest, WebClient } from '../helpers/web-client';
+import { addMemberByInvitation, rest, WebClient } from '../helpers/web-client';
 
 /**
  * spec.md, Authentication 1-6 and the key rows of Errors: REST and MCP calls with keys in every
@@ -117,13 +117,13 @@ describe('API key authentication (REST and MCP)', () => {
           role.id,
         ]),
       );
-      const added = await admin.ok('POST', '/app/api/members', {
+      const added = await addMemberByInvitation(app.baseUrl, admin, {
         email: 'bob@example.com',
         name: 'Bob',
-        roleId: roles.Member,
+        roleId: roles.Member!,
       });
-      memberUserId = added.member.userId;
-      member = (await WebClient.signIn(app.baseUrl, 'bob@example.com', added.temporaryPassword)).client;
+      memberUserId = added.userId;
+      member = added.client;
     });
 
     const setRole = (roleId: string) => admin.ok('PATCH', `/app/api/members/${memberUserId}`, { roleId });

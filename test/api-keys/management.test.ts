@@ -1,6 +1,6 @@
 import { ApiKey } from '../../src/api-keys/api-key.entity';
 import { startTestApp, type TestApp } from '../helpers/test-app';
-import { rest, WebClient } from '../helpers/web-client';
+import { addMemberByInvitation, rest, WebClient } from '../helpers/web-client';
 
 const DAY = 24 * 60 * 60 * 1000;
 const isoDate = (time: number) => new Date(time).toISOString().slice(0, 10);
@@ -24,8 +24,7 @@ describe('API key management (web app routes)', () => {
   afterAll(() => app.close());
 
   async function memberWithRole(email: string, roleId: string): Promise<WebClient> {
-    const added = await admin.ok('POST', '/app/api/members', { email, roleId });
-    return (await WebClient.signIn(app.baseUrl, email, added.temporaryPassword)).client;
+    return (await addMemberByInvitation(app.baseUrl, admin, { email, roleId })).client;
   }
 
   it('creates a standard key: 64 letters shown once, stored hashed, never returned again', async () => {

@@ -1,12 +1,16 @@
 import type { Page } from 'playwright-core';
 import {
+  acceptInvitationInBrowser,
+  confirmAddressInBrowser,
   browserToday,
+  inviteInBrowser,
   eventually,
   pageHolds,
   screenshot,
   signInInBrowser,
   useBrowserSession,
 } from '../helpers/browser';
+import { invitationLinkSentBy } from '../helpers/mailboxes';
 import type { TestApp } from '../helpers/test-app';
 
 /**
@@ -44,7 +48,6 @@ describe('web app: API keys, members and roles in a browser', () => {
   let memberPage: Page;
   let standardKey = '';
   let quickKey = '';
-  let memberPassword = '';
   let memberKey = '';
 
   beforeAll(() => {
@@ -65,6 +68,8 @@ describe('web app: API keys, members and roles in a browser', () => {
     await page.getByTestId('sign-up-workspace').fill(admin.workspace);
     await screenshot(page, '01-sign-up');
     await page.getByTestId('sign-up-submit').click();
+    // The address is proven by the e-mailed link before the account can do anything (issue 34).
+    await confirmAddressInBrowser(page, app.baseUrl, admin.email);
 
     await page.waitForURL(`${app.baseUrl}/onboarding`);
     // The wizard offers the same quick connections as Settings → API keys.
@@ -238,7 +243,7 @@ describe('web app: API keys, members and roles in a browser', () => {
     );
   });
 
-  it('adds a member on the Members page, who signs in with the one-time password and sees none of the admin’s keys', async () => {
+  it('invites a member on the Members page, who accepts the mailed link with a password of their own and sees none of the admin’s keys', async () => {
     await page.getByTestId('nav-members').click();
     await page.getByTestId('members-table').waitFor();
     // A refusal shows the server's message, and the row keeps its saved value.
@@ -251,25 +256,36 @@ describe('web app: API keys, members and roles in a browser', () => {
       'Admin',
     );
 
-    await page.getByTestId('add-member').click();
-    await page.getByTestId('member-email-input').fill(member.email);
-    await page.getByTestId('member-name-input').fill(member.name);
-    await expect(page.getByTestId('member-role-input').locator('option:checked').textContent()).resolves.toBe(
-      'Member',
-    );
-    await page.getByTestId('member-add-submit').click();
-    memberPassword = (await page.getByTestId('temporary-password').textContent()) ?? '';
-    expect(memberPassword.length).toBeGreaterThanOrEqual(8);
-    await screenshot(page, '06-member-added');
-    await page.getByTestId('temporary-password-dialog').getByTestId('dialog-close').click();
+    // Inviting adds nobody: the invitation waits, pending, until the person accepts the mailed link.
+    const link = await invitationLinkSentBy(app.baseUrl, member.email, async () => {
+      await page.getByTestId('invite-member').click();
+      const dialog = page.getByTestId('invite-member-dialog');
+      await dialog.getByTestId('invite-email').fill(member.email);
+      await expect(dialog.getByTestId('invite-role').locator('option:checked').textContent()).resolves.toBe(
+        'Member',
+      );
+      await dialog.getByTestId('invite-submit').click();
+      await dialog.waitFor({ state: 'detached' });
+    });
+    const invitation = page.locator(`[data-testid=invitation-row][data-email="${member.email}"]`);
+    await invitation.waitFor();
+    await screenshot(page, '06-member-invited');
+    await expect(
+      page.locator(`[data-testid=member-row][data-email="${member.email}"]`).count(),
+    ).resolves.toBe(0);
+    await expect(page.getByTestId('temporary-password-dialog').count()).resolves.toBe(0);
+
+    memberPage = await session.newPage();
+    await acceptInvitationInBrowser(memberPage, link, { name: member.name, password: PASSWORD });
+    await page.reload();
     const row = page.locator(`[data-testid=member-row][data-email="${member.email}"]`);
     await expect(row.getByTestId('member-name').textContent()).resolves.toBe(member.name);
     await expect(row.getByTestId('member-status').inputValue()).resolves.toBe('active');
-    // Shown once: gone with the dialog.
-    expect(await pageHolds(page, memberPassword)).toBe(false);
-
-    memberPage = await session.newPage();
-    await signInInBrowser(memberPage, app.baseUrl, member.email, memberPassword);
+    await page.getByTestId('invitations-empty').waitFor();
+    // Signing in elsewhere works with the password the member chose.
+    const elsewhere = await session.newPage();
+    await signInInBrowser(elsewhere, app.baseUrl, member.email, PASSWORD);
+    await elsewhere.context().close();
     await expect(memberPage.getByTestId('dashboard-role').textContent()).resolves.toBe('Member');
     await expect(memberPage.getByTestId('nav-members').count()).resolves.toBe(0);
     await expect(memberPage.getByTestId('nav-roles').count()).resolves.toBe(0);
@@ -386,7 +402,7 @@ describe('web app: API keys, members and roles in a browser', () => {
   });
 
   it('switches workspace from the header; keys belong to the workspace they were made in', async () => {
-    // Someone else's workspace, to which the admin is then added as an existing user.
+    // Someone else's workspace, to which the admin (an existing account) is then invited.
     const other = await session.newPage();
     await other.goto(`${app.baseUrl}/sign-up`);
     await other.getByTestId('sign-up-name').fill('Carol');
@@ -394,16 +410,26 @@ describe('web app: API keys, members and roles in a browser', () => {
     await other.getByTestId('sign-up-password').fill(PASSWORD);
     await other.getByTestId('sign-up-workspace').fill('Difference Engines');
     await other.getByTestId('sign-up-submit').click();
+    await confirmAddressInBrowser(other, app.baseUrl, 'carol@example.com');
     await other.getByTestId('onboarding-finish').click();
     await other.waitForURL(`${app.baseUrl}/`);
-    await other.goto(`${app.baseUrl}/settings/members`);
-    await other.getByTestId('add-member').click();
-    await other.getByTestId('member-email-input').fill(admin.email);
-    await other.getByTestId('member-add-submit').click();
+    const link = await inviteInBrowser(other, app.baseUrl, { email: admin.email });
+    await expect(
+      other.locator(`[data-testid=member-row][data-email="${admin.email}"]`).count(),
+    ).resolves.toBe(0);
+
+    // The admin, signed in on `page`, opens the mailed link and joins; the session moves there.
+    await acceptInvitationInBrowser(page, link);
+    await expect(page.getByTestId('dashboard-workspace').textContent()).resolves.toBe('Difference Engines');
+    await other.reload();
     await other.locator(`[data-testid=member-row][data-email="${admin.email}"]`).waitFor();
-    await expect(other.getByTestId('temporary-password-dialog').count()).resolves.toBe(0);
+    await other.getByTestId('invitations-empty').waitFor();
     await other.context().close();
 
+    // Back to the admin's own workspace, to switch from the header.
+    await page.getByTestId('workspace-switcher').selectOption({ label: admin.workspace });
+    // Already on the Dashboard: wait for it to show the workspace switched to.
+    await page.locator('[data-testid=dashboard-workspace]', { hasText: admin.workspace }).waitFor();
     await page.goto(`${app.baseUrl}/settings/api-keys`);
     await card(page, 'Cursor').waitFor();
     const switcher = page.getByTestId('workspace-switcher');

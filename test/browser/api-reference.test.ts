@@ -3,7 +3,7 @@ import { promisify } from 'node:util';
 import type { Page } from 'playwright-core';
 import { eventually, screenshot, signInInBrowser, useBrowserSession } from '../helpers/browser';
 import type { TestApp } from '../helpers/test-app';
-import { WebClient } from '../helpers/web-client';
+import { addMemberByInvitation, WebClient } from '../helpers/web-client';
 
 /**
  * The API reference page in a real headless Chromium: the REST API's OpenAPI document
@@ -235,13 +235,13 @@ describe('web app: API reference in a browser', () => {
   it('is offered to every signed-in member, whatever the role', async () => {
     const owner = await WebClient.signIn(app.baseUrl, admin.email, admin.password);
     const role = await owner.client.ok('POST', '/app/api/roles', { name: 'No API' });
-    const added = await owner.client.ok('POST', '/app/api/members', {
+    const added = await addMemberByInvitation(app.baseUrl, owner.client, {
       email: 'nora@example.com',
       name: 'Nora',
       roleId: role.id,
     });
     const other = await session.newPage();
-    await signInInBrowser(other, app.baseUrl, 'nora@example.com', added.temporaryPassword);
+    await signInInBrowser(other, app.baseUrl, 'nora@example.com', added.password);
     await expect(other.getByTestId('nav-webhooks').count()).resolves.toBe(0);
     await other.getByTestId('nav-api-reference').click();
     await other

@@ -5,6 +5,7 @@ import {
   appFetch,
   DELIVERY_TIMEOUT_MS,
   eventually,
+  invitedMemberFromPage,
   pageHolds,
   screenshot,
   signInInBrowser,
@@ -253,11 +254,11 @@ describe('web app: connected accounts in a browser', () => {
   it('a Member does not see Connected accounts, and its address leads to the Dashboard', async () => {
     const roles = await appFetch(page, 'GET', '/app/api/roles');
     const memberRole = roles.data.find((role: { builtin: string | null }) => role.builtin === 'member');
-    const added = await appFetch(page, 'POST', '/app/api/members', { ...member, roleId: memberRole.id });
+    const added = await invitedMemberFromPage(page, app.baseUrl, { ...member, roleId: memberRole.id });
 
     const memberPage = await session.newPage();
     try {
-      await signInInBrowser(memberPage, app.baseUrl, member.email, added.temporaryPassword);
+      await signInInBrowser(memberPage, app.baseUrl, member.email, added.password);
       await expect(memberPage.getByTestId('dashboard-role').textContent()).resolves.toBe('Member');
       await expect(memberPage.getByTestId('nav-connected-accounts').count()).resolves.toBe(0);
       await expect(

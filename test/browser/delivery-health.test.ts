@@ -1,5 +1,11 @@
 import type { Page } from 'playwright-core';
-import { appFetch, screenshot, signInInBrowser, useBrowserSession } from '../helpers/browser';
+import {
+  appFetch,
+  invitedMemberFromPage,
+  screenshot,
+  signInInBrowser,
+  useBrowserSession,
+} from '../helpers/browser';
 import type { TestApp } from '../helpers/test-app';
 import { WebClient } from '../helpers/web-client';
 
@@ -275,12 +281,12 @@ describe('web app: delivery health and the chart in a browser', () => {
 
   it('shows no chart to a role without Read access on API & Webhooks', async () => {
     const role = await appFetch(page, 'POST', '/app/api/roles', { name: 'No webhooks' });
-    const added = await appFetch(page, 'POST', '/app/api/members', {
+    const added = await invitedMemberFromPage(page, app.baseUrl, {
       email: 'nohooks@example.com',
       roleId: role.id,
     });
     const other = await session.newPage();
-    await signInInBrowser(other, app.baseUrl, 'nohooks@example.com', added.temporaryPassword);
+    await signInInBrowser(other, app.baseUrl, 'nohooks@example.com', added.password);
     await other.getByTestId('dashboard-role').waitFor();
     await expect(other.getByTestId('dashboard-deliveries').count()).resolves.toBe(0);
     await other.close();

@@ -14,7 +14,7 @@ import {
   type RedirectListener,
 } from '../helpers/oauth';
 import type { TestApp } from '../helpers/test-app';
-import { WebClient } from '../helpers/web-client';
+import { addMemberByInvitation, WebClient } from '../helpers/web-client';
 
 /**
  * Issue 15, done when: the official MCP TypeScript SDK client runs its OAuth flow against the
@@ -44,12 +44,12 @@ describe('the custom connector for chat assistants: the SDK client over OAuth, c
     });
     const noApi = await admin.ok('POST', '/app/api/roles', { name: 'No API' });
     roles = { connector: connector.id, noApi: noApi.id };
-    const added = await admin.ok('POST', '/app/api/members', {
+    const added = await addMemberByInvitation(app.baseUrl, admin, {
       email: 'mia@acme.test',
       name: 'Mia',
       roleId: roles.connector,
     });
-    mia = { userId: added.member.userId, password: added.temporaryPassword };
+    mia = { userId: added.userId, password: added.password };
   });
   afterAll(async () => {
     await first?.client.close().catch(() => undefined);

@@ -1,5 +1,12 @@
 import type { Locator, Page, Request } from 'playwright-core';
-import { byField, eventually, screenshot, signInInBrowser, useBrowserSession } from '../helpers/browser';
+import {
+  acceptInvitationInBrowser,
+  byField,
+  eventually,
+  inviteInBrowser,
+  screenshot,
+  useBrowserSession,
+} from '../helpers/browser';
 import type { TestApp } from '../helpers/test-app';
 
 /**
@@ -11,7 +18,7 @@ import type { TestApp } from '../helpers/test-app';
  */
 
 const admin = { name: 'Ada Admin', email: 'ada@example.com', password: 'correct horse battery' };
-const member = { name: 'Sam Sales', email: 'sam@example.com' };
+const member = { name: 'Sam Sales', email: 'sam@example.com', password: 'ledger violet orbit 7' };
 const ROLE = 'Sales without deals';
 
 describe('web app: record access on roles in a browser', () => {
@@ -19,7 +26,6 @@ describe('web app: record access on roles in a browser', () => {
   let app: TestApp;
   let page: Page;
   let memberPage: Page;
-  let memberPassword = '';
 
   const roleRow = () => page.locator(`[data-testid=role-row][data-role-name="${ROLE}"]`);
   const accessDialog = () => page.getByTestId('record-access-dialog');
@@ -123,17 +129,10 @@ describe('web app: record access on roles in a browser', () => {
 
   it('a member with that role is not offered Deals and reads the contact’s Email as Restricted', async () => {
     await page.getByTestId('nav-members').click();
-    await page.getByTestId('add-member').click();
-    await page.getByTestId('member-email-input').fill(member.email);
-    await page.getByTestId('member-name-input').fill(member.name);
-    await page.getByTestId('member-role-input').selectOption({ label: ROLE });
-    await page.getByTestId('member-add-submit').click();
-    memberPassword = (await page.getByTestId('temporary-password').textContent()) ?? '';
-    expect(memberPassword.length).toBeGreaterThanOrEqual(8);
-    await page.getByTestId('temporary-password-dialog').getByTestId('dialog-close').click();
+    const link = await inviteInBrowser(page, app.baseUrl, { email: member.email, roleLabel: ROLE });
 
     memberPage = await session.newPage();
-    await signInInBrowser(memberPage, app.baseUrl, member.email, memberPassword);
+    await acceptInvitationInBrowser(memberPage, link, member);
     await expect(memberPage.getByTestId('dashboard-role').textContent()).resolves.toBe(ROLE);
     await memberPage.getByTestId('nav-records').click();
     const types = memberPage.getByTestId('record-type');

@@ -1,6 +1,7 @@
 import type { Locator, Page, Request } from 'playwright-core';
 import {
   appFetch,
+  invitedMemberFromPage,
   pageHolds,
   screenshot,
   signInInBrowser,
@@ -229,7 +230,7 @@ describe('web app: record sources in the webhook dialog', () => {
       apiCreate: true,
       apiEdit: true,
     });
-    const sam = await appFetch(page, 'POST', '/app/api/members', {
+    const sam = await invitedMemberFromPage(page, app.baseUrl, {
       email: 'sam@example.com',
       name: 'Sam Sales',
       roleId: role.id,
@@ -250,12 +251,12 @@ describe('web app: record sources in the webhook dialog', () => {
       url: SAMS_URL,
       events: ['record.updated'],
       recordTrigger: trigger,
-      recordOwnerUserId: sam.member.userId,
+      recordOwnerUserId: sam.userId,
     });
     await appFetch(page, 'PATCH', `/app/api/roles/${role.id}`, { restrictedFieldIds: [amount] });
 
     const samPage = await session.newPage();
-    await signInInBrowser(samPage, app.baseUrl, 'sam@example.com', sam.temporaryPassword);
+    await signInInBrowser(samPage, app.baseUrl, 'sam@example.com', sam.password);
     await samPage.getByTestId('nav-webhooks').click();
     await openRow(SAMS_URL, samPage);
     const view = dialog(samPage);
@@ -325,7 +326,7 @@ describe('web app: record sources in the webhook dialog', () => {
       apiEdit: true,
       restrictedFieldIds: [amount],
     });
-    const mia = await appFetch(page, 'POST', '/app/api/members', {
+    const mia = await invitedMemberFromPage(page, app.baseUrl, {
       email: 'mia@example.com',
       name: 'Mia Analyst',
       roleId: role.id,
@@ -352,7 +353,7 @@ describe('web app: record sources in the webhook dialog', () => {
     miaPage.on('response', (response) => {
       if (response.url().includes('/app/api/webhooks')) answers.push(response.text().catch(() => ''));
     });
-    await signInInBrowser(miaPage, app.baseUrl, 'mia@example.com', mia.temporaryPassword);
+    await signInInBrowser(miaPage, app.baseUrl, 'mia@example.com', mia.password);
     await miaPage.getByTestId('nav-webhooks').click();
     await openRow(ADMINS_URL, miaPage);
     const view = dialog(miaPage);

@@ -1,8 +1,11 @@
 import type { Page, Request } from 'playwright-core';
 import {
+  acceptInvitationInBrowser,
   appFetch,
   browserToday,
   eventually,
+  invitedMemberFromPage,
+  inviteInBrowser,
   screenshot,
   signInInBrowser,
   useBrowserSession,
@@ -19,7 +22,7 @@ import type { TestApp } from '../helpers/test-app';
  */
 
 const admin = { name: 'Ada Admin', email: 'ada@example.com', password: 'correct horse battery' };
-const viewer = { name: 'Vera Viewer', email: 'vera@example.com' };
+const viewer = { name: 'Vera Viewer', email: 'vera@example.com', password: 'violet ink orchard 5' };
 const HOOK_URL = 'https://hooks.example.com/crm/deals';
 const OTHER_URL = 'https://other.example.org/hook';
 const SECRET = 'a-long-random-signing-secret';
@@ -315,20 +318,14 @@ describe('web app: webhooks in a browser', () => {
 
   it('a Viewer (Read access All, no boxes) reads the webhook with masked values, without Add, Save or Delete', async () => {
     await page.getByTestId('nav-members').click();
-    await page.getByTestId('add-member').click();
-    await page.getByTestId('member-email-input').fill(viewer.email);
-    await page.getByTestId('member-name-input').fill(viewer.name);
-    await page.getByTestId('member-role-input').selectOption({ label: 'Viewer' });
-    await page.getByTestId('member-add-submit').click();
-    const password = (await page.getByTestId('temporary-password').textContent()) ?? '';
-    await page.getByTestId('temporary-password-dialog').getByTestId('dialog-close').click();
+    const link = await inviteInBrowser(page, app.baseUrl, { email: viewer.email, roleLabel: 'Viewer' });
 
     viewerPage = await session.newPage();
     const secretsCalls: string[] = [];
     viewerPage.on('request', (request) => {
       if (request.url().includes('/secrets')) secretsCalls.push(request.url());
     });
-    await signInInBrowser(viewerPage, app.baseUrl, viewer.email, password);
+    await acceptInvitationInBrowser(viewerPage, link, viewer);
     await viewerPage.getByTestId('nav-webhooks').click();
     await row(HOOK_URL, viewerPage).waitFor();
     await expect(viewerPage.getByTestId('webhook-add').count()).resolves.toBe(0);
@@ -393,13 +390,13 @@ describe('web app: webhooks in a browser', () => {
       apiEdit: true,
       restrictedFieldIds: [amount],
     });
-    const added = await appFetch(page, 'POST', '/app/api/members', {
+    const added = await invitedMemberFromPage(page, app.baseUrl, {
       email: 'sam@example.com',
       name: 'Sam Sales',
       roleId: role.id,
     });
     const editorPage = await session.newPage();
-    await signInInBrowser(editorPage, app.baseUrl, 'sam@example.com', added.temporaryPassword);
+    await signInInBrowser(editorPage, app.baseUrl, 'sam@example.com', added.password);
     await editorPage.getByTestId('nav-webhooks').click();
     await openRow(HOOK_URL, editorPage);
     const view = dialog(editorPage);

@@ -12,6 +12,8 @@ import {
 import { projectRoot } from '../../src/project-root';
 import { configSchema } from '../../src/config';
 import { startTestApp, type TestApp } from './test-app';
+import { invitationLinkSentBy, invitationTokenSentBy, verificationLink } from './mailboxes';
+import { TEST_PASSWORD, WebClient } from './web-client';
 
 /** Debian's Chromium, installed by scripts/setup-chromium.sh (run by `npm test`), or CHROMIUM_PATH. */
 export function chromiumPath(): string {
@@ -181,8 +183,20 @@ export async function signUpInBrowser(page: Page, baseUrl: string, who: BrowserP
   await page.getByTestId('sign-up-password').fill(who.password);
   await page.getByTestId('sign-up-workspace').fill(who.workspace ?? `${who.name}'s workspace`);
   await page.getByTestId('sign-up-submit').click();
+  await confirmAddressInBrowser(page, baseUrl, who.email);
   await page.getByTestId('onboarding-skip').click();
   await page.getByTestId('dashboard').waitFor();
+}
+
+/**
+ * After sign-up, as a person does: the page says to check the inbox; the e-mailed link (read from
+ * the app's real mail catcher) is opened in the same browser and Continue leads on (to the
+ * onboarding for a new workspace's Admin).
+ */
+export async function confirmAddressInBrowser(page: Page, baseUrl: string, email: string): Promise<void> {
+  await page.getByTestId('check-inbox').waitFor();
+  await page.goto(await verificationLink(baseUrl, email));
+  await page.getByTestId('verify-email-continue').click();
 }
 
 /** Signs in through the sign-in page and waits for the Dashboard. */
@@ -192,6 +206,71 @@ export async function signInInBrowser(page: Page, baseUrl: string, email: string
   await page.getByTestId('sign-in-password').fill(password);
   await page.getByTestId('sign-in-submit').click();
   await page.getByTestId('dashboard').waitFor();
+}
+
+/**
+ * Invites `email` on the Members page (Invite member: the address and, if given, the role by its
+ * label), waits for the pending invitation's row, and returns the link mailed to the address (read
+ * from the app's real mail catcher), for the invitee to open.
+ */
+export async function inviteInBrowser(
+  page: Page,
+  baseUrl: string,
+  who: { email: string; roleLabel?: string },
+): Promise<string> {
+  if (!page.url().endsWith('/settings/members')) await page.goto(`${baseUrl}/settings/members`);
+  await page.getByTestId('members-table').waitFor();
+  return invitationLinkSentBy(baseUrl, who.email, async () => {
+    await page.getByTestId('invite-member').click();
+    const dialog = page.getByTestId('invite-member-dialog');
+    await dialog.getByTestId('invite-email').fill(who.email);
+    if (who.roleLabel) await dialog.getByTestId('invite-role').selectOption({ label: who.roleLabel });
+    await dialog.getByTestId('invite-submit').click();
+    await dialog.waitFor({ state: 'detached' });
+    await page.locator(`[data-testid=invitation-row][data-email="${who.email.toLowerCase()}"]`).waitFor();
+  });
+}
+
+/**
+ * Opens an invitation link in `page` and accepts it: signed out, by creating the account with a
+ * name and password; signed in (as the invited address), with Join. Waits for the Dashboard.
+ */
+export async function acceptInvitationInBrowser(
+  page: Page,
+  link: string,
+  newAccount?: { name: string; password: string },
+): Promise<void> {
+  await page.goto(link);
+  await page.getByTestId('invitation-summary').waitFor();
+  if (newAccount) {
+    await page.getByTestId('invitation-name').fill(newAccount.name);
+    await page.getByTestId('invitation-password').fill(newAccount.password);
+    await page.getByTestId('invitation-create').click();
+  } else {
+    await page.getByTestId('invitation-accept').click();
+  }
+  await page.getByTestId('dashboard').waitFor();
+}
+
+/**
+ * Set-up by API rather than by the UI: the Admin signed in on `page` invites `email` with
+ * `roleId`, and the person accepts the mailed link by creating the account (their `name`, and
+ * TEST_PASSWORD). Returns what the test signs in with.
+ */
+export async function invitedMemberFromPage(
+  page: Page,
+  baseUrl: string,
+  who: { email: string; roleId: string; name?: string },
+): Promise<{ userId: string; email: string; password: string }> {
+  const token = await invitationTokenSentBy(baseUrl, who.email, () =>
+    appFetch(page, 'POST', '/app/api/invitations', { email: who.email, roleId: who.roleId }),
+  );
+  const session = await new WebClient(baseUrl).ok('POST', '/app/api/invitations/accept-new', {
+    token,
+    name: who.name ?? who.email.split('@')[0],
+    password: TEST_PASSWORD,
+  });
+  return { userId: session.user.id as string, email: who.email, password: TEST_PASSWORD };
 }
 
 /** Adds a webhook on the Webhooks page (Add, its URL and events, Save) and waits for its row. */

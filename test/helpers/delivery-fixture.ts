@@ -3,7 +3,7 @@ import { ApplicationFailure } from '@temporalio/common';
 import { Delivery } from '../../src/deliveries/store/delivery.entity';
 import { DELIVERY_FAILED, deliveryWorkflowId } from '../../workflows/delivery.workflow';
 import { startTestApp, type TestApp } from './test-app';
-import { WebClient } from './web-client';
+import { addMemberByInvitation, WebClient } from './web-client';
 
 export interface DeliveryFixture {
   app: TestApp;
@@ -101,14 +101,14 @@ export async function deliveryFixture(
     keyWithRole: async (email, role) => {
       const roles = (await signedUp.client.ok('GET', '/app/api/roles')).data;
       const byName = (name: string) => roles.find((r: { name: string }) => r.name === name).id;
-      const added = await signedUp.client.ok('POST', '/app/api/members', { email, roleId: byName(role) });
-      const client = (await WebClient.signIn(app.baseUrl, email, added.temporaryPassword)).client;
-      // A key is made with Create on API & Webhooks; the role is then the one asked for.
-      await signedUp.client.ok('PATCH', `/app/api/members/${added.member.userId}`, {
-        roleId: byName('Member'),
+      const { client, userId } = await addMemberByInvitation(app.baseUrl, signedUp.client, {
+        email,
+        roleId: byName(role),
       });
+      // A key is made with Create on API & Webhooks; the role is then the one asked for.
+      await signedUp.client.ok('PATCH', `/app/api/members/${userId}`, { roleId: byName('Member') });
       const key = (await client.ok('POST', '/app/api/api-keys', { name: 'k' })).value as string;
-      await signedUp.client.ok('PATCH', `/app/api/members/${added.member.userId}`, { roleId: byName(role) });
+      await signedUp.client.ok('PATCH', `/app/api/members/${userId}`, { roleId: byName(role) });
       return key;
     },
     close: () => app.close(),

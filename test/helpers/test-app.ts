@@ -18,6 +18,9 @@ import { laneSizes, runWorkers } from '../../src/app/temporal-worker';
 import { createMetricsRegistry } from '../../src/metrics/registry';
 import { deliveryMetrics } from '../../src/deliveries/capacity/delivery-metrics';
 import type { Registry } from 'prom-client';
+import { Mailer } from '../../src/mail/mailer';
+import { startTestMailCatcher, type TestMailCatcher } from './mail-catcher';
+import { registerMailbox, unregisterMailbox } from './mailboxes';
 
 export interface TestApp {
   baseUrl: string;
@@ -29,6 +32,9 @@ export interface TestApp {
   workerServices?: Services;
   /** The process's Prometheus metrics, as GET /metrics serves them. */
   metrics: Registry;
+  /** The real mail catcher (Mailpit) the app sends its mail to: read links from it. */
+  mail: TestMailCatcher;
+  mailer: Mailer;
   close: () => Promise<void>;
 }
 
@@ -45,7 +51,8 @@ export async function startTestApp(
     temporalAddress?: string;
   } = {},
 ): Promise<TestApp> {
-  const db = await createTestDatabase();
+  // Every test app mails for real, to a catcher of its own: sign-up's link, resets, invitations.
+  const [db, mail] = await Promise.all([createTestDatabase(), startTestMailCatcher()]);
   const env = options.temporalAddress
     ? await TestWorkflowEnvironment.createFromExistingServer({ address: options.temporalAddress })
     : await createTimeSkippingEnv();
@@ -66,17 +73,23 @@ export async function startTestApp(
     QUOTA_PER_KEY: '100000',
     QUOTA_PER_SESSION: '100000',
     QUOTA_PER_WORKSPACE: '100000',
+    QUOTA_PER_PERSON: '100000',
+    MAIL_URL: mail.smtpUrl,
     // Nor a throttle on keys that are not valid (tests send many from 127.0.0.1), where not set.
     API_KEY_FAILURES_PER_ADDRESS: '100000',
+    // Nor a bound on invitations (tests invite many people), where not set.
+    INVITATIONS_PER_INVITER_PER_HOUR: '100000',
+    INVITATIONS_PER_ADDRESS_PER_DAY: '100000',
     ...overrides,
   });
+  const mailer = new Mailer({ url: config.MAIL_URL!, from: config.MAIL_FROM });
   const logger = createLogger(process.env.TEST_LOG_LEVEL ?? 'silent');
   // With a worker, as `npm start` does: one set of services for the API and the worker, sharing the
   // worker's delivery capacity (its dispatcher holds what the fast lane has no room for).
   const capacity = options.worker
     ? createDeliveryCapacity({ config, dataSource: db.dataSource, logger })
     : undefined;
-  const services = createServices({ config, logger, dataSource: db.dataSource, temporal, capacity });
+  const services = createServices({ config, logger, dataSource: db.dataSource, temporal, capacity, mailer });
   const metrics = createMetricsRegistry();
   const laneObserver = deliveryMetrics(metrics, {
     dataSource: db.dataSource,
@@ -89,6 +102,7 @@ export async function startTestApp(
   const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   // PUBLIC_URL must be the address we actually listen on (Origin checks, MCP URLs in snippets).
   Object.assign(config, { PUBLIC_URL: overrides.PUBLIC_URL ?? baseUrl });
+  registerMailbox(baseUrl, mail);
 
   let stopWorker = async () => undefined;
   let workerServices: Services | undefined;
@@ -135,12 +149,17 @@ export async function startTestApp(
     taskQueue,
     workerServices,
     metrics,
+    mail,
+    mailer,
     close: async () => {
+      unregisterMailbox(baseUrl);
       await new Promise((resolve) => server.close(resolve));
       server.closeAllConnections();
       await stopWorker();
       await env.teardown();
       await db.drop();
+      mailer.close();
+      await mail.stop();
     },
   };
 }
@@ -156,6 +175,7 @@ export async function startSecondApiProcess(
     config: app.config,
     logger: createLogger('silent'),
     dataSource: app.dataSource,
+    mailer: app.mailer,
     temporal: {
       connection: app.env.connection,
       client: app.env.client,
@@ -165,9 +185,12 @@ export async function startSecondApiProcess(
     },
   }).listen(0, '127.0.0.1');
   await new Promise((resolve) => server.once('listening', resolve));
+  const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  registerMailbox(baseUrl, app.mail);
   return {
-    baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    baseUrl,
     close: async () => {
+      unregisterMailbox(baseUrl);
       server.closeAllConnections();
       await new Promise((resolve) => server.close(resolve));
     },

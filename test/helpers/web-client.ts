@@ -1,4 +1,5 @@
 import { Agent, fetch as fetchFrom } from 'undici';
+import { invitationTokenSentBy, verificationToken } from './mailboxes';
 
 /** The password of every person `WebClient.signUp` creates: one the password rule accepts. */
 export const TEST_PASSWORD = 'plum kettle orbit 42';
@@ -89,13 +90,30 @@ export class WebClient {
     return result.body;
   }
 
-  /** A new person, with TEST_PASSWORD, signing up from an address of their own (freshClientAddress). */
+  /**
+   * A new person, with TEST_PASSWORD, signing up from an address of their own (freshClientAddress),
+   * who then opens the link the service e-mailed them (read from the app's real mail catcher), as
+   * a person must before the account can do anything. `session` is the session after that.
+   */
   static async signUp(baseUrl: string, who: { email: string; name?: string; workspaceName?: string }) {
+    const { client } = await WebClient.signUpUnverified(baseUrl, who);
+    await client.ok('POST', '/app/api/auth/verify-email', {
+      token: await verificationToken(baseUrl, who.email),
+    });
+    const session = await client.ok('GET', '/app/api/session');
+    return { client, session };
+  }
+
+  /** Sign-up alone: the account exists, signed in, but its address is not proven yet. */
+  static async signUpUnverified(
+    baseUrl: string,
+    who: { email: string; name?: string; workspaceName?: string; password?: string },
+  ) {
     const client = new WebClient(baseUrl, { from: freshClientAddress() });
     const session = await client.ok('POST', '/app/api/auth/sign-up', {
       name: who.name ?? who.email.split('@')[0],
       email: who.email,
-      password: TEST_PASSWORD,
+      password: who.password ?? TEST_PASSWORD,
       workspaceName: who.workspaceName ?? `${who.email} workspace`,
     });
     return { client, session };
@@ -128,9 +146,56 @@ export async function keyCall(baseUrl: string, key: string, method: string, path
   return { status: response.status, body: (text ? JSON.parse(text) : undefined) as any };
 }
 
+/** What `addMemberByInvitation` hands back: the new member, signed in. */
+export interface InvitedMember {
+  userId: string;
+  email: string;
+  /** The password the member signs in with. */
+  password: string;
+  /** The member's own browser, signed in, its session on the workspace they joined. */
+  client: WebClient;
+  /** The session the accept answered (`Session`: user, workspace, role, permissions…). */
+  session: any;
+}
+
 /**
- * A member added by an Admin with a role of their own (Read access All and Create on API &
- * Webhooks, so they can make a key, plus `role`), signed in, with an API key.
+ * Adds a person to the Admin's workspace the only way the web app has (issue 34): the Admin invites
+ * the address with `roleId`, the link is read from the app's real mail catcher, and the person
+ * accepts it. A new address accepts by creating an account (`accept-new`, with `name`, default the
+ * address's local part, and `password`, default TEST_PASSWORD); an existing verified account passes
+ * `signedIn`, its own signed-in client (with the account's `password`, if not TEST_PASSWORD), and
+ * accepts while signed in.
+ */
+export async function addMemberByInvitation(
+  baseUrl: string,
+  admin: WebClient,
+  who: { email: string; roleId: string; name?: string; password?: string; signedIn?: WebClient },
+): Promise<InvitedMember> {
+  const password = who.password ?? TEST_PASSWORD;
+  const token = await invitationTokenSentBy(baseUrl, who.email, () =>
+    admin.ok('POST', '/app/api/invitations', { email: who.email, roleId: who.roleId }, [201]),
+  );
+  const client = who.signedIn ?? new WebClient(baseUrl);
+  const session = who.signedIn
+    ? await client.ok('POST', '/app/api/invitations/accept', { token }, [200])
+    : await client.ok(
+        'POST',
+        '/app/api/invitations/accept-new',
+        { token, name: who.name ?? who.email.split('@')[0], password },
+        [201],
+      );
+  return {
+    userId: session.user.id as string,
+    email: session.user.email as string,
+    password,
+    client,
+    session,
+  };
+}
+
+/**
+ * A member invited by an Admin with a role of their own (Read access All and Create on API &
+ * Webhooks, so they can make a key, plus `role`), who accepted, signed in, with an API key.
  */
 export async function memberWithRole(
   admin: WebClient,
@@ -144,8 +209,7 @@ export async function memberWithRole(
     apiCreate: true,
     ...role,
   });
-  const added = await admin.ok('POST', '/app/api/members', { email, roleId: created.id });
-  const { client, session } = await WebClient.signIn(baseUrl, email, added.temporaryPassword);
+  const { client, userId } = await addMemberByInvitation(baseUrl, admin, { email, roleId: created.id });
   const key = (await client.ok('POST', '/app/api/api-keys', { name: 'k' })).value as string;
-  return { client, key, userId: (session as { user: { id: string } }).user.id };
+  return { client, key, userId };
 }

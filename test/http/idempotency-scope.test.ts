@@ -1,6 +1,6 @@
 import { Client } from 'pg';
 import { startTestApp, type TestApp } from '../helpers/test-app';
-import { rest, WebClient } from '../helpers/web-client';
+import { addMemberByInvitation, rest, WebClient } from '../helpers/web-client';
 import { crashAfterCommitOf } from './crash-window';
 
 /**
@@ -45,11 +45,13 @@ describe('idempotency: scope and crash safety (REST)', () => {
     const adminRole = (await host.client.ok('GET', '/app/api/roles')).data.find(
       (role: { name: string }) => role.name === 'Admin',
     );
-    await host.client.ok('POST', '/app/api/members', {
+    keyA = (await person.client.ok('POST', '/app/api/api-keys', { name: 'in A' })).value;
+    // Accepting the invitation while signed in switches the person's session to B.
+    await addMemberByInvitation(app.baseUrl, host.client, {
       email: 'two-homes@example.com',
       roleId: adminRole.id,
+      signedIn: person.client,
     });
-    keyA = (await person.client.ok('POST', '/app/api/api-keys', { name: 'in A' })).value;
     await person.client.ok('POST', '/app/api/session/workspace', { workspaceId: host.session.workspace.id });
     keyB = (await person.client.ok('POST', '/app/api/api-keys', { name: 'in B' })).value;
     workspaceA = (await rest(app.baseUrl, keyA)).body.workspace.id;

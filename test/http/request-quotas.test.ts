@@ -54,7 +54,9 @@ describe('request quotas per API key and per workspace', () => {
     expect(statuses.filter((status) => status === 200)).toHaveLength(5);
     expect(statuses.slice(5)).toEqual([429, 429, 429]);
     expect(Number(refused!.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
-    expect(refused!.headers.get('ratelimit-policy')).toBe('"credential";q=3;w=1, "workspace";q=8;w=1');
+    expect(refused!.headers.get('ratelimit-policy')).toBe(
+      '"credential";q=3;w=1, "workspace";q=8;w=1, "person";q=100000;w=1',
+    );
     expect(refused!.headers.get('ratelimit')).toMatch(/^"credential";r=0;t=\d+$/);
     expect(await refused!.json()).toEqual(quotaRefusalBody('this API key or connection'));
   });
@@ -64,7 +66,9 @@ describe('request quotas per API key and per workspace', () => {
     for (let i = 0; i < 8; i++) await (await get(app.baseUrl, key)).arrayBuffer();
     const other = await get(app.baseUrl, otherWorkspaceKey);
     expect(other.status).toBe(200);
-    expect(other.headers.get('ratelimit')).toMatch(/^"credential";r=2;t=\d+, "workspace";r=7;t=\d+$/);
+    expect(other.headers.get('ratelimit')).toMatch(
+      /^"credential";r=2;t=\d+, "workspace";r=7;t=\d+, "person";r=\d+;t=\d+$/,
+    );
   });
 
   it("counts every key of a workspace against the workspace's quota", async () => {

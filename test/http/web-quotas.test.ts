@@ -42,7 +42,9 @@ describe('request quotas of the web app (/app/api) per session and per workspace
     expect(statuses.filter((status) => status === 200)).toHaveLength(5);
     expect(statuses.slice(5)).toEqual([429, 429, 429]);
     expect(Number(refused!.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
-    expect(refused!.headers.get('ratelimit-policy')).toBe('"session";q=3;w=1, "workspace";q=8;w=1');
+    expect(refused!.headers.get('ratelimit-policy')).toBe(
+      '"session";q=3;w=1, "workspace";q=8;w=1, "person";q=100000;w=1',
+    );
     expect(await refused!.json()).toEqual(quotaRefusalBody('this session'));
   });
 
@@ -101,6 +103,8 @@ describe('request quotas of the web app (/app/api) per session and per workspace
     await nextSecond();
     const session = await get(person, '/app/api/session');
     expect(session.status).toBe(200);
-    expect(session.headers.get('ratelimit')).toMatch(/^"session";r=2;t=\d+, "workspace";r=7;t=\d+$/);
+    expect(session.headers.get('ratelimit')).toMatch(
+      /^"session";r=2;t=\d+, "workspace";r=7;t=\d+, "person";r=\d+;t=\d+$/,
+    );
   });
 });

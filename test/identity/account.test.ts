@@ -1,5 +1,5 @@
 import { startTestApp, type TestApp } from '../helpers/test-app';
-import { TEST_PASSWORD, WebClient } from '../helpers/web-client';
+import { addMemberByInvitation, TEST_PASSWORD, WebClient } from '../helpers/web-client';
 
 /**
  * A signed-in person's own account: changing the password (POST /app/api/auth/password) and
@@ -199,15 +199,10 @@ describe('account: change password and create another workspace', () => {
       const viewer = (await host.client.ok('GET', '/app/api/roles')).data.find(
         (role: { name: string }) => role.name === 'Viewer',
       );
-      const added = await host.client.ok('POST', '/app/api/members', {
+      const { client: guest } = await addMemberByInvitation(app.baseUrl, host.client, {
         email: 'guest2@example.com',
         roleId: viewer.id,
       });
-      const { client: guest } = await WebClient.signIn(
-        app.baseUrl,
-        'guest2@example.com',
-        added.temporaryPassword,
-      );
 
       const created = await guest.ok('POST', '/app/api/workspaces', { name: 'Mine' }, [201]);
       expect(created.role.name).toBe('Admin');

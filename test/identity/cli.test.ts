@@ -119,4 +119,33 @@ describe('self-hosting CLI', () => {
     expect(unknownCommand.stderr).toContain('Unknown command "frobnicate".');
     expect(unknownCommand.stderr).not.toMatch(/\n\s+at /); // no stack trace
   });
+
+  it('reset-password sets a generated password printed once, verifies the account and ends its sessions', async () => {
+    expect(cli('create-workspace', '--name', 'Resets', '--admin-email', 'lost@example.com').status).toBe(0);
+    const before = await db.dataSource.manager.findOneByOrFail(User, { email: 'lost@example.com' });
+    expect(before.emailVerifiedAt).not.toBeNull();
+    // As a signed-up account that never proved its address, signed in somewhere.
+    await db.dataSource.query(`UPDATE users SET email_verified_at = NULL WHERE id = $1`, [before.id]);
+    await db.dataSource.query(
+      `INSERT INTO sessions (token_hash, user_id, expires_at) VALUES ('elsewhere', $1, now() + interval '1 day')`,
+      [before.id],
+    );
+
+    const result = cli('reset-password', '--email', 'Lost@Example.com');
+    expect(result.status).toBe(0);
+    const password = /Generated password \(shown once\): ([A-Za-z0-9]{16})/.exec(result.stdout)?.[1];
+    expect(password).toBeDefined();
+    const after = await db.dataSource.manager.findOneByOrFail(User, { id: before.id });
+    expect(await verifyPassword(password!, after.passwordHash)).toBe(true);
+    expect(after.emailVerifiedAt).not.toBeNull();
+    const [{ count }] = await db.dataSource.query(
+      `SELECT count(*)::int AS count FROM sessions WHERE user_id = $1`,
+      [before.id],
+    );
+    expect(count).toBe(0);
+
+    const unknown = cli('reset-password', '--email', 'nobody@example.com');
+    expect(unknown.status).toBe(1);
+    expect(unknown.stderr).toContain('No account has the email nobody@example.com');
+  });
 });

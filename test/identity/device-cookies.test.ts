@@ -1,3 +1,6 @@
+import { RESET_PASSWORD_SUBJECT } from '../../src/identity/email-proof/proof-mail';
+import { INVITATION_SUBJECT_PREFIX } from '../../src/identity/invitations/invitation-mail';
+import { tokenIn, verificationToken } from '../helpers/mailboxes';
 import { startTestApp, type TestApp } from '../helpers/test-app';
 import { TEST_PASSWORD, WebClient, freshClientAddress } from '../helpers/web-client';
 
@@ -196,6 +199,135 @@ describe('device cookies: a lockout that strangers cannot aim', () => {
       await signIn(new WebClient(app.baseUrl, { from: freshClientAddress() }), email, NEW),
       /for this email/,
     );
+  });
+
+  /**
+   * While a stranger keeps the account locked (one more guess each time the lock ends), `browser`
+   * signs in with `password` every time, and a browser without its cookie is refused every time.
+   */
+  async function ownerSignsInWhileGuessing(email: string, browser: WebClient, password: string) {
+    const attacker = await lockOut(email);
+    const cookieless = new WebClient(app.baseUrl, { from: freshClientAddress() });
+    for (let round = 1; round <= 3; round++) {
+      expectThrottled(await signIn(attacker, email, WRONG(30 + round)), /for this email/);
+      expectThrottled(await signIn(cookieless, email, password), /for this email/);
+      const owner = await signIn(browser, email, password);
+      expect(owner.status).toBe(200);
+      expect(owner.body.user.email).toBe(email);
+      await browser.ok('POST', '/app/api/auth/sign-out', undefined, [204]);
+      expectThrottled(await signIn(cookieless, email, password), /for this email/);
+      await age(15 * 60);
+      expect((await signIn(attacker, email, WRONG(40 + round))).status).toBe(401);
+    }
+    expect(cookieless.cookieNamed('crm_session')).toBeUndefined();
+  }
+
+  it('a fresh browser that resets the password by the mailed link is a known browser: the stranger cannot lock it out', async () => {
+    const email = `resetter-${++people}@example.com`;
+    await WebClient.signUp(app.baseUrl, { email });
+    // The stranger locks the account; the owner, in a browser that never signed in, is refused too.
+    await lockOut(email);
+    const browser = new WebClient(app.baseUrl, { from: freshClientAddress() });
+    expect(browser.cookieNamed('crm_device')).toBeUndefined();
+    expectThrottled(await signIn(browser, email, TEST_PASSWORD), /for this email/);
+
+    // The owner asks for a link, opens it in that browser and chooses a new password.
+    await browser.ok('POST', '/app/api/auth/password-reset', { email }, [202]);
+    const token = tokenIn(
+      (await app.mail.waitForMessage({ to: email, subject: RESET_PASSWORD_SUBJECT })).Text,
+      'reset-password',
+    );
+    const NEW = 'owner took it back 2024';
+    await browser.ok('POST', '/app/api/auth/password-reset/complete', { token, newPassword: NEW }, [204]);
+    expect(browser.cookieNamed('crm_device')).toBeDefined();
+    expect(browser.cookieNamed('crm_session')).toBeUndefined();
+
+    // The stranger goes on guessing (the reset forgot the old run, so they lock it again).
+    await ownerSignsInWhileGuessing(email, browser, NEW);
+  });
+
+  it("a stranger's sign-up with someone else's address is not a known browser: after the owner resets, it meets the account's lock", async () => {
+    const email = `pre-claimed-${++people}@example.com`;
+    const { client: stranger } = await WebClient.signUpUnverified(app.baseUrl, { email });
+    expect(stranger.cookieNamed('crm_device')).toBeUndefined();
+    // The owner takes the address back by the mailed reset link, then the stranger guesses.
+    const owner = new WebClient(app.baseUrl, { from: freshClientAddress() });
+    await owner.ok('POST', '/app/api/auth/password-reset', { email }, [202]);
+    const token = tokenIn(
+      (await app.mail.waitForMessage({ to: email, subject: RESET_PASSWORD_SUBJECT })).Text,
+      'reset-password',
+    );
+    await owner.ok(
+      'POST',
+      '/app/api/auth/password-reset/complete',
+      { token, newPassword: 'owner took it back 2025' },
+      [204],
+    );
+    for (let n = 1; n <= 5; n++) expect((await signIn(stranger, email, WRONG(n))).status).toBe(401);
+    // The stranger's browser is counted as any other: the account's lock holds it.
+    expectThrottled(await signIn(stranger, email, TEST_PASSWORD), /for this email/);
+    expect((await signIn(owner, email, 'owner took it back 2025')).status).toBe(200);
+  });
+
+  it('a fresh browser that opens the verify-email link is a known browser', async () => {
+    const email = `verifier-${++people}@example.com`;
+    await WebClient.signUpUnverified(app.baseUrl, { email });
+    // The link opened on another device than the one that signed up.
+    const browser = new WebClient(app.baseUrl, { from: freshClientAddress() });
+    await browser.ok('POST', '/app/api/auth/verify-email', {
+      token: await verificationToken(app.baseUrl, email),
+    });
+    expect(browser.cookieNamed('crm_device')).toBeDefined();
+    await ownerSignsInWhileGuessing(email, browser, TEST_PASSWORD);
+  });
+
+  it('a fresh browser that accepts an invitation by its link, as a new account, is a known browser', async () => {
+    const { client: admin } = await WebClient.signUp(app.baseUrl, {
+      email: `inviter-${++people}@example.com`,
+    });
+    const roles = (await admin.ok('GET', '/app/api/roles')).data as { id: string; name: string }[];
+    const roleId = roles.find((role) => role.name === 'Member')!.id;
+    const email = `invitee-${people}@example.com`;
+    await admin.ok('POST', '/app/api/invitations', { email, roleId });
+    const token = tokenIn(
+      (await app.mail.waitForMessage({ to: email, subject: new RegExp(`^${INVITATION_SUBJECT_PREFIX}`) }))
+        .Text,
+      'accept-invitation',
+    );
+    const browser = new WebClient(app.baseUrl, { from: freshClientAddress() });
+    await browser.ok(
+      'POST',
+      '/app/api/invitations/accept-new',
+      { token, name: 'Invitee', password: TEST_PASSWORD },
+      [201],
+    );
+    expect(browser.cookieNamed('crm_device')).toBeDefined();
+    await browser.ok('POST', '/app/api/auth/sign-out', undefined, [204]);
+    await ownerSignsInWhileGuessing(email, browser, TEST_PASSWORD);
+  });
+
+  it('a refused link sets no device cookie', async () => {
+    const browser = new WebClient(app.baseUrl, { from: freshClientAddress() });
+    const bogus = 'A'.repeat(43);
+    expect((await browser.request('POST', '/app/api/auth/verify-email', { token: bogus })).status).toBe(400);
+    expect(
+      (
+        await browser.request('POST', '/app/api/auth/password-reset/complete', {
+          token: bogus,
+          newPassword: 'some fine new password 5',
+        })
+      ).status,
+    ).toBe(400);
+    expect(
+      (
+        await browser.request('POST', '/app/api/invitations/accept-new', {
+          token: bogus,
+          name: 'Nobody',
+          password: 'some fine new password 5',
+        })
+      ).status,
+    ).toBe(400);
+    expect(browser.cookieNamed('crm_device')).toBeUndefined();
   });
 
   it('sets the device cookie HttpOnly, SameSite=Strict, for the sign-in routes only, for 365 days', async () => {

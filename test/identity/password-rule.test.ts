@@ -1,12 +1,16 @@
 import { randomBytes, scryptSync } from 'node:crypto';
+import { addMember } from '../../src/identity/members.service';
+import { Role } from '../../src/identity/role.entity';
 import { User } from '../../src/identity/user.entity';
+import { invitationTokenSentBy } from '../helpers/mailboxes';
 import { passwordProblem } from '../../src/shared/password.rules';
 import { startTestApp, type TestApp } from '../helpers/test-app';
 import { TEST_PASSWORD, WebClient, freshClientAddress } from '../helpers/web-client';
 
 /**
  * Issue 24: the password rule (src/shared/password.rules.ts, after NIST SP 800-63B-4) where people
- * choose a password over HTTP (sign-up, change password) and where the service makes one (members),
+ * choose a password over HTTP (sign-up, change password, accepting an invitation) and where the
+ * service makes one (the operator CLI's add-member),
  * and old passwords stored before it.
  */
 describe('password rule on the real app', () => {
@@ -97,19 +101,58 @@ describe('password rule on the real app', () => {
     },
   );
 
-  it("the temporary passwords made for new members follow the rule, with the member's own email and name", async () => {
+  it('an invited person chooses their own password by the link, under the rule with their own email and name', async () => {
     const { client: admin } = await WebClient.signUp(app.baseUrl, { email: 'boss@example.com' });
     const roles = (await admin.ok('GET', '/app/api/roles')).data as { id: string; name: string }[];
     const member = roles.find((role) => role.name === 'Member')!;
+    const email = 'new.person@example.com';
+    const token = await invitationTokenSentBy(app.baseUrl, email, () =>
+      admin.ok('POST', '/app/api/invitations', { email, roleId: member.id }),
+    );
+    const before = await users();
+    for (const [password, customCode] of [
+      ['too short', 'passwordTooShort'],
+      ['password12345678', 'passwordTooCommon'],
+      ['new.person@example.com', 'passwordContainsEmail'],
+      ['***Hypatia2024***', 'passwordContainsName'],
+    ]) {
+      const refused = await new WebClient(app.baseUrl).request<any>(
+        'POST',
+        '/app/api/invitations/accept-new',
+        {
+          token,
+          name: 'Hypatia Alexandrina',
+          password,
+        },
+      );
+      expect(refused.status).toBe(400);
+      expect(refused.body.error).toMatchObject({
+        kind: 'validation',
+        issues: [{ customCode, path: ['password'] }],
+      });
+    }
+    expect(await users()).toBe(before);
+    await new WebClient(app.baseUrl).ok('POST', '/app/api/invitations/accept-new', {
+      token,
+      name: 'Hypatia Alexandrina',
+      password: TEST_PASSWORD,
+    });
+    expect(await signInStatus(email, TEST_PASSWORD)).toBe(200);
+  });
+
+  it("the passwords the operator CLI's add-member generates follow the rule, with the member's own email and name", async () => {
+    const { session } = await WebClient.signUp(app.baseUrl, { email: 'operator-boss@example.com' });
+    const workspaceId = session.workspace.id as string;
+    const member = await app.dataSource.manager.findOneByOrFail(Role, { workspaceId, name: 'Member' });
     for (let n = 0; n < 5; n++) {
       const email = `new${n}@example.com`;
-      const added = await admin.ok('POST', '/app/api/members', {
+      const added = await addMember(app.dataSource, workspaceId, {
         email,
         name: `New Person ${n}`,
         roleId: member.id,
       });
-      expect(passwordProblem(added.temporaryPassword, { email, name: `New Person ${n}` })).toBeUndefined();
-      expect(await signInStatus(email, added.temporaryPassword)).toBe(200);
+      expect(passwordProblem(added.temporaryPassword!, { email, name: `New Person ${n}` })).toBeUndefined();
+      expect(await signInStatus(email, added.temporaryPassword!)).toBe(200);
     }
   });
 

@@ -1,5 +1,5 @@
 import { startTestApp, type TestApp } from '../helpers/test-app';
-import { TEST_PASSWORD, WebClient } from '../helpers/web-client';
+import { addMemberByInvitation, keyCall, TEST_PASSWORD, WebClient } from '../helpers/web-client';
 
 /** Sign-up, sign-in, sessions, the workspace switcher, members and roles (architecture.md). */
 describe('web sessions, members and roles', () => {
@@ -83,7 +83,15 @@ describe('web sessions, members and roles', () => {
     const viewerRole = (await other.client.ok('GET', '/app/api/roles')).data.find(
       (r: { name: string }) => r.name === 'Viewer',
     );
-    await other.client.ok('POST', '/app/api/members', { email: 'multi@example.com', roleId: viewerRole.id });
+    await addMemberByInvitation(app.baseUrl, other.client, {
+      email: 'multi@example.com',
+      roleId: viewerRole.id,
+      signedIn: owner.client,
+    });
+    // Accepting opened Second; back to First, to switch.
+    expect((await owner.client.ok('GET', '/app/api/session')).workspace.name).toBe('Second');
+    await owner.client.ok('POST', '/app/api/session/workspace', { workspaceId: owner.session.workspace.id });
+    expect((await owner.client.ok('GET', '/app/api/session')).workspace.name).toBe('First');
 
     const session = await owner.client.ok('GET', '/app/api/session');
     expect(session.workspaces.map((w: { name: string }) => w.name)).toEqual(['First', 'Second']);
@@ -114,23 +122,55 @@ describe('web sessions, members and roles', () => {
       );
     });
 
-    it('adds a new person with a one-time password, and an existing user without one', async () => {
-      const added = await admin.ok('POST', '/app/api/members', {
+    const memberEmails = async () =>
+      ((await admin.ok('GET', '/app/api/members')).data as { email: string }[]).map((m) => m.email);
+
+    it('adds nobody at once: the old add-member route is gone, the same for a known and an unknown address', async () => {
+      const { client: existing } = await WebClient.signUp(app.baseUrl, { email: 'known@example.com' });
+      const answers = [];
+      for (const email of ['unknown@example.com', 'known@example.com']) {
+        const answer = await admin.request<any>('POST', '/app/api/members', { email, roleId: roles.Viewer });
+        expect(answer.status).toBe(405);
+        expect(answer.body.error.issues[0].customCode).toBe('methodNotAllowed');
+        answers.push(answer.body);
+      }
+      // Nothing tells a known address from an unknown one.
+      expect(answers[1]).toEqual(answers[0]);
+      expect(await memberEmails()).not.toContain('unknown@example.com');
+      expect(await memberEmails()).not.toContain('known@example.com');
+      expect(await app.dataSource.query(`SELECT 1 FROM users WHERE email = 'unknown@example.com'`)).toEqual(
+        [],
+      );
+      expect((await existing.ok('GET', '/app/api/session')).workspaces).toHaveLength(1);
+    });
+
+    it('a new person joins by accepting the invitation with a password of their own; an existing user by accepting signed in', async () => {
+      const added = await addMemberByInvitation(app.baseUrl, admin, {
         email: 'new@example.com',
-        roleId: roles.Viewer,
+        roleId: roles.Viewer!,
       });
-      expect(added.temporaryPassword).toMatch(/^[A-Za-z0-9]{16}$/);
-      expect(added.member).toMatchObject({ email: 'new@example.com', roleName: 'Viewer', status: 'active' });
-      await WebClient.signIn(app.baseUrl, 'new@example.com', added.temporaryPassword);
+      expect(added.session).toMatchObject({ user: { email: 'new@example.com' }, role: { name: 'Viewer' } });
+      const members = (await admin.ok('GET', '/app/api/members')).data as { email: string }[];
+      expect(members.find((m) => m.email === 'new@example.com')).toMatchObject({
+        roleName: 'Viewer',
+        status: 'active',
+      });
+      // The invitee's own password, never one the Admin saw.
+      await WebClient.signIn(app.baseUrl, 'new@example.com', TEST_PASSWORD);
 
-      await WebClient.signUp(app.baseUrl, { email: 'existing@example.com' });
-      const existing = await admin.ok('POST', '/app/api/members', {
+      const { client: existing } = await WebClient.signUp(app.baseUrl, { email: 'existing@example.com' });
+      const joined = await addMemberByInvitation(app.baseUrl, admin, {
         email: 'existing@example.com',
-        roleId: roles.Member,
+        roleId: roles.Member!,
+        signedIn: existing,
       });
-      expect(existing.temporaryPassword).toBeUndefined();
+      expect(joined.session).toMatchObject({
+        user: { email: 'existing@example.com' },
+        role: { name: 'Member' },
+      });
+      expect(await memberEmails()).toContain('existing@example.com');
 
-      const again = await admin.request<any>('POST', '/app/api/members', {
+      const again = await admin.request<any>('POST', '/app/api/invitations', {
         email: 'new@example.com',
         roleId: roles.Member,
       });
@@ -169,33 +209,74 @@ describe('web sessions, members and roles', () => {
       expect(duplicate.body.error.issues[0].customCode).toBe('roleNameTaken');
     });
 
-    it('only an Admin manages members and roles', async () => {
-      const added = await admin.ok('POST', '/app/api/members', {
-        email: 'plain@example.com',
+    it('only an Admin manages members, invitations and roles', async () => {
+      const plain = (
+        await addMemberByInvitation(app.baseUrl, admin, { email: 'plain@example.com', roleId: roles.Member! })
+      ).client;
+      // A custom role with every API & Webhooks right, that hides a field: still not an Admin.
+      const adminKey = (await admin.ok('POST', '/app/api/api-keys', { name: 'model' })).value as string;
+      const model = (await keyCall(app.baseUrl, adminKey, 'POST', '/model/read', { type: 'deal' })).body;
+      const amount = model.type.fields.find((f: { name: string }) => f.name === 'Amount').id as string;
+      const hiding = await admin.ok('POST', '/app/api/roles', {
+        name: 'Sales without Amount',
+        apiRead: 'all',
+        apiCreate: true,
+        apiEdit: true,
+        apiDelete: true,
+        restrictedFieldIds: [amount],
+      });
+      const sales = (
+        await addMemberByInvitation(app.baseUrl, admin, { email: 'sales@example.com', roleId: hiding.id })
+      ).client;
+      const pending = await admin.ok('POST', '/app/api/invitations', {
+        email: 'pending@example.com',
         roleId: roles.Member,
       });
-      const plain = (await WebClient.signIn(app.baseUrl, 'plain@example.com', added.temporaryPassword))
-        .client;
-      for (const [method, path] of [
-        ['GET', '/app/api/members'],
-        ['GET', '/app/api/roles'],
-        ['POST', '/app/api/roles'],
-      ] as const) {
-        const refused = await plain.request<any>(method, path, method === 'POST' ? { name: 'x' } : undefined);
-        expect(refused.status).toBe(403);
-        expect(refused.body.error.issues[0].customCode).toBe('insufficientPermissions');
+      for (const person of [plain, sales]) {
+        for (const [method, path, body] of [
+          ['GET', '/app/api/members'],
+          ['GET', '/app/api/invitations'],
+          ['POST', '/app/api/invitations', { email: 'friend@example.com', roleId: roles.Admin }],
+          ['DELETE', `/app/api/invitations/${pending.id}`],
+          ['GET', '/app/api/roles'],
+          ['POST', '/app/api/roles', { name: 'x' }],
+        ] as const) {
+          const refused = await person.request<any>(method, path, body);
+          expect({ route: `${method} ${path}`, status: refused.status }).toEqual({
+            route: `${method} ${path}`,
+            status: 403,
+          });
+          expect(refused.body.error.issues[0].customCode).toBe('insufficientPermissions');
+        }
       }
+      const invitations = (await admin.ok('GET', '/app/api/invitations')).data as { email: string }[];
+      expect(invitations.map((each) => each.email)).toEqual(['pending@example.com']);
     });
 
     it('scopes members and roles to the workspace', async () => {
       const elsewhere = await WebClient.signUp(app.baseUrl, { email: 'else@example.com' });
       const foreignRole = (await elsewhere.client.ok('GET', '/app/api/roles')).data[0].id;
-      const refused = await admin.request<any>('POST', '/app/api/members', {
+      const refused = await admin.request<any>('POST', '/app/api/invitations', {
         email: 'x1@example.com',
         roleId: foreignRole,
       });
       expect(refused.status).toBe(404);
       expect(refused.body.error.issues[0].customCode).toBe('roleNotFound');
+      // The Admin of another workspace invites only to their own, and cannot revoke this one's.
+      const ours = await admin.ok('POST', '/app/api/invitations', {
+        email: 'x2@example.com',
+        roleId: roles.Member,
+      });
+      const revokeForeign = await elsewhere.client.request<any>('DELETE', `/app/api/invitations/${ours.id}`);
+      expect(revokeForeign.status).toBe(404);
+      expect(revokeForeign.body.error.issues[0].customCode).toBe('invitationNotFound');
+      const theirs = (await elsewhere.client.ok('GET', '/app/api/invitations')).data as { email: string }[];
+      expect(theirs.map((each) => each.email)).not.toContain('x2@example.com');
+      expect(
+        ((await admin.ok('GET', '/app/api/invitations')).data as { email: string }[]).map(
+          (each) => each.email,
+        ),
+      ).toContain('x2@example.com');
       const patchForeign = await admin.request<any>('PATCH', `/app/api/roles/${foreignRole}`, {
         name: 'Hijack',
       });

@@ -1,6 +1,6 @@
 import { configSchema } from '../../src/config';
 import { startTestApp, type TestApp } from '../helpers/test-app';
-import { WebClient } from '../helpers/web-client';
+import { addMemberByInvitation, WebClient } from '../helpers/web-client';
 
 /** The documented default (README, "Settings"): the tests below run with it. */
 const WORKSPACES_PER_PERSON = configSchema.shape.WORKSPACES_PER_PERSON.parse(undefined);
@@ -93,15 +93,10 @@ describe('workspace creation bounded per person (POST /app/api/workspaces)', () 
     const viewer = (await host.client.ok('GET', '/app/api/roles')).data.find(
       (role: { name: string }) => role.name === 'Viewer',
     );
-    const added = await host.client.ok('POST', '/app/api/members', {
+    const { client: guest } = await addMemberByInvitation(app.baseUrl, host.client, {
       email: 'guest-ws@example.com',
       roleId: viewer.id,
     });
-    const { client: guest } = await WebClient.signIn(
-      app.baseUrl,
-      'guest-ws@example.com',
-      added.temporaryPassword,
-    );
 
     // The guest signed up nothing: every place is theirs to use, the host's workspace aside.
     for (let i = 1; i <= WORKSPACES_PER_PERSON; i++) {

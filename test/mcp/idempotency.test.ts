@@ -1,7 +1,7 @@
 import { crashAfterCommitOf } from '../http/crash-window';
 import { connectMcp, type ToolResult } from '../helpers/mcp';
 import { startTestApp, type TestApp } from '../helpers/test-app';
-import { rest, WebClient } from '../helpers/web-client';
+import { addMemberByInvitation, rest, WebClient } from '../helpers/web-client';
 
 /**
  * Issue 10, holes 3 and 4 over MCP: write tools take `idempotencyKey` (spec, client behavior for
@@ -34,8 +34,13 @@ describe('MCP idempotent writes', () => {
     const adminRole = (await host.client.ok('GET', '/app/api/roles')).data.find(
       (role: { name: string }) => role.name === 'Admin',
     );
-    await host.client.ok('POST', '/app/api/members', { email: 'mcp-two@example.com', roleId: adminRole.id });
     const keyA = (await person.client.ok('POST', '/app/api/api-keys', { name: 'in A' })).value;
+    // Accepting the invitation while signed in switches the person's session to B.
+    await addMemberByInvitation(app.baseUrl, host.client, {
+      email: 'mcp-two@example.com',
+      roleId: adminRole.id,
+      signedIn: person.client,
+    });
     await person.client.ok('POST', '/app/api/session/workspace', { workspaceId: host.session.workspace.id });
     const keyB = (await person.client.ok('POST', '/app/api/api-keys', { name: 'in B' })).value;
     workspaceA = (await rest(app.baseUrl, keyA)).body.workspace.id;

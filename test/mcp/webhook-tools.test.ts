@@ -6,7 +6,7 @@ import { resendWorkflowId } from '../../workflows/resend-delivery.workflow';
 import { deliveryFixture, type DeliveryFixture } from '../helpers/delivery-fixture';
 import { connectMcp, type ToolResult } from '../helpers/mcp';
 import { Receiver } from '../helpers/receiver';
-import { WebClient } from '../helpers/web-client';
+import { addMemberByInvitation, WebClient } from '../helpers/web-client';
 
 type Mcp = Awaited<ReturnType<typeof connectMcp>>;
 
@@ -320,8 +320,8 @@ describe('MCP webhook tools', () => {
         apiRead: 'all',
         apiCreate: true,
       });
-      const added = await fx.admin.ok('POST', '/app/api/members', { email, roleId: role.id });
-      const member = (await WebClient.signIn(fx.app.baseUrl, email, added.temporaryPassword)).client;
+      const member = (await addMemberByInvitation(fx.app.baseUrl, fx.admin, { email, roleId: role.id }))
+        .client;
       const key = (await member.ok('POST', '/app/api/api-keys', { name: 'k' })).value;
       await fx.admin.ok('PATCH', `/app/api/roles/${role.id}`, { apiRead: 'all', apiCreate: false });
 

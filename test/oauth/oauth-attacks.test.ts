@@ -14,7 +14,7 @@ import {
   type RedirectListener,
 } from '../helpers/oauth';
 import { startTestApp, type TestApp } from '../helpers/test-app';
-import { WebClient } from '../helpers/web-client';
+import { addMemberByInvitation, WebClient } from '../helpers/web-client';
 
 /**
  * Issue 15, the attacker's side of OAuth for chat assistants, against the real service (real
@@ -41,12 +41,12 @@ describe('OAuth for chat assistants: what is refused', () => {
     const connector = await admin.ok('POST', '/app/api/roles', { name: 'Connector', apiRead: 'all' });
     const noApi = await admin.ok('POST', '/app/api/roles', { name: 'No API' });
     roles = { connector: connector.id, noApi: noApi.id };
-    const added = await admin.ok('POST', '/app/api/members', {
+    const added = await addMemberByInvitation(app.baseUrl, admin, {
       email: 'mia@acme.test',
-      roleId: roles.connector,
+      roleId: roles.connector!,
     });
-    miaUserId = added.member.userId;
-    mia = (await WebClient.signIn(app.baseUrl, 'mia@acme.test', added.temporaryPassword)).client;
+    miaUserId = added.userId;
+    mia = added.client;
     // Mia's own workspace, where she is Admin; her session now has it open.
     side = (await mia.ok('POST', '/app/api/workspaces', { name: "Mia's side" })).workspace.id;
     await mia.ok('POST', '/app/api/webhooks', {

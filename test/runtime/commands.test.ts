@@ -69,6 +69,16 @@ describe('commands', () => {
       { DATABASE_URL: 'postgres://x:y@127.0.0.1:1/db', TEMPORAL_ADDRESS: '127.0.0.1:1' },
       /^Invalid configuration: ENCRYPTION_KEY is required in external mode/,
     ],
+    [
+      'api.js',
+      {
+        DATABASE_URL: 'postgres://x:y@127.0.0.1:1/db',
+        TEMPORAL_ADDRESS: '127.0.0.1:1',
+        ENCRYPTION_KEY: 'a'.repeat(64),
+      },
+      // Without mail nobody new could prove an address (issue 34): the API does not start.
+      /^Invalid configuration: MAIL_URL is required for `npm run api` \(external mode\)/,
+    ],
   ])('%s refuses to start without its configuration, in one line', (script, env, message) => {
     const result = run(script, env);
     expect(result.status).toBe(1);
@@ -81,6 +91,7 @@ describe('commands', () => {
       DATABASE_URL: db.url,
       TEMPORAL_ADDRESS: '127.0.0.1:1',
       ENCRYPTION_KEY: randomBytes(32).toString('hex'),
+      MAIL_URL: 'smtp://127.0.0.1:1',
     });
     expect(result.status).toBe(1);
     expect(result.stderr).toMatch(/^Start-up failed: /);

@@ -1,7 +1,7 @@
 import { Webhook } from '../../src/webhooks/webhook.entity';
 import { connectMcp } from '../helpers/mcp';
 import { startTestApp, type TestApp } from '../helpers/test-app';
-import { memberWithRole, WebClient } from '../helpers/web-client';
+import { addMemberByInvitation, memberWithRole, WebClient } from '../helpers/web-client';
 import { withoutIds } from '../helpers/without-ids';
 
 /**
@@ -102,8 +102,10 @@ describe('hidden fields stay hidden in webhook reads', () => {
       apiEdit: true,
       apiDelete: true,
     });
-    const added = await admin.ok('POST', '/app/api/members', { email: 'sam@example.com', roleId: role.id });
-    const signedIn = await WebClient.signIn(app.baseUrl, 'sam@example.com', added.temporaryPassword);
+    const signedIn = await addMemberByInvitation(app.baseUrl, admin, {
+      email: 'sam@example.com',
+      roleId: role.id,
+    });
     const samKey = (await signedIn.client.ok('POST', '/app/api/api-keys', { name: 'sam' })).value as string;
     sam = { key: samKey, web: signedIn.client, userId: signedIn.session.user.id };
     ritaKey = (await memberWithRole(admin, app.baseUrl, 'rita@example.com', { apiEdit: true })).key;

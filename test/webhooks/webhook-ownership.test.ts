@@ -1,7 +1,7 @@
 import { Webhook } from '../../src/webhooks/webhook.entity';
 import { connectMcp } from '../helpers/mcp';
 import { startTestApp, type TestApp } from '../helpers/test-app';
-import { rest, WebClient } from '../helpers/web-client';
+import { addMemberByInvitation, rest, WebClient } from '../helpers/web-client';
 
 /**
  * Issue 10, hole 1: a member with Edit, whose role cannot read Amount, tries to re-point a record
@@ -67,8 +67,9 @@ describe('webhook ownership', () => {
       apiDelete: true,
       restrictedFieldIds: [amount],
     });
-    const added = await admin.ok('POST', '/app/api/members', { email: 'sam@example.com', roleId: role.id });
-    const web = (await WebClient.signIn(app.baseUrl, 'sam@example.com', added.temporaryPassword)).client;
+    const web = (
+      await addMemberByInvitation(app.baseUrl, admin, { email: 'sam@example.com', roleId: role.id })
+    ).client;
     const key = (await web.ok('POST', '/app/api/api-keys', { name: 'sam' })).value as string;
     member = { key, web, userId: (await rest(app.baseUrl, key)).body.user.id };
   });

@@ -1,6 +1,6 @@
 import { connectMcp } from '../helpers/mcp';
 import { startTestApp, type TestApp } from '../helpers/test-app';
-import { WebClient } from '../helpers/web-client';
+import { addMemberByInvitation, WebClient } from '../helpers/web-client';
 
 /** Webhooks over REST: updates, paging and search, tenancy, and each row of the permissions table. */
 describe('webhooks API', () => {
@@ -22,8 +22,7 @@ describe('webhooks API', () => {
 
   async function keyWithRole(email: string, row: Record<string, unknown>): Promise<string> {
     const role = await admin.ok('POST', '/app/api/roles', { name: email, ...row });
-    const added = await admin.ok('POST', '/app/api/members', { email, roleId: role.id });
-    const client = (await WebClient.signIn(app.baseUrl, email, added.temporaryPassword)).client;
+    const { client } = await addMemberByInvitation(app.baseUrl, admin, { email, roleId: role.id });
     // Keys are created while the role still has Create; the row under test is set afterwards.
     await admin.ok('PATCH', `/app/api/roles/${role.id}`, { apiRead: 'all', apiCreate: true });
     const key = (await client.ok('POST', '/app/api/api-keys', { name: 'k' })).value as string;

@@ -7,6 +7,7 @@ import { Member } from '../../identity/member.entity';
 import { Role } from '../../identity/role.entity';
 import { Session } from '../../identity/sessions/session.entity';
 import { User } from '../../identity/user.entity';
+import { EmailToken } from '../../identity/email-proof/email-token.entity';
 import { Workspace } from '../../identity/workspace.entity';
 import { Webhook } from '../../webhooks/webhook.entity';
 import { DELIVERY_ENTITIES } from '../../deliveries/store';
@@ -23,6 +24,7 @@ export const entities = [
   Role,
   Member,
   Session,
+  EmailToken,
   ApiKey,
   RecordType,
   RecordField,

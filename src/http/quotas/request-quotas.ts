@@ -3,10 +3,14 @@ import type { Config } from '../../config';
 import { rateLimitError, type AppError } from '../../shared/app-error';
 import { RequestQuota, type QuotaDecision } from '../../security/request-quota';
 
-/** Who a request counts against: its credential (an API key, an OAuth connection or a web session) and its workspace. */
+/**
+ * Who a request counts against: its credential (an API key, an OAuth connection or a web session),
+ * its workspace, and the person who created the workspace (none for one made from the CLI).
+ */
 export interface QuotaSubject {
   credential: string;
   workspace: string;
+  creator?: string | null;
 }
 
 /** What a request may do: the RateLimit headers every answer carries, and a refusal when over quota. */
@@ -17,8 +21,10 @@ export interface QuotaVerdict {
 
 /**
  * The request quotas of REST, MCP and the web app (docs/security.md, "Limits"): each API key, OAuth
- * connection or web session, and each workspace, to its own token bucket, shared by every API process. A request is counted
- * against its credential first; only one within it counts against the workspace. Every answer
+ * connection or web session, each workspace, and all the workspaces one person created together,
+ * to its own token bucket, shared by every API process. A request is counted against its
+ * credential first; only one within it counts against the workspace, and only one within that
+ * against its creator's, so one person's five workspaces are served what one is. Every answer
  * says where the caller stands in the IETF RateLimit fields (`RateLimit-Policy`, `RateLimit`); one
  * over a quota is refused with 429 rate_limit and `Retry-After`.
  */
@@ -26,15 +32,26 @@ export class RequestQuotas {
   constructor(
     private readonly byCredential: RequestQuota,
     private readonly byWorkspace: RequestQuota,
+    private readonly byPerson: RequestQuota,
     private readonly hold: (ms: number) => Promise<void> = (ms) =>
       new Promise((done) => setTimeout(done, ms)),
   ) {}
 
   async check(subject: QuotaSubject): Promise<QuotaVerdict> {
-    const decisions = [await this.byCredential.consume(subject.credential)];
-    if (decisions[0]!.allowed) decisions.push(await this.byWorkspace.consume(subject.workspace));
+    const steps: [RequestQuota, string][] = [
+      [this.byCredential, subject.credential],
+      [this.byWorkspace, subject.workspace],
+    ];
+    if (subject.creator) steps.push([this.byPerson, subject.creator]);
+    const decisions: QuotaDecision[] = [];
+    for (const [quota, key] of steps) {
+      const decision = await quota.consume(key);
+      decisions.push(decision);
+      if (!decision.allowed) break;
+    }
     const headers = {
-      'RateLimit-Policy': [this.byCredential, this.byWorkspace]
+      'RateLimit-Policy': steps
+        .map(([quota]) => quota)
         .map((quota) => `"${quota.name}";q=${quota.limits.perSecond};w=1`)
         .join(', '),
       RateLimit: decisions.map((d) => `"${d.name}";r=${d.remaining};t=${d.resetSeconds}`).join(', '),
@@ -51,7 +68,7 @@ export class RequestQuotas {
   }
 
   private quotaOf(name: string): RequestQuota {
-    return name === this.byCredential.name ? this.byCredential : this.byWorkspace;
+    return [this.byCredential, this.byWorkspace, this.byPerson].find((quota) => quota.name === name)!;
   }
 }
 
@@ -69,20 +86,25 @@ export function requestQuotasOf(
     | 'QUOTA_BURST_PER_SESSION'
     | 'QUOTA_PER_WORKSPACE'
     | 'QUOTA_BURST_PER_WORKSPACE'
+    | 'QUOTA_PER_PERSON'
+    | 'QUOTA_BURST_PER_PERSON'
   >,
   pool: Pool,
 ): { credentials: RequestQuotas; sessions: RequestQuotas } {
   const quota = (name: string, perSecond: number, burst: number) =>
     new RequestQuota(name, { perSecond, burst }, pool);
   const workspace = quota('workspace', config.QUOTA_PER_WORKSPACE, config.QUOTA_BURST_PER_WORKSPACE);
+  const person = quota('person', config.QUOTA_PER_PERSON, config.QUOTA_BURST_PER_PERSON);
   return {
     credentials: new RequestQuotas(
       quota('credential', config.QUOTA_PER_KEY, config.QUOTA_BURST_PER_KEY),
       workspace,
+      person,
     ),
     sessions: new RequestQuotas(
       quota('session', config.QUOTA_PER_SESSION, config.QUOTA_BURST_PER_SESSION),
       workspace,
+      person,
     ),
   };
 }
@@ -101,6 +123,7 @@ const WHOSE: Record<string, string> = {
   credential: 'this API key or connection',
   session: 'this session',
   workspace: 'this workspace',
+  person: "all the workspaces created by this workspace's creator",
 };
 
 function quotaRefusal(decision: QuotaDecision, quota: RequestQuota): AppError {

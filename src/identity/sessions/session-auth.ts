@@ -60,8 +60,15 @@ export function requireSameOrigin(publicUrl: string): Middleware {
 /**
  * Loads the signed-in user's actor in the session's current workspace (or their first one, if
  * that membership ended). Everything is read fresh on each request.
+ *
+ * An account whose address is not proven yet can do nothing (issue 34, account pre-claim): 403
+ * `emailNotVerified`, unless the route says `allowUnverified` (reading the session, asking for
+ * another link). Signing out needs no session at all.
  */
-export function requireSession(dataSource: DataSource): Middleware {
+export function requireSession(
+  dataSource: DataSource,
+  options: { allowUnverified?: boolean } = {},
+): Middleware {
   return async (ctx, next) => {
     const token = ctx.cookies.get(SESSION_COOKIE);
     const session = token ? await findSession(dataSource, token) : undefined;
@@ -74,6 +81,12 @@ export function requireSession(dataSource: DataSource): Middleware {
       actor = first ? await loadActor(dataSource.manager, first.id, session.userId) : undefined;
     }
     if (!actor) throw authenticationError('You are not a member of any workspace.', 'noWorkspace');
+    if (!actor.user.emailVerifiedAt && !options.allowUnverified) {
+      throw authorizationError(
+        'Confirm your e-mail address first: open the link we sent to it.',
+        'emailNotVerified',
+      );
+    }
     ctx.state.actor = actor;
     ctx.state.sessionToken = token;
     await next();

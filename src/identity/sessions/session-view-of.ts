@@ -16,6 +16,7 @@ export function sessionView(
   const { id, name, builtin, isAdmin, apiRead, apiCreate, apiEdit, apiDelete } = actor.role;
   return {
     user: { id: actor.user.id, email: actor.user.email, name: actor.user.name },
+    emailVerified: actor.user.emailVerifiedAt !== null,
     workspace: workspaceView(actor.workspace),
     workspaces: workspaces.map(workspaceView),
     member: { status: actor.member.status },

@@ -33,27 +33,42 @@ export async function signUp(
 ): Promise<{ user: User; workspace: Workspace }> {
   const passwordHash = await hashPassword(input.password);
   return dataSource.transaction(async (manager) => {
-    const user = await createUser(manager, { name: input.name, email: input.email, passwordHash });
+    // Unverified until the e-mailed link is opened (issue 34: account pre-claim).
+    const user = await createUser(manager, {
+      name: input.name,
+      email: input.email,
+      passwordHash,
+      verified: false,
+    });
     await countWorkspaceCreated(manager, user.id);
     const workspace = await createWorkspace(
       manager,
-      { name: input.workspaceName, adminUserId: user.id },
+      { name: input.workspaceName, adminUserId: user.id, createdBy: user.id },
       hooks,
     );
     return { user, workspace };
   });
 }
 
+/**
+ * A new account. `verified`: whether the address is proven at creation (an operator's act, or an
+ * e-mailed link that reached it); a signed-up account is not, and can do nothing until it is.
+ */
 export async function createUser(
   manager: EntityManager,
-  input: { name: string; email: string; passwordHash: string },
+  input: { name: string; email: string; passwordHash: string; verified: boolean },
 ): Promise<User> {
   const email = normaliseEmail(input.email);
   if (await manager.existsBy(User, { email })) {
     throw conflictError('An account with this email already exists.', 'emailTaken', ['email']);
   }
   return manager.save(
-    manager.create(User, { name: input.name.trim(), email, passwordHash: input.passwordHash }),
+    manager.create(User, {
+      name: input.name.trim(),
+      email,
+      passwordHash: input.passwordHash,
+      emailVerifiedAt: input.verified ? new Date() : null,
+    }),
   );
 }
 

@@ -1,6 +1,7 @@
 // Device cookies (OWASP, "Slow Down Online Guessing Attacks with Device Cookies"; docs/security.md):
-// after a successful sign-in the browser keeps a signed cookie naming the account and a random
-// nonce. A sign-in that carries a valid one for the email it tries is counted apart from strangers'
+// after a successful sign-in, or after opening a link mailed to the account's address (verify the
+// address, reset the password, accept an invitation as a new account), the browser keeps a signed
+// cookie naming the account and a random nonce. A sign-in that carries a valid one for the email it tries is counted apart from strangers'
 // (its own lockout, per nonce), so failures of people without it cannot lock that browser out.
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Context } from 'koa';
@@ -8,7 +9,10 @@ import { cookieSecurity } from '../sessions/session-auth';
 import { normaliseEmail } from './email';
 
 export const DEVICE_COOKIE = 'crm_device';
-/** Sent only where a password is checked: sign-in and change password. */
+/**
+ * Sent only where a password is checked: sign-in and change password. (Set also by routes outside
+ * this path, accepting an invitation; a browser keeps a cookie whatever path it names.)
+ */
 const DEVICE_COOKIE_PATH = '/app/api/auth';
 /** A cookie longer than any this service issues is not read. */
 const MAX_LENGTH = 200;

@@ -1,10 +1,11 @@
 import { createHash } from 'node:crypto';
 import type { Pool } from 'pg';
 import { RateLimiterRes, type RateLimiterPostgres } from 'rate-limiter-flexible';
+import type { Config } from '../../config';
 import { rateLimitError } from '../../shared/app-error';
 import { normaliseEmail } from './email';
 import { clientAddressKey } from '../../security/client-address-key';
-import { sharedCounter } from '../../security/shared-counter';
+import { sharedCounter, spendEach } from '../../security/shared-counter';
 import { lockSeconds, type LockoutRule } from './lockout.rules';
 
 // Candidate settings (docs/security.md, "Limits"): named here until the lead wires them into config.
@@ -31,12 +32,21 @@ export const ADDRESS_LOCKOUT: LockoutRule & { memorySeconds: number } = {
 export type DeviceLockout = LockoutRule & { memorySeconds: number };
 /** Sign-ups from one client address per window, whatever their outcome. */
 export const SIGN_UP_PER_ADDRESS = { points: 10, windowSeconds: 60 * 60 };
+/**
+ * Password-reset requests (issue 34): each email, known or not, and each client address, per hour.
+ * Every request counts, so the answer never depends on whether an account exists, and nobody can
+ * make the service mail one inbox more than a few times an hour.
+ */
+export const PASSWORD_RESET_PER_EMAIL = { points: 3, windowSeconds: 60 * 60 };
+export const PASSWORD_RESET_PER_ADDRESS = { points: 10, windowSeconds: 60 * 60 };
 
 /** What an attempt claimed, to settle once the password is checked. */
 interface Claim {
   key: string;
   /** The attempt holds the lock it would start by failing (the lockout's `failures`-th and after). */
   holdsLock: boolean;
+  /** …and that lock is the first of its run of failures (the run the rule's memory keeps). */
+  firstLock: boolean;
 }
 
 /**
@@ -76,7 +86,7 @@ class Lockout {
     const running = await this.lock.get(key);
     if (running && running.consumedPoints >= 1 && running.msBeforeNext > 0) return retryAfter(running);
     const attempt = (await this.failures.consume(key)).consumedPoints;
-    if (attempt < this.rule.failures) return { key, holdsLock: false };
+    if (attempt < this.rule.failures) return { key, holdsLock: false, firstLock: false };
     try {
       // Held for the first lock's length while this attempt learns which lock it starts.
       await this.lock.consume(key, 1, { customDuration: this.rule.firstLockSeconds });
@@ -90,7 +100,7 @@ class Lockout {
     const taken = (await this.locks.consume(key)).consumedPoints;
     const seconds = lockSeconds(this.rule.failures - 1 + taken, this.rule);
     if (seconds !== this.rule.firstLockSeconds) await this.lock.set(key, 1, seconds);
-    return { key, holdsLock: true };
+    return { key, holdsLock: true, firstLock: taken === 1 };
   }
 
   /** The attempt was no failure (the right password, or refused elsewhere): as if never made. */
@@ -127,18 +137,56 @@ export class SignInThrottle {
   /** Change password's checks of the current password, per user (only a session of theirs gets there). */
   private readonly currentPasswords: Lockout;
   private readonly signUps: RateLimiterPostgres;
+  private readonly resetsByEmail: RateLimiterPostgres;
+  private readonly resetsByAddress: RateLimiterPostgres;
 
-  constructor(pool: Pool, deviceLockout: DeviceLockout) {
+  /**
+   * @param onAccountLocked told (and not awaited) when failures first lock an account's email in a
+   *   run of them, whether or not the email has an account: the owner's notice (lock-notice.ts).
+   */
+  constructor(
+    pool: Pool,
+    deviceLockout: DeviceLockout,
+    private readonly onAccountLocked: (email: string) => void = () => undefined,
+  ) {
     this.accounts = new Lockout('sign-in-account', ACCOUNT_LOCKOUT, pool);
     this.addresses = new Lockout('sign-in-address', ADDRESS_LOCKOUT, pool);
     this.devices = new Lockout('sign-in-device', deviceLockout, pool);
     this.currentPasswords = new Lockout('sign-in-current-password', ACCOUNT_LOCKOUT, pool);
-    this.signUps = sharedCounter(pool, {
-      keyPrefix: 'sign-up-address',
-      points: SIGN_UP_PER_ADDRESS.points,
-      duration: SIGN_UP_PER_ADDRESS.windowSeconds,
-      clearExpired: false,
-    });
+    const perWindow = (keyPrefix: string, rule: { points: number; windowSeconds: number }) =>
+      sharedCounter(pool, {
+        keyPrefix,
+        points: rule.points,
+        duration: rule.windowSeconds,
+        clearExpired: false,
+      });
+    this.signUps = perWindow('sign-up-address', SIGN_UP_PER_ADDRESS);
+    this.resetsByEmail = perWindow('password-reset-email', PASSWORD_RESET_PER_EMAIL);
+    this.resetsByAddress = perWindow('password-reset-address', PASSWORD_RESET_PER_ADDRESS);
+  }
+
+  /** Counts a password-reset request for this email from this address, or refuses it. */
+  async passwordReset(subject: { email: string; ip: string }): Promise<void> {
+    await spendEach(
+      [
+        [this.resetsByAddress, clientAddressKey(subject.ip)],
+        [this.resetsByEmail, emailKey(subject.email)],
+      ],
+      (seconds) =>
+        rateLimitError(
+          `Too many password-reset requests. Try again in ${waitText(seconds)}.`,
+          seconds,
+          'passwordResetThrottled',
+        ),
+    );
+  }
+
+  /**
+   * Forgets the account's failed sign-ins and its lock: the owner proved the address by an
+   * e-mailed link (password reset), or an operator reset the password.
+   */
+  async clearAccount(email: string): Promise<void> {
+    await this.accounts.reset(emailKey(email));
   }
 
   /**
@@ -168,6 +216,9 @@ export class SignInThrottle {
     if (passed !== undefined) {
       await this.accounts.reset(accountKey);
       await this.addresses.release(address);
+    } else if (account.firstLock) {
+      // Decided by the count alone, the same for an unknown email; the notice runs after the answer.
+      this.onAccountLocked(subject.email);
     }
     return passed;
   }
@@ -198,24 +249,23 @@ export class SignInThrottle {
     const passed = await check();
     if (passed !== undefined) await this.currentPasswords.reset(key);
     // Counted whether or not the account is locked already (a running lock counts nothing more).
-    else await this.accounts.claim(emailKey(subject.email));
+    else {
+      const account = await this.accounts.claim(emailKey(subject.email));
+      if (isClaim(account) && account.firstLock) this.onAccountLocked(subject.email);
+    }
     return passed;
   }
 
   /** Counts a sign-up from this address, or refuses it. */
   async signUp(ip: string): Promise<void> {
-    try {
-      await this.signUps.consume(clientAddressKey(ip));
-    } catch (refused) {
-      if (!(refused instanceof RateLimiterRes)) throw refused;
-      const seconds = Math.max(1, Math.ceil(refused.msBeforeNext / 1000));
-      throw rateLimitError(
+    await spendEach([[this.signUps, clientAddressKey(ip)]], (seconds) =>
+      rateLimitError(
         `Too many sign-ups from this address: at most ${SIGN_UP_PER_ADDRESS.points} an hour. ` +
           `Try again in ${waitText(seconds)}.`,
         seconds,
         'signUpThrottled',
-      );
-    }
+      ),
+    );
   }
 }
 
@@ -234,3 +284,27 @@ const throttled = (whose: string, seconds: number) =>
     seconds,
     'signInThrottled',
   );
+
+/**
+ * The throttle with the device lockout the settings give (SIGN_IN_DEVICE_*), for the API and the
+ * CLI; the API passes `onAccountLocked` to mail the owner (lock-notice.ts).
+ */
+export function signInThrottleOf(
+  pool: Pool,
+  config: Pick<
+    Config,
+    'SIGN_IN_DEVICE_FAILURES' | 'SIGN_IN_DEVICE_LOCK_SECONDS' | 'SIGN_IN_DEVICE_MAX_LOCK_SECONDS'
+  >,
+  onAccountLocked?: (email: string) => void,
+): SignInThrottle {
+  return new SignInThrottle(
+    pool,
+    {
+      failures: config.SIGN_IN_DEVICE_FAILURES,
+      firstLockSeconds: config.SIGN_IN_DEVICE_LOCK_SECONDS,
+      maxLockSeconds: config.SIGN_IN_DEVICE_MAX_LOCK_SECONDS,
+      memorySeconds: 24 * 60 * 60,
+    },
+    onAccountLocked,
+  );
+}

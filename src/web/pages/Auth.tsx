@@ -8,7 +8,15 @@ import { Link, safeNextPath, useRouter } from '../router';
 import { useSessionContext } from '../session';
 import { useSubmit } from '../hooks/useSubmit';
 
-function AuthCard({ title, children, footer }: { title: string; children: ReactNode; footer: ReactNode }) {
+export function AuthCard({
+  title,
+  children,
+  footer,
+}: {
+  title: string;
+  children: ReactNode;
+  footer: ReactNode;
+}) {
   return (
     <main className="auth-page">
       <div className="auth-card">
@@ -22,7 +30,7 @@ function AuthCard({ title, children, footer }: { title: string; children: ReactN
 }
 
 /** A required field of a sign-up or sign-in form. */
-function AuthField({
+export function AuthField({
   label,
   hint,
   testId,
@@ -118,7 +126,10 @@ export function SignInPage() {
       title="Sign in"
       footer={
         <>
-          New here? <Link to="/sign-up">Create a workspace</Link>
+          New here? <Link to="/sign-up">Create a workspace</Link> ·{' '}
+          <Link to="/forgot-password" data-testid="forgot-password-link">
+            Forgot your password?
+          </Link>
         </>
       }
     >

@@ -1,6 +1,8 @@
-// Settings → Members (Admin only): who belongs to the workspace, their role and status.
+// Settings → Members (Admin only): who belongs to the workspace, their role and status, and the
+// pending invitations. A person joins only by accepting the invitation mailed to their address
+// (issue 34): the Admin invites, nobody is added at once.
 import { useCallback, useEffect, useState, type FormEvent } from 'react';
-import { api, errorMessage, type Member, type MemberStatus, type Role } from '../api';
+import { api, errorMessage, type Invitation, type Member, type MemberStatus, type Role } from '../api';
 import { ConfirmDialog, Dialog, DialogActions, ErrorMessage } from '../components/Dialog';
 import { ListTable, Loading } from '../components/ListParts';
 import { PageHeader } from '../components/PageHeader';
@@ -14,16 +16,22 @@ export function MembersPage() {
   const [members, setMembers] = useState<Member[]>();
   const [roles, setRoles] = useState<Role[]>([]);
   const [error, setError] = useState<string>();
-  const [adding, setAdding] = useState(false);
-  const [added, setAdded] = useState<{ member: Member; temporaryPassword: string }>();
+  const [invitations, setInvitations] = useState<Invitation[]>();
+  const [inviting, setInviting] = useState(false);
   const [removing, setRemoving] = useState<Member>();
   const updating = useSubmit();
+  const revoking = useSubmit();
 
   const load = useCallback(async () => {
     try {
-      const [memberList, roleList] = await Promise.all([api.members(), api.roles()]);
+      const [memberList, roleList, invitationList] = await Promise.all([
+        api.members(),
+        api.roles(),
+        api.invitations(),
+      ]);
       setMembers(memberList.data);
       setRoles(roleList.data);
+      setInvitations(invitationList.data);
     } catch (failure) {
       setError(errorMessage(failure));
     }
@@ -53,10 +61,10 @@ export function MembersPage() {
         <button
           type="button"
           className="button button-primary"
-          onClick={() => setAdding(true)}
-          data-testid="add-member"
+          onClick={() => setInviting(true)}
+          data-testid="invite-member"
         >
-          Add member
+          Invite member
         </button>
       </PageHeader>
       <ErrorMessage message={error ?? updating.error} />
@@ -119,34 +127,26 @@ export function MembersPage() {
         </ListTable>
       )}
 
-      {adding ? (
-        <AddMemberDialog
+      <PendingInvitations
+        invitations={invitations}
+        error={revoking.error}
+        onRevoke={(invitation) =>
+          void revoking.run(async () => {
+            await api.revokeInvitation(invitation.id);
+            await load();
+          })
+        }
+      />
+
+      {inviting ? (
+        <InviteMemberDialog
           roles={roles}
-          onClose={() => setAdding(false)}
-          onAdded={(result) => {
-            setAdding(false);
-            if (result.temporaryPassword) {
-              setAdded({ member: result.member, temporaryPassword: result.temporaryPassword });
-            }
+          onClose={() => setInviting(false)}
+          onInvited={() => {
+            setInviting(false);
             void load();
           }}
         />
-      ) : null}
-      {added ? (
-        <Dialog
-          title="Member added"
-          onClose={() => setAdded(undefined)}
-          testId="temporary-password-dialog"
-          actions={<DialogActions label="Done" onClick={() => setAdded(undefined)} />}
-        >
-          <p>
-            An account was created for <strong>{added.member.email}</strong>. Give them this one-time
-            password; it is shown only once.
-          </p>
-          <code className="key-value" data-testid="temporary-password">
-            {added.temporaryPassword}
-          </code>
-        </Dialog>
       ) : null}
       {removing ? (
         <RemoveMemberDialog
@@ -162,33 +162,84 @@ export function MembersPage() {
   );
 }
 
-function AddMemberDialog({
+/** The workspace's pending invitations (not accepted, not expired), each revocable. */
+function PendingInvitations({
+  invitations,
+  error,
+  onRevoke,
+}: {
+  invitations: Invitation[] | undefined;
+  error: string | undefined;
+  onRevoke: (invitation: Invitation) => void;
+}) {
+  if (invitations === undefined) return null;
+  return (
+    <section data-testid="invitations">
+      <h2>Pending invitations</h2>
+      <p className="hint">
+        An invited person joins only by opening the link mailed to the address (7 days), signed in with that
+        address or creating an account by the link. Revoking stops the link at once.
+      </p>
+      <ErrorMessage message={error} />
+      {invitations.length > 0 ? (
+        <ListTable
+          className="table"
+          testId="invitations-table"
+          columns={['Email', 'Role', 'Invited by', 'Expires']}
+          actions
+        >
+          {invitations.map((invitation) => (
+            <tr key={invitation.id} data-testid="invitation-row" data-email={invitation.email}>
+              <td>{invitation.email}</td>
+              <td>{invitation.roleName}</td>
+              <td>{invitation.invitedBy ?? '—'}</td>
+              <td>
+                <DateTime value={invitation.expiresAt} />
+              </td>
+              <td className="cell-actions">
+                <button
+                  type="button"
+                  className="button button-small button-danger-outline"
+                  data-testid="invitation-revoke"
+                  onClick={() => onRevoke(invitation)}
+                >
+                  Revoke
+                </button>
+              </td>
+            </tr>
+          ))}
+        </ListTable>
+      ) : (
+        <p data-testid="invitations-empty">No pending invitations.</p>
+      )}
+    </section>
+  );
+}
+
+function InviteMemberDialog({
   roles,
   onClose,
-  onAdded,
+  onInvited,
 }: {
   roles: Role[];
   onClose: () => void;
-  onAdded: (result: { member: Member; temporaryPassword?: string }) => void;
+  onInvited: () => void;
 }) {
   const defaultRole = roles.find((role) => role.builtin === 'member') ?? roles.find((role) => !role.isAdmin);
   const [email, setEmail] = useState('');
-  const [name, setName] = useState('');
   const [roleId, setRoleId] = useState(defaultRole?.id ?? roles[0]?.id ?? '');
   const { busy, error, run } = useSubmit();
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    const trimmedName = name.trim();
-    void run(async () =>
-      onAdded(
-        await api.addMember({ email: email.trim(), roleId, ...(trimmedName ? { name: trimmedName } : {}) }),
-      ),
-    );
+    void run(async () => {
+      await api.invite({ email: email.trim(), roleId });
+      onInvited();
+    });
   };
 
   return (
-    <Dialog title="Add member" onClose={onClose} testId="add-member-dialog">
+    <Dialog title="Invite member" onClose={onClose} testId="invite-member-dialog">
       <form className="form" onSubmit={submit}>
         <label>
           Email
@@ -197,16 +248,7 @@ function AddMemberDialog({
             type="email"
             value={email}
             onChange={(event) => setEmail(event.target.value)}
-            data-testid="member-email-input"
-          />
-        </label>
-        <label>
-          Name <span className="muted">(optional)</span>
-          <input
-            maxLength={255}
-            value={name}
-            onChange={(event) => setName(event.target.value)}
-            data-testid="member-name-input"
+            data-testid="invite-email"
           />
         </label>
         <label>
@@ -215,7 +257,7 @@ function AddMemberDialog({
             required
             value={roleId}
             onChange={(event) => setRoleId(event.target.value)}
-            data-testid="member-role-input"
+            data-testid="invite-role"
           >
             {roles.map((role) => (
               <option key={role.id} value={role.id}>
@@ -225,15 +267,16 @@ function AddMemberDialog({
           </select>
         </label>
         <p className="hint">
-          Someone without an account gets one, with a one-time password shown after adding them.
+          The person gets an e-mail with a link and joins when they accept it: signed in with this address, or
+          by creating an account with a name and password of their own.
         </p>
         <ErrorMessage message={error} />
         <DialogActions
           onCancel={onClose}
-          label="Add member"
-          busyLabel="Adding…"
+          label="Send invitation"
+          busyLabel="Inviting…"
           busy={busy}
-          testId="member-add-submit"
+          testId="invite-submit"
         />
       </form>
     </Dialog>

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { startTestApp, type TestApp } from '../../helpers/test-app';
-import { WebClient } from '../../helpers/web-client';
+import { addMemberByInvitation, WebClient } from '../../helpers/web-client';
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
@@ -186,12 +186,9 @@ describe('delivery stats', () => {
       apiRead: 'all',
       apiCreate: true,
     });
-    const added = await admin.ok('POST', '/app/api/members', {
-      email: 'stats-member@example.com',
-      roleId: role.id,
-    });
-    const member = (await WebClient.signIn(app.baseUrl, 'stats-member@example.com', added.temporaryPassword))
-      .client;
+    const member = (
+      await addMemberByInvitation(app.baseUrl, admin, { email: 'stats-member@example.com', roleId: role.id })
+    ).client;
     const memberKey = (await member.ok('POST', '/app/api/api-keys', { name: 'member' })).value as string;
     expect((await rest('/webhooks/deliveries/stats', memberKey)).status).toBe(200);
 

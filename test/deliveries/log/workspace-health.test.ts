@@ -3,7 +3,7 @@ import { judgeHealth, tallyVerdicts } from '../../../src/shared/webhooks/health-
 import type { WebhookView } from '../../../src/webhooks/webhook-view';
 import { insertDeliveryAgo } from '../../helpers/delivery-rows';
 import { startTestApp, type TestApp } from '../../helpers/test-app';
-import { WebClient } from '../../helpers/web-client';
+import { addMemberByInvitation, WebClient } from '../../helpers/web-client';
 
 /** More than the Webhooks list's largest page (200): the Dashboard once judged only those. */
 const BULK = 260;
@@ -195,12 +195,9 @@ describe('workspace webhook health', () => {
 
   it('is answered with the read permission of the webhook list', async () => {
     const role = await admin.ok('POST', '/app/api/roles', { name: 'Health readers', apiRead: 'all' });
-    const added = await admin.ok('POST', '/app/api/members', {
-      email: 'health-member@example.com',
-      roleId: role.id,
-    });
-    const member = (await WebClient.signIn(app.baseUrl, 'health-member@example.com', added.temporaryPassword))
-      .client;
+    const member = (
+      await addMemberByInvitation(app.baseUrl, admin, { email: 'health-member@example.com', roleId: role.id })
+    ).client;
     expect((await member.request('GET', HEALTH)).status).toBe(200);
     await admin.ok('PATCH', `/app/api/roles/${role.id}`, { apiRead: 'none' });
     const refused = await member.request<any>('GET', HEALTH);

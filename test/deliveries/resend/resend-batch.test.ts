@@ -13,7 +13,7 @@ import { deliveryFixture, type DeliveryFixture } from '../../helpers/delivery-fi
 import { eventually } from '../../helpers/eventually';
 import { connectMcp } from '../../helpers/mcp';
 import { Receiver } from '../../helpers/receiver';
-import { WebClient } from '../../helpers/web-client';
+import { addMemberByInvitation, WebClient } from '../../helpers/web-client';
 
 const HOUR = 60 * 60 * 1000;
 
@@ -101,15 +101,14 @@ describe('resend failed since (time skipping)', () => {
   const memberWithKey = async (email: string, role: string) => {
     const roles = (await fx.admin.ok('GET', '/app/api/roles')).data;
     const byName = (name: string) => roles.find((r: { name: string }) => r.name === name).id;
-    const added = await fx.admin.ok('POST', '/app/api/members', { email, roleId: byName('Member') });
-    const client = (await WebClient.signIn(fx.app.baseUrl, email, added.temporaryPassword)).client;
-    const created = await client.ok('POST', '/app/api/api-keys', { name: 'k' });
-    await fx.admin.ok('PATCH', `/app/api/members/${added.member.userId}`, { roleId: byName(role) });
+    const added = await addMemberByInvitation(fx.app.baseUrl, fx.admin, { email, roleId: byName('Member') });
+    const created = await added.client.ok('POST', '/app/api/api-keys', { name: 'k' });
+    await fx.admin.ok('PATCH', `/app/api/members/${added.userId}`, { roleId: byName(role) });
     return {
       key: created.value as string,
-      userId: added.member.userId as string,
+      userId: added.userId,
       setRole: (name: string) =>
-        fx.admin.ok('PATCH', `/app/api/members/${added.member.userId}`, { roleId: byName(name) }),
+        fx.admin.ok('PATCH', `/app/api/members/${added.userId}`, { roleId: byName(name) }),
     };
   };
 

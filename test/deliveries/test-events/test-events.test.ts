@@ -5,7 +5,7 @@ import { deliveryFixture, type DeliveryFixture } from '../../helpers/delivery-fi
 import { eventually } from '../../helpers/eventually';
 import { Receiver } from '../../helpers/receiver';
 import { connectMcp } from '../../helpers/mcp';
-import { WebClient } from '../../helpers/web-client';
+import { addMemberByInvitation, WebClient } from '../../helpers/web-client';
 
 /** "Send test event" (docs/deliveries.md): a sample event through the same delivery path. */
 describe('send a test event', () => {
@@ -143,15 +143,12 @@ describe('send a test event', () => {
 
     const roles = (await fx.admin.ok('GET', '/app/api/roles')).data;
     const byName = (name: string) => roles.find((r: { name: string }) => r.name === name).id;
-    const added = await fx.admin.ok('POST', '/app/api/members', {
+    const added = await addMemberByInvitation(fx.app.baseUrl, fx.admin, {
       email: 'test-events-viewer@example.com',
       roleId: byName('Member'),
     });
-    const client = (
-      await WebClient.signIn(fx.app.baseUrl, 'test-events-viewer@example.com', added.temporaryPassword)
-    ).client;
-    const viewerKey = (await client.ok('POST', '/app/api/api-keys', { name: 'k' })).value as string;
-    await fx.admin.ok('PATCH', `/app/api/members/${added.member.userId}`, { roleId: byName('Viewer') });
+    const viewerKey = (await added.client.ok('POST', '/app/api/api-keys', { name: 'k' })).value as string;
+    await fx.admin.ok('PATCH', `/app/api/members/${added.userId}`, { roleId: byName('Viewer') });
     expect(refusal(await sendTest(webhook.id, { event: 'record.created' }, viewerKey))).toEqual([
       403,
       'authorization',

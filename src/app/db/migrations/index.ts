@@ -1,3 +1,6 @@
+import { EmailProof1764702000000 } from './2025-12/1764702000000-email-proof';
+import { Invitations1764705600000 } from './2025-12/1764705600000-invitations';
+import { WorkspaceCreator1764709200000 } from './2025-12/1764709200000-workspace-creator';
 import { Identity1763769600000 } from './2025-11/1763769600000-identity';
 import { SessionsAndApiKeys1763856000000 } from './2025-11/1763856000000-sessions-and-api-keys';
 import { Records1763942400000 } from './2025-11/1763942400000-records';
@@ -57,4 +60,7 @@ export const migrations = [
   OAuthReadOnly1764687600000,
   IdSpelling1764691200000,
   WorkspacesCreated1764694800000,
+  EmailProof1764702000000,
+  Invitations1764705600000,
+  WorkspaceCreator1764709200000,
 ];

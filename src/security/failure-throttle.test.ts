@@ -1,21 +1,22 @@
 import { RateLimiterMemory } from 'rate-limiter-flexible';
 import { AppError } from '../shared/app-error';
-import { InvalidKeyThrottle } from './invalid-key-throttle';
+import { FailureThrottle, INVALID_CREDENTIAL_REFUSAL, INVALID_LINK_REFUSAL } from './failure-throttle';
 
-describe('InvalidKeyThrottle', () => {
+describe('FailureThrottle', () => {
   let clock: number;
   const sutWith = (perWindow = 3, windowSeconds = 60) =>
-    new InvalidKeyThrottle(
+    new FailureThrottle(
       new RateLimiterMemory({ keyPrefix: 't', points: perWindow, duration: windowSeconds }),
       perWindow,
       windowSeconds,
+      INVALID_CREDENTIAL_REFUSAL,
       () => clock,
     );
   beforeEach(() => {
     clock = Date.now();
   });
 
-  const refusal = (sut: InvalidKeyThrottle, ip: string) => {
+  const refusal = (sut: FailureThrottle, ip: string) => {
     try {
       sut.check(ip);
       return undefined;
@@ -77,13 +78,30 @@ describe('InvalidKeyThrottle', () => {
 
   it('blocks an address that another process pushed over the budget at its first failure here', async () => {
     const shared = new RateLimiterMemory({ keyPrefix: 's', points: 2, duration: 60 });
-    const first = new InvalidKeyThrottle(shared, 2, 60, () => clock);
-    const second = new InvalidKeyThrottle(shared, 2, 60, () => clock);
+    const first = new FailureThrottle(shared, 2, 60, INVALID_CREDENTIAL_REFUSAL, () => clock);
+    const second = new FailureThrottle(shared, 2, 60, INVALID_CREDENTIAL_REFUSAL, () => clock);
     await first.fail('203.0.113.11');
     await first.fail('203.0.113.11');
     expect(refusal(first, '203.0.113.11')).toBeInstanceOf(AppError);
     expect(refusal(second, '203.0.113.11')).toBeUndefined();
     await second.fail('203.0.113.11');
     expect(refusal(second, '203.0.113.11')).toBeInstanceOf(AppError);
+  });
+
+  it("tells a link's refusal apart from a key's: its own message and customCode", async () => {
+    const sut = new FailureThrottle(
+      new RateLimiterMemory({ keyPrefix: 'l', points: 1, duration: 60 }),
+      1,
+      60,
+      INVALID_LINK_REFUSAL,
+      () => clock,
+    );
+    await sut.fail('203.0.113.12');
+    const refused = refusal(sut, '203.0.113.12')!;
+    expect(refused.status).toBe(429);
+    expect(refused.toBody().error.issues[0]).toMatchObject({
+      customCode: 'linkThrottled',
+      message: 'Too many links that are not valid were opened from this address. Try again in 60 seconds.',
+    });
   });
 });

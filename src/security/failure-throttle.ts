@@ -2,11 +2,35 @@ import type { Pool } from 'pg';
 import { RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import type { Config } from '../config';
 import { rateLimitError } from '../shared/app-error';
-import { clientAddressKey } from '../security/client-address-key';
-import { sharedCounter } from '../security/shared-counter';
+import { clientAddressKey } from './client-address-key';
+import { sharedCounter } from './shared-counter';
+
+/** What a blocked address is told: the message (given the seconds to wait) and the customCode. */
+export interface FailureRefusal {
+  message: (seconds: number) => string;
+  customCode: string;
+}
+
+/** Keys and OAuth access tokens that are not valid (issue 34, item 7). */
+export const INVALID_CREDENTIAL_REFUSAL: FailureRefusal = {
+  message: (seconds) =>
+    `Too many requests with an API key or access token that is not valid from this address. Try again in ${seconds} seconds.`,
+  customCode: 'apiKeyThrottled',
+};
 
 /**
- * Failed API key authentications per client address (issue 34, item 7): random keys were looked up
+ * E-mailed links (proof of the address, password reset, invitations) whose token is not valid:
+ * each is a lookup a stranger can repeat without an account.
+ */
+export const INVALID_LINK_REFUSAL: FailureRefusal = {
+  message: (seconds) =>
+    `Too many links that are not valid were opened from this address. Try again in ${seconds} seconds.`,
+  customCode: 'linkThrottled',
+};
+
+/**
+ * Failures per client address of something a stranger can try without an account: API keys and
+ * OAuth tokens (issue 34, item 7: random keys were looked up
  * without limit (825 a second from one address, another workspace's p50 ~2.5×). Each failure (a
  * value that is not a key, or no key has it) is counted in PostgreSQL (rate-limiter-flexible on
  * `rate_limits`, shared by every API process) against the address as sign-in counts it
@@ -20,7 +44,7 @@ import { sharedCounter } from '../security/shared-counter';
  * blocked address, valid ones included (as sign-in refuses the right password from a locked
  * address), so the attacker cannot learn which of its guesses would have worked.
  */
-export class InvalidKeyThrottle {
+export class FailureThrottle {
   /** Address key → the time (ms) until which it is refused. */
   private readonly blocked = new Map<string, number>();
 
@@ -28,15 +52,23 @@ export class InvalidKeyThrottle {
     private readonly failures: RateLimiterAbstract,
     readonly perWindow: number,
     readonly windowSeconds: number,
+    private readonly refusal: FailureRefusal = INVALID_CREDENTIAL_REFUSAL,
     private readonly now: () => number = Date.now,
   ) {}
 
-  /** The throttle of the API processes: counts in PostgreSQL, in memory should the database fail. */
+  /**
+   * The throttle of the API processes: counts in PostgreSQL, in memory should the database fail.
+   * Each kind of failure (`keyPrefix`) has its own count, within the same settings.
+   */
   static postgres(
     pool: Pool,
     config: Pick<Config, 'API_KEY_FAILURES_PER_ADDRESS' | 'API_KEY_FAILURE_WINDOW_SECONDS'>,
-  ): InvalidKeyThrottle {
-    const keyPrefix = 'api-key-failures-address';
+    kind: { keyPrefix: string; refusal: FailureRefusal } = {
+      keyPrefix: 'api-key-failures-address',
+      refusal: INVALID_CREDENTIAL_REFUSAL,
+    },
+  ): FailureThrottle {
+    const { keyPrefix } = kind;
     const points = config.API_KEY_FAILURES_PER_ADDRESS;
     const duration = config.API_KEY_FAILURE_WINDOW_SECONDS;
     const failures = sharedCounter(pool, {
@@ -46,10 +78,10 @@ export class InvalidKeyThrottle {
       clearExpired: true,
       insurance: true,
     });
-    return new InvalidKeyThrottle(failures, points, duration);
+    return new FailureThrottle(failures, points, duration, kind.refusal);
   }
 
-  /** Refuses `ip` (429 `apiKeyThrottled`, with Retry-After) while it is blocked; memory only. */
+  /** Refuses `ip` (429 with the refusal's customCode and Retry-After) while it is blocked; memory only. */
   check(ip: string): void {
     const key = clientAddressKey(ip);
     const until = this.blocked.get(key);
@@ -60,11 +92,7 @@ export class InvalidKeyThrottle {
       return;
     }
     const seconds = Math.max(1, Math.ceil(ms / 1000));
-    throw rateLimitError(
-      `Too many requests with an API key or access token that is not valid from this address. Try again in ${seconds} seconds.`,
-      seconds,
-      'apiKeyThrottled',
-    );
+    throw rateLimitError(this.refusal.message(seconds), seconds, this.refusal.customCode);
   }
 
   /** Counts a failed authentication from `ip`; the one that reaches the budget blocks the address. */

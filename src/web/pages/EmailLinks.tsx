@@ -1,0 +1,211 @@
+// The pages of the other e-mailed links (issue 34): forgot password, reset password, accept an
+// invitation.
+import { useEffect, useState, type FormEvent } from 'react';
+import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, PASSWORD_RULE_HINT } from '../../shared/password.rules';
+import { api, errorMessage, type InvitationPreview } from '../api';
+import { ErrorMessage, SubmitButton } from '../components/Dialog';
+import { useSubmit } from '../hooks/useSubmit';
+import { Link, useRouter } from '../router';
+import { useSessionContext } from '../session';
+import { AuthCard, AuthField } from './Auth';
+
+const tokenOf = (search: string) => new URLSearchParams(search).get('token') ?? '';
+
+/** `/forgot-password`: asks for a link; the answer is the same whether or not the account exists. */
+export function ForgotPasswordPage() {
+  const [email, setEmail] = useState('');
+  const [sent, setSent] = useState(false);
+  const { busy, error, run } = useSubmit();
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    void run(async () => (await api.requestPasswordReset(email.trim()), setSent(true)));
+  };
+  return (
+    <AuthCard title="Reset your password" footer={<Link to="/sign-in">Back to sign in</Link>}>
+      {sent ? (
+        <p role="status" data-testid="forgot-password-sent">
+          If an account has this address, a link to choose a new password is on its way. It works for one
+          hour.
+        </p>
+      ) : (
+        <form className="form" onSubmit={submit} data-testid="forgot-password-form">
+          <AuthField
+            label="Email"
+            type="email"
+            autoComplete="email"
+            testId="forgot-password-email"
+            value={email}
+            onChange={(event) => setEmail(event.target.value)}
+          />
+          <ErrorMessage message={error} />
+          <SubmitButton
+            label="Send the link"
+            busyLabel="Sending…"
+            busy={busy}
+            testId="forgot-password-submit"
+          />
+        </form>
+      )}
+    </AuthCard>
+  );
+}
+
+/** `/app/reset-password?token=…`: a new password; every session of the account ends. */
+export function ResetPasswordPage() {
+  const { search, navigate } = useRouter();
+  const { signOut } = useSessionContext();
+  const [password, setPassword] = useState('');
+  const [done, setDone] = useState(false);
+  const { busy, error, run } = useSubmit();
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    void run(async () => {
+      await api.completePasswordReset({ token: tokenOf(search), newPassword: password });
+      setDone(true);
+    });
+  };
+  return (
+    <AuthCard title="Choose a new password" footer={<Link to="/sign-in">Sign in</Link>}>
+      {done ? (
+        <>
+          <p role="status" data-testid="reset-password-done">
+            Your password is changed and every session of the account ended. Sign in with the new one.
+          </p>
+          <button
+            type="button"
+            className="button"
+            data-testid="reset-password-sign-in"
+            onClick={() => void signOut(() => navigate('/sign-in', { replace: true }))}
+          >
+            Sign in
+          </button>
+        </>
+      ) : (
+        <form className="form" onSubmit={submit} data-testid="reset-password-form">
+          <AuthField
+            label="New password"
+            hint={PASSWORD_RULE_HINT}
+            type="password"
+            minLength={PASSWORD_MIN_LENGTH}
+            maxLength={PASSWORD_MAX_LENGTH}
+            autoComplete="new-password"
+            testId="reset-password-new"
+            value={password}
+            onChange={(event) => setPassword(event.target.value)}
+          />
+          <ErrorMessage message={error} />
+          <SubmitButton
+            label="Set the password"
+            busyLabel="Saving…"
+            busy={busy}
+            testId="reset-password-submit"
+          />
+        </form>
+      )}
+    </AuthCard>
+  );
+}
+
+/**
+ * `/app/accept-invitation?token=…`: signed in with the invited address, one click; signed out, sign
+ * in first or create the account by the link (name and password of one's own).
+ */
+export function AcceptInvitationPage() {
+  const { state, setSession } = useSessionContext();
+  const { search, navigate } = useRouter();
+  const token = tokenOf(search);
+  const [preview, setPreview] = useState<InvitationPreview>();
+  const [failed, setFailed] = useState<string>();
+  const [name, setName] = useState('');
+  const [password, setPassword] = useState('');
+  const { busy, error, run } = useSubmit();
+
+  useEffect(() => {
+    api.previewInvitation(token).then(setPreview, (failure: unknown) => setFailed(errorMessage(failure)));
+  }, [token]);
+
+  const accept = () =>
+    void run(async () => {
+      setSession(await api.acceptInvitation(token));
+      navigate('/', { replace: true });
+    });
+  const create = (event: FormEvent) => {
+    event.preventDefault();
+    void run(async () => {
+      setSession(await api.acceptInvitationAsNew({ token, name: name.trim(), password }));
+      navigate('/', { replace: true });
+    });
+  };
+  const next = encodeURIComponent(`/app/accept-invitation${search}`);
+
+  return (
+    <AuthCard title="Join a workspace" footer={<Link to="/">Go to the app</Link>}>
+      {failed ? <ErrorMessage message={failed} /> : null}
+      {!preview && !failed ? <p>Loading…</p> : null}
+      {preview ? (
+        <>
+          <p data-testid="invitation-summary">
+            You are invited to <strong>{preview.workspaceName}</strong> as {preview.roleName}, as{' '}
+            <strong>{preview.email}</strong>.
+          </p>
+          {state.status === 'signedIn' ? (
+            state.session.user.email === preview.email ? (
+              <>
+                <ErrorMessage message={error} />
+                <button
+                  type="button"
+                  className="button button-primary"
+                  disabled={busy}
+                  onClick={accept}
+                  data-testid="invitation-accept"
+                >
+                  Join {preview.workspaceName}
+                </button>
+              </>
+            ) : (
+              <p data-testid="invitation-other-account">
+                You are signed in as {state.session.user.email}. Sign out and sign in as {preview.email} to
+                accept.
+              </p>
+            )
+          ) : (
+            <>
+              <p>
+                Have an account with this address? <Link to={`/sign-in?next=${next}`}>Sign in to accept</Link>
+                . Otherwise choose your name and password:
+              </p>
+              <form className="form" onSubmit={create} data-testid="invitation-new-account">
+                <AuthField
+                  label="Your name"
+                  maxLength={255}
+                  autoComplete="name"
+                  testId="invitation-name"
+                  value={name}
+                  onChange={(event) => setName(event.target.value)}
+                />
+                <AuthField
+                  label="Password"
+                  hint={PASSWORD_RULE_HINT}
+                  type="password"
+                  minLength={PASSWORD_MIN_LENGTH}
+                  maxLength={PASSWORD_MAX_LENGTH}
+                  autoComplete="new-password"
+                  testId="invitation-password"
+                  value={password}
+                  onChange={(event) => setPassword(event.target.value)}
+                />
+                <ErrorMessage message={error} />
+                <SubmitButton
+                  label="Create the account and join"
+                  busyLabel="Joining…"
+                  busy={busy}
+                  testId="invitation-create"
+                />
+              </form>
+            </>
+          )}
+        </>
+      ) : null}
+    </AuthCard>
+  );
+}
