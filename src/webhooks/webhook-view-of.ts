@@ -3,6 +3,7 @@ import { maskRecordSettings, type FieldReadable } from '../shared/webhooks/recor
 import type { WebhookHealth, WebhookView } from './webhook-view';
 import type { Webhook } from './webhook.entity';
 import { previousSecretSigns } from './signing/secret-rotation';
+import { textValuesOf } from './webhook-text-fields';
 
 /**
  * The view of a stored webhook for one reader. `recordOwnerName` is the record owner's display
@@ -20,7 +21,7 @@ export function webhookView(
   return {
     id: webhook.id,
     url: webhook.url,
-    description: webhook.description,
+    ...textValuesOf(webhook),
     events: webhook.events,
     legacyEvents: webhook.events.filter(isRetiredEvent),
     enabled: webhook.enabled,

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { id, page, timestamp } from '../http/view-schemas';
 import { recordSourcesSchema, recordTriggerSchema } from './record-source-schemas';
 import { EXAMPLE } from '../http/view-examples';
+import { WEBHOOK_TEXT_FIELDS, byTextField } from '../shared/webhooks/webhook-fields';
 import { DELIVERY_STATES, DELIVERY_STATUSES } from '../shared/deliveries/delivery-state';
 import { ENDPOINT_STATES, FAILING_AFTER } from '../shared/deliveries/endpoint-state';
 
@@ -79,12 +80,18 @@ export const NO_HEALTH: WebhookHealth = {
   endpoint: null,
 };
 
+/** The text fields of the view schema (webhook-view.ts). */
+const textViewFields = () => byTextField(() => z.string().nullable());
+
+/** Their values in the OpenAPI example (each field's first sample). */
+const textExamples = () => byTextField((field) => WEBHOOK_TEXT_FIELDS[field].samples[0]);
+
 /** A webhook as REST, MCP and the web app return it: never its secret or header values. */
 export const webhookViewSchema = z
   .object({
     id,
     url: z.string(),
-    description: z.string().nullable(),
+    ...textViewFields(),
     events: z.array(z.string()),
     legacyEvents: z.array(z.string()).meta({
       description:
@@ -148,6 +155,7 @@ const exampleWindow = (delivered: number, failed: number, retrying: number) => (
 export const webhookViewExample = {
   id: EXAMPLE.webhookId,
   url: 'https://example.com/hooks/crm',
+  ...textExamples(),
   description: 'New and changed deals to the billing system',
   events: ['record.created', 'record.updated'],
   legacyEvents: [],

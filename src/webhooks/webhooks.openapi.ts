@@ -21,6 +21,7 @@ import {
 } from './webhooks.schemas';
 import { SECRET_ROTATION_GRACE_HOURS_DEFAULT, SECRET_ROTATION_GRACE_HOURS_MAX } from '../shared/limits';
 import type { WebhooksService } from './webhooks.service';
+import { TEXT_FIELD_NAMES, textTooLongCode } from '../shared/webhooks/webhook-fields';
 import type { EncodedPage } from '../http/paging';
 
 /** The rules every webhook save checks (spec.md, "Webhook" and its rule sections). */
@@ -31,7 +32,7 @@ const WEBHOOK_RULE_CODES = [
   'webhookUrlHostInvalid',
   'webhookUrlCredentialsNotAllowed',
   'webhookHeadersNeedHttps',
-  'webhookDescriptionTooLong',
+  ...TEXT_FIELD_NAMES.map(textTooLongCode),
   'webhookSecretEmpty',
   'webhookSecretTooLong',
   'webhookEventsRequired',

@@ -5,7 +5,6 @@ import {
   BODY_TEMPLATE_MAX,
   SECRET_ROTATION_GRACE_HOURS_DEFAULT,
   SECRET_ROTATION_GRACE_HOURS_MAX,
-  WEBHOOK_DESCRIPTION_MAX,
   WEBHOOK_SECRET_MAX,
 } from '../shared/limits';
 import {
@@ -14,19 +13,30 @@ import {
   WEBHOOK_HEADERS_MAX_COUNT,
 } from '../shared/webhooks/webhook-headers';
 import { WEBHOOK_URL_MAX } from '../shared/webhooks/webhook-url';
+import {
+  byTextField,
+  WEBHOOK_FIELD_OWNERSHIP,
+  WEBHOOK_TEXT_FIELDS,
+  textTooLongCode,
+  textTooLongMessage,
+  type FieldOwnership,
+  type WebhookTextFieldName,
+} from '../shared/webhooks/webhook-fields';
 import { pagingQuery } from '../http/paging-query';
 import { ownCharacterRule } from '../http/validate';
 import { recordSourcesSchema, recordTriggerSchema } from './record-source-schemas';
 
-const description = z
-  .string()
-  .refine(
-    (text) => text.length <= WEBHOOK_DESCRIPTION_MAX,
-    withCode(
-      'webhookDescriptionTooLong',
-      `Description can have at most ${WEBHOOK_DESCRIPTION_MAX} characters.`,
-    ),
-  );
+/** A plain text field of webhook-fields.ts: a refinement (for its customCode), its limit stated with `meta`. */
+const textField = (field: WebhookTextFieldName) =>
+  z
+    .string()
+    .refine(
+      (text) => text.length <= WEBHOOK_TEXT_FIELDS[field].max,
+      withCode(textTooLongCode(field), textTooLongMessage(field)),
+    )
+    .nullable()
+    .meta({ maxLength: WEBHOOK_TEXT_FIELDS[field].max, description: WEBHOOK_TEXT_FIELDS[field].about });
+const textFields = byTextField(textField);
 const secret = z
   .string()
   .refine(
@@ -51,8 +61,8 @@ export const webhookFields = {
     z.string().max(4096).meta({ maxLength: WEBHOOK_URL_MAX }),
     'src/shared/webhooks/webhook-url.ts',
   ),
-  // A refinement (for its customCode) is not advertised: the documents state its limit with `meta`.
-  description: description.nullable().meta({ maxLength: WEBHOOK_DESCRIPTION_MAX }),
+  // The plain text fields (description…), described in src/shared/webhooks/webhook-fields.ts.
+  ...textFields,
   events: z.array(z.string().max(100)).max(50),
   secret: secret.nullable().meta({ minLength: 1, maxLength: WEBHOOK_SECRET_MAX }),
   // The shape bounds only cap the request; the rules (with their customCodes) are checked by the
@@ -76,6 +86,12 @@ export const webhookFields = {
   recordSources: recordSourcesSchema.nullable(),
   recordOwnerUserId: canonicalUuid(),
 };
+
+/**
+ * Every request field is classified for ownership once (webhook-fields.ts): a field added above is a
+ * type error here ("Property 'x' is missing") until it is classified there.
+ */
+export const FIELD_OWNERSHIP: Record<keyof typeof webhookFields, FieldOwnership> = WEBHOOK_FIELD_OWNERSHIP;
 
 export const createWebhookBody = z
   .strictObject(webhookFields)

@@ -40,6 +40,8 @@ import { enabledNewestFirst, tallyWebhooks, webhooksInOrder } from './webhooks.t
 import type { Page } from '../http/paging';
 import { NO_HEALTH, type WebhookHealth, type WebhookView } from './webhook-view';
 import { webhookView } from './webhook-view-of';
+import { writeTextFields } from './webhook-text-fields';
+import type { WebhookTextFieldName } from '../shared/webhooks/webhook-fields';
 
 /** Where a write came from: MCP record subscriptions must name the schema revision they read. */
 export type WebhookChannel = 'rest' | 'mcp' | 'web';
@@ -53,7 +55,8 @@ export type WebhookHealthSource = (
 
 export const webhookNotFound = () => notFoundError('Webhook not found.', 'webhookNotFound');
 
-type WebhookField = keyof typeof webhookFields;
+/** The fields apply() writes one by one; the plain text fields are written together (writeTextFields). */
+type WebhookField = Exclude<keyof typeof webhookFields, WebhookTextFieldName>;
 type Sent<Field extends WebhookField> = Exclude<UpdateWebhookBody[Field], undefined>;
 /** The fields whose sent value fits the entity's column of the same name as it is. */
 type CopyableField = {
@@ -75,7 +78,6 @@ const FIELD_WRITES: {
   readonly [Field in WebhookField]: Field extends CopyableField ? 'copy' | 'own' : 'own';
 } = {
   url: 'own', // normalized (webhook-url.ts)
-  description: 'own', // '' is stored as null
   events: 'own', // checked (events-rule.ts)
   secret: 'own', // sealed
   headers: 'own', // checked, sealed, names kept apart
@@ -360,7 +362,7 @@ export class WebhooksService {
       owner: webhook.recordOwnerUserId,
     };
     if (input.url !== undefined) webhook.url = normalizeWebhookUrl(input.url);
-    if (input.description !== undefined) webhook.description = input.description || null;
+    writeTextFields(webhook, input);
     if (input.events !== undefined) webhook.events = checkWebhookEvents(input.events);
     // A new secret replaces the saved one at once, ending a rotation's grace; the saved value sent
     // again is no change and keeps it.

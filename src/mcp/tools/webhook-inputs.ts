@@ -30,14 +30,16 @@ describeInput(recordFilterSchema.shape.op, 'in takes a list; isEmpty and isNotEm
 describeInput(recordFilterSchema.shape.value, "A value of the field's kind (record ids for a link).");
 describeInput(recordSourceSchema.shape.events, "Its record events (default: the webhook's).");
 
-/** Every webhook field (a new one is listed at once; the tools/list test asks for its description). */
+/**
+ * Every webhook field (a new one is listed at once; the tools/list test asks for its description).
+ * The plain text fields carry theirs from src/shared/webhooks/webhook-fields.ts.
+ */
 export const webhookInputs = {
   ...webhookFields,
   url: webhookFields.url.describe(
     'The receiver: http:// or https://, no user name or password (https:// is added when no scheme is given). ' +
       'With custom headers: https://, or http:// on localhost, 127.0.0.1 or ::1.',
   ),
-  description: webhookFields.description.describe('A note for people; null clears it.'),
   events: webhookFields.events.meta({
     items: { type: 'string', enum: [...WEBHOOK_EVENTS] },
     minItems: 1,

@@ -1,5 +1,6 @@
 import { AppError } from '../app-error';
 import { normalizeWebhookUrl } from './webhook-url';
+import { SENDING_FIELDS, type SendingField } from './webhook-fields';
 
 /**
  * Issue 10, hole 1: record deliveries are redacted with the webhook's record owner's access, so
@@ -7,21 +8,10 @@ import { normalizeWebhookUrl } from './webhook-url';
  * webhook whose record owner is someone else, only an administrator may change these fields.
  * Description stays editable by any role with Edit; delete stays with the Delete right (it sends
  * nothing anywhere). A webhook without a record owner (older imports) delivers no record data, so
- * it is nobody's: the role's rights alone apply.
+ * it is nobody's: the role's rights alone apply. Which fields these are is said once, in
+ * webhook-fields.ts (`sending`); each has its comparison in changedSendingFields below.
  */
-export const SENDING_FIELDS = [
-  'url',
-  'headers',
-  'secret',
-  'bodyTemplate',
-  'recordTrigger',
-  'recordSources',
-  'events',
-  'enabled',
-  'standardWebhooks',
-  'recordOwnerUserId',
-] as const;
-export type SendingField = (typeof SENDING_FIELDS)[number];
+export { SENDING_FIELDS, type SendingField };
 
 /** The saved sending settings, with the secret and header values opened. */
 export interface SendingSettings {

@@ -6,7 +6,8 @@ import { api, type WebhookView } from '../../api';
 import { SECRET_ROTATION_GRACE_HOURS_DEFAULT, SECRET_ROTATION_GRACE_HOURS_MAX } from '../../../shared/limits';
 import { standardWebhooksSecret } from '../../../shared/webhooks/standard-webhooks';
 import { useSubmit } from '../../hooks/useSubmit';
-import { generateSecret, secretRotationOf, WebhookDraftError } from '../../webhooks';
+import { generateSecret } from '../../webhooks';
+import { secretRotationOf, WebhookDraftError } from '../../webhook-draft';
 import { CopyButton } from '../CopyButton';
 import { Dialog, DialogActions, ErrorMessage } from '../Dialog';
 

@@ -4,11 +4,12 @@
 // names. Delete, after a confirmation, for roles with Delete.
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { api, type WebhookView, type WebhookWrite } from '../../api';
-import { WEBHOOK_DESCRIPTION_MAX } from '../../../shared/limits';
+import { TEXT_FIELD_NAMES, WEBHOOK_TEXT_FIELDS } from '../../../shared/webhooks/webhook-fields';
 import { DateTime } from '../../format';
 import { useSession } from '../../session';
 import { useSubmit } from '../../hooks/useSubmit';
-import { WebhookDraftError, createOf, maySteer, updateOf, type WebhookDraft } from '../../webhooks';
+import { maySteer } from '../../webhooks';
+import { WebhookDraftError, createOf, updateOf, type WebhookDraft } from '../../webhook-draft';
 import { ConfirmDialog, DangerButton, Dialog, DialogActions, ErrorMessage } from '../Dialog';
 import { Loading } from '../ListParts';
 import { EventsField } from './WebhookEventsField';
@@ -17,6 +18,7 @@ import { SendingFields } from './WebhookSendingFields';
 import { RotateSecretDialog } from './RotateSecretDialog';
 import { RECORD_SETTINGS_REFUSED, useRecordIssues } from './useRecordIssues';
 import { useWebhookDraft } from './useWebhookDraft';
+import { TextField } from './WebhookTextField';
 
 export type WebhookRights = { create: boolean; edit: boolean; delete: boolean };
 
@@ -234,17 +236,16 @@ export function WebhookDialog({ webhook, rights, onClose, onSaved, onDeleted, on
               </span>
             )}
           </label>
-          <label>
-            Description
-            <input
-              value={draft.description}
-              readOnly={readOnly}
-              maxLength={WEBHOOK_DESCRIPTION_MAX}
-              placeholder="Optional"
-              onChange={(event) => change({ description: event.target.value })}
-              data-testid="webhook-description"
+          {TEXT_FIELD_NAMES.map((field) => (
+            <TextField
+              key={field}
+              field={field}
+              value={draft[field]}
+              // Open to every role with Edit, or held like the sending fields (webhook-fields.ts).
+              readOnly={WEBHOOK_TEXT_FIELDS[field].ownership === 'open' ? readOnly : fixed}
+              onChange={(value) => change({ [field]: value })}
             />
-          </label>
+          ))}
 
           <EventsField draft={draft} readOnly={fixed} onChange={(events) => change({ events })} />
 

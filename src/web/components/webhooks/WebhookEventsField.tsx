@@ -3,7 +3,8 @@
 // holds (shown, never selectable again).
 import { useState } from 'react';
 import { describeEvent } from '../../../shared/event-catalog-descriptions';
-import { EVENT_GROUPS, eventLabel, isRetiredEvent, type WebhookDraft } from '../../webhooks';
+import { EVENT_GROUPS, eventLabel, isRetiredEvent } from '../../webhooks';
+import type { WebhookDraft } from '../../webhook-draft';
 import { RichText } from '../OpenApi';
 import { EVENT_SAMPLE_PANEL_ID, EventSamplePanel } from './EventSamplePanel';
 

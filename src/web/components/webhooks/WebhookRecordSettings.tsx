@@ -11,7 +11,8 @@ import {
   type RecordSettingsDraft,
   type TypeFields,
 } from '../../record-sources';
-import { isRecordEvent, type WebhookDraft } from '../../webhooks';
+import { isRecordEvent } from '../../webhooks';
+import type { WebhookDraft } from '../../webhook-draft';
 import { RecordSourceEditor } from './RecordSourceEditor';
 import { IssueMessages } from './RecordSourceIssues';
 

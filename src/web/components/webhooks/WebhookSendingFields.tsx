@@ -6,7 +6,8 @@ import { useState, type ChangeEvent } from 'react';
 import type { WebhookView } from '../../api';
 import { BODY_TEMPLATE_MAX, WEBHOOK_SECRET_MAX } from '../../../shared/limits';
 import { standardWebhooksSecret } from '../../../shared/webhooks/standard-webhooks';
-import { generateSecret, MASK, maskedHeaderLines, parseHeaderLines, type WebhookDraft } from '../../webhooks';
+import { generateSecret, MASK, maskedHeaderLines, parseHeaderLines } from '../../webhooks';
+import type { WebhookDraft } from '../../webhook-draft';
 import { DateTime } from '../../format';
 import { CopyButton } from '../CopyButton';
 

@@ -5,7 +5,7 @@ import { useState } from 'react';
 import type { ErrorIssue } from '../../../shared/app-error';
 import { ApiError, type WebhookWrite } from '../../api';
 import { recordSettingsIssues, type TypeFields } from '../../record-sources';
-import type { WebhookDraft } from '../../webhooks';
+import type { WebhookDraft } from '../../webhook-draft';
 import { useTypeFields } from './useTypeFields';
 
 /** The dialog's message when a record setting is refused: the details are beside each setting. */

@@ -2,7 +2,7 @@
 // `updateOf` compares to send only what changed.
 import { useEffect, useState } from 'react';
 import { api, errorMessage, type WebhookSecrets, type WebhookView } from '../../api';
-import { EMPTY_DRAFT, draftOfWebhook, type WebhookDraft } from '../../webhooks';
+import { EMPTY_DRAFT, draftOfWebhook, type WebhookDraft } from '../../webhook-draft';
 
 export type WebhookDraftState = {
   /** The saved secret and header values; only fetched when `revealsSecrets`. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { secretRotationOf, WebhookDraftError } from './webhooks';
+import { secretRotationOf, WebhookDraftError } from './webhook-draft';
 
 describe('secretRotationOf', () => {
   it('sends the new secret and the grace period in whole hours', () => {

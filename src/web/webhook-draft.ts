@@ -1,0 +1,266 @@
+// The webhook dialog's draft of a webhook and the requests it leads to (only what changed,
+// spec.md "Webhook" and its rule sections). No React here: the dialog and its parts use these.
+import { isRetiredEvent } from '../shared/event-catalog';
+import { SECRET_ROTATION_GRACE_HOURS_MAX, WEBHOOK_SECRET_MAX } from '../shared/limits';
+import {
+  TEXT_FIELD_NAMES,
+  byTextField,
+  WEBHOOK_TEXT_FIELDS,
+  textTooLongMessage,
+  type WebhookTextFieldName,
+} from '../shared/webhooks/webhook-fields';
+import { parseHeaderLines } from '../shared/webhooks/webhook-headers';
+import type { SecretRotation, WebhookCreate, WebhookSecrets, WebhookView, WebhookWrite } from './api';
+import {
+  NO_RECORD_SETTINGS,
+  recordSettingsCreate,
+  recordSettingsOf,
+  recordSettingsUpdate,
+  type RecordSettingsDraft,
+} from './record-sources';
+import { MASK, headerLines, isRecordEvent, maskedHeaderLines } from './webhooks';
+
+export type WebhookDraft = {
+  url: string;
+  events: string[];
+  enabled: boolean;
+  secret: string;
+  /** Standard Webhooks headers on every delivery, beside X-Webhook-Signature. */
+  standardWebhooks: boolean;
+  headers: string;
+  bodyTemplate: string;
+  /** recordTrigger or recordSources (src/web/record-sources.ts). */
+  record: RecordSettingsDraft;
+} & {
+  /** The plain text fields of src/shared/webhooks/webhook-fields.ts (description…), as typed. */
+  [Field in WebhookTextFieldName]: string;
+};
+
+export const EMPTY_DRAFT: WebhookDraft = {
+  url: '',
+  ...byTextField(() => ''),
+  events: [],
+  enabled: true,
+  secret: '',
+  standardWebhooks: false,
+  headers: '',
+  bodyTemplate: '',
+  record: NO_RECORD_SETTINGS,
+};
+
+/**
+ * The draft of a saved webhook. `secrets` are the saved values (people with Edit); without them
+ * the secret and header values read as `********`.
+ */
+export function draftOfWebhook(webhook: WebhookView, secrets: WebhookSecrets | undefined): WebhookDraft {
+  return {
+    url: webhook.url,
+    ...byTextField((field) => webhook[field] ?? ''),
+    events: [...webhook.events],
+    enabled: webhook.enabled,
+    secret: secrets ? (secrets.secret ?? '') : webhook.hasSecret ? MASK : '',
+    standardWebhooks: webhook.standardWebhooks,
+    headers: secrets ? headerLines(secrets.headers) : maskedHeaderLines(webhook.headerNames),
+    bodyTemplate: webhook.bodyTemplate ?? '',
+    record: recordSettingsOf(webhook),
+  };
+}
+
+/** A form value that cannot be sent, with the message to show. */
+export class WebhookDraftError extends Error {
+  override name = 'WebhookDraftError';
+}
+
+export const EMPTIED_SECRET_MESSAGE =
+  'The Secret cannot be emptied here. To remove it, update the webhook through the API or MCP with ' +
+  '"secret": null, or delete the webhook and create it again.';
+export const EMPTIED_TEMPLATE_MESSAGE =
+  'The Body template cannot be emptied here. To remove it, update the webhook through the API or MCP ' +
+  'with "bodyTemplate": null, or delete the webhook and create it again.';
+
+function sameHeaders(a: Record<string, string> | null, b: Record<string, string> | null): boolean {
+  const left = Object.entries(a ?? {});
+  const right = Object.entries(b ?? {});
+  return (
+    left.length === right.length &&
+    left.every(([name, value], index) => {
+      const other = right[index];
+      return other !== undefined && other[0] === name && other[1] === value;
+    })
+  );
+}
+
+const sameSet = (a: readonly string[], b: readonly string[]) =>
+  a.length === b.length && [...a].sort().join('\n') === [...b].sort().join('\n');
+
+/** Checks what the server would refuse anyway; `events` only when they are sent. */
+function checkDraft(draft: WebhookDraft, events = true): void {
+  if (!draft.url.trim()) throw new WebhookDraftError('Enter the URL the deliveries go to.');
+  for (const field of TEXT_FIELD_NAMES) {
+    if (draft[field].length > WEBHOOK_TEXT_FIELDS[field].max) {
+      throw new WebhookDraftError(textTooLongMessage(field));
+    }
+  }
+  if (events && !draft.events.some((event) => !isRetiredEvent(event))) {
+    throw new WebhookDraftError('Choose at least one event.');
+  }
+  if (draft.secret.length > WEBHOOK_SECRET_MAX) {
+    throw new WebhookDraftError(`Secret can have at most ${WEBHOOK_SECRET_MAX} characters.`);
+  }
+}
+
+/** The events to send: retired names cannot be selected, so a changed list leaves them out. */
+const selectable = (events: readonly string[]) => events.filter((event) => !isRetiredEvent(event));
+
+/** What a field's sending may read beside the draft. */
+type SendContext = {
+  /** The model's schema revision the dialog read, sent with record settings. */
+  schemaRevision: number | undefined;
+};
+type UpdateContext = SendContext & { webhook: WebhookView; initial: WebhookDraft };
+
+/**
+ * How the dialog sends one field of a webhook request: its value in a new webhook's request, and
+ * in an update when the person changed it (undefined: not sent; each may refuse the draft).
+ */
+type DialogField<Field extends keyof WebhookCreate> = {
+  create: (draft: WebhookDraft, context: SendContext) => WebhookCreate[Field] | undefined;
+  update: (draft: WebhookDraft, context: UpdateContext) => WebhookWrite[Field] | undefined;
+};
+
+/** A plain text field: sent when not blank; an update clears it with null. */
+const textField = (field: WebhookTextFieldName): DialogField<WebhookTextFieldName> => ({
+  create: (draft) => (draft[field].trim() ? draft[field] : undefined),
+  update: (draft, { initial }) =>
+    draft[field] === initial[field] ? undefined : draft[field].trim() ? draft[field] : null,
+});
+const recordField = <Field extends 'recordTrigger' | 'recordSources'>(field: Field) => ({
+  create: (draft: WebhookDraft) => recordSettingsCreate(draft.record)[field],
+  update: (draft: WebhookDraft, { initial }: UpdateContext) =>
+    recordSettingsUpdate(initial.record, draft.record)?.[field],
+});
+
+/**
+ * Every field of a webhook request (webhooks.schemas.ts) as the dialog sends it, or why it has
+ * none. createOf and updateOf send exactly what these say, so a field listed here is sent by
+ * construction, and a field added to the schema fails the web app's type check
+ * (`npm run typecheck`) until it is listed. The plain text fields come from webhook-fields.ts.
+ */
+export const DIALOG_FIELDS: {
+  readonly [Field in keyof WebhookCreate]-?: DialogField<Field> | { notInDialog: string };
+} = {
+  url: {
+    create: (draft) => draft.url.trim(),
+    update: (draft, { initial }) => (draft.url.trim() !== initial.url ? draft.url.trim() : undefined),
+  },
+  ...byTextField(textField),
+  events: {
+    create: (draft) => selectable(draft.events),
+    update: (draft, { initial }) =>
+      sameSet(draft.events, initial.events) ? undefined : selectable(draft.events),
+  },
+  enabled: {
+    create: (draft) => draft.enabled,
+    update: (draft, { initial }) => (draft.enabled !== initial.enabled ? draft.enabled : undefined),
+  },
+  secret: {
+    create: (draft) => (draft.secret !== '' ? draft.secret : undefined),
+    update: (draft, { initial, webhook }) => {
+      if (draft.secret === initial.secret) return undefined;
+      if (draft.secret === '' && webhook.hasSecret) throw new WebhookDraftError(EMPTIED_SECRET_MESSAGE);
+      return draft.secret !== '' ? draft.secret : undefined;
+    },
+  },
+  standardWebhooks: {
+    create: (draft) => (draft.standardWebhooks ? true : undefined),
+    update: (draft, { initial }) =>
+      draft.standardWebhooks !== initial.standardWebhooks ? draft.standardWebhooks : undefined,
+  },
+  headers: {
+    create: (draft) => {
+      const headers = parseHeaderLines(draft.headers);
+      return headers && Object.keys(headers).length ? headers : undefined;
+    },
+    update: (draft, { initial }) => {
+      if (draft.headers === initial.headers) return undefined;
+      const after = parseHeaderLines(draft.headers);
+      if (sameHeaders(parseHeaderLines(initial.headers), after)) return undefined;
+      return after && Object.keys(after).length ? after : null;
+    },
+  },
+  bodyTemplate: {
+    create: (draft) => (draft.bodyTemplate.trim() ? draft.bodyTemplate : undefined),
+    update: (draft, { initial, webhook }) => {
+      if (draft.bodyTemplate === initial.bodyTemplate) return undefined;
+      if (draft.bodyTemplate.trim()) return draft.bodyTemplate;
+      if (webhook.bodyTemplate !== null) throw new WebhookDraftError(EMPTIED_TEMPLATE_MESSAGE);
+      return undefined;
+    },
+  },
+  recordTrigger: recordField('recordTrigger'),
+  recordSources: recordField('recordSources'),
+  // The revision of the model the dialog read, with record settings.
+  expectedSchemaRevision: {
+    create: (draft, { schemaRevision }) =>
+      selectable(draft.events).some(isRecordEvent) ? schemaRevision : undefined,
+    update: (draft, { initial, schemaRevision }) =>
+      recordSettingsUpdate(initial.record, draft.record) ? schemaRevision : undefined,
+  },
+  recordOwnerUserId: { notInDialog: 'chosen through the API or MCP; the dialog names the record owner' },
+};
+
+type Sent = Record<string, unknown>;
+/** The fields the dialog sends, each with its DialogField. */
+const SENT = Object.entries(DIALOG_FIELDS).flatMap(([field, send]) =>
+  'notInDialog' in send ? [] : [[field, send as DialogField<keyof WebhookCreate>] as const],
+);
+
+/** The body of `POST /app/api/webhooks` for a new webhook's draft. */
+export function createOf(draft: WebhookDraft, schemaRevision: number | undefined): WebhookCreate {
+  checkDraft(draft);
+  const write: Sent = {};
+  for (const [field, send] of SENT) {
+    const value = send.create(draft, { schemaRevision });
+    if (value !== undefined) write[field] = value;
+  }
+  return write as WebhookCreate;
+}
+
+/**
+ * The body of `PATCH /app/api/webhooks/:id`: only the fields the person changed from `initial`.
+ * An emptied Secret or Body template is refused (spec.md, Body template rules 7); an emptied
+ * headers field sends `headers: null` (Custom header rules 4). Undefined when nothing changed.
+ */
+export function updateOf(
+  webhook: WebhookView,
+  initial: WebhookDraft,
+  draft: WebhookDraft,
+  schemaRevision: number | undefined,
+): WebhookWrite | undefined {
+  checkDraft(draft, !sameSet(draft.events, initial.events));
+  const write: Sent = {};
+  for (const [field, send] of SENT) {
+    const value = send.update(draft, { webhook, initial, schemaRevision });
+    if (value !== undefined) write[field] = value;
+  }
+  return Object.keys(write).length ? (write as WebhookWrite) : undefined;
+}
+
+/**
+ * The body of `POST /app/api/webhooks/:id/rotate-secret` for the Rotate secret dialog: the new
+ * secret as typed (or generated there) and the grace period in whole hours, 0 to 24. Refuses what
+ * the server would refuse; the current secret is left for the server to compare.
+ */
+export function secretRotationOf(secret: string, graceHours: string): SecretRotation {
+  if (secret === '') throw new WebhookDraftError('Enter the new secret, or generate one.');
+  if (secret.length > WEBHOOK_SECRET_MAX) {
+    throw new WebhookDraftError(`Secret can have at most ${WEBHOOK_SECRET_MAX} characters.`);
+  }
+  const hours = graceHours.trim() === '' ? Number.NaN : Number(graceHours);
+  if (!Number.isInteger(hours) || hours < 0 || hours > SECRET_ROTATION_GRACE_HOURS_MAX) {
+    throw new WebhookDraftError(
+      `The grace period is a whole number of hours from 0 to ${SECRET_ROTATION_GRACE_HOURS_MAX}.`,
+    );
+  }
+  return { secret, graceHours: hours };
+}
