@@ -1,6 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { WEBHOOK_FIELD_OWNERSHIP } from '../shared/webhooks/webhook-fields';
+import { getMetadataArgsStorage } from 'typeorm';
+import { Webhook } from './webhook.entity';
 import { webhookViewSchema } from './webhook-view';
 import { createWebhookBody } from './webhooks.schemas';
 
@@ -35,4 +37,30 @@ describe('the webhook fields', () => {
       notInTheView: [],
     });
   });
+
+  it('gives every column of the entity to a field of the request or the view, or says why not', () => {
+    const fields = new Set([
+      ...Object.keys(createWebhookBody.shape),
+      ...Object.keys(webhookViewSchema.shape),
+    ]);
+    const columns = getMetadataArgsStorage()
+      .columns.filter((column) => column.target === Webhook)
+      .map((column) => column.propertyName);
+    expect({
+      columnsOfNoField: columns.filter((column) => !fields.has(column) && !(column in INTERNAL_COLUMNS)),
+    }).toEqual({
+      columnsOfNoField: [],
+    });
+  });
 });
+
+/** The entity's columns that are no field of the request or view, each with why. */
+const INTERNAL_COLUMNS: Record<string, string> = {
+  workspaceId: 'the tenant: every lookup is scoped by it',
+  secretSealed: 'the secret, sealed: the view says hasSecret',
+  previousSecretSealed: 'a rotated secret, sealed, never returned',
+  headersSealed: 'the header values, sealed: the view says headerNames',
+  schemaRevision: 'the request and view call it expectedSchemaRevision',
+  sourcesVersion: 'raised when the record settings change; a record resend checks it',
+  createdBy: 'who created it, for the record',
+};

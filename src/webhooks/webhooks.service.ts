@@ -1,50 +1,32 @@
 import { randomBytes } from 'node:crypto';
 import { In, type DataSource, type EntityManager } from 'typeorm';
-import { authorizationError, conflictError, notFoundError, ValidationError } from '../shared/app-error';
+import { notFoundError, ValidationError } from '../shared/app-error';
 import { writeTransaction } from '../http/idempotency/idempotent-write';
 import type { Actor } from '../identity/actor';
-import { loadActor } from '../identity/actor';
 import { User } from '../identity/user.entity';
 import { assertApiRight } from '../identity/permissions';
-import { loadModel } from '../record-model/model.service';
-import { loadRecordAccess, recordAccessOf } from '../record-model/record-access';
+import { loadRecordAccess } from '../record-model/record-access';
 import { restoreMaskedSettings, type FieldReadable } from '../shared/webhooks/record-source-mask.rules';
 import type { SecretBox } from '../security/secret-box';
-import { validateBodyTemplate } from './body-template';
-import { checkWebhookEvents } from './events-rule';
-import { isRecordEvent } from '../shared/event-catalog';
 import {
   checkWebhookSteering,
   maySteerWebhook,
-  sameSetting,
   webhookOwnedByAnother,
   type SendingSettings,
   type WebhookEditor,
 } from '../shared/webhooks/ownership-rule';
 import { SECRET_ROTATION_GRACE_HOURS_DEFAULT } from '../shared/limits';
 import { previousSecretExpiry } from './signing/secret-rotation';
-import { checkRecordSettings } from './record-sources';
-import { checkTransportRule } from './transport-rule';
-import { validateWebhookHeaders } from '../shared/webhooks/webhook-headers';
-import { normalizeWebhookUrl } from '../shared/webhooks/webhook-url';
-import { checkStandardHeaderNames } from '../shared/webhooks/standard-webhooks';
 import { WebhooksRepository, type Webhook } from './webhooks.repository';
-import type {
-  CreateWebhookBody,
-  RotateSecretBody,
-  UpdateWebhookBody,
-  webhookFields,
-} from './webhooks.schemas';
+import type { CreateWebhookBody, RotateSecretBody, UpdateWebhookBody } from './webhooks.schemas';
 import { listWebhookRows, type WebhookListOptions } from './webhooks.list';
 import { enabledNewestFirst, tallyWebhooks, webhooksInOrder } from './webhooks.tally';
 import type { Page } from '../http/paging';
 import { NO_HEALTH, type WebhookHealth, type WebhookView } from './webhook-view';
 import { webhookView } from './webhook-view-of';
-import { writeTextFields } from './webhook-text-fields';
-import type { WebhookTextFieldName } from '../shared/webhooks/webhook-fields';
+import { applyWebhookWrite, type WebhookChannel } from './webhook-write';
 
-/** Where a write came from: MCP record subscriptions must name the schema revision they read. */
-export type WebhookChannel = 'rest' | 'mcp' | 'web';
+export type { WebhookChannel };
 
 /** Counts a page of webhooks' deliveries (given by the composition root: deliveries sit above webhooks). */
 export type WebhookHealthSource = (
@@ -54,54 +36,6 @@ export type WebhookHealthSource = (
 ) => Promise<Map<string, WebhookHealth>>;
 
 export const webhookNotFound = () => notFoundError('Webhook not found.', 'webhookNotFound');
-
-/** The fields apply() writes one by one; the plain text fields are written together (writeTextFields). */
-type WebhookField = Exclude<keyof typeof webhookFields, WebhookTextFieldName>;
-type Sent<Field extends WebhookField> = Exclude<UpdateWebhookBody[Field], undefined>;
-/** The fields whose sent value fits the entity's column of the same name as it is. */
-type CopyableField = {
-  [Field in WebhookField]: Field extends keyof Webhook
-    ? Sent<Field> extends Webhook[Field]
-      ? Field
-      : never
-    : never;
-}[WebhookField];
-
-/**
- * How apply() writes each field of a webhook request (`webhookFields`, webhooks.schemas.ts):
- * `copy` stores the sent value as it is, in one loop after the rules; `own` is a line of its own in
- * apply (normalized, sealed, held to a rule on the actor, or not stored as sent). Every field of the
- * schema is named, so a field added there is a type error here until it is placed, and `copy` is
- * allowed only where the entity has a column of that name that takes the sent value.
- */
-const FIELD_WRITES: {
-  readonly [Field in WebhookField]: Field extends CopyableField ? 'copy' | 'own' : 'own';
-} = {
-  url: 'own', // normalized (webhook-url.ts)
-  events: 'own', // checked (events-rule.ts)
-  secret: 'own', // sealed
-  headers: 'own', // checked, sealed, names kept apart
-  bodyTemplate: 'copy', // after validateBodyTemplate
-  enabled: 'copy',
-  standardWebhooks: 'copy', // then no custom header may take the scheme's names (checkStandardHeaderNames)
-  recordTrigger: 'copy',
-  recordSources: 'copy',
-  recordOwnerUserId: 'own', // only an Admin chooses another member (webhookOwnerNotAllowed)
-  expectedSchemaRevision: 'own', // checked against the record model; stored as schemaRevision
-};
-const COPIED_FIELDS = (Object.keys(FIELD_WRITES) as WebhookField[]).filter(
-  (field): field is CopyableField => FIELD_WRITES[field] === 'copy',
-);
-
-/** Stores the sent value of a `copy` field (CopyableField: the sent value fits the column). */
-function copySent<Field extends CopyableField>(
-  webhook: Webhook,
-  input: UpdateWebhookBody,
-  field: Field,
-): void {
-  const value = input[field];
-  if (value !== undefined) webhook[field] = value as Webhook[Field];
-}
 
 /**
  * Webhooks of a workspace (spec.md, "Webhook"), for REST, MCP and the web app alike. Every rule
@@ -190,7 +124,7 @@ export class WebhooksService {
         recordOwnerUserId: actor.user.id,
         createdBy: actor.user.id,
       });
-      await this.apply(manager, webhooks, actor, webhook, unmasked, { channel, creating: true });
+      await applyWebhookWrite(manager, webhooks, actor, webhook, unmasked, { channel, creating: true });
       // A new webhook has no deliveries: nothing to count.
       return this.view(manager, await webhooks.save(actor.workspace.id, webhook), new Map(), readable);
     });
@@ -211,7 +145,7 @@ export class WebhooksService {
       if (!maySteerWebhook(editor, webhook.recordOwnerUserId)) {
         checkWebhookSteering(editor, this.sendingSettings(webhook), unmasked);
       }
-      await this.apply(manager, webhooks, actor, webhook, unmasked, { channel, creating: false });
+      await applyWebhookWrite(manager, webhooks, actor, webhook, unmasked, { channel, creating: false });
     });
   }
 
@@ -345,95 +279,5 @@ export class WebhooksService {
     const webhook = await webhooks.find(workspaceId, id, { lock });
     if (!webhook) throw webhookNotFound();
     return webhook;
-  }
-
-  /** Applies the sent fields to `webhook`, then checks every rule on the result. */
-  private async apply(
-    manager: EntityManager,
-    webhooks: WebhooksRepository,
-    actor: Actor,
-    webhook: Webhook,
-    input: UpdateWebhookBody,
-    options: { channel: WebhookChannel; creating: boolean },
-  ): Promise<void> {
-    const before = {
-      trigger: webhook.recordTrigger,
-      sources: webhook.recordSources,
-      owner: webhook.recordOwnerUserId,
-    };
-    if (input.url !== undefined) webhook.url = normalizeWebhookUrl(input.url);
-    writeTextFields(webhook, input);
-    if (input.events !== undefined) webhook.events = checkWebhookEvents(input.events);
-    // A new secret replaces the saved one at once, ending a rotation's grace; the saved value sent
-    // again is no change and keeps it.
-    if (input.secret !== undefined && input.secret !== webhooks.secretsOf(webhook).secret)
-      webhooks.setSecret(webhook, input.secret);
-    if (input.headers !== undefined) {
-      const headers = input.headers && Object.keys(input.headers).length ? input.headers : null;
-      if (headers) validateWebhookHeaders(headers);
-      webhooks.setHeaders(webhook, headers);
-    }
-    if (input.bodyTemplate !== undefined && input.bodyTemplate !== null) {
-      validateBodyTemplate(input.bodyTemplate);
-    }
-    if (input.recordOwnerUserId !== undefined && input.recordOwnerUserId !== webhook.recordOwnerUserId) {
-      if (!actor.permissions.manageWorkspace && input.recordOwnerUserId !== actor.user.id) {
-        throw authorizationError(
-          'Only an administrator can choose another record owner.',
-          'webhookOwnerNotAllowed',
-        );
-      }
-      webhook.recordOwnerUserId = input.recordOwnerUserId;
-    }
-    // The fields stored as sent (FIELD_WRITES): after the rules above, which never read them.
-    for (const field of COPIED_FIELDS) copySent(webhook, input, field);
-
-    if (webhook.recordTrigger && webhook.recordSources) {
-      throw ValidationError.of(
-        'recordTrigger and recordSources cannot be combined.',
-        'webhookRecordSourceConflict',
-        ['recordSources'],
-      );
-    }
-    checkTransportRule(webhook.url, webhook.headerNames.length > 0);
-    if (webhook.standardWebhooks) checkStandardHeaderNames(webhook.headerNames);
-
-    const subscribesToRecords = webhook.events.some(isRecordEvent);
-    // Settings sent as read (in any key order, masks restored) are no change.
-    const triggerChanged =
-      !sameSetting(before.trigger, webhook.recordTrigger) ||
-      !sameSetting(before.sources, webhook.recordSources) ||
-      before.owner !== webhook.recordOwnerUserId;
-    if (!subscribesToRecords || !(options.creating || triggerChanged || input.events !== undefined)) return;
-
-    const model = await loadModel(manager, actor.workspace.id);
-    const revisionRequired = options.creating ? options.channel === 'mcp' : triggerChanged;
-    if (input.expectedSchemaRevision === undefined && revisionRequired) {
-      throw ValidationError.of(
-        'Send expectedSchemaRevision (from get_record_model or POST /api/v1/model/discover) with record subscriptions.',
-        'webhookSchemaRevisionRequired',
-        ['expectedSchemaRevision'],
-      );
-    }
-    if (input.expectedSchemaRevision !== undefined && input.expectedSchemaRevision !== model.schemaRevision) {
-      throw conflictError(
-        `The record model changed (schema revision ${model.schemaRevision}, not ${input.expectedSchemaRevision}): read it again.`,
-        'webhookSchemaRevisionStale',
-        ['expectedSchemaRevision'],
-      );
-    }
-    const owner = await loadActor(manager, actor.workspace.id, webhook.recordOwnerUserId ?? actor.user.id);
-    if (!owner || owner.member.status !== 'active') {
-      throw ValidationError.of(
-        'The record owner must be an active member of the workspace.',
-        'webhookOwnerNotMember',
-        ['recordOwnerUserId'],
-      );
-    }
-    checkRecordSettings(model, recordAccessOf(owner.role, model), webhook);
-    if (options.creating || triggerChanged) {
-      webhook.schemaRevision = model.schemaRevision;
-      if (!options.creating) webhook.sourcesVersion += 1;
-    }
   }
 }

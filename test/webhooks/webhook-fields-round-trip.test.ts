@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import type { z } from 'zod';
 import { createWebhookBody, updateWebhookBody } from '../../src/webhooks/webhooks.schemas';
+import { byTextField, WEBHOOK_TEXT_FIELDS } from '../../src/shared/webhooks/webhook-fields';
 import { connectMcp } from '../helpers/mcp';
 import { startTestApp, type TestApp } from '../helpers/test-app';
 import { memberWithRole, WebClient } from '../helpers/web-client';
@@ -21,6 +22,9 @@ import { memberWithRole, WebClient } from '../helpers/web-client';
 type Sample = Required<z.input<typeof createWebhookBody>>;
 type Field = keyof Sample;
 const FIELDS = Object.keys(createWebhookBody.shape).sort() as Field[];
+
+/** The plain text fields (webhook-fields.ts) carry their own two samples. */
+const textSamples = (sample: 0 | 1) => byTextField((field) => WEBHOOK_TEXT_FIELDS[field].samples[sample]);
 
 /** A webhook as a read shows it, with the saved secret and header values the dialog reads. */
 type Read = { view: Record<string, unknown>; secrets: { secret: string | null; headers: unknown } };
@@ -90,7 +94,7 @@ describe('every webhook field, round trip', () => {
   /** Deals in the won stage, watched for amount changes: recordTrigger, no recordSources. */
   const first = (schemaRevision: number): Sample => ({
     url: 'https://first.example.com/hooks/in',
-    description: 'Won deals to billing',
+    ...textSamples(0),
     events: ['record.created', 'record.updated'],
     secret: 'first-signing-secret',
     headers: { 'X-First-Token': 'first value', 'X-Team': 'billing' },
@@ -115,7 +119,7 @@ describe('every webhook field, round trip', () => {
   /** Two record sources, other events and owner, everything else changed too: no recordTrigger. */
   const second = (schemaRevision: number): Sample => ({
     url: 'https://second.example.com/other/path',
-    description: 'Deals and contacts to the warehouse',
+    ...textSamples(1),
     events: ['record.created', 'record.deleted', 'messaging.email.received'],
     secret: 'second-signing-secret',
     headers: { 'X-Second-Token': 'second value' },
