@@ -1,14 +1,19 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { WEBHOOK_FIELD_OWNERSHIP } from '../shared/webhooks/webhook-fields';
+import {
+  TEXT_FIELD_NAMES,
+  textTooLongCode,
+  WEBHOOK_FIELD_OWNERSHIP,
+} from '../shared/webhooks/webhook-fields';
 import { getMetadataArgsStorage } from 'typeorm';
 import { Webhook } from './webhook.entity';
 import { webhookViewSchema } from './webhook-view';
 import { createWebhookBody } from './webhooks.schemas';
 
+const docs = readFileSync(join(__dirname, '../../docs/api.md'), 'utf8');
+
 /** The fields docs/api.md says a `Webhook` is: "A `Webhook` is `{ id, url, … }`". */
 function documentedWebhookFields(): string[] {
-  const docs = readFileSync(join(__dirname, '../../docs/api.md'), 'utf8');
   const line = /A `Webhook` is `\{([^}]*)\}`/.exec(docs);
   if (!line) throw new Error('docs/api.md has no "A `Webhook` is `{ … }`" line');
   return line[1]!.split(',').map((field) => field.trim());
@@ -36,6 +41,14 @@ describe('the webhook fields', () => {
     expect({ notInTheView: documented.filter((field) => !viewFields.includes(field)) }).toEqual({
       notInTheView: [],
     });
+  });
+
+  it("documents each text field's refusal in docs/api.md's customCode tables", () => {
+    expect({
+      undocumentedCodes: TEXT_FIELD_NAMES.map(textTooLongCode).filter(
+        (code) => !docs.includes(`| \`${code}\` | 400 |`),
+      ),
+    }).toEqual({ undocumentedCodes: [] });
   });
 
   it('gives every column of the entity to a field of the request or the view, or says why not', () => {

@@ -14,6 +14,7 @@ import { configSchema } from '../../src/config';
 import { startTestApp, type TestApp } from './test-app';
 import { invitationLinkSentBy, invitationTokenSentBy, verificationLink } from './mailboxes';
 import { TEST_PASSWORD, WebClient } from './web-client';
+import { unexpectedStatus } from './server-errors';
 
 /** Debian's Chromium, installed by scripts/setup-chromium.sh (run by `npm test`), or CHROMIUM_PATH. */
 export function chromiumPath(): string {
@@ -332,7 +333,7 @@ export async function appFetch<T = any>(
     { method, path, body },
   );
   if (answer.status < 200 || answer.status > 299) {
-    throw new Error(`${method} ${path} answered ${answer.status}: ${answer.text}`);
+    throw unexpectedStatus(page.url(), `${method} ${path}`, answer.status, answer.text);
   }
   return (answer.text ? JSON.parse(answer.text) : undefined) as T;
 }

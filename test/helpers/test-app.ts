@@ -21,6 +21,7 @@ import type { Registry } from 'prom-client';
 import { Mailer } from '../../src/mail/mailer';
 import { startTestMailCatcher, type TestMailCatcher } from './mail-catcher';
 import { registerMailbox, unregisterMailbox } from './mailboxes';
+import { recordingLogger } from './server-errors';
 
 export interface TestApp {
   baseUrl: string;
@@ -83,7 +84,9 @@ export async function startTestApp(
     ...overrides,
   });
   const mailer = new Mailer({ url: config.MAIL_URL!, from: config.MAIL_FROM });
-  const logger = createLogger(process.env.TEST_LOG_LEVEL ?? 'silent');
+  // Errors are kept for the failure messages of requests that answer 500 (server-errors.ts).
+  const recording = recordingLogger();
+  const logger = process.env.TEST_LOG_LEVEL ? createLogger(process.env.TEST_LOG_LEVEL) : recording.logger;
   // With a worker, as `npm start` does: one set of services for the API and the worker, sharing the
   // worker's delivery capacity (its dispatcher holds what the fast lane has no room for).
   const capacity = options.worker
@@ -103,6 +106,7 @@ export async function startTestApp(
   // PUBLIC_URL must be the address we actually listen on (Origin checks, MCP URLs in snippets).
   Object.assign(config, { PUBLIC_URL: overrides.PUBLIC_URL ?? baseUrl });
   registerMailbox(baseUrl, mail);
+  recording.keepFor(baseUrl);
 
   let stopWorker = async () => undefined;
   let workerServices: Services | undefined;
@@ -153,6 +157,7 @@ export async function startTestApp(
     mailer,
     close: async () => {
       unregisterMailbox(baseUrl);
+      recording.forget();
       await new Promise((resolve) => server.close(resolve));
       server.closeAllConnections();
       await stopWorker();

@@ -1,5 +1,6 @@
 import { Agent, fetch as fetchFrom } from 'undici';
 import { invitationTokenSentBy, verificationToken } from './mailboxes';
+import { unexpectedStatus } from './server-errors';
 
 /** The password of every person `WebClient.signUp` creates: one the password rule accepts. */
 export const TEST_PASSWORD = 'plum kettle orbit 42';
@@ -85,7 +86,7 @@ export class WebClient {
   async ok<T = any>(method: string, path: string, body?: unknown, expected = [200, 201, 204]): Promise<T> {
     const result = await this.request<T>(method, path, body);
     if (!expected.includes(result.status)) {
-      throw new Error(`${method} ${path} answered ${result.status}: ${JSON.stringify(result.body)}`);
+      throw unexpectedStatus(this.baseUrl, `${method} ${path}`, result.status, JSON.stringify(result.body));
     }
     return result.body;
   }

@@ -5,6 +5,7 @@ import type { z } from 'zod';
 import { createWebhookBody, updateWebhookBody } from '../../src/webhooks/webhooks.schemas';
 import { byTextField, WEBHOOK_TEXT_FIELDS } from '../../src/shared/webhooks/webhook-fields';
 import { connectMcp } from '../helpers/mcp';
+import { serverErrorsAt, unexpectedStatus } from '../helpers/server-errors';
 import { startTestApp, type TestApp } from '../helpers/test-app';
 import { memberWithRole, WebClient } from '../helpers/web-client';
 
@@ -80,7 +81,7 @@ describe('every webhook field, round trip', () => {
     });
     const text = await response.text();
     if (!expected.includes(response.status))
-      throw new Error(`${method} ${path} answered ${response.status}: ${text}`);
+      throw unexpectedStatus(app.baseUrl, `${method} ${path}`, response.status, text);
     return text ? (JSON.parse(text) as any) : undefined;
   };
   const revision = async (): Promise<number> => (await api('POST', '/model/discover', {})).schemaRevision;
@@ -168,7 +169,11 @@ describe('every webhook field, round trip', () => {
     closeMcp.push(() => mcp.client.close());
     const manage = async (args: Record<string, unknown>) => {
       const result = await mcp.call('manage_webhooks', args);
-      if (result.isError) throw new Error(`manage_webhooks ${args.action}: ${JSON.stringify(result)}`);
+      if (result.isError) {
+        throw new Error(
+          `manage_webhooks ${args.action}: ${JSON.stringify(result)}${serverErrorsAt(app.baseUrl)}`,
+        );
+      }
       return result.structuredContent;
     };
     transports.set('MCP', {
