@@ -66,6 +66,10 @@ export function draftOfWebhook(webhook: WebhookView, secrets: WebhookSecrets | u
   };
 }
 
+/** A text field's input in the dialog: `webhook-description`, `webhook-some-note` (kebab case). */
+export const textFieldTestId = (field: WebhookTextFieldName) =>
+  `webhook-${field.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`)}`;
+
 /** A form value that cannot be sent, with the message to show. */
 export class WebhookDraftError extends Error {
   override name = 'WebhookDraftError';

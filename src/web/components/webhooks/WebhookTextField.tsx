@@ -1,10 +1,7 @@
 // A plain text field of the webhook dialog (src/shared/webhooks/webhook-fields.ts: description…),
 // its label, limit and placeholder taken from the one description of the field.
 import { WEBHOOK_TEXT_FIELDS, type WebhookTextFieldName } from '../../../shared/webhooks/webhook-fields';
-
-/** `webhook-description`, `webhook-some-note`: the field's name in kebab case. */
-export const textFieldTestId = (field: WebhookTextFieldName) =>
-  `webhook-${field.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`)}`;
+import { textFieldTestId } from '../../webhook-draft';
 
 export function TextField({
   field,
