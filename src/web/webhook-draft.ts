@@ -157,7 +157,8 @@ export const DIALOG_FIELDS: {
     create: (draft) => draft.url.trim(),
     update: (draft, { initial }) => (draft.url.trim() !== initial.url ? draft.url.trim() : undefined),
   },
-  ...byTextField(textField),
+  // One DialogField per text field (a mapped type: byTextField's one value type would join their names).
+  ...(byTextField(textField) as { [Field in WebhookTextFieldName]: DialogField<Field> }),
   events: {
     create: (draft) => selectable(draft.events),
     update: (draft, { initial }) =>
