@@ -4,7 +4,6 @@
 // names. Delete, after a confirmation, for roles with Delete.
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { api, type WebhookView, type WebhookWrite } from '../../api';
-import { TEXT_FIELD_NAMES, WEBHOOK_TEXT_FIELDS } from '../../../shared/webhooks/webhook-fields';
 import { DateTime } from '../../format';
 import { useSession } from '../../session';
 import { useSubmit } from '../../hooks/useSubmit';
@@ -12,13 +11,12 @@ import { maySteer } from '../../webhooks';
 import { WebhookDraftError, createOf, updateOf, type WebhookDraft } from '../../webhook-draft';
 import { ConfirmDialog, DangerButton, Dialog, DialogActions, ErrorMessage } from '../Dialog';
 import { Loading } from '../ListParts';
-import { EventsField } from './WebhookEventsField';
 import { RecordSettings, useRecordModel } from './WebhookRecordSettings';
 import { SendingFields } from './WebhookSendingFields';
 import { RotateSecretDialog } from './RotateSecretDialog';
 import { RECORD_SETTINGS_REFUSED, useRecordIssues } from './useRecordIssues';
-import { useWebhookDraft } from './useWebhookDraft';
-import { TextField } from './WebhookTextField';
+import { useUnsavedEdits, useWebhookDraft } from './useWebhookDraft';
+import { MainFields } from './WebhookMainFields';
 
 export type WebhookRights = { create: boolean; edit: boolean; delete: boolean };
 
@@ -63,13 +61,7 @@ export function WebhookDialog({ webhook, rights, onClose, onSaved, onDeleted, on
   const title = isNew ? 'Add webhook' : readOnly ? 'Webhook' : 'Edit webhook';
 
   // Unsaved edits: closing asks first, and leaving the page asks the browser's question.
-  const dirty = !readOnly && draftChanged(initial, draft);
-  useEffect(() => {
-    if (!dirty) return;
-    const onBeforeUnload = (event: BeforeUnloadEvent) => event.preventDefault();
-    window.addEventListener('beforeunload', onBeforeUnload);
-    return () => window.removeEventListener('beforeunload', onBeforeUnload);
-  }, [dirty]);
+  const dirty = useUnsavedEdits(initial, draft, readOnly);
   const requestClose = () => (dirty ? setConfirmDiscard(true) : onClose());
 
   if (confirmDiscard) {
@@ -217,52 +209,7 @@ export function WebhookDialog({ webhook, rights, onClose, onSaved, onDeleted, on
             </p>
           ) : null}
           <ErrorMessage message={secretsError} />
-          <label>
-            URL
-            <input
-              ref={urlInput}
-              required
-              value={draft.url}
-              readOnly={fixed}
-              maxLength={4096}
-              placeholder="https://example.com/hooks/crm"
-              onChange={(event) => change({ url: event.target.value })}
-              data-testid="webhook-url"
-            />
-            {fixed ? null : (
-              <span className="hint">
-                HTTP or HTTPS. Without a scheme, https:// is added. With custom headers the URL must use
-                https:// (or http:// on localhost).
-              </span>
-            )}
-          </label>
-          {TEXT_FIELD_NAMES.map((field) => (
-            <TextField
-              key={field}
-              field={field}
-              value={draft[field]}
-              // Open to every role with Edit, or held like the sending fields (webhook-fields.ts).
-              readOnly={WEBHOOK_TEXT_FIELDS[field].ownership === 'open' ? readOnly : fixed}
-              onChange={(value) => change({ [field]: value })}
-            />
-          ))}
-
-          <EventsField draft={draft} readOnly={fixed} onChange={(events) => change({ events })} />
-
-          <div className="field-static">
-            <label className="inline">
-              <input
-                type="checkbox"
-                checked={draft.enabled}
-                disabled={fixed}
-                onChange={(event) => change({ enabled: event.target.checked })}
-                data-testid="webhook-enabled"
-              />
-              Enabled
-            </label>
-            <span className="hint">A disabled webhook receives nothing and keeps its settings.</span>
-          </div>
-
+          <MainFields draft={draft} urlInput={urlInput} readOnly={readOnly} fixed={fixed} onChange={change} />
           <SendingFields
             webhook={webhook}
             draft={draft}
@@ -300,9 +247,4 @@ export function WebhookDialog({ webhook, rights, onClose, onSaved, onDeleted, on
       )}
     </Dialog>
   );
-}
-
-/** Whether the form differs from what it opened with. */
-function draftChanged(initial: WebhookDraft | undefined, draft: WebhookDraft | undefined): boolean {
-  return initial !== undefined && draft !== undefined && JSON.stringify(initial) !== JSON.stringify(draft);
 }

@@ -10,6 +10,7 @@ import { generateSecret, MASK, maskedHeaderLines, parseHeaderLines } from '../..
 import type { WebhookDraft } from '../../webhook-draft';
 import { DateTime } from '../../format';
 import { CopyButton } from '../CopyButton';
+import { CheckboxField } from './WebhookMainFields';
 
 type SendingDraft = Pick<WebhookDraft, 'secret' | 'standardWebhooks' | 'headers' | 'bodyTemplate'>;
 
@@ -216,17 +217,13 @@ function StandardWebhooksField({
   const librarySecret =
     draft.standardWebhooks && secretShown && draft.secret ? standardWebhooksSecret(draft.secret) : '';
   return (
-    <div className="field-static">
-      <label className="inline">
-        <input
-          type="checkbox"
-          checked={draft.standardWebhooks}
-          disabled={readOnly}
-          onChange={(event) => onChange(event.target.checked)}
-          data-testid="webhook-standard-webhooks"
-        />
-        Standard Webhooks headers
-      </label>
+    <CheckboxField
+      label="Standard Webhooks headers"
+      checked={draft.standardWebhooks}
+      disabled={readOnly}
+      onChange={onChange}
+      testId="webhook-standard-webhooks"
+    >
       <span className="hint">
         Every delivery also carries <code>webhook-id</code>, <code>webhook-timestamp</code> and, with a
         secret, <code>webhook-signature</code>, so receivers can verify it with the{' '}
@@ -241,6 +238,6 @@ function StandardWebhooksField({
           <span className="hint">The secret as the libraries take it: pass this to new Webhook(…).</span>
         </span>
       ) : null}
-    </div>
+    </CheckboxField>
   );
 }

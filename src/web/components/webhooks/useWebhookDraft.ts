@@ -53,3 +53,26 @@ export function useWebhookDraft(
 
   return { secrets, secretsError, initial, draft, setDraft };
 }
+
+/**
+ * Whether the form differs from what it opened with (never for a read-only one); while it does,
+ * leaving the page asks the browser's question.
+ */
+export function useUnsavedEdits(
+  initial: WebhookDraft | undefined,
+  draft: WebhookDraft | undefined,
+  readOnly: boolean,
+): boolean {
+  const dirty =
+    !readOnly &&
+    initial !== undefined &&
+    draft !== undefined &&
+    JSON.stringify(initial) !== JSON.stringify(draft);
+  useEffect(() => {
+    if (!dirty) return;
+    const onBeforeUnload = (event: BeforeUnloadEvent) => event.preventDefault();
+    window.addEventListener('beforeunload', onBeforeUnload);
+    return () => window.removeEventListener('beforeunload', onBeforeUnload);
+  }, [dirty]);
+  return dirty;
+}
