@@ -1,8 +1,8 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
 
-import type { RecordEventName } from '../shared/record-event-names';
+import type { RecordEventName } from '../shared/events/record-event-names';
 
-export { RECORD_EVENTS, type RecordEventName } from '../shared/record-event-names';
+export { RECORD_EVENTS, type RecordEventName } from '../shared/events/record-event-names';
 
 /**
  * The outbox: one row per record event, inserted in the same transaction as the write that

@@ -1,6 +1,6 @@
 import type { DataSource, EntityManager } from 'typeorm';
 import { AppError, ValidationError, authenticationError, conflictError } from '../../shared/app-error';
-import { passwordProblem, type PasswordContext } from '../../shared/password.rules';
+import { passwordProblem, type PasswordContext } from '../../shared/credentials/password.rules';
 import { normaliseEmail } from './email';
 import { dummyPasswordHash, hashPassword, isLegacyHash, verifyPassword } from './passwords';
 import { endOtherSessions } from '../sessions/sessions.service';

@@ -6,7 +6,7 @@ import {
   PASSWORD_MIN_LENGTH,
   PASSWORD_RULE_HINT,
   passwordProblem,
-} from '../../shared/password.rules';
+} from '../../shared/credentials/password.rules';
 import { api } from '../api';
 import { useSubmit } from '../hooks/useSubmit';
 import { ErrorMessage, SubmitButton } from './Dialog';

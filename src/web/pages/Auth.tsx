@@ -1,6 +1,10 @@
 // Sign up (a new user and a new workspace where the user is Admin) and sign in.
 import type { FormEvent, InputHTMLAttributes, ReactNode } from 'react';
-import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, PASSWORD_RULE_HINT } from '../../shared/password.rules';
+import {
+  PASSWORD_MAX_LENGTH,
+  PASSWORD_MIN_LENGTH,
+  PASSWORD_RULE_HINT,
+} from '../../shared/credentials/password.rules';
 import { api } from '../api';
 import { ErrorMessage, SubmitButton } from '../components/Dialog';
 import { useFormFields } from '../components/useFormFields';

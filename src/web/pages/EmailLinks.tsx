@@ -1,7 +1,11 @@
 // The pages of the other e-mailed links (issue 34): forgot password, reset password, accept an
 // invitation.
 import { useEffect, useState, type FormEvent } from 'react';
-import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, PASSWORD_RULE_HINT } from '../../shared/password.rules';
+import {
+  PASSWORD_MAX_LENGTH,
+  PASSWORD_MIN_LENGTH,
+  PASSWORD_RULE_HINT,
+} from '../../shared/credentials/password.rules';
 import { api, errorMessage, type InvitationPreview } from '../api';
 import { ErrorMessage, SubmitButton } from '../components/Dialog';
 import { useSubmit } from '../hooks/useSubmit';

@@ -28,7 +28,7 @@ import { useRouter } from '../router';
 import { useSession } from '../session';
 import { useDebounced } from '../hooks/useDebounced';
 import { usePagedList } from '../hooks/usePagedList';
-import { deliveriesPathOf } from '../deliveries';
+import { deliveriesPathOf } from '../deliveries/deliveries';
 import { dayBound, eventLabel } from '../webhooks';
 
 const PAGE_SIZE = 25;

@@ -10,7 +10,12 @@ import { api, errorMessage, type DeliveryView, type EventDetails } from '../../a
 import { DateTime } from '../../format';
 import { useSubmit } from '../../hooks/useSubmit';
 import { DELIVERY_MAX_ATTEMPTS } from '../../../shared/limits';
-import { formatDuration, hasRestrictedValues, isUnfinished, STATUS_LABELS } from '../../deliveries';
+import {
+  formatDuration,
+  hasRestrictedValues,
+  isUnfinished,
+  STATUS_LABELS,
+} from '../../deliveries/deliveries';
 import { eventLabel } from '../../webhooks';
 import { AttemptExchange } from './AttemptExchange';
 import { BreakableUrl } from '../BreakableUrl';
