@@ -14,8 +14,8 @@ import {
 import { Dialog, ErrorMessage } from '../components/Dialog';
 import { Loading } from '../components/ListParts';
 import { PageHeader } from '../components/PageHeader';
-import { RecordDialog } from '../components/RecordDialog';
-import { RecordForm, type Person } from '../components/RecordForm';
+import { RecordDialog } from '../components/records/RecordDialog';
+import { RecordForm, type Person } from '../components/records/RecordForm';
 import { RecordsTable, RecordsToolbar } from '../components/records/RecordsListParts';
 import { recordTitle } from '../records';
 import { useRouter } from '../router';

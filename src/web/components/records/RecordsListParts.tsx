@@ -5,7 +5,7 @@ import { DateTime } from '../../format';
 import type { PagedList, Listing } from '../../hooks/usePagedList';
 import { recordTitle } from '../../records';
 import { ListTable, LoadMore, OpenRow, RowOpenButton, SearchField } from '../ListParts';
-import { RecordValue } from '../RecordValue';
+import { RecordValue } from './RecordValue';
 
 const TABLE_COLUMNS = 4;
 
