@@ -155,6 +155,11 @@ function AddMenu({ open, setOpen }: { open: Open; setOpen: (open: Open) => void 
   );
 }
 
+const EXPIRY_CHOICES = [
+  { value: 'never', label: 'Never', testId: 'key-expiry-never' },
+  { value: 'date', label: 'On a date', testId: 'key-expiry-on-date' },
+] as const;
+
 function StandardKeyDialog({
   onClose,
   onCreated,
@@ -216,26 +221,18 @@ function StandardKeyDialog({
         </label>
         <fieldset className="radio-group">
           <legend>Expires</legend>
-          <label className="inline">
-            <input
-              type="radio"
-              name="expiry"
-              checked={expiry === 'never'}
-              onChange={() => editExpiry('never')}
-              data-testid="key-expiry-never"
-            />
-            Never
-          </label>
-          <label className="inline">
-            <input
-              type="radio"
-              name="expiry"
-              checked={expiry === 'date'}
-              onChange={() => editExpiry('date')}
-              data-testid="key-expiry-on-date"
-            />
-            On a date
-          </label>
+          {EXPIRY_CHOICES.map((choice) => (
+            <label className="inline" key={choice.value}>
+              <input
+                type="radio"
+                name="expiry"
+                checked={expiry === choice.value}
+                onChange={() => editExpiry(choice.value)}
+                data-testid={choice.testId}
+              />
+              {choice.label}
+            </label>
+          ))}
           {expiry === 'date' ? (
             <label>
               Expiry date

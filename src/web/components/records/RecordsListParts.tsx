@@ -6,8 +6,14 @@ import type { PagedList, Listing } from '../../hooks/usePagedList';
 import { recordTitle } from '../../records';
 import { ListTable, LoadMore, OpenRow, RowOpenButton, SearchField } from '../ListParts';
 import { RecordValue } from './RecordValue';
+import { SegmentedChoice, type SegmentedOption } from '../SegmentedChoice';
 
 const TABLE_COLUMNS = 4;
+
+const VIEWS: SegmentedOption<RecordStatus>[] = [
+  { value: 'active', label: 'Records', testId: 'records-view-active' },
+  { value: 'trashed', label: 'Trash', testId: 'records-view-trash' },
+];
 
 /** The fields shown as table columns: the first few, without rich text. */
 function columnsOf(type: RecordType): Field[] {
@@ -123,24 +129,7 @@ export function RecordsToolbar({
         onChange={onSearch}
         testId="records-search"
       />
-      <div className="segmented" role="group" aria-label="Show">
-        <button
-          type="button"
-          aria-pressed={view === 'active'}
-          onClick={() => onView('active')}
-          data-testid="records-view-active"
-        >
-          Records
-        </button>
-        <button
-          type="button"
-          aria-pressed={view === 'trashed'}
-          onClick={() => onView('trashed')}
-          data-testid="records-view-trash"
-        >
-          Trash
-        </button>
-      </div>
+      <SegmentedChoice label="Show" value={view} options={VIEWS} onChange={onView} />
     </div>
   );
 }
