@@ -126,8 +126,8 @@ export class DeliveryAttemptsRepository {
   }
 
   /**
-   * The delivery's next attempt waits for capacity in the slow lane (docs/architecture.md, "Delivery
-   * capacity"); the attempt's first send clears it. Since the first deferral, not the latest.
+   * The delivery's next attempt waits for capacity in the slow lane (docs/capacity.md); the
+   * attempt's first send clears it. Since the first deferral, not the latest.
    */
   async markWaiting(deliveryId: string): Promise<void> {
     await MARK_WAITING.run(this.manager, [deliveryId]);
