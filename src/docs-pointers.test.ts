@@ -19,7 +19,8 @@ import { projectRoot } from './project-root';
  * the path up to the first `<` must exist. A glob (`*`) must match at least one file.
  * Comments are read in code (src/, workflows/, activities/, test/, bench/, scripts/); all the text
  * of the docs, code blocks included. A rate such as `workflows/s` is not a path. Nothing may point
- * at the contract's spec (spec + .md): it is not in the repository.
+ * at the contract's spec, by its file name (spec + .md) or by a section in parentheses (the word,
+ * a colon or comma, the section): it is not in the repository.
  */
 const TOP_FOLDERS = [
   'src',
@@ -60,6 +61,8 @@ const PATH = new RegExp(
 const BARE_MD = /(?<![\w.\-/@])[\w.-]+\.md(?:#[\w-]+)?(?![\w/])/g;
 /** `workflows/s`, `src/min`: a count per unit of time, not a path. */
 const RATE = /^\w+\/(s|min|h)$/;
+/** A section of the contract cited by name (the word spec, a colon, `Authentication 6`): users never see it. */
+const CITES_SPEC = /(?:\(|; )spec[:,]\s/;
 const LINK_TARGET = /\]\(([^)\s]+)\)/g;
 const QUOTED_SECTION = /([\w./-]+\.md)`?\]?(?:\([^)]*\))?\)?,? "([^"]+)"/g;
 
@@ -248,6 +251,8 @@ function brokenPointers(): string[] {
           .map((text, i) => ({ line: i + 1, text }))
       : commentLines(read(from));
     for (const { line, text } of lines) {
+      if (CITES_SPEC.test(text))
+        broken.push(`${from}:${line}: cites the spec, which is not in the repository`);
       for (const target of pointersIn(text, markdown)) {
         const { problem } = resolve(from, target);
         if (problem) broken.push(`${from}:${line}: ${target} (${problem})`);

@@ -217,7 +217,7 @@ export function createOf(draft: WebhookDraft, schemaRevision: number | undefined
 /**
  * The body of `PATCH /app/api/webhooks/:id`: only the fields the person changed from `initial`.
  * An emptied Secret or Body template is refused (docs/api.md#body-template); an emptied
- * headers field sends `headers: null` (Custom header rules 4). Undefined when nothing changed.
+ * headers field sends `headers: null` (docs/api.md#custom-headers). Undefined when nothing changed.
  */
 export function updateOf(
   webhook: WebhookView,

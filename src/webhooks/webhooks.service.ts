@@ -168,7 +168,7 @@ export class WebhooksService {
     return this.views(manager, rows, health, readable);
   }
 
-  /** The saved secret and header values, for the dialog of people with Edit (spec: Custom header rules 6). */
+  /** The saved secret and header values, for the dialog of people with Edit (docs/api.md#custom-headers). */
   async revealSecrets(
     actor: Actor,
     id: string,

@@ -134,9 +134,9 @@ export class DeliveryAttemptsRepository {
   }
 
   /**
-   * A record's permanent deletion erases its values everywhere they were kept (spec:
-   * record.deletedPermanently): the bodies sent to webhooks for that record go too; their SHA-256
-   * and size stay, like an event's who and when.
+   * A record's permanent deletion erases its values everywhere they were kept
+   * (docs/events.md#record-events: record.deletedPermanently): the bodies sent to webhooks for that
+   * record go too; their SHA-256 and size stay, like an event's who and when.
    */
   async eraseBodiesOfRecord(workspaceId: string, recordId: string): Promise<number> {
     const [, count]: [unknown, number] = await this.manager.query(

@@ -23,7 +23,10 @@ export interface StatusAndNextAttempt {
   nextAttemptAt: Date | string | null;
 }
 
-/** True while a Failed delivery has its next attempt scheduled (spec: "Failed (retries pending)"). */
+/**
+ * True while a Failed delivery has its next attempt scheduled (docs/deliveries.md#retrying: "Failed
+ * (retries pending)").
+ */
 export const isRetrying = (delivery: StatusAndNextAttempt): boolean =>
   delivery.status === 'failed' && delivery.nextAttemptAt !== null;
 
