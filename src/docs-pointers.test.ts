@@ -14,7 +14,8 @@ import { projectRoot } from './project-root';
  *   names it, else in docs/, else at the root;
  * - in markdown, a link's target (`[text](target#anchor)`, `(#anchor)` for the same file);
  * - after a markdown file, a quoted section (`docs/api.md, "Errors"`): a heading of that file that
- *   starts with those words, or a bold label (`**Eager start.**`).
+ *   starts with those words, a bold label (`**Eager start.**`) or a list item's first words; in a
+ *   doc, `("Counts" below)` (or above) the same in the doc itself.
  * A placeholder stands for a name not chosen yet (`…/migrations/<year-month>/<timestamp>-x.ts`):
  * the path up to the first `<` must exist. A glob (`*`) must match at least one file.
  * Comments are read in code (src/, workflows/, activities/, test/, bench/, scripts/); all the text
@@ -63,6 +64,7 @@ const BARE_MD = /(?<![\w.\-/@])[\w.-]+\.md(?:#[\w-]+)?(?![\w/])/g;
 const RATE = /^\w+\/(s|min|h)$/;
 /** A section of the contract cited by name (the word spec, a colon, `Authentication 6`): users never see it. */
 const CITES_SPEC = /(?:\(|; )spec[:,]\s/;
+const SECTION_HERE = /"([^"]+)" (?:below|above)\)/g;
 const LINK_TARGET = /\]\(([^)\s]+)\)/g;
 const QUOTED_SECTION = /([\w./-]+\.md)`?\]?(?:\([^)]*\))?\)?,? "([^"]+)"/g;
 
@@ -232,7 +234,8 @@ function hasSection(file: string, section: string): boolean {
   const text = read(file);
   return (
     headingsOf(text).some((heading) => heading.text.toLowerCase().startsWith(wanted)) ||
-    text.toLowerCase().includes(`**${wanted}`)
+    text.toLowerCase().includes(`**${wanted}`) ||
+    text.toLowerCase().includes(`\n- ${wanted}`)
   );
 }
 
@@ -256,6 +259,9 @@ function brokenPointers(): string[] {
       for (const target of pointersIn(text, markdown)) {
         const { problem } = resolve(from, target);
         if (problem) broken.push(`${from}:${line}: ${target} (${problem})`);
+      }
+      for (const [, section] of markdown ? text.matchAll(SECTION_HERE) : []) {
+        if (!hasSection(from, section!)) broken.push(`${from}:${line}: "${section}" (no such section here)`);
       }
       for (const [, target, section] of text.matchAll(QUOTED_SECTION)) {
         const { file } = resolve(from, target!);
