@@ -5,8 +5,8 @@ import type { ApiKeyKind } from './api-key-view';
 export type { ApiKeyKind };
 
 /**
- * spec.md, "API key". The value itself is never stored: only its SHA-256. Its user is the owner, the
- * creating user: only the owner sees and can delete the key.
+ * docs/api.md#authentication. The value itself is never stored: only its SHA-256. Its user is the
+ * owner, the creating user: only the owner sees and can delete the key.
  */
 @Entity({ name: 'api_keys' })
 export class ApiKey extends PersonalRow {

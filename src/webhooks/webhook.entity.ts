@@ -2,7 +2,7 @@ import { Column, Entity } from 'typeorm';
 import { EditedRow } from '../db/workspace-row';
 import type { RecordSource, RecordTrigger } from './record-source-schemas';
 
-/** A webhook (spec.md, "Webhook"). What leaves the service is decided by webhookView(). */
+/** A webhook (docs/api.md#rest-endpoints). What leaves the service is decided by webhookView(). */
 @Entity({ name: 'webhooks' })
 export class Webhook extends EditedRow {
   @Column({ type: 'text' })
