@@ -1,7 +1,8 @@
 import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/common';
 
 // Search attributes every delivery workflow carries, so an operator can find any delivery in
-// the Temporal Web UI by workspace, webhook, event or delivery (architecture.md, step 5).
+// the Temporal Web UI by workspace, webhook, event or delivery
+// (docs/deliveries.md#how-it-works-and-how-to-inspect-it).
 export const WorkspaceIdKey = defineSearchAttributeKey('WorkspaceId', SearchAttributeType.KEYWORD);
 export const WebhookIdKey = defineSearchAttributeKey('WebhookId', SearchAttributeType.KEYWORD);
 export const EventNameKey = defineSearchAttributeKey('EventName', SearchAttributeType.KEYWORD);
@@ -12,7 +13,7 @@ export const DeliveryStatusKey = defineSearchAttributeKey('DeliveryStatus', Sear
 /**
  * `slow` once an attempt of the delivery waits for, or runs in, the slow lane (its endpoint is not
  * healthy, or the fast lane had no room for it); `fast` again when a later attempt runs in the fast
- * lane. Unset: every attempt so far ran in the fast lane (docs/architecture.md, "Delivery capacity").
+ * lane. Unset: every attempt so far ran in the fast lane (docs/capacity.md).
  */
 export const DeliveryLaneKey = defineSearchAttributeKey('DeliveryLane', SearchAttributeType.KEYWORD);
 /**

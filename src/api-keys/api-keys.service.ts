@@ -5,7 +5,7 @@ import type { Actor } from '../identity/actor';
 import { assertApiRight } from '../identity/permissions';
 import { generateApiKeyValue, hashApiKeyValue } from './api-key-value';
 import { ApiKey } from './api-key.entity';
-import { quickKeyExpiry, standardKeyExpiry } from '../shared/api-key.rules';
+import { quickKeyExpiry, standardKeyExpiry } from '../shared/credentials/api-key.rules';
 import type { ApiKeyView, CreatedApiKey } from './api-key-view';
 import { isKeyClient, isOAuthClient, keyClientLabel, snippetFor } from './quick-connections';
 
@@ -27,7 +27,7 @@ export function apiKeyView(key: ApiKey): ApiKeyView {
 export const apiKeyNotFound = () => notFoundError('API key not found.', 'apiKeyNotFound');
 
 /**
- * Key management rules (spec.md, Authentication 8 and the permissions table): Read access All
+ * Key management rules (docs/api.md#permissions): Read access All
  * lists own keys, Create creates, Delete deletes own keys; an Inactive member manages nothing;
  * with DEPLOYMENT=cloud, creating needs an active plan.
  */

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { MESSAGING_EVENTS, type MessagingEventName } from '../shared/event-catalog';
+import { MESSAGING_EVENTS, type MessagingEventName } from '../shared/events/event-catalog';
 
 /** The provider activity types, one per messaging event (`message.received` → `messaging.message.received`). */
 export const ACTIVITY_TYPES = MESSAGING_EVENTS.map((event) => event.slice('messaging.'.length)) as [
@@ -12,7 +12,7 @@ const providerId = z.string().min(1).max(200);
 /**
  * What a provider sends: its own event id (replays are ignored), the activity type, and provider
  * ids only. The schema is strict: anything else (a message text, a CRM record) is refused, since
- * messaging events "embed no CRM records" (spec.md, Messaging events).
+ * messaging events "embed no CRM records" (docs/messaging.md#messaging-events).
  */
 export const providerActivitySchema = z.strictObject({
   eventId: providerId,

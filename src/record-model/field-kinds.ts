@@ -4,8 +4,8 @@
  * null) is missing. Links are not stored there: they live in `record_links` and are given to
  * matchers as `links: { [fieldId]: targetRecordId[] }`.
  */
-export { FIELD_KINDS, type FieldKind } from '../shared/field-kinds';
-import type { FieldKind } from '../shared/field-kinds';
+export { FIELD_KINDS, type FieldKind } from '../shared/records/field-kinds';
+import type { FieldKind } from '../shared/records/field-kinds';
 
 /**
  * Stored value per kind:
@@ -39,7 +39,7 @@ export interface FieldDef {
   position: number;
 }
 
-/** The value states of an event's field `before`/`after` (spec.md, Event envelope: record.fields). */
+/** The value states of an event's field `before`/`after` (docs/events.md#record-events: record.fields). */
 export type ValueState =
   | { state: 'value'; kind: Exclude<FieldKind, 'link'>; value: unknown }
   | { state: 'missing' }

@@ -1,6 +1,6 @@
 // The webhook dialog's draft of a webhook and the requests it leads to (only what changed,
-// spec.md "Webhook" and its rule sections). No React here: the dialog and its parts use these.
-import { isRetiredEvent } from '../shared/event-catalog';
+// docs/api.md#webhook-rules). No React here: the dialog and its parts use these.
+import { isRetiredEvent } from '../shared/events/event-catalog';
 import { SECRET_ROTATION_GRACE_HOURS_MAX, WEBHOOK_SECRET_MAX } from '../shared/limits';
 import {
   TEXT_FIELD_NAMES,
@@ -233,8 +233,8 @@ export function createOf(draft: WebhookDraft, schemaRevision: number | undefined
 
 /**
  * The body of `PATCH /app/api/webhooks/:id`: only the fields the person changed from `initial`.
- * An emptied Secret or Body template is refused (spec.md, Body template rules 7); an emptied
- * headers field sends `headers: null` (Custom header rules 4). Undefined when nothing changed.
+ * An emptied Secret or Body template is refused (docs/api.md#body-template); an emptied
+ * headers field sends `headers: null` (docs/api.md#custom-headers). Undefined when nothing changed.
  */
 export function updateOf(
   webhook: WebhookView,

@@ -7,7 +7,7 @@ import {
   RETIRED_EVENTS,
   WEBHOOK_EVENTS,
   isRetiredEvent,
-} from '../shared/event-catalog';
+} from '../shared/events/event-catalog';
 import { maySteerWebhook } from '../shared/webhooks/ownership-rule';
 import { parseHeaderLines } from '../shared/webhooks/webhook-headers';
 import type { Session, WebhookView } from './api';
@@ -36,7 +36,7 @@ export function maySteer(webhook: WebhookView, session: Pick<Session, 'user' | '
   );
 }
 
-/** What a value people cannot see reads as (spec.md, Custom header rules 6). */
+/** What a value people cannot see reads as (docs/api.md#custom-headers). */
 export const MASK = '********';
 
 /** An event name as the lists show it: retired names carry a (legacy) marker. */

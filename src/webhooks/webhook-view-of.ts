@@ -1,9 +1,9 @@
-import { isRetiredEvent } from '../shared/event-catalog';
+import { isRetiredEvent } from '../shared/events/event-catalog';
 import { maskRecordSettings, type FieldReadable } from '../shared/webhooks/record-source-mask.rules';
 import type { WebhookHealth, WebhookView } from './webhook-view';
 import type { Webhook } from './webhook.entity';
 import { previousSecretSigns } from './signing/secret-rotation';
-import { textValuesOf } from './webhook-text-fields';
+import { textValuesOf } from './write/webhook-text-fields';
 
 /**
  * The view of a stored webhook for one reader. `recordOwnerName` is the record owner's display

@@ -24,7 +24,7 @@ import { enabledNewestFirst, tallyWebhooks, webhooksInOrder } from './webhooks.t
 import type { Page } from '../http/paging';
 import { NO_HEALTH, type WebhookHealth, type WebhookView } from './webhook-view';
 import { webhookView } from './webhook-view-of';
-import { applyWebhookWrite, type WebhookChannel } from './webhook-write';
+import { applyWebhookWrite, type WebhookChannel } from './write/webhook-write';
 
 export type { WebhookChannel };
 
@@ -38,7 +38,7 @@ export type WebhookHealthSource = (
 export const webhookNotFound = () => notFoundError('Webhook not found.', 'webhookNotFound');
 
 /**
- * Webhooks of a workspace (spec.md, "Webhook"), for REST, MCP and the web app alike. Every rule
+ * Webhooks of a workspace (docs/api.md#rest-endpoints), for REST, MCP and the web app alike. Every rule
  * runs on every save; secrets and header values are sealed at rest and never leave through
  * webhookView().
  */
@@ -104,7 +104,7 @@ export class WebhooksService {
     return this.views(manager, rows, health, readable);
   }
 
-  /** The saved secret and header values, for the dialog of people with Edit (spec: Custom header rules 6). */
+  /** The saved secret and header values, for the dialog of people with Edit (docs/api.md#custom-headers). */
   async revealSecrets(
     actor: Actor,
     id: string,

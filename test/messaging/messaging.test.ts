@@ -6,7 +6,7 @@ import { Delivery } from '../../src/deliveries/store/delivery.entity';
 import { StoredEvent } from '../../src/messaging/stored-event.entity';
 import { simulateProvider } from '../../src/messaging/simulator';
 import { projectRoot } from '../../src/project-root';
-import { MESSAGING_EVENTS, RETIRED_EVENTS } from '../../src/shared/event-catalog';
+import { MESSAGING_EVENTS, RETIRED_EVENTS } from '../../src/shared/events/event-catalog';
 import { signWebhookBody } from '../../src/webhooks/signing/signature';
 import { deliveryFixture, type DeliveryFixture } from '../helpers/delivery-fixture';
 import { connectMcp } from '../helpers/mcp';
@@ -26,7 +26,10 @@ const ID_FIELDS = [
   'providerReactionId',
 ];
 
-/** spec.md, "Messaging events" and "Retired events", through the real engine (time skipping). */
+/**
+ * docs/messaging.md#messaging-events and docs/messaging.md#retired-legacy-events, through the real
+ * engine (time skipping).
+ */
 describe('messaging events and legacy events', () => {
   let fx: DeliveryFixture;
   let receiver: Receiver;

@@ -5,7 +5,7 @@ import { CrmRecord } from '../../records/crm-record.entity';
 import { modelAtRevision } from '../../record-model/model-cache';
 import { recordAccessOf } from '../../record-model/record-access';
 import type { Actor } from '../../identity/actor';
-import type { RecordEventName } from '../../shared/record-event-names';
+import type { RecordEventName } from '../../shared/events/record-event-names';
 import type { RecordEvent } from '../../records/record-event.entity';
 import type { RecordEventData } from '../../records/redaction';
 import type { MatchableRecord } from '../../records/query/record-query';
@@ -53,7 +53,7 @@ const BATCH = 200;
 const START_CONCURRENCY = 8;
 
 /**
- * From the outbox to deliveries (architecture.md, "Events: from a write to a POST", step 2):
+ * From the outbox to deliveries (docs/architecture.md#one-record-write-to-a-received-webhook, step 3):
  * matches undispatched events to the enabled webhooks that receive them, inserts one Pending
  * delivery per match and marks the events dispatched in one transaction, then starts one workflow
  * per delivery. Safe to run in several processes at once (SKIP LOCKED) and twice for the same event
@@ -70,7 +70,7 @@ export class Dispatcher {
     private readonly dataSource: DataSource,
     private readonly starter: DeliveryStarter,
     private readonly logger: Logger,
-    /** Holds the new deliveries of endpoints that are not healthy (docs/architecture.md, "Delivery capacity"). */
+    /** Holds the new deliveries of endpoints that are not healthy (docs/capacity.md). */
     private readonly held?: HeldDeliveries,
   ) {}
 

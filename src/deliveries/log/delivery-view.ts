@@ -9,7 +9,7 @@ import {
 } from '../../shared/deliveries/attempt-record';
 import { DELIVERY_STATES, DELIVERY_STATUSES } from '../../shared/deliveries/delivery-state';
 
-/** A delivery as REST, MCP and the web app return it (architecture.md, "response shapes"). */
+/** A delivery as REST, MCP and the web app return it (docs/deliveries.md#the-delivery-log). */
 export const deliveryViewSchema = z
   .object({
     id,
@@ -162,7 +162,7 @@ export type DeliveryAttemptView = z.output<typeof deliveryAttemptSchema>;
 
 /**
  * Event Details: the delivery, its attempts, and the payload as the viewer may read it now
- * (spec.md, Event Details payload reading).
+ * (docs/events.md#redaction).
  */
 export const eventDetailsSchema = deliveryViewSchema.extend({
   payload: z

@@ -1,7 +1,8 @@
-// The one owner of the `deliveries` and `delivery_attempts` tables (docs/architecture.md): every
-// read and write of them is a named function or method of this folder, and everything outside it
-// imports only this file (dependency-cruiser: deliveries-store-owns-its-tables). The entities are
-// exported as types only, so no caller can build a query of its own on them.
+// The one owner of the `deliveries` and `delivery_attempts` tables
+// (docs/architecture.md#the-direction-of-imports): every read and write of them is a named function
+// or method of this folder, and everything outside it imports only this file (dependency-cruiser:
+// deliveries-store-owns-its-tables). The entities are exported as types only, so no caller can
+// build a query of its own on them.
 import { DeliveryAttempt } from './delivery-attempt.entity';
 import { Delivery } from './delivery.entity';
 

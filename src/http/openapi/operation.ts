@@ -51,7 +51,10 @@ export const body = <Schema extends z.ZodType>(schema: Schema, example: z.input<
   example,
 });
 
-/** A newest-first list read page by page (architecture.md, "paging"), described by what it lists. */
+/**
+ * A newest-first list read page by page (docs/api.md#request-format-and-methods), described by what
+ * it lists.
+ */
 export type PagedListSpec = Omit<OperationSpec, 'method' | 'success'> & {
   /** What one page holds, in the plural: `records`. */
   items: string;

@@ -1,8 +1,8 @@
 import type { DataSource, EntityManager } from 'typeorm';
 import { AppError, ValidationError, authenticationError, conflictError } from '../../shared/app-error';
-import { passwordProblem, type PasswordContext } from '../../shared/password.rules';
+import { passwordProblem, type PasswordContext } from '../../shared/credentials/password.rules';
 import { normaliseEmail } from './email';
-import { dummyPasswordHash, hashPassword, isLegacyHash, verifyPassword } from './passwords';
+import { dummyPasswordHash, generatePassword, hashPassword, isLegacyHash, verifyPassword } from './passwords';
 import { endOtherSessions } from '../sessions/sessions.service';
 import type { SignInThrottle } from './sign-in-throttle';
 import { User } from '../user.entity';
@@ -22,7 +22,7 @@ export function assertPasswordAllowed(password: string, context: PasswordContext
 }
 
 /**
- * A new user with a new workspace in which the user is Admin (architecture.md: sign-up). The
+ * A new user with a new workspace in which the user is Admin (docs/app-api.md#routes). The
  * password is hashed before the email is looked up, so a taken email is answered no sooner than
  * the scrypt work of a real sign-up (the route counts every attempt against the client address).
  */
@@ -72,6 +72,35 @@ export async function createUser(
   );
 }
 
+export interface OperatorAddedPerson {
+  /** Set only when the person is new and no password was given: print it once. */
+  generatedPassword?: string;
+  /** The existing user, or the new one created in the caller's transaction. */
+  userIn: (manager: EntityManager) => Promise<User>;
+}
+
+/**
+ * A person an operator adds (the CLI, ADMIN_PASSWORD): the user with this email if there is one;
+ * otherwise a new one, verified because the operator vouches for the address, with the given
+ * password (which follows the rule, refused at `passwordField`) or a generated one.
+ */
+export async function operatorAddedPerson(
+  dataSource: DataSource,
+  person: { email: string; name: string; password?: string },
+  passwordField: string,
+): Promise<OperatorAddedPerson> {
+  const { email, name, password } = person;
+  const existing = await dataSource.manager.findOneBy(User, { email });
+  if (existing) return { userIn: async () => existing };
+  if (password) assertPasswordAllowed(password, { email, name }, [passwordField]);
+  const generatedPassword = password ? undefined : generatePassword({ email, name });
+  const passwordHash = await hashPassword(password ?? generatedPassword!);
+  return {
+    generatedPassword,
+    userIn: (manager) => createUser(manager, { email, name, passwordHash, verified: true }),
+  };
+}
+
 /**
  * The user for these credentials. An unknown email takes the same path as a wrong password: the
  * same throttle, one scrypt check (against a dummy hash), the same refusal, so neither the answer
@@ -105,7 +134,7 @@ export async function signIn(
 /**
  * Replaces the user's password once the current one is proven, and signs out every other session
  * of the user (a browser left signed in elsewhere, or one an attacker holds), keeping the one
- * that asked. API keys are separate credentials and keep working (spec.md, API key lifecycle).
+ * that asked. API keys are separate credentials and keep working (docs/api.md#permissions).
  * A wrong current password changes nothing: 403 `currentPasswordWrong`, not 401, which would
  * mean "this session ended". Guesses meet a lock of their own (per user), and count against the
  * account as failed sign-ins do; the account's lock, which strangers can set, does not refuse it.

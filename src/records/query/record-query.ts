@@ -7,7 +7,7 @@ import {
   sameId,
   type RecordFilter,
   type RecordQuery,
-} from '../../shared/record-query.rules';
+} from '../../shared/records/record-query.rules';
 
 // The shapes and the filter rules are pure and shared with the web app's record source editor.
 export {
@@ -26,11 +26,11 @@ export {
   type RecordFilter,
   type RecordFilterOp,
   type RecordQuery,
-} from '../../shared/record-query.rules';
+} from '../../shared/records/record-query.rules';
 
 /**
  * A record source "list": the records of one type, narrowed by a search and filters on fields and
- * relationships (architecture.md, "list"). The same semantics exist twice, in memory
+ * relationships (docs/api.md#rest-endpoints). The same semantics exist twice, in memory
  * (`matchesQuery`, for one changed record) and as SQL (`queryToSql`, for listing); the SQL test
  * holds them equal. In both:
  * - A filter that `validateQuery` would refuse (its field was since deleted or changed kind)

@@ -1,5 +1,6 @@
-// Create or edit a record: one input per field a person can write (app-api.md, "Writes"), links
-// chosen among the target type's records, assignments and identities. Only what changed is sent;
+// Create or edit a record: one input per field a person can write
+// (docs/app-api.md#records-and-the-record-model-same-routes-as-the-rest-api-with-the-session-cookie),
+// links chosen among the target type's records, assignments and identities. Only what changed is sent;
 // an emptied field sends null. Restricted fields show "Restricted" and are never sent; formula
 // fields are computed by the server.
 import { useEffect, useState, type FormEvent } from 'react';
@@ -12,7 +13,7 @@ import {
   type IdentityKind,
   type RecordType,
   type RecordView,
-} from '../api';
+} from '../../api';
 import {
   draftOf,
   DraftError,
@@ -22,9 +23,9 @@ import {
   writeOf,
   type Draft,
   type DraftValue,
-} from '../records';
-import { useSubmit } from '../hooks/useSubmit';
-import { DialogActions, ErrorMessage } from './Dialog';
+} from '../../records';
+import { useSubmit } from '../../hooks/useSubmit';
+import { DialogActions, ErrorMessage } from '../Dialog';
 import { RecordValue } from './RecordValue';
 
 export type Person = { id: string; name: string };

@@ -1,5 +1,9 @@
-import { TEXT_FIELD_NAMES, byTextField, type WebhookTextFieldName } from '../shared/webhooks/webhook-fields';
-import type { Webhook } from './webhook.entity';
+import {
+  TEXT_FIELD_NAMES,
+  byTextField,
+  type WebhookTextFieldName,
+} from '../../shared/webhooks/webhook-fields';
+import type { Webhook } from '../webhook.entity';
 
 // The plain text fields of src/shared/webhooks/webhook-fields.ts as the service stores and reads
 // them: one column each on the entity (a type error below until it has one), read as stored. Their

@@ -1,22 +1,22 @@
 import type { EntityManager } from 'typeorm';
-import { authorizationError, conflictError, ValidationError } from '../shared/app-error';
-import type { Actor } from '../identity/actor';
-import { loadActor } from '../identity/actor';
-import { loadModel } from '../record-model/model.service';
-import { recordAccessOf } from '../record-model/record-access';
-import { isRecordEvent } from '../shared/event-catalog';
-import { sameSetting } from '../shared/webhooks/ownership-rule';
-import type { WebhookTextFieldName } from '../shared/webhooks/webhook-fields';
-import { validateWebhookHeaders } from '../shared/webhooks/webhook-headers';
-import { normalizeWebhookUrl } from '../shared/webhooks/webhook-url';
-import { checkStandardHeaderNames } from '../shared/webhooks/standard-webhooks';
-import { validateBodyTemplate } from './body-template';
+import { authorizationError, conflictError, ValidationError } from '../../shared/app-error';
+import type { Actor } from '../../identity/actor';
+import { loadActor } from '../../identity/actor';
+import { loadModel } from '../../record-model/model.service';
+import { recordAccessOf } from '../../record-model/record-access';
+import { isRecordEvent } from '../../shared/events/event-catalog';
+import { sameSetting } from '../../shared/webhooks/ownership-rule';
+import type { WebhookTextFieldName } from '../../shared/webhooks/webhook-fields';
+import { validateWebhookHeaders } from '../../shared/webhooks/webhook-headers';
+import { normalizeWebhookUrl } from '../../shared/webhooks/webhook-url';
+import { checkStandardHeaderNames } from '../../shared/webhooks/standard-webhooks';
+import { validateBodyTemplate } from '../body-template';
 import { checkWebhookEvents } from './events-rule';
-import { checkRecordSettings } from './record-sources';
+import { checkRecordSettings } from '../record-sources';
 import { checkTransportRule } from './transport-rule';
 import { writeTextFields } from './webhook-text-fields';
-import type { Webhook, WebhooksRepository } from './webhooks.repository';
-import type { UpdateWebhookBody, webhookFields } from './webhooks.schemas';
+import type { Webhook, WebhooksRepository } from '../webhooks.repository';
+import type { UpdateWebhookBody, webhookFields } from '../webhooks.schemas';
 
 // A write of a webhook, for create and update alike: each sent field stored as its rule says, then
 // every rule checked on the result (the service locks, saves and answers).
