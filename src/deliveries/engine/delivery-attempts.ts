@@ -5,7 +5,7 @@ import { DELIVERY_TIMEOUT_MS, FAILED_BEFORE_SENDING_STATUS, RENDERED_BODY_MAX } 
 import type { Logger } from '../../logger';
 import { loadRecordAccess } from '../../record-model/record-access';
 import { renderBodyTemplate } from '../../webhooks/body-template';
-import { transportRuleViolation } from '../../webhooks/write/transport-rule';
+import { transportRuleViolation } from '../../webhooks/transport-rule';
 import type { WebhooksRepository } from '../../webhooks/webhooks.repository';
 import { loadAttemptSources } from './attempt-sources';
 import { deliveryEnvelope, readablePayload } from './delivery-event';

@@ -13,7 +13,7 @@ import { checkStandardHeaderNames } from '../../shared/webhooks/standard-webhook
 import { validateBodyTemplate } from '../body-template';
 import { checkWebhookEvents } from './events-rule';
 import { checkRecordSettings } from '../record-sources';
-import { checkTransportRule } from './transport-rule';
+import { checkTransportRule } from '../transport-rule';
 import { writeTextFields } from './webhook-text-fields';
 import type { Webhook, WebhooksRepository } from '../webhooks.repository';
 import type { UpdateWebhookBody, webhookFields } from '../webhooks.schemas';

@@ -1,4 +1,4 @@
-import { ValidationError } from '../../shared/app-error';
+import { ValidationError } from '../shared/app-error';
 import { checkTransportRule, transportRuleViolation } from './transport-rule';
 
 describe('transport rule', () => {

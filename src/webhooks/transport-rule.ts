@@ -1,5 +1,5 @@
-import { ValidationError } from '../../shared/app-error';
-import { isLoopbackHost } from '../../shared/webhooks/webhook-url';
+import { ValidationError } from '../shared/app-error';
+import { isLoopbackHost } from '../shared/webhooks/webhook-url';
 
 /**
  * docs/api.md#url-and-transport: plain `http://` is fine for any host without custom
