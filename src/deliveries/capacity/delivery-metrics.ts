@@ -5,8 +5,7 @@ import type { Deferral } from '../../shared/deliveries/lanes';
 import type { AttemptOutcome } from '../engine/delivery-attempts';
 import type { DeliveryCapacity } from './delivery-capacity';
 import type { Lane, LaneObserver } from './delivery-lanes';
-import { EndpointStatesRepository } from './endpoint-states.repository';
-import { waitingByWebhook } from '../store';
+import { EndpointStatesRepository, waitingByWebhook } from '../store';
 import type { LaneKey } from './lane-budget';
 
 /** What one attempt came to, as the metrics name it. */

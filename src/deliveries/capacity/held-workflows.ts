@@ -5,7 +5,7 @@ import {
   heldDeliveriesWorkflowId,
 } from '../../../workflows/held-deliveries.workflow';
 import { DeliveryStatusKey, WebhookIdKey, WorkspaceIdKey } from '../../../workflows/search-attributes';
-import { workspacePriority } from './fairness';
+import { workspacePriority } from '../engine/fairness';
 import type { HeldWorkflows } from './held-deliveries';
 import type { LaneKey } from './lane-budget';
 

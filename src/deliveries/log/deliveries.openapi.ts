@@ -1,11 +1,10 @@
 import type { ComponentSchemas } from '../../http/openapi/components';
-import { body, pagedList, uuidParam, type OperationSpec } from '../../http/openapi/operation';
+import { pagedList, uuidParam, type OperationSpec } from '../../http/openapi/operation';
 import type { Check, Same } from '../../http/view-schemas';
 import { deliveryStatsQuery, listAllDeliveriesQuery, listDeliveriesQuery } from './delivery-query';
 import { deliveryStatsExample, deliveryStatsSchema, type DeliveryStatsView } from './delivery-stats-view';
 import type { EncodedPage } from '../../http/paging';
 import type { DeliveriesService } from './deliveries.service';
-import { sendTestEventBody } from '../test-events/test-event-request';
 import { messagingEventEnvelopeSchema, recordEventEnvelopeSchema } from '../engine/envelope-view';
 import {
   deliveryPageExample,
@@ -15,7 +14,6 @@ import {
   eventDetailsSchema,
   resentDeliveryExample,
   retriedNowDeliveryExample,
-  testDeliveryExample,
   type DeliveryPage,
 } from './delivery-view';
 
@@ -149,31 +147,9 @@ export const DELIVERY_OPERATIONS: OperationSpec[] = [
       409: ['deliveryNotRetrying'],
     },
   },
-  {
-    method: 'post',
-    path: '/api/v1/webhooks/{id}/test',
-    operationId: 'sendTestEvent',
-    summary: 'Send a test event',
-    description:
-      "Needs Create on API & Webhooks. A sample event of one of the webhook's events, with made-up ids and sample values and `data.test: true`, delivered like any other (signature, custom headers, body template, retries) and logged with `trigger: test`. A sample record event describes a record of the webhook's one source type, or of the first type its record owner may read, with only fields the owner may read.",
-    tag: 'Webhooks',
-    pathParams: { id: uuidParam('webhook') },
-    body: body(sendTestEventBody, { event: 'record.created' }),
-    success: {
-      status: 201,
-      description: 'The test delivery (Pending).',
-      schema: deliveryViewSchema,
-      example: testDeliveryExample,
-    },
-    refusals: {
-      404: ['webhookNotFound'],
-      409: ['webhookDisabled', 'webhookNotSubscribed', 'testEventNoRecordType'],
-    },
-  },
 ];
 
 export const DELIVERY_COMPONENTS: ComponentSchemas = {
-  requests: { SendTestEventBody: sendTestEventBody },
   responses: {
     RecordEventEnvelope: recordEventEnvelopeSchema,
     MessagingEventEnvelope: messagingEventEnvelopeSchema,

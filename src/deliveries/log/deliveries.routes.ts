@@ -5,26 +5,23 @@ import { parse, parseId } from '../../http/validate';
 import { webhookNotFound } from '../../webhooks/webhooks.service';
 import { deliveryNotFound, type DeliveriesService } from './deliveries.service';
 import { deliveryStatsQuery, listAllDeliveriesQuery, listDeliveriesQuery } from './delivery-query';
-import { sendTestEventBody } from '../test-events/test-event-request';
-import type { TestEventsService } from '../test-events/test-events.service';
 import type { RetryNowService } from './retry-now.service';
 import type { WorkspaceHealthService } from './workspace-health.service';
 
 /**
  * The delivery log: `/webhooks/deliveries` (every webhook), `/webhooks/{id}/deliveries`, Event
- * Details, resend, Retry now, and the chart's counts. Mounted before the webhook routes so "deliveries" is
+ * Details, resend, Retry now, and the chart's counts (a test event: test-events.routes.ts). Mounted before the webhook routes so "deliveries" is
  * never read as an id; `/webhooks/deliveries/stats` has one segment too few for any `{id}` route.
  */
 export function deliveriesRoutes(deps: {
   deliveries: DeliveriesService;
   retryNow: RetryNowService;
-  testEvents: TestEventsService;
   /** The web app's routes (/app/api) add what only its pages need. */
   web?: boolean;
   /** The Dashboard's webhook health (web only). */
   workspaceHealth?: WorkspaceHealthService;
 }): Router {
-  const { deliveries, retryNow, testEvents } = deps;
+  const { deliveries, retryNow } = deps;
   const router = new Router();
 
   router.get('/webhooks/deliveries', async (ctx) => {
@@ -90,13 +87,6 @@ export function deliveriesRoutes(deps: {
       parseId(ctx.params.deliveryId, deliveryNotFound),
     );
     ctx.status = 202;
-  });
-
-  router.post('/webhooks/:id/test', async (ctx) => {
-    const webhookId = parseId(ctx.params.id, webhookNotFound);
-    const { event } = parse(sendTestEventBody, ctx.request.body ?? {});
-    ctx.status = 201;
-    ctx.body = await testEvents.send(actorOf(ctx), webhookId, event);
   });
 
   return router;

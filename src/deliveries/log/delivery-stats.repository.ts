@@ -5,7 +5,7 @@ import {
   type DeliveryStats,
   type StatsWindow,
 } from '../../shared/deliveries/delivery-stats';
-import { countsByBucket } from './delivery-counts';
+import { countsByBucket } from '../store';
 
 /**
  * Deliveries by outcome per bucket of the window, read from the counts kept as deliveries change

@@ -2,9 +2,7 @@ import type { EntityManager } from 'typeorm';
 import { deliveryState } from '../../shared/deliveries/delivery-state';
 import { healthWindows, windowHealth } from '../../shared/webhooks/webhook-health';
 import type { EndpointStateView, WebhookHealth } from '../../webhooks/webhook-view';
-import { DeliveriesRepository } from '../store';
-import { EndpointStatesRepository } from '../capacity/endpoint-states.repository';
-import { countsByWebhook } from './delivery-counts';
+import { countsByWebhook, DeliveriesRepository, EndpointStatesRepository } from '../store';
 
 const EMPTY = { delivered: 0, failed: 0, retrying: 0, inFlight: 0 };
 
