@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { closeSync, mkdirSync, openSync } from 'node:fs';
 import { join } from 'node:path';
 import { Connection } from '@temporalio/client';
-import { SEARCH_ATTRIBUTE_KEYS } from '../../workflows/search-attributes';
+import { SEARCH_ATTRIBUTE_KEYS } from '../shared/temporal/search-attributes';
 import { listeningPorts } from './listening-ports';
 import { logTail } from './log-tail';
 import { stopChild } from './stop-child';

@@ -18,7 +18,7 @@ import {
   DeliveryStatusKey,
   WebhookIdKey,
   WorkspaceIdKey,
-} from '../../../workflows/search-attributes';
+} from '../../shared/temporal/search-attributes';
 import { workspacePriority } from './fairness';
 import type { Delivery, ResendBatch } from '../store';
 import type { DeliveryStarter, ResendBatchStarter, RetryNowSender } from './delivery-starter';
