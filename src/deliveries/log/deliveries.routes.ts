@@ -1,9 +1,9 @@
 import Router from '@koa/router';
 import { decodePaging, encodePage } from '../../http/paging';
 import { actorOf } from '../../identity/actor';
-import { parse, parseId } from '../../http/validate';
-import { webhookNotFound } from '../../webhooks/webhooks.service';
-import { deliveryNotFound, type DeliveriesService } from './deliveries.service';
+import { parse } from '../../http/validate';
+import type { DeliveriesService } from './deliveries.service';
+import { deliveryPathOf, webhookIdOf } from './route-params';
 import { deliveryStatsQuery, listAllDeliveriesQuery, listDeliveriesQuery } from './delivery-query';
 import type { RetryNowService } from './retry-now.service';
 import type { WorkspaceHealthService } from './workspace-health.service';
@@ -50,7 +50,7 @@ export function deliveriesRoutes(deps: {
   }
 
   router.get('/webhooks/:id/deliveries', async (ctx) => {
-    const webhookId = parseId(ctx.params.id, webhookNotFound);
+    const webhookId = webhookIdOf(ctx);
     ctx.body = encodePage(
       await deliveries.list(actorOf(ctx), {
         ...decodePaging(parse(listDeliveriesQuery, ctx.query)),
@@ -60,32 +60,20 @@ export function deliveriesRoutes(deps: {
   });
 
   router.get('/webhooks/:id/deliveries/:deliveryId', async (ctx) => {
-    const webhookId = parseId(ctx.params.id, webhookNotFound);
-    ctx.body = await deliveries.details(
-      actorOf(ctx),
-      webhookId,
-      parseId(ctx.params.deliveryId, deliveryNotFound),
-    );
+    const ids = deliveryPathOf(ctx);
+    ctx.body = await deliveries.details(actorOf(ctx), ...ids);
   });
 
   router.post('/webhooks/:id/deliveries/:deliveryId/resend', async (ctx) => {
-    const webhookId = parseId(ctx.params.id, webhookNotFound);
+    const ids = deliveryPathOf(ctx);
     ctx.status = 201;
-    ctx.body = await deliveries.resend(
-      actorOf(ctx),
-      webhookId,
-      parseId(ctx.params.deliveryId, deliveryNotFound),
-    );
+    ctx.body = await deliveries.resend(actorOf(ctx), ...ids);
   });
 
   // Accepted: the next attempt runs now, in the delivery's workflow; Event Details show its outcome.
   router.post('/webhooks/:id/deliveries/:deliveryId/retry-now', async (ctx) => {
-    const webhookId = parseId(ctx.params.id, webhookNotFound);
-    ctx.body = await retryNow.retryNow(
-      actorOf(ctx),
-      webhookId,
-      parseId(ctx.params.deliveryId, deliveryNotFound),
-    );
+    const ids = deliveryPathOf(ctx);
+    ctx.body = await retryNow.retryNow(actorOf(ctx), ...ids);
     ctx.status = 202;
   });
 

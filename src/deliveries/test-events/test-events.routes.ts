@@ -1,7 +1,7 @@
 import Router from '@koa/router';
 import { actorOf } from '../../identity/actor';
-import { parse, parseId } from '../../http/validate';
-import { webhookNotFound } from '../../webhooks/webhooks.service';
+import { parse } from '../../http/validate';
+import { webhookIdOf } from '../log/route-params';
 import { sendTestEventBody } from './test-event-request';
 import type { TestEventsService } from './test-events.service';
 
@@ -11,7 +11,7 @@ export function testEventsRoutes(deps: { testEvents: TestEventsService }): Route
   const router = new Router();
 
   router.post('/webhooks/:id/test', async (ctx) => {
-    const webhookId = parseId(ctx.params.id, webhookNotFound);
+    const webhookId = webhookIdOf(ctx);
     const { event } = parse(sendTestEventBody, ctx.request.body ?? {});
     ctx.status = 201;
     ctx.body = await testEvents.send(actorOf(ctx), webhookId, event);
