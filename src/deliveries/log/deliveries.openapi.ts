@@ -1,5 +1,5 @@
 import type { ComponentSchemas } from '../../http/openapi/components';
-import { pagedList, uuidParam, type OperationSpec } from '../../http/openapi/operation';
+import { answer, pagedList, uuidParam, type OperationSpec } from '../../http/openapi/operation';
 import type { Check, Same } from '../../http/view-schemas';
 import { deliveryStatsQuery, listAllDeliveriesQuery, listDeliveriesQuery } from './delivery-query';
 import { deliveryStatsExample, deliveryStatsSchema, type DeliveryStatsView } from './delivery-stats-view';
@@ -66,12 +66,7 @@ export const DELIVERY_OPERATIONS: OperationSpec[] = [
       range: '`24h` (hourly buckets, the default), `7d` or `30d` (daily buckets, UTC days).',
       webhookId: deliveryLog.queryDescriptions.webhookId,
     },
-    success: {
-      status: 200,
-      description: 'The buckets and their totals.',
-      schema: deliveryStatsSchema,
-      example: deliveryStatsExample,
-    },
+    success: answer(200, 'The buckets and their totals.', deliveryStatsSchema, deliveryStatsExample),
     refusals: deliveryLog.refusals,
   },
   pagedList({
@@ -91,12 +86,12 @@ export const DELIVERY_OPERATIONS: OperationSpec[] = [
     description: 'The delivery, its attempts, and the event payload as you may read it now.',
     tag: 'Webhooks',
     pathParams: { id: uuidParam('webhook'), deliveryId: uuidParam('delivery') },
-    success: {
-      status: 200,
-      description: 'The delivery with its attempts and payload.',
-      schema: eventDetailsSchema,
-      example: eventDetailsExample,
-    },
+    success: answer(
+      200,
+      'The delivery with its attempts and payload.',
+      eventDetailsSchema,
+      eventDetailsExample,
+    ),
     refusals: { 404: ['webhookNotFound', 'deliveryNotFound'] },
   },
   {
@@ -108,12 +103,7 @@ export const DELIVERY_OPERATIONS: OperationSpec[] = [
       "Needs Create on API & Webhooks. A new delivery of the same event (same event id) to the webhook as it is now; only the webhook's record owner or an Admin resends a record event. Offered once the delivery is Delivered or Failed; a Failed one whose `state` is `retrying` still has attempts to come (see `retryDeliveryNow`), and a resend then sends the event beside them.",
     tag: 'Webhooks',
     pathParams: { id: uuidParam('webhook'), deliveryId: uuidParam('delivery') },
-    success: {
-      status: 201,
-      description: 'The new delivery.',
-      schema: deliveryViewSchema,
-      example: resentDeliveryExample,
-    },
+    success: answer(201, 'The new delivery.', deliveryViewSchema, resentDeliveryExample),
     refusals: {
       403: ['deliveryResendNotOwner'],
       404: ['webhookNotFound', 'deliveryNotFound'],
@@ -135,12 +125,12 @@ export const DELIVERY_OPERATIONS: OperationSpec[] = [
       "Needs Create on API & Webhooks; only the webhook's record owner or an Admin retries a record event (as for resend). For a delivery whose `state` is `retrying` (Failed, its next attempt scheduled): its workflow stops waiting and runs that attempt now, as the next of its ten, in the same delivery (no new delivery, unlike a resend, which would send the event again beside the retries still to come). Answered once the workflow accepted it, with the delivery, whose `nextAttemptAt` is then now; Event Details show the attempt's outcome. Refused, changing nothing, unless the delivery is retrying.",
     tag: 'Webhooks',
     pathParams: { id: uuidParam('webhook'), deliveryId: uuidParam('delivery') },
-    success: {
-      status: 202,
-      description: 'Accepted: the next attempt runs now. The delivery as it is then.',
-      schema: deliveryViewSchema,
-      example: retriedNowDeliveryExample,
-    },
+    success: answer(
+      202,
+      'Accepted: the next attempt runs now. The delivery as it is then.',
+      deliveryViewSchema,
+      retriedNowDeliveryExample,
+    ),
     refusals: {
       403: ['deliveryResendNotOwner'],
       404: ['webhookNotFound', 'deliveryNotFound'],

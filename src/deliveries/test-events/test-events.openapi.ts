@@ -1,5 +1,5 @@
 import type { ComponentSchemas } from '../../http/openapi/components';
-import { body, uuidParam, type OperationSpec } from '../../http/openapi/operation';
+import { answer, body, uuidParam, type OperationSpec } from '../../http/openapi/operation';
 import type { Check, Same } from '../../http/view-schemas';
 import { deliveryViewSchema, testDeliveryExample, type DeliveryView } from '../log/delivery-view';
 import { sendTestEventBody } from './test-event-request';
@@ -17,12 +17,7 @@ export const TEST_EVENT_OPERATIONS: OperationSpec[] = [
     tag: 'Webhooks',
     pathParams: { id: uuidParam('webhook') },
     body: body(sendTestEventBody, { event: 'record.created' }),
-    success: {
-      status: 201,
-      description: 'The test delivery (Pending).',
-      schema: deliveryViewSchema,
-      example: testDeliveryExample,
-    },
+    success: answer(201, 'The test delivery (Pending).', deliveryViewSchema, testDeliveryExample),
     refusals: {
       404: ['webhookNotFound'],
       409: ['webhookDisabled', 'webhookNotSubscribed', 'testEventNoRecordType'],
