@@ -8,7 +8,7 @@ const EMPTY = { delivered: 0, failed: 0, retrying: 0, inFlight: 0 };
 
 /**
  * The health of a page of webhooks in three queries whatever the page's size or the log's: the
- * counts of the last 24 hours and 7 days (kept as deliveries change, delivery-counts.ts), each
+ * counts of the last 24 hours and 7 days (kept as deliveries change, store/delivery-counts.repository.ts), each
  * webhook's newest delivery (the deliveries (webhook_id, created_at) index), and each endpoint's
  * stored state.
  */
