@@ -1,5 +1,5 @@
 // `npm run bench`: measures, in one run on this machine, against the embedded stack it starts
-// itself (architecture.md, "Benchmarks"):
+// itself (README.md#benchmarks):
 //   1. deliveries per second end to end under an open-model load, with write-to-receipt latency,
 //   2. the engine on the same Temporal server: its floor (the delivery's engine shape, a no-op attempt)
 //      and, with a regular activity and no eager start, an empty and a delivery-shaped workflow,

@@ -124,7 +124,7 @@ export const configSchema = z.object({
   SIGN_IN_DEVICE_LOCK_SECONDS: z.coerce.number().int().min(1).max(86_400).default(60),
   /** …up to this many. */
   SIGN_IN_DEVICE_MAX_LOCK_SECONDS: z.coerce.number().int().min(1).max(86_400).default(900),
-  // Delivery capacity (docs/architecture.md, "Delivery capacity"): what one workspace may hold.
+  // Delivery capacity (docs/capacity.md): what one workspace may hold.
   /**
    * Attempts one worker runs at once in the fast lane (endpoints that are not failing, in-process).
    * Each waits on a socket and holds a workflow task slot, not a core.

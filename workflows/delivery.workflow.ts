@@ -68,7 +68,7 @@ const attemptOptions = {
 const { attemptDelivery: attemptAsActivity } = proxyActivities<Activities>(attemptOptions);
 // A local activity runs in the worker that runs the workflow task, so an attempt costs no trip
 // through the server's task queues; its outcome is recorded in the history as a marker, which
-// the Web UI shows with the attempt's result (docs/architecture.md, "A delivery's engine path").
+// the Web UI shows with the attempt's result (docs/engine.md).
 const { attemptDelivery: attemptLocally, attemptInFastLane } =
   proxyLocalActivities<Activities>(attemptOptions);
 

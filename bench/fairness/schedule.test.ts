@@ -47,7 +47,7 @@ describe('checkSchedule', () => {
     expect(result.attemptsMade.max).toBe(3);
   });
 
-  it('doubles the pause up to the one-hour cap (spec.md, Delivery behavior 4)', () => {
+  it('doubles the pause up to the one-hour cap (docs/deliveries.md#what-a-receiver-gets)', () => {
     expect([1, 2, 3, 9].map(specPauseMs)).toEqual([10_000, 20_000, 40_000, 2_560_000]);
     expect(specPauseMs(20)).toBe(3_600_000);
   });

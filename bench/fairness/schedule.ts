@@ -1,4 +1,4 @@
-// Whether the noisy workspace's retries kept the spec's schedule (spec.md, Delivery behavior 4):
+// Whether the noisy workspace's retries kept the spec's schedule (docs/deliveries.md#what-a-receiver-gets):
 // attempt n+1 may start no earlier than the pause after attempt n ended (10 s, doubling, capped
 // at 1 h). Waiting longer for capacity is allowed; starting early never is.
 import { summarize, type Summary } from '../stats';

@@ -12,7 +12,7 @@ import type { FailureThrottle } from '../security/failure-throttle';
 
 /**
  * Why a key was refused. REST answers the AppError; MCP answers `{ error: <mcpError> }`
- * (spec.md, Authentication 3 and 5; architecture.md, "inactive member").
+ * (docs/api.md#authentication).
  */
 export type ApiKeyRefusal =
   'missing' | 'invalid' | 'expired' | 'plan_required' | 'member_inactive' | 'insufficient_permissions';
@@ -61,8 +61,8 @@ export type AdmissionRefusal = Extract<
 >;
 
 /**
- * The one rule behind every call made with a credential, checked against current data (spec.md,
- * Authentication 3-5): the cloud plan, the member's status, Read access All on API & Webhooks.
+ * The one rule behind every call made with a credential, checked against current data
+ * (docs/api.md#authentication): the cloud plan, the member's status, Read access All on API & Webhooks.
  */
 export function admissionRefusal(
   actor: Actor,

@@ -2,7 +2,7 @@ import { createHash, randomInt } from 'node:crypto';
 
 const LETTERS = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ';
 
-/** spec.md, API key: "key value: 64 ASCII letters (a-z, A-Z)". */
+/** docs/api.md#limits: "key value: 64 ASCII letters (a-z, A-Z)". */
 export const API_KEY_LENGTH = 64;
 export const API_KEY_PATTERN = /^[A-Za-z]{64}$/;
 

@@ -4,7 +4,7 @@ import { id, timestamp } from '../http/view-schemas';
 /** A key made in Settings → API keys, or one a quick connection made for its client. */
 export const API_KEY_KINDS = ['standard', 'quick'] as const;
 
-/** What leaves the service about a key (docs/app-api.md, "API keys"): never its value or hash. */
+/** What leaves the service about a key (docs/app-api.md#shapes): never its value or hash. */
 export const apiKeyViewSchema = z.object({
   id,
   name: z.string(),

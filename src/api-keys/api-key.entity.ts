@@ -3,7 +3,7 @@ import type { ApiKeyKind } from './api-key-view';
 
 export type { ApiKeyKind };
 
-/** spec.md, "API key". The value itself is never stored: only its SHA-256. */
+/** docs/api.md#authentication. The value itself is never stored: only its SHA-256. */
 @Entity({ name: 'api_keys' })
 export class ApiKey {
   @PrimaryGeneratedColumn('uuid')

@@ -27,7 +27,7 @@ export function apiKeyView(key: ApiKey): ApiKeyView {
 export const apiKeyNotFound = () => notFoundError('API key not found.', 'apiKeyNotFound');
 
 /**
- * Key management rules (spec.md, Authentication 8 and the permissions table): Read access All
+ * Key management rules (docs/api.md#permissions): Read access All
  * lists own keys, Create creates, Delete deletes own keys; an Inactive member manages nothing;
  * with DEPLOYMENT=cloud, creating needs an active plan.
  */

@@ -1,7 +1,7 @@
 import type { QuickConnection, Snippet } from './api-key-view';
 
 /**
- * The clients offered under "Quick connections" (spec.md, API key): key-based clients get a key
+ * The clients offered under "Quick connections" (docs/api.md#limits): key-based clients get a key
  * named after them that expires in exactly 365 days; OAuth-based connectors get no key, only
  * instructions.
  */

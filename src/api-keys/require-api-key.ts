@@ -1,7 +1,7 @@
 import type { Middleware } from 'koa';
 import type { ApiKeyAuthenticator } from './api-key-auth';
 
-/** REST: every `/api/v1` call carries `x-api-key` (spec.md, Authentication 1). */
+/** REST: every `/api/v1` call carries `x-api-key` (docs/api.md#authentication). */
 export function requireApiKey(authenticator: ApiKeyAuthenticator): Middleware {
   return async (ctx, next) => {
     // ctx.ip: the peer, or X-Forwarded-For's entry of the trusted proxy only with TRUST_PROXY.

@@ -126,7 +126,7 @@ export function createApp(deps: AppDeps, services: Services = createServices(dep
   app.use(oauthServerRoutes({ config, provider: oauthServer }));
   mount(app, consentRoutes({ consent, dataSource, publicUrl: config.PUBLIC_URL }));
 
-  // spec.md: "The paths under {base_url}/api/auth/api-key/ answer 404 to direct requests."
+  // docs/api.md#authentication: "The paths under {base_url}/api/auth/api-key/ answer 404 to direct requests."
   app.use(async (ctx, next) => {
     if (ctx.path === '/api/auth/api-key' || ctx.path.startsWith('/api/auth/api-key/')) {
       throw notFoundError(`No route for ${ctx.method} ${ctx.path}.`, 'routeNotFound');

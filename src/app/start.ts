@@ -181,7 +181,7 @@ async function run(
   }
 
   // A process that runs a worker shares one connection between it and the client, so the
-  // workflows this process starts can be eager (docs/architecture.md, "Eager start").
+  // workflows this process starts can be eager (docs/engine.md).
   const sharedWithWorker = options.worker;
   if (sharedWithWorker) installTemporalRuntime(logger);
   const temporal = await connectTemporal(

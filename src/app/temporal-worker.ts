@@ -14,7 +14,7 @@ export interface RunningWorker {
   stop: () => Promise<void>;
 }
 
-/** The two lanes' sizes (docs/architecture.md, "Delivery capacity"). */
+/** The two lanes' sizes (docs/capacity.md). */
 export interface LaneSizes {
   fastSlots: number;
   slowSlots: number;

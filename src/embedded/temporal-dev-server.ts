@@ -29,7 +29,7 @@ const START_TIMEOUT_MS = 90_000;
 
 /**
  * The dev server's settings that differ from the CLI's, each measured with `npm run bench` and a
- * `perf` profile of the server (docs/architecture.md, "A delivery's engine path").
+ * `perf` profile of the server (docs/engine.md).
  */
 export const DEV_SERVER_DYNAMIC_CONFIG: Record<string, string | number | boolean> = {
   // The CLI turns this on so search attributes added at run time are seen at once; it makes
@@ -42,7 +42,7 @@ export const DEV_SERVER_DYNAMIC_CONFIG: Record<string, string | number | boolean
   // the "started" visibility row it would have replaced anyway. The Web UI shows a new delivery up
   // to about half a second later; the delivery itself is not delayed.
   'history.visibilityProcessorMaxPollRPS': 2,
-  // Task queue fairness (docs/architecture.md, "Delivery capacity"): matching dispatches each
+  // Task queue fairness (docs/capacity.md): matching dispatches each
   // queue's backlog round-robin across fairness keys (workspaces) instead of first come, first
   // served, and enforces the slow lane's per-workspace rate.
   'matching.enableFairness': true,

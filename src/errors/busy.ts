@@ -1,6 +1,6 @@
 import { rateLimitError, type AppError } from '../shared/app-error';
 
-/** spec.md, Errors: overload answers 429 rate_limit with exactly this message. */
+/** docs/api.md#errors: overload answers 429 rate_limit with exactly this message. */
 export const BUSY_MESSAGE = 'The service is busy. Retry the request shortly.';
 export const BUSY_RETRY_AFTER_SECONDS = 2;
 

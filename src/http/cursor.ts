@@ -1,10 +1,11 @@
 import { ValidationError } from '../shared/app-error';
 
 /**
- * The cursor of a newest-first page (architecture.md, "paging"): the last row's creation time and
- * id, opaque to clients. Rows strictly before it, in (created_at, id) order, come next. The time is
- * PostgreSQL's own, to the microsecond: a JavaScript Date keeps milliseconds only, and rows written
- * in one millisecond (one dispatch batch) would otherwise fall between two pages.
+ * The cursor of a newest-first page (docs/api.md#request-format-and-methods): the last row's
+ * creation time and id, opaque to clients. Rows strictly before it, in (created_at, id) order, come
+ * next. The time is PostgreSQL's own, to the microsecond: a JavaScript Date keeps milliseconds
+ * only, and rows written in one millisecond (one dispatch batch) would otherwise fall between two
+ * pages.
  */
 export interface PageCursor {
   /** ISO 8601 UTC with up to six fractional digits, as `cursorTimeSql` reads it. */

@@ -3,7 +3,7 @@ import { AppError, MethodNotAllowedError, ValidationError } from '../shared/app-
 import { busyErrorFrom } from '../errors/busy';
 
 /**
- * The single place where thrown errors become HTTP answers (spec.md, "Errors"):
+ * The single place where thrown errors become HTTP answers (docs/api.md#errors):
  * an AppError becomes the spec's refusal body and status; body-parser failures become
  * validation refusals; database overload becomes the busy 429; anything else is an
  * unexpected error, logged with the request id and answered 500 with no body.

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /**
- * Paging of every list endpoint (architecture.md, "paging"). Apart from paging.ts: the request
+ * Paging of every list endpoint (docs/api.md#request-format-and-methods). Apart from paging.ts: the request
  * schemas that extend it reach the web app's type check, which knows no Node (cursor.ts).
  */
 export const pagingQuery = z.object({

@@ -10,7 +10,7 @@ import { STATUS_BY_KIND, type AppError, type ErrorKind } from '../shared/app-err
 export const id = z.uuid();
 export const timestamp = z.iso.datetime();
 
-/** A page of a newest-first list (architecture.md, "paging"). */
+/** A page of a newest-first list (docs/api.md#request-format-and-methods). */
 export const page = <Item extends z.ZodType>(item: Item) =>
   z.object({
     data: z.array(item),
@@ -35,7 +35,7 @@ export const refusalSchema = z
       retryable: z.boolean().optional(),
     }),
   })
-  .meta({ description: 'The refusal body of every REST endpoint (spec.md, "Errors").' });
+  .meta({ description: 'The refusal body of every REST endpoint (docs/api.md#errors).' });
 
 export type Refusal = z.output<typeof refusalSchema>;
 

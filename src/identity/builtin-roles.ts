@@ -5,7 +5,7 @@ type RoleDefinition = Pick<
   'name' | 'builtin' | 'isAdmin' | 'apiRead' | 'apiCreate' | 'apiEdit' | 'apiDelete' | 'defaultRecordAccess'
 >;
 
-/** The built-in roles every workspace starts with (architecture.md, "roles"). */
+/** The built-in roles every workspace starts with (docs/api.md#permissions). */
 export const BUILTIN_ROLE_DEFINITIONS: readonly RoleDefinition[] = [
   {
     name: 'Admin',

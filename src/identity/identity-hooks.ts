@@ -5,7 +5,7 @@ export type WorkspaceCreatedHook = (manager: EntityManager, workspaceId: string)
 
 /**
  * A membership just ended (removal): revoke what acted as that member in the workspace (API keys
- * today), so it stops working at once (spec.md, Authentication 6).
+ * today), so it stops working at once (docs/api.md#permissions).
  */
 export type MembershipEndedHook = (
   manager: EntityManager,

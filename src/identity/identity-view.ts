@@ -15,7 +15,7 @@ export const READ_ACCESS = ['none', 'all'] as const;
 export const userViewSchema = z.object({ id, email: z.string(), name: z.string() });
 export const workspaceViewSchema = z.object({ id, name: z.string(), planState: z.enum(PLAN_STATES) });
 
-/** What a role allows on the API & Webhooks row (spec.md, "Permissions on the API & Webhooks role row"). */
+/** What a role allows on the API & Webhooks row (docs/api.md#permissions). */
 export const apiPermissionsSchema = z.object({
   /** Read access All: list own keys, open Webhooks, Deliveries and Event Details; use API keys at all. */
   apiRead: z.boolean(),
@@ -25,7 +25,7 @@ export const apiPermissionsSchema = z.object({
   apiEdit: z.boolean(),
   /** plus Delete: delete webhooks and own API keys. */
   apiDelete: z.boolean(),
-  /** Admin role only: members and roles (architecture.md, "roles"). */
+  /** Admin role only: members and roles (docs/api.md#permissions). */
   manageWorkspace: z.boolean(),
 });
 

@@ -102,7 +102,7 @@ export async function updateMember(
 
 /**
  * Removes a member. What acted as them in this workspace (their API keys) is revoked in the same
- * transaction by `hooks.membershipEndedHooks`, so it stops working at once (spec.md, Authentication 6).
+ * transaction by `hooks.membershipEndedHooks`, so it stops working at once (docs/api.md#permissions).
  */
 export async function removeMember(
   dataSource: DataSource,

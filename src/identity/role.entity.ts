@@ -4,7 +4,7 @@ import { BUILTIN_ROLES, type BuiltinRole, type ReadAccess } from './identity-vie
 
 export { BUILTIN_ROLES, type BuiltinRole };
 
-/** Read access on the API & Webhooks row (spec.md, "Permissions on the API & Webhooks role row"). */
+/** Read access on the API & Webhooks row (docs/api.md#permissions). */
 export type ApiReadAccess = ReadAccess;
 export type RecordReadAccess = ReadAccess;
 
@@ -19,7 +19,7 @@ export class Role {
   @Column({ type: 'text' })
   name: string;
 
-  /** Set for the three built-in roles of architecture.md; null for custom roles. */
+  /** Set for the three built-in roles of docs/api.md#permissions; null for custom roles. */
   @Column({ type: 'text', nullable: true })
   builtin: BuiltinRole | null;
 

@@ -20,7 +20,7 @@ const memberNotFound = () => notFoundError('Member not found.', 'memberNotFound'
 const roleNotFound = () => notFoundError('Role not found.', 'roleNotFound');
 
 /**
- * Settings → Members and Settings → Roles: Admin only (architecture.md, "roles"). A person joins the
+ * Settings → Members and Settings → Roles: Admin only (docs/app-api.md#routes). A person joins the
  * workspace from the web app only by an invitation they accept (issue 34): there is no route that
  * adds a member at once (the operator CLI's `add-member` is the only direct add).
  */

@@ -1,7 +1,7 @@
 import { Column, CreateDateColumn, Entity, PrimaryGeneratedColumn } from 'typeorm';
 import { PLAN_STATES, type PlanState } from './identity-view';
 
-/** Plan state (architecture.md, "plans"); enforced only with DEPLOYMENT=cloud. */
+/** Plan state (docs/api.md#authentication); enforced only with DEPLOYMENT=cloud. */
 export { PLAN_STATES, type PlanState };
 
 @Entity({ name: 'workspaces' })
@@ -15,7 +15,7 @@ export class Workspace {
   @Column({ name: 'plan_state', type: 'text', default: 'none' })
   planState: PlanState;
 
-  /** Raised by every data-model change (architecture.md, "schema revision"). */
+  /** Raised by every data-model change (docs/api.md#rest-endpoints). */
   @Column({ name: 'schema_revision', type: 'integer', default: 1 })
   schemaRevision: number;
 

@@ -78,7 +78,7 @@ function inline(nodes: Node[] | undefined): string {
     .join('');
 }
 
-/** Wraps untrusted content in a visible fence the model is told about (tech-notes.md, MCP). */
+/** Wraps untrusted content in a visible fence the model is told about (docs/api.md#mcp-post-apiv1mcp). */
 export function untrusted(markdown: string): string {
   const fenced = markdown.replace(/<\/?untrusted-crm-data>/gi, '');
   return [

@@ -30,7 +30,7 @@ export interface McpRequestDeps {
 
 /**
  * A fresh MCP server for one request, acting as `actor`. Servers are never reused across
- * requests (tech-notes.md: reuse leaked data between clients). The low-level Server is used so
+ * requests (reuse leaked data between clients). The low-level Server is used so
  * that our zod schemas both advertise each tool's input and validate it, and every failure,
  * validation, busy and unexpected errors included, is a tool result with `_meta.failure`.
  */

@@ -33,7 +33,7 @@ export interface McpTool<Input extends z.ZodType = z.ZodType> {
   run(args: z.infer<Input>, actor: McpActor): Promise<CallToolResult>;
 }
 
-/** The `idempotencyKey` of write tools (spec.md, Client behavior for 429, step 4). */
+/** The `idempotencyKey` of write tools (docs/api.md#idempotent-writes). */
 export const idempotencyKeyField = z
   .string()
   .min(1)
@@ -51,7 +51,7 @@ export const defineTool = <Input extends z.ZodType>(tool: McpTool<Input>): McpTo
 export const UNTRUSTED_META_KEY = 'crm-webhooks/untrusted-content';
 
 /**
- * A refusal as an MCP tool result (tech-notes.md): the spec's kind and issues in
+ * A refusal as an MCP tool result (docs/api.md#mcp-post-apiv1mcp): the spec's kind and issues in
  * `_meta.failure`, and the message repeated in `content`, which is what the model reads, with
  * where to find the ids it is about (id-hints.ts).
  */

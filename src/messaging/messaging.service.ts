@@ -27,7 +27,7 @@ function assertAdmin(actor: Actor): void {
 }
 
 /**
- * Messaging channels (spec.md, Messaging events): accounts connected per workspace, and their
+ * Messaging channels (docs/messaging.md#messaging-events): accounts connected per workspace, and their
  * providers' inbound activity, which becomes a messaging event only where messaging is enabled
  * and only while a webhook subscribes to it.
  */

@@ -12,7 +12,7 @@ const providerId = z.string().min(1).max(200);
 /**
  * What a provider sends: its own event id (replays are ignored), the activity type, and provider
  * ids only. The schema is strict: anything else (a message text, a CRM record) is refused, since
- * messaging events "embed no CRM records" (spec.md, Messaging events).
+ * messaging events "embed no CRM records" (docs/messaging.md#messaging-events).
  */
 export const providerActivitySchema = z.strictObject({
   eventId: providerId,

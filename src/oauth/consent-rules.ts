@@ -3,7 +3,7 @@ import { authorizationError, type AppError } from '../shared/app-error';
 
 /**
  * Why a consent is refused, for each admission refusal a key or token would get in the same
- * workspace (spec.md, Authentication 3-5 and 7): the same customCodes, words for the consent page.
+ * workspace (docs/api.md#authentication): the same customCodes, words for the consent page.
  */
 const CONSENT_REFUSALS: Record<AdmissionRefusal, { customCode: string; message: string }> = {
   plan_required: {

@@ -30,7 +30,7 @@ async function revoke(manager: EntityManager, connections: OAuthConnection[]): P
 
 /**
  * A membership ended (removal, or the member leaving): their OAuth connections in that workspace
- * stop at once, in identity's transaction (spec.md, Authentication 6).
+ * stop at once, in identity's transaction (docs/api.md#permissions).
  */
 export async function revokeMemberOAuthConnections(
   manager: EntityManager,

@@ -20,7 +20,7 @@ export interface OAuthActor extends Actor {
 /**
  * Why a bearer token was refused at the MCP endpoint. `invalid_token` (401) covers an unknown,
  * expired or revoked token, one issued for another resource, and a connection that is gone; the
- * others are the 403s a key gets in the same case (spec.md, Authentication 3-5).
+ * others are the 403s a key gets in the same case (docs/api.md#authentication).
  */
 export type OAuthRefusal = 'invalid_token' | AdmissionRefusal;
 

@@ -39,7 +39,7 @@ export interface FieldDef {
   position: number;
 }
 
-/** The value states of an event's field `before`/`after` (spec.md, Event envelope: record.fields). */
+/** The value states of an event's field `before`/`after` (docs/events.md#record-events: record.fields). */
 export type ValueState =
   | { state: 'value'; kind: Exclude<FieldKind, 'link'>; value: unknown }
   | { state: 'missing' }

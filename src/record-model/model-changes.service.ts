@@ -19,7 +19,7 @@ export interface FieldInput {
 /**
  * Data-model changes (types and fields). Each raises the workspace's schema revision and is
  * written to the model history. A change that recalculates stored values (a new or changed
- * formula) updates the records in place and emits no per-record event (spec.md, Record events 2).
+ * formula) updates the records in place and emits no per-record event (docs/events.md#record-events).
  */
 /**
  * Recomputes the stored formula values of every live record of a type after its formulas changed;

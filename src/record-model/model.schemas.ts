@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { FIELD_KINDS } from './field-kinds';
 import { canonicalUuid } from '../shared/id-spelling';
 
-/** `POST /api/v1/model/discover`: an empty JSON object (spec.md, REST endpoints). */
+/** `POST /api/v1/model/discover`: an empty JSON object (docs/api.md#rest-endpoints). */
 export const discoverBody = z.strictObject({});
 
 /** `POST /api/v1/model/read`: a type reference (its id, its name, or a built-in key). */

@@ -4,7 +4,10 @@ import type { FieldDef } from './field-kinds';
 import { formulaInputIds } from './formulas/formula-fields';
 import type { RecordModel } from './record-model';
 
-/** What one person can read of records (architecture.md, "roles": per type read none/all, restricted fields). */
+/**
+ * What one person can read of records (docs/app-api.md#record-access-on-roles: per type read
+ * none/all, restricted fields).
+ */
 export interface RecordAccess {
   canReadType(typeId: string): boolean;
   /** True for the role's restricted fields and for every formula computed from one of them. */

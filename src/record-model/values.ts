@@ -73,7 +73,10 @@ function isHttpUrl(value: string): boolean {
   }
 }
 
-/** The value state of a stored value (spec.md: a missing value is not zero, and says so). */
+/**
+ * The value state of a stored value (docs/events.md#record-events: a missing value is not zero, and
+ * says so).
+ */
 export function valueState(field: FieldDef, stored: StoredValue | null | undefined): ValueState {
   if (stored === undefined || stored === null) return { state: 'missing' };
   if (typeof stored === 'object' && '$error' in stored) return { state: 'error', message: stored.$error };

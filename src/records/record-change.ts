@@ -62,7 +62,7 @@ export interface ChangeContext {
 }
 
 /**
- * What changed between two snapshots, field by field (spec.md, record.fields, links,
+ * What changed between two snapshots, field by field (docs/events.md#record-events: record.fields, links,
  * assignments, identities). created compares with EMPTY_SNAPSHOT before; deleted with it after.
  */
 export function diffSnapshots(

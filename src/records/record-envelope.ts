@@ -1,6 +1,6 @@
 import type { RecordEvent } from './record-event.entity';
 
-/** The standard envelope of every delivery (spec.md, "Event envelope"). */
+/** The standard envelope of every delivery (docs/events.md#record-events). */
 export interface EventEnvelope {
   event: string;
   /** The event id: a retry and a resend carry the same id. */

@@ -6,7 +6,7 @@ export { RECORD_EVENTS, type RecordEventName } from '../shared/record-event-name
 
 /**
  * The outbox: one row per record event, inserted in the same transaction as the write that
- * caused it (architecture.md, "Events: from a write to a POST", step 1).
+ * caused it (docs/architecture.md#one-record-write-to-a-received-webhook, step 2).
  */
 @Entity({ name: 'record_events' })
 export class RecordEvent {

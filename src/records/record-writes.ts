@@ -54,8 +54,9 @@ const LEAVE_IN_OUTBOX: WriteEventsDispatch = { inTransaction: async () => () => 
 
 /**
  * The steps every record write shares (the records service's edits, the Trash's moves): one
- * transaction that also appends the write's events to the outbox (architecture.md, "Events: from a
- * write to a POST", step 1) and dispatches them, then what the dispatch left for after the commit.
+ * transaction that also appends the write's events to the outbox
+ * (docs/architecture.md#one-record-write-to-a-received-webhook, step 2) and dispatches them, then
+ * what the dispatch left for after the commit.
  */
 export class RecordWrites {
   /** The events each open write transaction appended so far. */

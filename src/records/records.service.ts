@@ -20,7 +20,7 @@ import type { WriteCause } from './write-cause';
 
 /**
  * Record writes and reads. Every write runs in one transaction that also appends its events to
- * the outbox (architecture.md, "Events: from a write to a POST", step 1): no event without its
+ * the outbox (docs/architecture.md#one-record-write-to-a-received-webhook, step 2): no event without its
  * write, no write without its events. An update that changes nothing writes nothing.
  */
 export class RecordsService {

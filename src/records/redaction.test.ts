@@ -76,7 +76,8 @@ describe('redactRecordEventData', () => {
       record: { ...data.record, fields: [data.record.fields![1]!], links: [] },
     };
     const sut = redactRecordEventData(amountOnly, access(['deal', 'organization'], ['amount']));
-    // A hidden-only update is delivered (architecture.md): it says which field changed, never how.
+    // A hidden-only update is delivered (docs/deliveries.md#what-the-record-owner-cannot-read): it
+    // says which field changed, never how.
     expect(sut).toEqual({
       ...amountOnly,
       record: {

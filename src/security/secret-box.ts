@@ -3,7 +3,7 @@ import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 const VERSION = 'v1';
 
 /**
- * Encryption at rest for webhook secrets and header values (architecture.md, "secrets at rest"):
+ * Encryption at rest for webhook secrets and header values (docs/security.md#boundaries):
  * AES-256-GCM with a random 96-bit nonce per value; the stored text is
  * `v1:<nonce>:<tag>:<ciphertext>` in base64url. Tampering fails the tag check.
  */

@@ -1,11 +1,11 @@
 import { ValidationError } from './app-error';
 
-/** spec.md, Limits: "API key name: 1 to 255 characters". */
+/** docs/api.md#limits: "API key name: 1 to 255 characters". */
 export const API_KEY_NAME_MAX = 255;
-/** spec.md, Limits: standard key expiry "1 to 365 days ahead; default none". */
+/** docs/api.md#limits: standard key expiry "1 to 365 days ahead; default none". */
 export const API_KEY_EXPIRY_MIN_DAYS = 1;
 export const API_KEY_EXPIRY_MAX_DAYS = 365;
-/** spec.md, Limits: "Quick-connection key lifetime: exactly 365 days". */
+/** docs/api.md#limits: "Quick-connection key lifetime: exactly 365 days". */
 export const QUICK_KEY_LIFETIME_DAYS = 365;
 
 const DAY_MS = 24 * 60 * 60 * 1000;

@@ -1,6 +1,6 @@
 /**
  * The one error family of the service. Features throw these; the REST error middleware and the
- * MCP failure adapter turn them into the spec's refusal body (spec.md, "Errors"). Anything else
+ * MCP failure adapter turn them into the spec's refusal body (docs/api.md#errors). Anything else
  * that escapes a handler is an unexpected error: 500 with no body.
  */
 

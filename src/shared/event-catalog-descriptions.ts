@@ -1,4 +1,4 @@
-// What each event of the catalog announces, written once (spec.md, "Events"): the OpenAPI
+// What each event of the catalog announces, written once (docs/events.md#record-events): the OpenAPI
 // `webhooks` section describes each event with it, and the webhook dialog shows it beside each
 // event's checkbox. Text with `code` spans, as the OpenAPI document's descriptions are written.
 import { isRetiredEvent, type WebhookEvent } from './event-catalog';
@@ -26,7 +26,7 @@ export const EVENT_DESCRIPTIONS: Readonly<Record<WebhookEvent, string>> = {
   'messaging.relation.created': 'A new provider relation is created.',
 };
 
-/** spec.md, "Retired events": what an older webhook's type-specific event used to carry. */
+/** docs/messaging.md#retired-legacy-events: what an older webhook's type-specific event used to carry. */
 const RETIRED_DESCRIPTION =
   'Retired: nothing emits it and it cannot be selected again. Its past deliveries carried the full record (created, deleted) or the record and its changes (updated).';
 

@@ -4,7 +4,7 @@ import { RECORD_EVENTS, type RecordEventName } from './record-event-names';
 // find the whole catalog here.
 export { RECORD_EVENTS, type RecordEventName };
 
-/** spec.md, Messaging events: the 11 events fired by inbound provider activity. */
+/** docs/messaging.md#messaging-events: the 11 events fired by inbound provider activity. */
 export const MESSAGING_EVENTS = [
   'messaging.message.received',
   'messaging.message.updated',
@@ -20,11 +20,17 @@ export const MESSAGING_EVENTS = [
 ] as const;
 export type MessagingEventName = (typeof MESSAGING_EVENTS)[number];
 
-/** spec.md, Events: "A webhook subscribes to 16 events: 5 record events and 11 messaging events." */
+/**
+ * docs/events.md#record-events: "A webhook subscribes to 16 events: 5 record events and 11
+ * messaging events."
+ */
 export const WEBHOOK_EVENTS = [...RECORD_EVENTS, ...MESSAGING_EVENTS] as const;
 export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
 
-/** spec.md, Retired events: "`<type>.created`, `<type>.updated`, `<type>.deleted` for each type…". */
+/**
+ * docs/messaging.md#retired-legacy-events: "`<type>.created`, `<type>.updated`, `<type>.deleted`
+ * for each type…".
+ */
 const RETIRED_TYPES = ['contact', 'organization', 'deal', 'service', 'task'] as const;
 const RETIRED_ACTIONS = ['created', 'updated', 'deleted'] as const;
 export type RetiredEvent = `${(typeof RETIRED_TYPES)[number]}.${(typeof RETIRED_ACTIONS)[number]}`;

@@ -1,24 +1,27 @@
 // Limits and schedules of the spec in one place; each cites the line it implements.
 // Pure constants: workflow code imports this module too.
 
-/** spec.md, Limits: "Trash retention before permanent deletion: 30 days". */
+/** docs/api.md#limits: "Trash retention before permanent deletion: 30 days". */
 export const TRASH_RETENTION_DAYS = 30;
 export const TRASH_RETENTION_MS = TRASH_RETENTION_DAYS * 24 * 60 * 60 * 1000;
 
-/** spec.md, Delivery behavior 4 and Limits: "Up to 10 attempts in total". */
+/** docs/deliveries.md#what-a-receiver-gets and docs/api.md#limits: "Up to 10 attempts in total". */
 export const DELIVERY_MAX_ATTEMPTS = 10;
-/** spec.md, Delivery behavior 4: "First retry 10 seconds after the failed attempt". */
+/** docs/deliveries.md#what-a-receiver-gets: "First retry 10 seconds after the failed attempt". */
 export const DELIVERY_FIRST_RETRY_MS = 10_000;
-/** spec.md, Delivery behavior 4: "each pause doubles (20 s, 40 s, ...) capped at one hour". */
+/** docs/deliveries.md#what-a-receiver-gets: "each pause doubles (20 s, 40 s, ...) capped at one hour". */
 export const DELIVERY_RETRY_CAP_MS = 60 * 60 * 1000;
-/** spec.md, Delivery behavior 2 and Limits: "Request timeout: 5 seconds". */
+/** docs/deliveries.md#what-a-receiver-gets and docs/api.md#limits: "Request timeout: 5 seconds". */
 export const DELIVERY_TIMEOUT_MS = 5_000;
-/** spec.md, Delivery behavior 6: a delivery that fails before any request is recorded with status code 422. */
+/**
+ * docs/deliveries.md#what-a-receiver-gets: a delivery that fails before any request is recorded
+ * with status code 422.
+ */
 export const FAILED_BEFORE_SENDING_STATUS = 422;
 
-/** spec.md, Limits: "Webhook description: up to 500 characters". */
+/** docs/api.md#limits: "Webhook description: up to 500 characters". */
 export const WEBHOOK_DESCRIPTION_MAX = 500;
-/** spec.md, Limits: "Webhook secret: 1 to 256 characters". */
+/** docs/api.md#limits: "Webhook secret: 1 to 256 characters". */
 export const WEBHOOK_SECRET_MAX = 256;
 /**
  * Secret rotation (issue 27, item 2): the previous secret keeps signing `webhook-signature` for a
@@ -26,9 +29,9 @@ export const WEBHOOK_SECRET_MAX = 256;
  */
 export const SECRET_ROTATION_GRACE_HOURS_MAX = 24;
 export const SECRET_ROTATION_GRACE_HOURS_DEFAULT = 24;
-/** spec.md, Limits: "Body template: up to 8,192 characters". */
+/** docs/api.md#limits: "Body template: up to 8,192 characters". */
 export const BODY_TEMPLATE_MAX = 8192;
-/** spec.md, Limits: "Rendered body: up to 131,072 characters (longer: failed, not sent, not retried)". */
+/** docs/api.md#limits: "Rendered body: up to 131,072 characters (longer: failed, not sent, not retried)". */
 export const RENDERED_BODY_MAX = 131072;
 
 /**

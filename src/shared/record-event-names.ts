@@ -1,4 +1,7 @@
-/** spec.md, Record events: the five generic record events. A plain module: workflows and the web app import it. */
+/**
+ * docs/events.md#record-events: the five generic record events. A plain module: workflows and the
+ * web app import it.
+ */
 export const RECORD_EVENTS = [
   'record.created',
   'record.updated',

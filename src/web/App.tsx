@@ -1,5 +1,5 @@
-// Which page to show for the current path and session, with the permission guards of spec.md
-// ("Read access None ... opening the page directly leads to the Dashboard").
+// Which page to show for the current path and session, with the permission guards of
+// docs/api.md#permissions ("Read access None ... opening the page directly leads to the Dashboard").
 import type { ReactNode } from 'react';
 import type { Permissions, Session } from './api';
 import { Layout } from './components/Layout';

@@ -6,7 +6,10 @@ import { deliveryIdRange, isWholeId, shortId } from '../shared/deliveries/delive
 import type { DeliveryListQuery, DeliveryPage, DeliveryState, DeliveryStatus, DeliveryView } from './api';
 import { createdBound, SELECTABLE_EVENTS } from './webhooks';
 
-/** The spec's four statuses, as the Status column and the Status filter name them (spec.md, "Delivery record"). */
+/**
+ * The spec's four statuses, as the Status column and the Status filter name them
+ * (docs/deliveries.md#the-delivery-log).
+ */
 export const STATUS_LABELS: Record<DeliveryStatus, string> = {
   pending: 'Pending',
   sending: 'Sending',

@@ -1,4 +1,4 @@
-// The record settings of the webhook dialog (spec.md, "Webhook": recordTrigger, recordSources):
+// The record settings of the webhook dialog (docs/api.md#rest-endpoints: recordTrigger, recordSources):
 // the draft of each record source (type, search, field and relationship filters, changed fields,
 // events), the write it leads to, and the checks the server would refuse it by. No React here.
 import type { ErrorIssue } from '../shared/app-error';

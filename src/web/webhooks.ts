@@ -1,5 +1,5 @@
 // Webhooks in the web app: the dialog's draft of a webhook, the write it leads to (only what
-// changed, spec.md "Webhook" and its rule sections), the headers field, event labels and date
+// changed, docs/api.md#webhook-rules), the headers field, event labels and date
 // bounds (the Deliveries page's filters are deliveries.ts). No React here: the pages and dialogs use these.
 import {
   MESSAGING_EVENTS,
@@ -56,7 +56,7 @@ export function maySteer(webhook: WebhookView, session: Pick<Session, 'user' | '
   );
 }
 
-/** What a value people cannot see reads as (spec.md, Custom header rules 6). */
+/** What a value people cannot see reads as (docs/api.md#custom-headers). */
 export const MASK = '********';
 
 /** An event name as the lists show it: retired names carry a (legacy) marker. */
@@ -216,8 +216,8 @@ export function createOf(draft: WebhookDraft, schemaRevision: number | undefined
 
 /**
  * The body of `PATCH /app/api/webhooks/:id`: only the fields the person changed from `initial`.
- * An emptied Secret or Body template is refused (spec.md, Body template rules 7); an emptied
- * headers field sends `headers: null` (Custom header rules 4). Undefined when nothing changed.
+ * An emptied Secret or Body template is refused (docs/api.md#body-template); an emptied
+ * headers field sends `headers: null` (docs/api.md#custom-headers). Undefined when nothing changed.
  */
 export function updateOf(
   webhook: WebhookView,

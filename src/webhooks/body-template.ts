@@ -1,13 +1,13 @@
-// Body template rules (spec.md, "Body template rules" 1-5). Placeholders are found by a small
+// Body template rules (docs/api.md#body-template). Placeholders are found by a small
 // string-aware scanner over the JSON text, so "inside a JSON string" means what a JSON parser
 // means. Rendering only ever replaces placeholders inside strings with escaped text: whatever a
 // record holds, the document keeps the template's structure.
 import { ValidationError, type ErrorIssue } from '../shared/app-error';
 import { BODY_TEMPLATE_MAX, RENDERED_BODY_MAX } from '../shared/limits';
-/** spec.md, Body template rules 2: the envelope fields a placeholder can name; `data` also takes a path. */
+/** docs/api.md#body-template: the envelope fields a placeholder can name; `data` also takes a path. */
 export const PLACEHOLDER_ROOTS = ['event', 'id', 'timestamp', 'companyId', 'actorId', 'data'] as const;
 
-/** What a template is rendered against: the standard envelope (spec.md, "Event envelope"). */
+/** What a template is rendered against: the standard envelope (docs/events.md#record-events). */
 export interface TemplateEnvelope {
   event: string;
   id: string;
@@ -88,7 +88,7 @@ export function validateBodyTemplate(template: string): void {
 }
 
 /**
- * The body a delivery sends (spec.md, Body template rules 4-5): each placeholder replaced by the
+ * The body a delivery sends (docs/api.md#body-template): each placeholder replaced by the
  * value at its path (a string as is, a number or boolean as its text, null or a missing path as
  * an empty string, an object or array as its JSON text), escaped for its place in the JSON
  * string. Values are inserted once, never re-scanned: a `{{data}}` inside a record stays text.
@@ -205,7 +205,7 @@ function valueAt(envelope: TemplateEnvelope, path: string): unknown {
   return value;
 }
 
-/** spec.md, Body template rules 4: an object as its JSON text, a missing value as empty text. */
+/** docs/api.md#body-template: an object as its JSON text, a missing value as empty text. */
 function textOf(value: unknown): string {
   switch (typeof value) {
     case 'string':

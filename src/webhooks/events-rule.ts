@@ -4,7 +4,7 @@ import { isRetiredEvent, WEBHOOK_EVENTS } from '../shared/event-catalog';
 const KNOWN = new Set<string>(WEBHOOK_EVENTS);
 
 /**
- * spec.md, Webhook events: "Required, one or more, from the event catalog"; retired
+ * docs/api.md#webhook-rules: "Required, one or more, from the event catalog"; retired
  * type-specific events "cannot be selected". Returns the events without duplicates, in order.
  */
 export function checkWebhookEvents(events: string[]): string[] {

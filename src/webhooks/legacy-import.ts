@@ -33,7 +33,7 @@ export const legacyImportFile = z.strictObject({
         enabled: z.boolean().optional(),
         secret: z.string().min(1).max(256).nullable().optional(),
         headers: z.record(z.string(), z.string()).nullable().optional(),
-        // Older webhooks can keep several record sources (spec.md, Webhook: list columns).
+        // Older webhooks can keep several record sources (docs/api.md#rest-endpoints: list columns).
         recordSources: z.array(recordSourceSchema).max(50).nullable().optional(),
         recordOwnerEmail: z.email().optional(),
         createdAt: time.optional(),

@@ -1,7 +1,7 @@
 import { Column, CreateDateColumn, Entity, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
 import type { RecordSource, RecordTrigger } from './record-source-schemas';
 
-/** A webhook (spec.md, "Webhook"). What leaves the service is decided by webhookView(). */
+/** A webhook (docs/api.md#rest-endpoints). What leaves the service is decided by webhookView(). */
 @Entity({ name: 'webhooks' })
 export class Webhook {
   @PrimaryGeneratedColumn('uuid')

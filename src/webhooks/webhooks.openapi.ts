@@ -23,7 +23,7 @@ import { SECRET_ROTATION_GRACE_HOURS_DEFAULT, SECRET_ROTATION_GRACE_HOURS_MAX } 
 import type { WebhooksService } from './webhooks.service';
 import type { EncodedPage } from '../http/paging';
 
-/** The rules every webhook save checks (spec.md, "Webhook" and its rule sections). */
+/** The rules every webhook save checks (docs/api.md#webhook-rules). */
 const WEBHOOK_RULE_CODES = [
   'webhookUrlInvalid',
   'webhookUrlTooLong',

@@ -39,7 +39,7 @@ const secret = z
   );
 
 /**
- * The writable fields of a webhook (spec.md, "Webhook"). Shapes and sizes are checked here; the
+ * The writable fields of a webhook (docs/api.md#rest-endpoints). Shapes and sizes are checked here; the
  * rules that need more than a shape (URL, events, headers, template, transport, record sources)
  * are pure functions the service runs for REST, MCP and the web app alike.
  */

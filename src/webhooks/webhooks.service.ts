@@ -102,7 +102,7 @@ function copySent<Field extends CopyableField>(
 }
 
 /**
- * Webhooks of a workspace (spec.md, "Webhook"), for REST, MCP and the web app alike. Every rule
+ * Webhooks of a workspace (docs/api.md#rest-endpoints), for REST, MCP and the web app alike. Every rule
  * runs on every save; secrets and header values are sealed at rest and never leave through
  * webhookView().
  */
@@ -168,7 +168,7 @@ export class WebhooksService {
     return this.views(manager, rows, health, readable);
   }
 
-  /** The saved secret and header values, for the dialog of people with Edit (spec: Custom header rules 6). */
+  /** The saved secret and header values, for the dialog of people with Edit (docs/api.md#custom-headers). */
   async revealSecrets(
     actor: Actor,
     id: string,

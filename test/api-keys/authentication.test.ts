@@ -9,7 +9,7 @@ import { startTestApp, type TestApp } from '../helpers/test-app';
 import { addMemberByInvitation, rest, WebClient } from '../helpers/web-client';
 
 /**
- * spec.md, Authentication 1-6 and the key rows of Errors: REST and MCP calls with keys in every
+ * docs/api.md#authentication and the key rows of docs/api.md#errors: REST and MCP calls with keys in every
  * state, against current data on every call.
  */
 describe('API key authentication (REST and MCP)', () => {

@@ -5,7 +5,7 @@ import { addMemberByInvitation, rest, WebClient } from '../helpers/web-client';
 const DAY = 24 * 60 * 60 * 1000;
 const isoDate = (time: number) => new Date(time).toISOString().slice(0, 10);
 
-/** spec.md, "API key" and Authentication 8: key management in Settings → API keys. */
+/** docs/api.md#limits and docs/api.md#permissions: key management in Settings → API keys. */
 describe('API key management (web app routes)', () => {
   let app: TestApp;
   let admin: WebClient;

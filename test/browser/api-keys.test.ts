@@ -15,8 +15,8 @@ import type { TestApp } from '../helpers/test-app';
 
 /**
  * The web app in a real headless Chromium against the real API (PostgreSQL, Temporal test
- * server): API keys as spec.md ("API key", "Authentication", "Permissions on the API & Webhooks
- * role row") and docs/app-api.md describe them. The steps build on each other, in order.
+ * server): API keys as docs/api.md#authentication, docs/api.md#permissions, docs/api.md#limits
+ * and docs/app-api.md describe them. The steps build on each other, in order.
  * BROWSER_SHOTS=/some/dir saves a screenshot of each step there.
  */
 
@@ -397,7 +397,7 @@ describe('web app: API keys, members and roles in a browser', () => {
     await memberPage.waitForURL(`${app.baseUrl}/`);
     await memberPage.getByTestId('dashboard').waitFor();
     await screenshot(memberPage, '09-read-none-dashboard');
-    // And the member's key stops working on the API (spec.md, Authentication 3).
+    // And the member's key stops working on the API (docs/api.md#authentication).
     expect(await restStatus(app.baseUrl, memberKey)).toBe(403);
   });
 

@@ -17,7 +17,7 @@ import type { TestApp } from '../helpers/test-app';
 /**
  * The Deliveries page and Event Details in a real headless Chromium against the real API and a
  * real Temporal worker that really POSTs to a receiver on loopback (docs/deliveries.md, "The
- * delivery log"; spec.md, "Web app actions for webhooks and keys"): a record write is delivered,
+ * delivery log"; README.md#using-it): a record write is delivered,
  * the log is reached from the webhook's row menu, Event Details show the payload and the attempt,
  * and Resend sends the same event again. The steps build on each other, in order.
  * BROWSER_SHOTS=/some/dir saves a screenshot of each step there.
@@ -176,7 +176,7 @@ describe('web app: deliveries in a browser', () => {
     await eventually(async () => (await rows().count()) === 3, 'every delivery is listed');
     await expect(page.getByTestId('deliveries-total').textContent()).resolves.toBe('3 deliveries');
     // The retired event carries its (legacy) marker; no response: the list's Status Code cell is
-    // empty (spec.md, "Delivery record"; Event Details shows a dash).
+    // empty (docs/deliveries.md#the-delivery-log; Event Details shows a dash).
     const legacy = page.locator('[data-testid=delivery-row]', { hasText: 'deal.created' });
     await expect(legacy.getByTestId('delivery-cell-event').textContent()).resolves.toBe(
       'deal.created (legacy)',

@@ -12,7 +12,7 @@ import type { TestApp } from '../helpers/test-app';
 
 /**
  * Record sources in the webhook dialog, in a real headless Chromium against the real API
- * (spec.md, "Webhook": recordTrigger and recordSources, a record source's search, filters on
+ * (docs/api.md#rest-endpoints: recordTrigger and recordSources, a record source's search, filters on
  * fields and relationships and changed fields): an Admin sets them by field name for the single
  * trigger and for a second source, and reads them back over REST; opening and saving without edits
  * changes nothing; the dialog checks what the server would refuse; a member whose role hides Amount

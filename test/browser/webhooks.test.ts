@@ -15,8 +15,8 @@ import type { TestApp } from '../helpers/test-app';
 
 /**
  * The Webhooks page in a real headless Chromium against the real API and a real worker
- * (docs/app-api.md, "Webhooks and deliveries"; spec.md, "Webhook", "Web app actions for webhooks
- * and keys", "Permissions on the API & Webhooks role row"): an Admin adds, edits, searches,
+ * (docs/app-api.md, "Webhooks and deliveries"; docs/api.md#rest-endpoints, README.md#using-it,
+ * docs/api.md#permissions): an Admin adds, edits, searches,
  * filters and deletes a webhook; a Viewer reads it with masked secret and header values. The
  * steps build on each other, in order. BROWSER_SHOTS=/some/dir saves a screenshot of each step.
  */

@@ -1,7 +1,10 @@
 import { startTestApp, type TestApp } from '../helpers/test-app';
 import { WebClient } from '../helpers/web-client';
 
-/** architecture.md, "idempotency": the same key from the same key owner within 24 h returns the first answer. */
+/**
+ * docs/api.md#idempotent-writes: the same key from the same key owner within 24 h returns the first
+ * answer.
+ */
 describe('idempotent REST writes', () => {
   let app: TestApp;
   let key: string;

@@ -1,7 +1,7 @@
 import { startTestApp, type TestApp } from '../helpers/test-app';
 import { addMemberByInvitation, keyCall, TEST_PASSWORD, WebClient } from '../helpers/web-client';
 
-/** Sign-up, sign-in, sessions, the workspace switcher, members and roles (architecture.md). */
+/** Sign-up, sign-in, sessions, the workspace switcher, members and roles (docs/app-api.md#routes). */
 describe('web sessions, members and roles', () => {
   let app: TestApp;
 

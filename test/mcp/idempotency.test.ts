@@ -4,9 +4,9 @@ import { startTestApp, type TestApp } from '../helpers/test-app';
 import { addMemberByInvitation, rest, WebClient } from '../helpers/web-client';
 
 /**
- * Issue 10, holes 3 and 4 over MCP: write tools take `idempotencyKey` (spec, client behavior for
- * 429: "Resend a write with the same idempotencyKey"), scoped by workspace, key owner and
- * tool+action, answered from an answer that commits with the write.
+ * Issue 10, holes 3 and 4 over MCP: write tools take `idempotencyKey`
+ * (docs/api.md#idempotent-writes: "Resend a write with the same idempotencyKey"), scoped by
+ * workspace, key owner and tool+action, answered from an answer that commits with the write.
  */
 describe('MCP idempotent writes', () => {
   let app: TestApp;

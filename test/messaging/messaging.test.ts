@@ -26,7 +26,10 @@ const ID_FIELDS = [
   'providerReactionId',
 ];
 
-/** spec.md, "Messaging events" and "Retired events", through the real engine (time skipping). */
+/**
+ * docs/messaging.md#messaging-events and docs/messaging.md#retired-legacy-events, through the real
+ * engine (time skipping).
+ */
 describe('messaging events and legacy events', () => {
   let fx: DeliveryFixture;
   let receiver: Receiver;

@@ -4,7 +4,7 @@ import { startTestApp, type TestApp } from '../helpers/test-app';
 import { rest, WebClient } from '../helpers/web-client';
 
 /**
- * spec.md, "Event envelope" and "Record events": every write through REST emits its events in
+ * docs/events.md#record-events: every write through REST emits its events in
  * the outbox, in the same transaction, with the exact envelope and record data.
  */
 describe('record events from REST writes', () => {

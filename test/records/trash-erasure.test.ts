@@ -25,7 +25,7 @@ import { createTestDatabase, type TestDatabase } from '../helpers/database';
 import { createTimeSkippingEnv } from '../helpers/temporal';
 
 /**
- * spec.md, Record lifecycle: a trashed record is erased 30 days after trashing (emitting
+ * docs/events.md#record-events: a trashed record is erased 30 days after trashing (emitting
  * record.deletedPermanently, scrubbing its earlier events); restoring it cancels that.
  * The real workflow and activities on the time-skipping test server.
  */

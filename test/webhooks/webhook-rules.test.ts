@@ -4,7 +4,7 @@ import { startTestApp, type TestApp } from '../helpers/test-app';
 import { WebClient } from '../helpers/web-client';
 
 /**
- * spec.md, "Webhook": every field rule, limit, URL and transport rule, custom header rule and body
+ * docs/api.md#rest-endpoints: every field rule, limit, URL and transport rule, custom header rule and body
  * template rule, each at its bound and one past it, through REST and MCP alike.
  */
 

@@ -9,7 +9,7 @@ export interface DatabaseOptions {
 }
 
 // A write that waits this long behind another transaction's lock is refused as "busy"
-// (spec.md, Errors: "a write waiting more than a few seconds behind another workspace change").
+// (docs/api.md#errors: "a write waiting more than a few seconds behind another workspace change").
 const LOCK_TIMEOUT_MS = 5_000;
 const POOL_ACQUIRE_TIMEOUT_MS = 5_000;
 

@@ -32,7 +32,7 @@ const DEFERRAL_MESSAGES: Record<Exclude<Deferral, 'endpoint-unhealthy'>, string>
 };
 
 /**
- * Where a delivery attempt runs (docs/architecture.md, "Delivery capacity"). The fast lane runs it
+ * Where a delivery attempt runs (docs/capacity.md). The fast lane runs it
  * at once, in the worker that runs the delivery (a local activity), when its endpoint is not failing
  * and the endpoint's window, its workspace and the worker are within their budgets; its end moves
  * the endpoint's window. Otherwise no attempt is made here: the delivery is marked as waiting, and

@@ -18,7 +18,7 @@ function resultOf(outcome: AttemptOutcome, signal: AttemptSignal | null): Attemp
 }
 
 /**
- * The delivery metrics of one process (docs/architecture.md, "Delivery capacity", lists each):
+ * The delivery metrics of one process (docs/capacity.md, lists each):
  * attempts by lane and result, their durations, deliveries that ended, attempts sent to the slow
  * lane and why — counted as they happen; attempts in flight per lane and endpoint and each lane's
  * slots — read from this worker's lanes at each scrape; deliveries waiting for capacity and

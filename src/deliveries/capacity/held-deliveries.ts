@@ -46,7 +46,7 @@ export interface HoldSettings {
 
 /**
  * New deliveries that could only wait are held in PostgreSQL, before their workflow starts
- * (docs/architecture.md, "Delivery capacity"): a started delivery costs Temporal and the worker
+ * (docs/capacity.md): a started delivery costs Temporal and the worker
  * about as much as a delivered one, so a workspace writing fifty events a second to a dead endpoint
  * would otherwise spend both cores on workflows that wait. A delivery is held when its endpoint is
  * not healthy (as stored in endpoint_states, or as this process's worker knows it), or when this

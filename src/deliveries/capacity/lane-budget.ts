@@ -67,7 +67,7 @@ const attemptsAtReceiver = (endpoint: Endpoint | undefined): number =>
   (endpoint?.count ?? 0) - (endpoint?.reserved.length ?? 0);
 
 /**
- * A lane's budget in one worker (docs/architecture.md, "Delivery capacity"). A place is an attempt in
+ * A lane's budget in one worker (docs/capacity.md). A place is an attempt in
  * flight, or a reservation the dispatcher made for a delivery whose workflow it is starting (so a burst
  * of writes cannot all start workflows before the first attempt enters); the attempt takes its
  * endpoint's reservation when it enters. An endpoint may hold as many places as its window allows

@@ -34,7 +34,8 @@ export interface AttemptRequest {
   attempt: number;
   /**
    * The workflow's decision: the pause before the next attempt should this one fail in a way that
-   * is retried (spec.md, Delivery behavior 4); null when no attempt follows. Recorded, not computed.
+   * is retried (docs/deliveries.md#what-a-receiver-gets); null when no attempt follows. Recorded,
+   * not computed.
    */
   retryInMs: number | null;
 }
@@ -164,7 +165,8 @@ export class DeliveryAttempts {
     if (!event) return refuse('Not sent: the event no longer exists.');
     let data: Record<string, unknown>;
     if (event.kind === 'record') {
-      // spec.md: "The payload is redacted at delivery time by the webhook owner's current access."
+      // docs/deliveries.md#what-the-record-owner-cannot-read: "The payload is redacted at delivery
+      // time by the webhook owner's current access."
       if (!owner) return refuse('Not sent: the record owner is no longer an active member.');
       data = readablePayload(event, await loadRecordAccess(manager, webhook.workspaceId, owner.role));
       if (!('record' in data))
@@ -263,7 +265,7 @@ function keptRequest(prepared: Extract<Prepared, { send: true }>): KeptRequest {
 }
 
 /**
- * The receiver's answer as the delivery's outcome (spec.md, Delivery behavior 3-5); a destination
+ * The receiver's answer as the delivery's outcome (docs/deliveries.md#what-a-receiver-gets); a destination
  * the outbound guard refused is a failure before sending (422, behavior 6) with the guard's message.
  */
 function outcomeOf(result: AttemptResult, retryFollows: boolean): AttemptOutcome {

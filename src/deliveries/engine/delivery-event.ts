@@ -29,7 +29,7 @@ export async function loadStoredEvent(
 }
 
 /**
- * The payload as a reader may see it (spec.md, Event Details payload reading; and deliveries,
+ * The payload as a reader may see it (docs/events.md#redaction; and deliveries,
  * with the webhook owner's access): a record event redacted by current access; a messaging (or
  * legacy) event as sent. An unreadable record gives `{}`.
  */
@@ -41,7 +41,7 @@ export function readablePayload(event: DeliveryEvent, access: RecordAccess): Rec
   >;
 }
 
-/** The standard envelope of the event with the payload given (spec.md, Event envelope). */
+/** The standard envelope of the event with the payload given (docs/events.md#record-events). */
 export function deliveryEnvelope(event: DeliveryEvent, data: Record<string, unknown>): EventEnvelope {
   if (event.kind === 'record') return recordEventEnvelope(event.row, data);
   // Messaging events have no actor: they come from the provider, not from a person.

@@ -26,7 +26,7 @@ export interface DeliveryRequestInput {
 }
 
 /**
- * The headers of a delivery (architecture.md, "delivery headers"), in order: Content-Type,
+ * The headers of a delivery (docs/deliveries.md#what-a-receiver-gets), in order: Content-Type,
  * User-Agent, X-Service-Delivery-Id, X-Webhook-Event (the event's name; a custom header of that
  * name is sent instead), X-Webhook-Signature when there is a secret (lowercase hex HMAC-SHA256 of
  * the exact body sent; the spec's header holds one signature: during a rotation's grace the

@@ -52,7 +52,7 @@ const BATCH = 200;
 const START_CONCURRENCY = 8;
 
 /**
- * From the outbox to deliveries (architecture.md, "Events: from a write to a POST", step 2):
+ * From the outbox to deliveries (docs/architecture.md#one-record-write-to-a-received-webhook, step 3):
  * matches undispatched events to the enabled webhooks that receive them, inserts one Pending
  * delivery per match and marks the events dispatched in one transaction, then starts one workflow
  * per delivery. Safe to run in several processes at once (SKIP LOCKED) and twice for the same event
@@ -69,7 +69,7 @@ export class Dispatcher {
     private readonly dataSource: DataSource,
     private readonly starter: DeliveryStarter,
     private readonly logger: Logger,
-    /** Holds the new deliveries of endpoints that are not healthy (docs/architecture.md, "Delivery capacity"). */
+    /** Holds the new deliveries of endpoints that are not healthy (docs/capacity.md). */
     private readonly held?: DeliveryHolds,
   ) {}
 

@@ -36,8 +36,9 @@ export interface HttpSenderOptions {
 
 /**
  * POSTs deliveries over keep-alive connections, bounded per receiver. Only the status line is
- * kept: the receiver's body is read and dropped (spec.md: "The response body of the receiver is
- * not stored"). The 5 s limit covers the whole exchange, connection included.
+ * kept: the receiver's body is read and dropped
+ * (docs/deliveries.md#what-is-kept-for-how-long-and-why: "The response body of the receiver is not
+ * stored"). The 5 s limit covers the whole exchange, connection included.
  *
  * Every connection goes through the outbound guard: the request's `lookup` resolves the host,
  * checks every address it got (with the port: the service's own listeners are refused) and hands

@@ -3,8 +3,9 @@ import { loadActor, type Actor } from '../../identity/actor';
 
 /**
  * The webhook's record owner while they are an Active member — the only person whose current
- * access may shape a record event's payload (spec.md: "redacted at delivery time by the webhook
- * owner's current access"). Undefined when there is none, or they left or were made Inactive.
+ * access may shape a record event's payload (docs/deliveries.md#what-the-record-owner-cannot-read:
+ * "redacted at delivery time by the webhook owner's current access"). Undefined when there is none,
+ * or they left or were made Inactive.
  */
 export async function activeRecordOwner(
   manager: EntityManager,

@@ -131,7 +131,7 @@ describe('webhookReceivesRecordEvent', () => {
   });
 });
 
-describe('an update of only fields the owner cannot read (architecture.md, "hidden-only updates")', () => {
+describe('an update of only fields the owner cannot read (docs/deliveries.md#what-the-record-owner-cannot-read)', () => {
   const noAmount = {
     ...everything,
     isFieldRestricted: (id: string) => id === AMOUNT || id === WEIGHTED,

@@ -28,7 +28,7 @@ export interface RecordEventToMatch {
 }
 
 /**
- * Whether a record event reaches a webhook (spec.md, Record events and Webhook record settings):
+ * Whether a record event reaches a webhook (docs/events.md#record-events and docs/api.md#rest-endpoints):
  * the webhook subscribes to the event; its owner can still read the type; and a record source
  * selects the record — every accessible type when there is neither trigger nor sources, otherwise a
  * source of the record's type whose events include it, whose query matches the record, and, for
@@ -36,8 +36,8 @@ export interface RecordEventToMatch {
  * record.deletedPermanently reaches every source of the type, without filters (Record events 4).
  *
  * An update of nothing but fields the owner cannot read is delivered like any other: its values
- * render `restricted` with the owner's access at each attempt (spec.md, Event envelope: "A missing
- * or restricted value is not zero"; architecture.md, "hidden-only updates").
+ * render `restricted` with the owner's access at each attempt (docs/events.md#record-events: "A missing
+ * or restricted value is not zero"; docs/deliveries.md#what-the-record-owner-cannot-read).
  */
 export function webhookReceivesRecordEvent(
   webhook: SubscribedWebhook,

@@ -40,9 +40,10 @@ function visibility(delivery: Delivery, weights: Readonly<Record<string, number>
 }
 
 /**
- * Starts delivery workflows idempotently (tech-notes.md): the workflow id comes from the delivery
- * id, an existing run is reused, a closed one is not run again. The unique delivery id in
- * PostgreSQL is the real guard; this only keeps a second start harmless.
+ * Starts delivery workflows idempotently
+ * (docs/architecture.md#one-record-write-to-a-received-webhook, step 3): the workflow id comes from
+ * the delivery id, an existing run is reused, a closed one is not run again. The unique delivery id
+ * in PostgreSQL is the real guard; this only keeps a second start harmless.
  */
 export class TemporalDeliveryStarter implements DeliveryStarter, ResendBatchStarter, RetryNowSender {
   constructor(

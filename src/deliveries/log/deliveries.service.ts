@@ -34,7 +34,7 @@ export const deliveryNotFound = () => notFoundError('Delivery not found.', 'deli
 
 /**
  * Whether the actor may send this delivery's event again (resend, Retry now): a record event only
- * as the webhook's record owner or an administrator (spec.md, Permissions); other events with the
+ * as the webhook's record owner or an administrator (docs/api.md#permissions); other events with the
  * role's Create alone.
  */
 export const mayActOnDelivery = (
@@ -53,7 +53,10 @@ export type { DeliveryListQuery };
 /** A page of the delivery log, with how many deliveries its filters match. */
 export type DeliveryLogPage = Page<DeliveryView> & { total: DeliveryPage['total'] };
 
-/** The delivery log, Event Details and resend (spec.md, "Delivery record", resend rules). */
+/**
+ * The delivery log, Event Details and resend (docs/deliveries.md#the-delivery-log,
+ * docs/deliveries.md#resend).
+ */
 export class DeliveriesService {
   constructor(
     private readonly dataSource: DataSource,
@@ -131,7 +134,7 @@ export class DeliveriesService {
 
   /**
    * A new delivery of the same event to the webhook as it is now (its current URL, secret, headers
-   * and template), in a new row; the original stays as it was (spec.md, resend rules).
+   * and template), in a new row; the original stays as it was (docs/deliveries.md#resend).
    * `alsoInTransaction` writes beside the new row, in its transaction (a batch's result row, whose
    * key makes a second resend of the same step roll back).
    */

@@ -14,7 +14,7 @@ export interface DeliveryLabels {
  * A record's display name is its type's display field (the first live text field, as
  * `displayFieldIds` in record-access.ts) read now, with the VIEWER's access: none when the viewer
  * cannot read the type or that field, when the type is gone, or when the record was erased
- * (spec.md, record.deletedPermanently: "values erased"). A webhook deleted since keeps its id.
+ * (docs/events.md#record-events: "values erased"). A webhook deleted since keeps its id.
  */
 export async function loadDeliveryLabels(
   manager: EntityManager,

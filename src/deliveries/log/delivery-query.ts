@@ -11,11 +11,11 @@ const wholeId = (name: string, what: string) =>
   z.guid({ error: `${name} must be a whole ${what} id: 8-4-4-4-12 hex digits.` }).optional();
 
 /**
- * spec.md: "optional searchTerm (matches URL and event name)", with paging; and the filters users
- * know from other webhook logs, applied by the database: among them what a person knows of one
- * delivery (its event id, its record, its id or short id; issue 27, item 3). A parameter not
- * listed here is refused (400 `unknownField`) rather than silently ignored, a malformed value
- * (400 `invalid`, …) too.
+ * docs/deliveries.md#the-delivery-log: "optional searchTerm (matches URL and event name)", with
+ * paging; and the filters users know from other webhook logs, applied by the database: among them
+ * what a person knows of one delivery (its event id, its record, its id or short id; issue 27, item
+ * 3). A parameter not listed here is refused (400 `unknownField`) rather than silently ignored, a
+ * malformed value (400 `invalid`, …) too.
  */
 export const listDeliveriesQuery = pagingQuery
   .extend({

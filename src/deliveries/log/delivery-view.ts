@@ -10,7 +10,7 @@ import {
 import { DELIVERY_COUNT_CAP } from '../../shared/deliveries/delivery-count-cap';
 import { DELIVERY_STATES, DELIVERY_STATUSES } from '../../shared/deliveries/delivery-state';
 
-/** A delivery as REST, MCP and the web app return it (architecture.md, "response shapes"). */
+/** A delivery as REST, MCP and the web app return it (docs/deliveries.md#the-delivery-log). */
 export const deliveryViewSchema = z
   .object({
     id,
@@ -160,7 +160,7 @@ export type DeliveryAttemptView = z.output<typeof deliveryAttemptSchema>;
 
 /**
  * Event Details: the delivery, its attempts, and the payload as the viewer may read it now
- * (spec.md, Event Details payload reading).
+ * (docs/events.md#redaction).
  */
 export const eventDetailsSchema = deliveryViewSchema.extend({
   payload: z

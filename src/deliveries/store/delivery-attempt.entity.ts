@@ -8,7 +8,7 @@ import type { HeaderPair } from '../../shared/deliveries/attempt-record';
 export type AttemptSendOutcome = 'sending' | 'unknown' | 'delivered' | 'retry' | 'failed';
 
 /**
- * One request of one attempt of a delivery's schedule (spec.md, Event Details attempt history).
+ * One request of one attempt of a delivery's schedule (docs/deliveries.md#what-was-sent-and-what-came-back).
  * An interrupted attempt's re-run is a further `send` of the same attempt.
  */
 @Entity({ name: 'delivery_attempts' })

@@ -126,17 +126,17 @@ export class DeliveryAttemptsRepository {
   }
 
   /**
-   * The delivery's next attempt waits for capacity in the slow lane (docs/architecture.md, "Delivery
-   * capacity"); the attempt's first send clears it. Since the first deferral, not the latest.
+   * The delivery's next attempt waits for capacity in the slow lane (docs/capacity.md); the
+   * attempt's first send clears it. Since the first deferral, not the latest.
    */
   async markWaiting(deliveryId: string): Promise<void> {
     await MARK_WAITING.run(this.manager, [deliveryId]);
   }
 
   /**
-   * A record's permanent deletion erases its values everywhere they were kept (spec:
-   * record.deletedPermanently): the bodies sent to webhooks for that record go too; their SHA-256
-   * and size stay, like an event's who and when.
+   * A record's permanent deletion erases its values everywhere they were kept
+   * (docs/events.md#record-events: record.deletedPermanently): the bodies sent to webhooks for that
+   * record go too; their SHA-256 and size stay, like an event's who and when.
    */
   async eraseBodiesOfRecord(workspaceId: string, recordId: string): Promise<number> {
     const [, count]: [unknown, number] = await this.manager.query(

@@ -6,7 +6,7 @@ export type DeliveryStatus = 'pending' | 'sending' | 'delivered' | 'failed';
 /** What a delivery is about ("Element"): the affected record, or a messaging event's provider entity. */
 export type DeliveryElement = { typeId: string; recordId: string } | { entityId: string };
 
-/** spec.md, "Delivery record". Retries update this row; a resend adds a new one. */
+/** docs/deliveries.md#the-delivery-log. Retries update this row; a resend adds a new one. */
 @Entity({ name: 'deliveries' })
 export class Delivery extends WebhookRow {
   /** The event's id: retries and resends send it unchanged (the envelope's `id`). */

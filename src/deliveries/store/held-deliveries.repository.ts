@@ -11,8 +11,8 @@ export interface HeldEndpoint {
 }
 
 /**
- * The endpoints with held deliveries (not started, `waiting_since` set; docs/architecture.md,
- * "Delivery capacity"), each with its stored state, in the order of their ids.
+ * The endpoints with held deliveries (not started, `waiting_since` set; docs/capacity.md), each
+ * with its stored state, in the order of their ids.
  */
 export async function heldEndpoints(manager: EntityManager): Promise<HeldEndpoint[]> {
   return (await HELD_ENDPOINTS.run(manager, [])) as unknown as HeldEndpoint[];

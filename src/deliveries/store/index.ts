@@ -1,8 +1,9 @@
 // The one owner of the deliveries feature's tables — `deliveries`, `delivery_attempts`, the kept
 // counts (`delivery_counts`, `delivery_count_changes`), `endpoint_states`, `resend_batches` and
-// `resend_batch_results` (docs/architecture.md): every read and write of them is a named function
-// or method of this folder, and everything outside it imports only this file (dependency-cruiser: deliveries-store-owns-its-tables). The entities are
-// exported as types only, so no caller can build a query of its own on them.
+// `resend_batch_results` (docs/architecture.md#the-direction-of-imports): every read and write of
+// them is a named function or method of this folder, and everything outside it imports only this
+// file (dependency-cruiser: deliveries-store-owns-its-tables). The entities are exported as types
+// only, so no caller can build a query of its own on them.
 import { DeliveryAttempt } from './delivery-attempt.entity';
 import { Delivery } from './delivery.entity';
 import { ResendBatch, ResendBatchResult } from './resend-batch.entity';

@@ -2,8 +2,9 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { projectRoot } from '../../project-root';
 
-// The one-owner rule of the deliveries feature's tables (docs/architecture.md), for what
-// dependency-cruiser cannot see: SQL written as text. Imports of the entities are the lint's (deliveries-store-owns-its-tables).
+// The one-owner rule of the deliveries feature's tables (docs/architecture.md#the-direction-of-imports),
+// for what dependency-cruiser cannot see: SQL written as text. Imports of the entities are the
+// lint's (deliveries-store-owns-its-tables).
 const OWNER = 'src/deliveries/store/';
 /** The schema's history: the migrations create and change the tables, and stay as they were. */
 const MIGRATIONS = 'src/app/db/migrations/';

@@ -10,8 +10,8 @@ export const IDEMPOTENCY_KEY_MAX = 255;
 /**
  * REST writes with an idempotency key (the `Idempotency-Key` header or an `idempotencyKey` body
  * field): the same key from the same key owner, in the same workspace, for the same method and
- * route, within 24 hours answers the first answer again (architecture.md, "idempotency"; spec.md,
- * Client behavior for 429: "Resend a write with the same idempotencyKey"). A key reused for
+ * route, within 24 hours answers the first answer again (docs/api.md#idempotent-writes:
+ * "Resend a write with the same idempotencyKey"). A key reused for
  * another request is refused. The answer commits with the write (src/db/idempotent-write.ts).
  * Unexpected errors (500) and busy refusals (429) keep no answer.
  */

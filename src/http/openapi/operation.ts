@@ -59,7 +59,10 @@ export const answer = <Schema extends z.ZodType>(
   example: z.input<Schema>,
 ): OperationSpec['success'] => ({ status, description, schema, example });
 
-/** A newest-first list read page by page (architecture.md, "paging"), described by what it lists. */
+/**
+ * A newest-first list read page by page (docs/api.md#request-format-and-methods), described by what
+ * it lists.
+ */
 export type PagedListSpec = Omit<OperationSpec, 'method' | 'success'> & {
   /** What one page holds, in the plural: `records`. */
   items: string;

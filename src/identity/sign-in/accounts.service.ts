@@ -22,7 +22,7 @@ export function assertPasswordAllowed(password: string, context: PasswordContext
 }
 
 /**
- * A new user with a new workspace in which the user is Admin (architecture.md: sign-up). The
+ * A new user with a new workspace in which the user is Admin (docs/app-api.md#routes). The
  * password is hashed before the email is looked up, so a taken email is answered no sooner than
  * the scrypt work of a real sign-up (the route counts every attempt against the client address).
  */
@@ -105,7 +105,7 @@ export async function signIn(
 /**
  * Replaces the user's password once the current one is proven, and signs out every other session
  * of the user (a browser left signed in elsewhere, or one an attacker holds), keeping the one
- * that asked. API keys are separate credentials and keep working (spec.md, API key lifecycle).
+ * that asked. API keys are separate credentials and keep working (docs/api.md#permissions).
  * A wrong current password changes nothing: 403 `currentPasswordWrong`, not 401, which would
  * mean "this session ended". Guesses meet a lock of their own (per user), and count against the
  * account as failed sign-ins do; the account's lock, which strangers can set, does not refuse it.

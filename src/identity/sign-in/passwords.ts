@@ -13,7 +13,7 @@ const SCHEME = 'scrypt-nfkc';
 /** Hashes stored before NFKC: the password as typed. They keep working, and are rehashed on sign-in. */
 const LEGACY_SCHEME = 'scrypt';
 
-/** `scrypt-nfkc$<salt hex>$<hash hex>` (architecture.md: web sign-in with scrypt). */
+/** `scrypt-nfkc$<salt hex>$<hash hex>` (docs/app-api.md#passwords-and-sign-in). */
 export async function hashPassword(password: string): Promise<string> {
   const salt = randomBytes(16);
   const hash = await scrypt(normalisePassword(password), salt, KEY_LENGTH);

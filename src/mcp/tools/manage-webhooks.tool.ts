@@ -12,9 +12,9 @@ import type { WebhookAction } from './webhook-action';
 import { webhookActions } from './webhook-actions';
 
 /**
- * `manage_webhooks` (spec.md, MCP: actions create, list_deliveries, resend_delivery, …), one
- * input shape per action, and its read actions again as read-only tools of their own (listed on
- * read-only connections: mcp-tools.ts).
+ * `manage_webhooks` (docs/api.md#mcp-post-apiv1mcp: actions create, list_deliveries,
+ * resend_delivery, …), one input shape per action, and its read actions again as read-only tools
+ * of their own (listed on read-only connections: mcp-tools.ts).
  */
 export function webhookTools(deps: {
   dataSource: DataSource;

@@ -30,7 +30,7 @@ export {
 
 /**
  * A record source "list": the records of one type, narrowed by a search and filters on fields and
- * relationships (architecture.md, "list"). The same semantics exist twice, in memory
+ * relationships (docs/api.md#rest-endpoints). The same semantics exist twice, in memory
  * (`matchesQuery`, for one changed record) and as SQL (`queryToSql`, for listing); the SQL test
  * holds them equal. In both:
  * - A filter that `validateQuery` would refuse (its field was since deleted or changed kind)

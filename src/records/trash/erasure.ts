@@ -10,7 +10,7 @@ import type { RecordEventData } from '../redaction';
 const MISSING = { state: 'missing' } as const;
 
 /**
- * spec.md, record.deletedPermanently: "earlier events of the record lose field values but keep
+ * docs/events.md#record-events: "earlier events of the record lose field values but keep
  * who and when". Field values become missing, identities (e-mail addresses, phone numbers) and
  * the display names of linked records go; event name, actor, time, ids and versions stay.
  */
@@ -54,7 +54,7 @@ export async function eraseRecord(
   cause: WriteCause,
 ): Promise<void> {
   const repo = new RecordsRepository(manager);
-  // One write: every event of it shares the causeId (spec.md, record events) and the moment.
+  // One write: every event of it shares the causeId (docs/events.md#record-events) and the moment.
   const causeId = randomUUID();
   const occurredAt = new Date();
   const unlinked = await unlinkActiveRecords(manager, repo, record);

@@ -24,7 +24,7 @@ export interface TrashTimer {
 }
 
 /**
- * The Trash (spec.md, Trash): moving a record in and out of it, erasing it by hand, and its 30
+ * The Trash (docs/api.md#rest-endpoints): moving a record in and out of it, erasing it by hand, and its 30
  * days: a timer per trashing, the timer's end (erase if still trashed at that version), and a
  * sweep that erases what a timer missed.
  */

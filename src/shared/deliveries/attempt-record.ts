@@ -22,7 +22,8 @@ const SIGNATURE_HEADERS: ReadonlySet<string> = new Set(['x-webhook-signature', '
  * The request's headers as kept: the service's own in clear (Content-Type, User-Agent,
  * X-Service-Delivery-Id, X-Webhook-Event, webhook-id, webhook-timestamp, Content-Length), the
  * signatures (X-Webhook-Signature, webhook-signature) and every custom header's value masked
- * (spec: header values are shown only to roles with Edit; the log is read by more).
+ * (docs/api.md#custom-headers: header values are shown only to roles with Edit; the log is read
+ * by more).
  */
 export function maskRequestHeaders(
   headers: Record<string, string>,

@@ -1,5 +1,5 @@
 // Retrying as its own state (issue 27, item 1). The spec has four statuses, and a Failed delivery
-// whose retry schedule still has an attempt to run stays Failed (spec.md, "Delivery status":
+// whose retry schedule still has an attempt to run stays Failed (docs/deliveries.md#the-delivery-log:
 // "Failed (retries pending)"). People need to tell it from a Failed one that is over, so every
 // surface shows a fifth, derived state beside the status: `retrying` while a next attempt is
 // scheduled, `failed` once none follows. The kept counts use the same split
@@ -23,7 +23,10 @@ export interface StatusAndNextAttempt {
   nextAttemptAt: Date | string | null;
 }
 
-/** True while a Failed delivery has its next attempt scheduled (spec: "Failed (retries pending)"). */
+/**
+ * True while a Failed delivery has its next attempt scheduled (docs/deliveries.md#retrying: "Failed
+ * (retries pending)").
+ */
 export const isRetrying = (delivery: StatusAndNextAttempt): boolean =>
   delivery.status === 'failed' && delivery.nextAttemptAt !== null;
 

@@ -1,7 +1,7 @@
 // An endpoint's state as its attempts show it (issue 23): healthy, degraded or failing, with the
 // reason and since when. The owner sees it beside the webhook; the worker serves a healthy endpoint's
 // attempts in the fast lane, as many at once as its window allows (endpoint-window.ts), and every
-// other endpoint's in the slow lane (docs/architecture.md, "Delivery capacity"). Pure: the worker,
+// other endpoint's in the slow lane (docs/capacity.md). Pure: the worker,
 // the server and the web app use it.
 
 export const ENDPOINT_STATES = ['healthy', 'degraded', 'failing'] as const;

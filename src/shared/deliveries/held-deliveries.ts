@@ -1,5 +1,5 @@
 // An endpoint's held deliveries as its held-deliveries workflow shows them in the Temporal Web UI
-// (workflows/held-deliveries.workflow.ts; docs/architecture.md, "Delivery capacity"). Pure: the
+// (workflows/held-deliveries.workflow.ts; docs/capacity.md). Pure: the
 // workflow, the activities and the tests share these shapes and words.
 
 /** The oldest held deliveries whose ids the workflow's HeldDeliveryIds search attribute lists. */

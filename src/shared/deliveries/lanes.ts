@@ -1,4 +1,4 @@
-// The two lanes a delivery attempt can run in (docs/architecture.md, "Delivery capacity"). Pure:
+// The two lanes a delivery attempt can run in (docs/capacity.md). Pure:
 // the workflow and the worker must agree on the slow lane's task queue.
 
 /** The task queue of the slow lane, beside the service's own. */

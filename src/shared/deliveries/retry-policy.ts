@@ -2,7 +2,7 @@ import { DELIVERY_FIRST_RETRY_MS, DELIVERY_MAX_ATTEMPTS, DELIVERY_RETRY_CAP_MS }
 
 /**
  * The pause after failed attempt `attempt` (1-based) before the next one: 10 s, 20 s, 40 s, …,
- * capped at one hour (spec.md, Delivery behavior 4). Pure: the delivery workflow uses it.
+ * capped at one hour (docs/deliveries.md#what-a-receiver-gets). Pure: the delivery workflow uses it.
  */
 export function retryDelayMs(attempt: number): number {
   return Math.min(DELIVERY_FIRST_RETRY_MS * 2 ** (attempt - 1), DELIVERY_RETRY_CAP_MS);
@@ -23,7 +23,7 @@ export type AttemptResult =
   | { kind: 'refused'; message: string };
 
 /**
- * spec.md, Delivery behavior 3-5: 2xx delivers; timeouts, network errors, 5xx, 408, 425 and 429
+ * docs/deliveries.md#what-a-receiver-gets: 2xx delivers; timeouts, network errors, 5xx, 408, 425 and 429
  * are retried; other answers (other 4xx, and 1xx/3xx, which are not success either) are not.
  * A destination the outbound guard refuses fails before sending, like behavior 6: not retried.
  */

@@ -11,7 +11,8 @@ function defineSearchAttributeKey<T extends KeyType>(name: string, type: T): { n
 }
 
 // Search attributes every delivery workflow carries, so an operator can find any delivery in
-// the Temporal Web UI by workspace, webhook, event or delivery.
+// the Temporal Web UI by workspace, webhook, event or delivery
+// (docs/deliveries.md#how-it-works-and-how-to-inspect-it).
 export const WorkspaceIdKey = defineSearchAttributeKey('WorkspaceId', 'KEYWORD');
 export const WebhookIdKey = defineSearchAttributeKey('WebhookId', 'KEYWORD');
 export const EventNameKey = defineSearchAttributeKey('EventName', 'KEYWORD');
@@ -22,7 +23,7 @@ export const DeliveryStatusKey = defineSearchAttributeKey('DeliveryStatus', 'KEY
 /**
  * `slow` once an attempt of the delivery waits for, or runs in, the slow lane (its endpoint is not
  * healthy, or the fast lane had no room for it); `fast` again when a later attempt runs in the fast
- * lane. Unset: every attempt so far ran in the fast lane (docs/architecture.md, "Delivery capacity").
+ * lane. Unset: every attempt so far ran in the fast lane (docs/capacity.md).
  */
 export const DeliveryLaneKey = defineSearchAttributeKey('DeliveryLane', 'KEYWORD');
 /**

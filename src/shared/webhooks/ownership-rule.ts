@@ -64,7 +64,7 @@ export function maySteerWebhook(editor: WebhookEditor, recordOwnerUserId: string
 }
 
 /**
- * spec.md, Permissions: "Only the record's webhook owner or an administrator can resend a record
+ * docs/api.md#permissions: "Only the record's webhook owner or an administrator can resend a record
  * event delivery." Retry now brings such a delivery's next attempt forward under the same rule. A
  * webhook without a record owner leaves it to administrators.
  */

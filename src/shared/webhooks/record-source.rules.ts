@@ -6,7 +6,7 @@ import { fieldOf, recordQuerySchema, validateQuery, type QueryField } from '../r
 import { canonicalUuid } from '../id-spelling';
 import { withCode } from '../with-code';
 
-/** spec.md, Limits: "recordSources: up to 50 entries". */
+/** docs/api.md#limits: "recordSources: up to 50 entries". */
 export const RECORD_SOURCES_MAX = 50;
 /** How many changed fields one source may watch (a request cap; a type has fewer fields). */
 export const CHANGED_FIELDS_MAX = 100;
@@ -47,7 +47,7 @@ export const recordSourcesSchema = z
   .meta({ maxItems: RECORD_SOURCES_MAX });
 
 /**
- * What is wrong with one source against the fields of its type (spec.md, "Webhook": a record
+ * What is wrong with one source against the fields of its type (docs/api.md#rest-endpoints: a record
  * source's query, changed fields and events) against its type, at `path`: filters that do not fit their field,
  * changed fields the type does not have, events the webhook does not subscribe to, and fields
  * `isRestricted` says the record owner cannot read (filtering on one, or watching it, would reveal

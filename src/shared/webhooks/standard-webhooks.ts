@@ -50,7 +50,7 @@ export function standardHeaderCollisions(headerNames: readonly string[]): string
 /**
  * Refuses (400 validation, `webhookHeaderNameReserved` at `['headers', name]`) custom headers named
  * like the scheme's own on a webhook with Standard Webhooks on: reserved while it is on, as the
- * spec's own headers are always (Custom header rules 1).
+ * spec's own headers are always (docs/api.md#custom-headers).
  */
 export function checkStandardHeaderNames(headerNames: readonly string[]): void {
   const collisions = standardHeaderCollisions(headerNames);

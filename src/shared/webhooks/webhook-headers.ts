@@ -1,8 +1,8 @@
-// Custom header rules (spec.md, "Custom header rules"). The web app bundles this file for its
+// Custom header rules (docs/api.md#custom-headers). The web app bundles this file for its
 // dialog: it must import nothing from Node.
 import { ValidationError, type ErrorIssue } from '../app-error';
 
-/** spec.md, Custom header rules 1: "Reserved names, rejected: …". Compared case-insensitively. */
+/** docs/api.md#custom-headers: "Reserved names, rejected: …". Compared case-insensitively. */
 export const RESERVED_HEADER_NAMES = [
   'Connection',
   'Content-Length',
@@ -13,22 +13,22 @@ export const RESERVED_HEADER_NAMES = [
   'X-Service-Delivery-Id',
 ] as const;
 
-/** spec.md, Limits: "Custom headers: up to 20; …". */
+/** docs/api.md#limits: "Custom headers: up to 20; …". */
 export const WEBHOOK_HEADERS_MAX_COUNT = 20;
-/** spec.md, Limits: "Custom headers: …; name up to 128 characters; …". */
+/** docs/api.md#limits: "Custom headers: …; name up to 128 characters; …". */
 export const WEBHOOK_HEADER_NAME_MAX = 128;
-/** spec.md, Limits: "Custom headers: …; value up to 2,048; …". */
+/** docs/api.md#limits: "Custom headers: …; value up to 2,048; …". */
 export const WEBHOOK_HEADER_VALUE_MAX = 2048;
-/** spec.md, Limits: "Custom headers: …; total 8,192 characters" (sum of name and value lengths). */
+/** docs/api.md#limits: "Custom headers: …; total 8,192 characters" (sum of name and value lengths). */
 export const WEBHOOK_HEADERS_TOTAL_MAX = 8192;
 
 const reservedNames: ReadonlySet<string> = new Set(RESERVED_HEADER_NAMES.map((name) => name.toLowerCase()));
 
-/** spec.md, Custom header rules 2: "valid HTTP tokens" (RFC 9110 §5.6.2 `token`). */
+/** docs/api.md#custom-headers: "valid HTTP tokens" (RFC 9110 §5.6.2 `token`). */
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 
 /**
- * spec.md, Custom header rules 2: "Latin-1 text without line breaks". Allowed: HTAB and the
+ * docs/api.md#custom-headers: "Latin-1 text without line breaks". Allowed: HTAB and the
  * printable ISO-8859-1 characters (U+0020–U+007E, U+00A0–U+00FF). Refused: CR, LF, NUL and every
  * other C0 control, DEL, the C1 controls (U+0080–U+009F, which Latin-1 leaves undefined) and
  * anything above U+00FF.
@@ -104,7 +104,7 @@ export function validateWebhookHeaders(headers: Record<string, string>): void {
 }
 
 /**
- * Reads the dialog's headers field (spec.md, Custom header rules 4): one `Name: value` per line,
+ * Reads the dialog's headers field (docs/api.md#custom-headers): one `Name: value` per line,
  * split at the first colon, name and value trimmed; a line without a colon is ignored. A field
  * holding only whitespace returns `null`, meaning "remove all headers". When a name repeats
  * exactly, the last line wins; names differing in case are kept so validation reports them.

@@ -7,7 +7,7 @@ import { ValidationError } from '../app-error';
  */
 export const WEBHOOK_URL_MAX = 2048;
 
-/** spec.md, Webhook url: "HTTP or HTTPS". */
+/** docs/api.md#url-and-transport: "HTTP or HTTPS". */
 const ALLOWED_PROTOCOLS: ReadonlySet<string> = new Set(['http:', 'https:']);
 
 /** A leading `scheme:` (RFC 3986 scheme syntax). */
@@ -29,7 +29,7 @@ const HOSTNAME_MAX = 253;
 const refuse = (message: string, customCode: string) => ValidationError.of(message, customCode, ['url']);
 
 /**
- * The URL as it is saved (spec.md, Webhook url): trimmed, `https://` in front when no scheme is
+ * The URL as it is saved (docs/api.md#url-and-transport): trimmed, `https://` in front when no scheme is
  * given, http or https only, a valid host, no credentials, in ASCII form (punycode host,
  * percent-encoded path and query: WHATWG `URL.href`). `href` also lowercases scheme and host,
  * drops a default port and adds `/` as the path of a bare origin. Throws a ValidationError.
@@ -66,7 +66,7 @@ export function normalizeWebhookUrl(input: string): string {
 }
 
 /**
- * spec.md, URL and transport rules 2: "localhost, 127.0.0.1 or ::1". Takes a WHATWG `hostname`,
+ * docs/api.md#url-and-transport: "localhost, 127.0.0.1 or ::1". Takes a WHATWG `hostname`,
  * which writes IPv6 in brackets (`[::1]`); the bare form is accepted too. Exact names only:
  * other loopback addresses (127.0.0.2, localhost.) are not on the spec's list.
  */

@@ -1,5 +1,6 @@
-// Create or edit a record: one input per field a person can write (app-api.md, "Writes"), links
-// chosen among the target type's records, assignments and identities. Only what changed is sent;
+// Create or edit a record: one input per field a person can write
+// (docs/app-api.md#records-and-the-record-model-same-routes-as-the-rest-api-with-the-session-cookie),
+// links chosen among the target type's records, assignments and identities. Only what changed is sent;
 // an emptied field sends null. Restricted fields show "Restricted" and are never sent; formula
 // fields are computed by the server.
 import { useEffect, useState, type FormEvent } from 'react';

@@ -38,7 +38,7 @@ export function curlExample(input: {
   const headers = [
     ...(keyed ? [`${keyHeader}: ${API_KEY_PLACEHOLDER}`] : []),
     ...(body ? ['Content-Type: application/json'] : []),
-    // MCP's Streamable HTTP answers 406 to a POST that does not accept both (spec.md, "MCP").
+    // MCP's Streamable HTTP answers 406 to a POST that does not accept both (docs/api.md#mcp-post-apiv1mcp).
     ...(path.endsWith('/mcp') ? ['Accept: application/json, text/event-stream'] : []),
     ...parameters
       .filter((parameter) => parameter.in === 'header' && parameter.required)

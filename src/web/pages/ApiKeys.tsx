@@ -1,5 +1,5 @@
-// Settings → API keys: the caller's own keys of the current workspace (spec.md, "API key" and
-// "Authentication" 8). Add a standard key or a quick connection; each key is a card with Delete.
+// Settings → API keys: the caller's own keys of the current workspace (docs/api.md#limits and
+// docs/api.md#permissions). Add a standard key or a quick connection; each key is a card with Delete.
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { addDays, API_KEY_NAME_MAX, expiryDateRange, zonedDate } from '../../shared/api-key.rules';
 import { api, type ApiKey, type CreatedKey } from '../api';

@@ -1,5 +1,5 @@
 // Settings → Connected apps: the chat assistants the signed-in person connected over OAuth in the
-// current workspace (spec.md, Authentication 6-7). Only their own: nobody sees another's, as with
+// current workspace (docs/api.md#connected-apps). Only their own: nobody sees another's, as with
 // keys. Disconnect revokes the app's tokens at once.
 import { useState } from 'react';
 import { api, type ConnectedApp } from '../api';

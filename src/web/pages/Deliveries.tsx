@@ -1,10 +1,10 @@
 // Deliveries (roles with Read access All on API & Webhooks): the delivery log of every webhook,
 // newest first, with the spec's columns (URL, Event, Element, Status, Status Code, Created at).
 // The Status column and filter use the spec's four statuses; a Failed delivery whose next attempt
-// is scheduled says when beside its status (architecture.md, "statuses in the web app"). Search
+// is scheduled says when beside its status (docs/deliveries.md#retrying). Search
 // (event and URL) and the filters are applied by the server and kept in the page's address, so a
 // link or a reload shows the same log; the count is the server's, over every page. Opening a row
-// shows Event Details (spec.md, "Web app actions for webhooks and keys").
+// shows Event Details (README.md#using-it).
 import { useEffect, useMemo, useState } from 'react';
 import { api, errorMessage, type DeliveryPage, type DeliveryView, type RecordTypeSummary } from '../api';
 import { DeliveryFiltersBar } from '../components/deliveries/DeliveryFiltersBar';
@@ -258,7 +258,8 @@ export function DeliveriesPage() {
                 <td>
                   <DeliveryStatusBadge delivery={delivery} />
                 </td>
-                {/* Empty when no response arrived (spec.md, "Delivery record": the list column stays empty). */}
+                {/* Empty when no response arrived (docs/deliveries.md#the-delivery-log: the list
+                    column stays empty). */}
                 <td data-testid="delivery-cell-status-code">{delivery.statusCode ?? ''}</td>
                 <td>
                   <DateTime value={delivery.createdAt} testId="delivery-created-at" seconds />

@@ -1,8 +1,8 @@
 // Webhooks (roles with Read access All on API & Webhooks): the workspace's webhooks, newest first,
 // with the spec's columns (URL, Description, Events, Status, Created at, Updated at), search on the
 // URL, creation and update date filters and "Load more". Add, open a row to edit (read-only
-// without Edit), Delete inside the dialog, and Show deliveries in the row menu (spec.md, "Web app
-// actions for webhooks and keys"). The routes are the REST API's under /app/api.
+// without Edit), Delete inside the dialog, and Show deliveries in the row menu
+// (README.md#using-it). The routes are the REST API's under /app/api.
 import { useState } from 'react';
 import { api, type WebhookListQuery, type WebhookView } from '../api';
 import { DateRange } from '../components/DateRange';

@@ -1,12 +1,16 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 
-/** spec.md, Authentication 9: "lowercase hexadecimal HMAC-SHA256 … with no prefix" (32 bytes). */
+/**
+ * docs/receivers.md#x-webhook-signature: "lowercase hexadecimal HMAC-SHA256 … with no prefix" (32
+ * bytes).
+ */
 const SIGNATURE_HEX = /^[0-9a-f]{64}$/;
 
 /**
- * The `X-Webhook-Signature` value (spec.md, Authentication 9; Body template rules 6): lowercase
- * hex HMAC-SHA256 of the exact bytes sent, keyed with the secret. A string body is signed as its
- * UTF-8 bytes, which is how it goes on the wire; never sign a re-serialized copy of the payload.
+ * The `X-Webhook-Signature` value (docs/receivers.md#x-webhook-signature;
+ * docs/api.md#body-template): lowercase hex HMAC-SHA256 of the exact bytes sent, keyed with the
+ * secret. A string body is signed as its UTF-8 bytes, which is how it goes on the wire; never sign
+ * a re-serialized copy of the payload.
  */
 export function signWebhookBody(secret: string, rawBody: string | Buffer): string {
   return createHmac('sha256', secret).update(rawBody).digest('hex');

@@ -7,7 +7,10 @@ import { deliveryFixture, type DeliveryFixture } from '../../helpers/delivery-fi
 import { Receiver } from '../../helpers/receiver';
 import { memberWithRole } from '../../helpers/web-client';
 
-/** spec.md, Delivery behavior 6 and 7, transport rule 3, and architecture.md's dispatch guarantees. */
+/**
+ * docs/deliveries.md#what-a-receiver-gets, docs/api.md#url-and-transport (checked again before each
+ * delivery), and docs/deliveries.md#guarantees.
+ */
 /**
  * These tests dispatch an event again by hand. Earlier tests' webhooks would also receive it, and
  * their sends lock the event (key share, startSend) while the hand dispatch locks it for update:

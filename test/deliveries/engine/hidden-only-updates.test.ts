@@ -14,7 +14,7 @@ const SECRET = 'hidden-only-secret';
 const RESTRICTED = { state: 'restricted' };
 
 /**
- * Issue 33, item 1 (architecture.md, "hidden-only updates"): a record.updated that changed only
+ * Issue 33, item 1 (docs/deliveries.md#what-the-record-owner-cannot-read): a record.updated that changed only
  * Amount (and Weighted amount, its formula) reaches a webhook whose record owner's role hides
  * Amount: a delivery row and a signed POST in the spec's envelope, both fields `restricted` on both
  * sides. The owner's access is read when each attempt is rendered, so a role changed between the

@@ -3,7 +3,7 @@ import { deliveryFixture, type DeliveryFixture } from '../../helpers/delivery-fi
 import { Receiver } from '../../helpers/receiver';
 
 /**
- * spec.md, Delivery behavior 3-5 and 7, on the time-skipping server with real receivers on
+ * docs/deliveries.md#what-a-receiver-gets, on the time-skipping server with real receivers on
  * loopback: the full 10-attempt schedule runs in seconds.
  */
 describe('delivery retries (time skipping)', () => {

@@ -15,9 +15,10 @@ const BULK = 2 * ATTEMPT_DETAILS_BATCH + 7;
  * Issue 26: each attempt's kept request (headers and body) has a retention window
  * (DELIVERY_ATTEMPT_DETAILS_DAYS, 30 by default); the sweep drops it from attempts older than the
  * window, in batches, and notes when. It never deletes a delivery or an attempt row, never changes
- * an attempt's outcome, and never touches an attempt inside the window (spec: the delivery record
- * and its payload are kept as long as the workspace exists). Event Details (REST, /app/api, MCP)
- * then say when the request expired. Timestamps are set directly in SQL.
+ * an attempt's outcome, and never touches an attempt inside the window
+ * (docs/deliveries.md#what-is-kept-for-how-long-and-why: the delivery record and its payload are
+ * kept as long as the workspace exists). Event Details (REST, /app/api, MCP) then say when the
+ * request expired. Timestamps are set directly in SQL.
  */
 describe('the retention window of attempt request details', () => {
   let app: TestApp;

@@ -8,7 +8,7 @@ import { deliveryFixture, type DeliveryFixture } from '../../helpers/delivery-fi
 import { connectMcp } from '../../helpers/mcp';
 import { Receiver } from '../../helpers/receiver';
 
-/** spec.md, Delivery status (resend row) and the resend rules, each one. */
+/** docs/deliveries.md#resend: the resend rules, each one. */
 describe('resend (time skipping)', () => {
   let fx: DeliveryFixture;
   let receiver: Receiver;

@@ -5,7 +5,7 @@ import { DELIVERY_MAX_ATTEMPTS } from '../../../shared/limits';
 import { STATUS_LABELS, webhookLabel } from '../../deliveries';
 
 /**
- * The delivery's status, one of the spec's four (spec.md, "Delivery record"), and beside a Failed
+ * The delivery's status, one of the spec's four (docs/deliveries.md#the-delivery-log), and beside a Failed
  * one whose next attempt is scheduled, when that attempt runs ("Failed · retrying at 14:03:27
  * UTC", in a colour of its own): it is Failed by the spec, but not over (issue 33, item 1).
  */

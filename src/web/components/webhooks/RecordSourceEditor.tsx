@@ -1,4 +1,4 @@
-// One record source of the webhook dialog (spec.md, "Webhook": recordTrigger, recordSources): its
+// One record source of the webhook dialog (docs/api.md#rest-endpoints: recordTrigger, recordSources): its
 // record type, search, filters on fields and relationships, changed fields and, when the webhook
 // has several sources, its events. Fields are offered by name from the viewer's readable fields;
 // the source stores their stable ids. Fields the viewer cannot see are kept, never named.

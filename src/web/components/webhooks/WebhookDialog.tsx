@@ -1,5 +1,5 @@
 // One webhook: Add (a new one), edit by opening a row, or read-only for roles without Edit
-// (spec.md, "Webhook", "Permissions on the API & Webhooks role row"). Saved secret and header
+// (docs/api.md#rest-endpoints, docs/api.md#permissions). Saved secret and header
 // values are shown only to people with Edit (and Admins); others read `********` and the header
 // names. Delete, after a confirmation, for roles with Delete.
 import { useEffect, useRef, useState, type FormEvent } from 'react';

@@ -1,6 +1,6 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
-/** Workspaces, users, roles and members (architecture.md, "workspaces, users" and "roles"). */
+/** Workspaces, users, roles and members (docs/app-api.md#routes, docs/api.md#permissions). */
 export class Identity1763769600000 implements MigrationInterface {
   name = 'Identity1763769600000';
 

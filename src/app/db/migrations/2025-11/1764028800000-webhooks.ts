@@ -1,6 +1,6 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
-/** Webhooks (spec.md, "Webhook"). Secrets and header values are stored encrypted. */
+/** Webhooks (docs/api.md#rest-endpoints). Secrets and header values are stored encrypted. */
 export class Webhooks1764028800000 implements MigrationInterface {
   name = 'Webhooks1764028800000';
 

@@ -1,7 +1,7 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * Deliveries (spec.md, "Delivery record") and their attempt history. A delivery outlives its
+ * Deliveries (docs/deliveries.md#the-delivery-log) and their attempt history. A delivery outlives its
  * webhook (no foreign key to webhooks): "Deleting a webhook keeps its past deliveries".
  */
 export class Deliveries1764115200000 implements MigrationInterface {

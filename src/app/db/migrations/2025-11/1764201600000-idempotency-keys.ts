@@ -1,6 +1,6 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
-/** Answers to REST writes by idempotency key (architecture.md, "idempotency"), kept 24 hours. */
+/** Answers to REST writes by idempotency key (docs/api.md#idempotent-writes), kept 24 hours. */
 export class IdempotencyKeys1764201600000 implements MigrationInterface {
   name = 'IdempotencyKeys1764201600000';
 

@@ -1,7 +1,7 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * The deliveries waiting for capacity (docs/architecture.md, "Delivery capacity"): those held in
+ * The deliveries waiting for capacity (docs/capacity.md): those held in
  * PostgreSQL before their workflow starts, per endpoint and oldest first, and those whose attempt
  * waits in the slow lane, per endpoint. The dispatch sweep's index leaves the held ones out (they are
  * released, not swept). Partial indexes hold only such rows; each is built CONCURRENTLY, outside a
