@@ -26,11 +26,14 @@ const transformIgnorePatterns = ['/node_modules/(?!(oidc-provider|jose)/)'];
 /** @type {import('jest').Config} */
 module.exports = {
   testTimeout: 60_000,
+  // Two files at a time, even on two cores: a file spends most of its time waiting (on PostgreSQL,
+  // its Temporal test server, its mail catcher, Chromium), and each has its own database, servers
+  // and free ports, so they do not meet. CONTRIBUTING.md ("Tests") names the timing-sensitive files.
+  maxWorkers: 2,
   // Each test file leaves about 30 MB behind in the process that ran it (its module registry stays
   // reachable: measured with --logHeapUsage, the same on main), so ~200 files in one process end up
   // near V8's heap limit and every later file slows down in garbage collection. A memory limit makes
-  // Jest run the files in a worker (still one at a time on 2 cores) and start a fresh one whenever it
-  // has grown past this after a file.
+  // Jest start a fresh worker whenever one has grown past this after a file.
   workerIdleMemoryLimit: '1.5GB',
   projects: [
     {

@@ -42,7 +42,7 @@ const ROOT_FILES = [
   'jest.config.js',
   'tsconfig.json',
   'tsconfig.build.json',
-  'eslint.config.mjs',
+  '.oxlintrc.json',
   'docker-compose.yml',
   'Dockerfile',
   'vite.config.ts',

@@ -1,16 +1,20 @@
 #!/usr/bin/env node
-// `npm run lint`: ESLint, the import layers (dependency-cruiser) and the formatting (prettier), run
-// side by side rather than one after the other: ESLint is one thread busy for most of the run, so
-// on a two-core machine prettier and dependency-cruiser take the other core (a cold run, as on CI,
-// went from 32 s to about the ESLint part alone). Each step's output is printed whole when it ends,
-// in this order, so the steps' lines never interleave; the exit code is the first failure's.
+// `node scripts/side-by-side.mjs <npm script>...`: runs the npm scripts side by side, not one after
+// the other, so every one of them runs even when another fails (the web app's type errors are not
+// hidden behind the service's), and a two-core machine keeps both cores busy. Each script's output is
+// printed whole when it ends, in the order given, so their lines never interleave; the exit code is
+// the first failure's. `npm run lint` and `npm run typecheck` are made of it.
 import { spawn } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
-const steps = ['lint:eslint', 'lint:imports', 'lint:format'];
+const scripts = process.argv.slice(2);
+if (scripts.length === 0) {
+  process.stderr.write('usage: node scripts/side-by-side.mjs <npm script>...\n');
+  process.exit(2);
+}
 
 function run(script) {
   return new Promise((resolve) => {
@@ -23,7 +27,7 @@ function run(script) {
   });
 }
 
-const results = await Promise.all(steps.map(run));
+const results = await Promise.all(scripts.map(run));
 for (const { script, code, output } of results) {
   process.stdout.write(`> ${script}${code ? ` (failed, exit code ${code})` : ''}\n`);
   process.stdout.write(Buffer.concat(output));
