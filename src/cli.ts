@@ -6,7 +6,7 @@ import type { DataSource } from 'typeorm';
 import { ConfigError, loadConfig } from './config';
 import { withDatabase } from './app/db/with-database';
 import { AppError } from './shared/app-error';
-import { passwordProblem } from './shared/password.rules';
+import { passwordProblem } from './shared/credentials/password.rules';
 import { createWorkspaceWithAdmin } from './identity/bootstrap';
 import { identityHooks } from './app/services';
 import { addMember } from './identity/members.service';

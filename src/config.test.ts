@@ -14,7 +14,7 @@ describe('loadConfig', () => {
     expect(sut.DATA_DIR).toBe(resolve(projectRoot(), '.data'));
   });
 
-  it('holds ADMIN_PASSWORD to the web password rule (src/shared/password.rules.ts)', () => {
+  it('holds ADMIN_PASSWORD to the web password rule (src/shared/credentials/password.rules.ts)', () => {
     expect(() => loadConfig({ ADMIN_PASSWORD: 'short' })).toThrow(
       new ConfigError(
         'Invalid configuration: ADMIN_PASSWORD use at least 15 characters: a few unrelated words are easy to remember.',

@@ -2,7 +2,7 @@ import { resolve } from 'node:path';
 import ipaddr from 'ipaddr.js';
 import { z } from 'zod';
 import { projectRoot } from './project-root';
-import { passwordProblem } from './shared/password.rules';
+import { passwordProblem } from './shared/credentials/password.rules';
 
 const port = z.coerce.number().int().min(1).max(65535);
 const optionalString = z

@@ -18,6 +18,7 @@ import { withSection } from '../report/sections';
 import { ms, wallMs } from '../stats';
 import { describeLoad, FAIRNESS_HEADING, renderFairness } from './report';
 import { parseScenario, runScenario, type ScenarioResult } from './scenario';
+import { runMain } from '../run-main';
 
 const BENCH_ROOT = resolve(__dirname, '..', '..', '..');
 const PROJECT_ROOT = resolve(process.env.BENCH_PROJECT_ROOT ?? BENCH_ROOT);
@@ -96,11 +97,4 @@ async function main(): Promise<void> {
   log(`wrote the ${FAIRNESS_HEADING} section of ${settings.output}`);
 }
 
-process.on('SIGINT', () => process.exit(130));
-main().then(
-  () => process.exit(0),
-  (error: unknown) => {
-    process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
-    process.exit(1);
-  },
-);
+runMain(main);

@@ -46,7 +46,6 @@ interface DevServerModule {
     port: number;
     uiPort: number;
     namespace: string;
-    onProgress?: (message: string) => void;
   }): Promise<{ address: string; stop: () => Promise<void> }>;
 }
 

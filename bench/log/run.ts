@@ -23,6 +23,7 @@ import { prepareWorkspace } from '../workspace';
 import { measureRoutes, type RouteTiming } from './routes';
 import { seedDeliveries, seedRare } from './seed';
 import { LOG_HEADING } from './heading';
+import { runMain } from '../run-main';
 
 const BENCH_ROOT = resolve(__dirname, '..', '..', '..');
 const PROJECT_ROOT = resolve(process.env.BENCH_PROJECT_ROOT ?? BENCH_ROOT);
@@ -210,11 +211,4 @@ function render(results: SizeResult[], m: ReturnType<typeof machine>): string {
   ].join('\n');
 }
 
-process.on('SIGINT', () => process.exit(130));
-main().then(
-  () => process.exit(0),
-  (error: unknown) => {
-    process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
-    process.exit(1);
-  },
-);
+runMain(main);

@@ -7,7 +7,7 @@ import { LastUsedWriter } from '../db/last-used';
 import { PreparedSelect } from '../db/prepared';
 import { API_KEY_PATTERN, hashApiKeyValue } from './api-key-value';
 import { ApiKey } from './api-key.entity';
-import { isExpired } from '../shared/api-key.rules';
+import { isExpired } from '../shared/credentials/api-key.rules';
 import type { FailureThrottle } from '../security/failure-throttle';
 
 /**

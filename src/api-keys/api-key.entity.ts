@@ -1,21 +1,15 @@
-import { Column, CreateDateColumn, Entity, PrimaryGeneratedColumn } from 'typeorm';
+import { Column, CreateDateColumn, Entity } from 'typeorm';
+import { PersonalRow } from '../db/workspace-row';
 import type { ApiKeyKind } from './api-key-view';
 
 export type { ApiKeyKind };
 
-/** docs/api.md#authentication. The value itself is never stored: only its SHA-256. */
+/**
+ * docs/api.md#authentication. The value itself is never stored: only its SHA-256. Its user is the
+ * owner, the creating user: only the owner sees and can delete the key.
+ */
 @Entity({ name: 'api_keys' })
-export class ApiKey {
-  @PrimaryGeneratedColumn('uuid')
-  id: string;
-
-  @Column({ name: 'workspace_id', type: 'uuid' })
-  workspaceId: string;
-
-  /** The owner: the creating user. Only the owner sees and can delete the key. */
-  @Column({ name: 'user_id', type: 'uuid' })
-  userId: string;
-
+export class ApiKey extends PersonalRow {
   @Column({ type: 'text' })
   name: string;
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { withCode } from '../errors/zod-issues';
-import { API_KEY_NAME_MAX } from '../shared/api-key.rules';
+import { API_KEY_NAME_MAX } from '../shared/credentials/api-key.rules';
 
 /** Settings → API keys → Standard API key (docs/api.md#limits: Name 1 to 255 characters, Expires in). */
 export const createApiKeyBody = z.object({

@@ -5,7 +5,7 @@ import type { Actor } from '../identity/actor';
 import { assertApiRight } from '../identity/permissions';
 import { generateApiKeyValue, hashApiKeyValue } from './api-key-value';
 import { ApiKey } from './api-key.entity';
-import { quickKeyExpiry, standardKeyExpiry } from '../shared/api-key.rules';
+import { quickKeyExpiry, standardKeyExpiry } from '../shared/credentials/api-key.rules';
 import type { ApiKeyView, CreatedApiKey } from './api-key-view';
 import { isKeyClient, isOAuthClient, keyClientLabel, snippetFor } from './quick-connections';
 

@@ -1,9 +1,7 @@
-import { spawn } from 'node:child_process';
-import { closeSync, mkdirSync, openSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { connect } from 'node:net';
 import { join } from 'node:path';
-import { logTail } from './log-tail';
-import { stopChild } from './stop-child';
+import { spawnServerChild } from './server-child';
 
 export interface MailCatcherOptions {
   /** The Mailpit binary (src/embedded/mail-catcher-binary.ts). */
@@ -32,18 +30,16 @@ const START_TIMEOUT_MS = 30_000;
 
 /**
  * Runs Mailpit (docs/mail.md): an SMTP server that keeps every message it is given instead of
- * delivering it, with an inbox page and a JSON API on `uiPort`. Both listen on loopback only. Like
- * the Temporal dev server, the child is in its own process group so a terminal Ctrl-C reaches
- * only us, and we stop it after the worker and the API.
+ * delivering it, with an inbox page and a JSON API on `uiPort`. Both listen on loopback only.
  */
 export async function startMailCatcher(options: MailCatcherOptions): Promise<RunningMailCatcher> {
   mkdirSync(options.dataDir, { recursive: true });
   const logFile = join(options.dataDir, 'mailpit.log');
-  const logFd = openSync(logFile, 'a');
   options.onProgress?.(
     `Starting the mail catcher (Mailpit) on port ${options.smtpPort} (inbox ${options.uiPort})…`,
   );
-  const child = spawn(
+  const server = spawnServerChild(
+    'The mail catcher',
     options.binary,
     [
       '--smtp',
@@ -58,26 +54,15 @@ export async function startMailCatcher(options: MailCatcherOptions): Promise<Run
       '--smtp-disable-rdns',
       '--quiet',
     ],
-    { stdio: ['ignore', logFd, logFd], detached: true },
+    logFile,
   );
-  closeSync(logFd);
-  const killOnExit = () => child.kill('SIGKILL');
-  process.once('exit', killOnExit);
-
-  const exited = new Promise<never>((_, reject) =>
-    child.once('exit', (code, signal) =>
-      reject(new Error(`The mail catcher exited (${code ?? signal}); see ${logFile}:\n${logTail(logFile)}`)),
-    ),
-  );
-  exited.catch(() => undefined);
   // Stops the readiness polls once the child has exited, so nothing is left polling a dead port.
   const gone = new AbortController();
-  child.once('exit', () => gone.abort());
+  server.child.once('exit', () => gone.abort());
   try {
-    await Promise.race([waitUntilServing(options.smtpPort, options.uiPort, gone.signal), exited]);
+    await Promise.race([waitUntilServing(options.smtpPort, options.uiPort, gone.signal), server.exited]);
   } catch (error) {
-    process.removeListener('exit', killOnExit);
-    await stopChild(child, 5_000);
+    await server.stop(5_000);
     throw error;
   }
 
@@ -86,10 +71,7 @@ export async function startMailCatcher(options: MailCatcherOptions): Promise<Run
     inboxUrl: `http://localhost:${options.uiPort}/`,
     apiUrl: `http://127.0.0.1:${options.uiPort}/api/v1`,
     ports: () => [options.smtpPort, options.uiPort],
-    stop: async () => {
-      process.removeListener('exit', killOnExit);
-      await stopChild(child, 5_000);
-    },
+    stop: () => server.stop(5_000),
   };
 }
 

@@ -1,11 +1,9 @@
-import { spawn } from 'node:child_process';
-import { closeSync, mkdirSync, openSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { Connection } from '@temporalio/client';
 import { SEARCH_ATTRIBUTE_KEYS } from '../shared/temporal/search-attributes';
 import { listeningPorts } from './listening-ports';
-import { logTail } from './log-tail';
-import { stopChild } from './stop-child';
+import { spawnServerChild } from './server-child';
 
 export interface DevServerOptions {
   /** The Temporal CLI; undefined falls back to the SDK's downloaded dev server. */
@@ -71,8 +69,7 @@ function devServerDynamicConfigArgs(): string[] {
 
 /**
  * Runs `temporal server start-dev` with its state in a SQLite file under `dataDir` and the Web UI
- * on `uiPort`. The child is put in its own process group so a terminal Ctrl-C reaches only us,
- * and we stop it after the worker has drained.
+ * on `uiPort`. We stop it after the worker has drained.
  */
 export async function startTemporalDevServer(options: DevServerOptions): Promise<RunningDevServer> {
   mkdirSync(options.dataDir, { recursive: true });
@@ -80,11 +77,11 @@ export async function startTemporalDevServer(options: DevServerOptions): Promise
 
   const address = `127.0.0.1:${options.port}`;
   const logFile = join(options.dataDir, 'temporal.log');
-  const logFd = openSync(logFile, 'a');
   options.onProgress?.(
     `Starting the Temporal dev server on port ${options.port} (Web UI ${options.uiPort})…`,
   );
-  const child = spawn(
+  const server = spawnServerChild(
+    'The Temporal dev server',
     options.cli,
     [
       'server',
@@ -106,31 +103,16 @@ export async function startTemporalDevServer(options: DevServerOptions): Promise
       ...devServerSearchAttributeArgs(),
       ...devServerDynamicConfigArgs(),
     ],
-    { stdio: ['ignore', logFd, logFd], detached: true },
+    logFile,
   );
-  closeSync(logFd);
-  const killOnExit = () => child.kill('SIGKILL');
-  process.once('exit', killOnExit);
-
-  const exited = new Promise<never>((_, reject) =>
-    child.once('exit', (code, signal) =>
-      reject(
-        new Error(`The Temporal dev server exited (${code ?? signal}); see ${logFile}:\n${logTail(logFile)}`),
-      ),
-    ),
-  );
-  exited.catch(() => undefined);
-  await Promise.race([waitUntilServing(address, options.namespace), exited]);
+  await Promise.race([waitUntilServing(address, options.namespace), server.exited]);
 
   return {
     address,
     uiUrl: `http://localhost:${options.uiPort}`,
     // The HTTP API, metrics and internal services take random free ports: read them off the process.
-    ports: () => [...new Set([options.port, options.uiPort, ...listeningPorts(child.pid!)])],
-    stop: async () => {
-      process.removeListener('exit', killOnExit);
-      await stopChild(child, 10_000);
-    },
+    ports: () => [...new Set([options.port, options.uiPort, ...listeningPorts(server.child.pid!)])],
+    stop: () => server.stop(10_000),
   };
 }
 

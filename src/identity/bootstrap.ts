@@ -1,7 +1,5 @@
 import type { DataSource } from 'typeorm';
-import { assertPasswordAllowed, createUser, normaliseEmail } from './sign-in/accounts.service';
-import { generatePassword, hashPassword } from './sign-in/passwords';
-import { User } from './user.entity';
+import { normaliseEmail, operatorAddedPerson } from './sign-in/accounts.service';
 import { Workspace } from './workspace.entity';
 import type { IdentityHooks } from './identity-hooks';
 import { createWorkspace } from './workspaces.service';
@@ -24,23 +22,14 @@ export async function createWorkspaceWithAdmin(
   hooks: IdentityHooks,
 ): Promise<CreatedWorkspace> {
   const email = normaliseEmail(input.adminEmail);
-  const existing = await dataSource.manager.findOneBy(User, { email });
-  const name = input.adminName ?? 'Admin';
   // ADMIN_PASSWORD and --admin-password follow the rule with the admin's own email and name.
-  if (!existing && input.adminPassword)
-    assertPasswordAllowed(input.adminPassword, { email, name }, ['adminPassword']);
-  const generatedPassword = existing || input.adminPassword ? undefined : generatePassword({ email, name });
-  const passwordHash = existing ? undefined : await hashPassword(input.adminPassword ?? generatedPassword!);
+  const { generatedPassword, userIn } = await operatorAddedPerson(
+    dataSource,
+    { email, name: input.adminName ?? 'Admin', password: input.adminPassword },
+    'adminPassword',
+  );
   const workspace = await dataSource.transaction(async (manager) => {
-    const admin =
-      existing ??
-      (await createUser(manager, {
-        email,
-        name,
-        passwordHash: passwordHash!,
-        // The operator's first Admin: the operator vouches for the address.
-        verified: true,
-      }));
+    const admin = await userIn(manager);
     // The operator's act: no creator, so no person's quota (QUOTA_PER_PERSON) holds it.
     return createWorkspace(
       manager,

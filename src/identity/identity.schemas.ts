@@ -1,6 +1,10 @@
 import { z } from 'zod';
 import { MEMBER_STATUSES } from './member.entity';
-import { PASSWORD_INPUT_LIMIT, passwordProblem, type PasswordContext } from '../shared/password.rules';
+import {
+  PASSWORD_INPUT_LIMIT,
+  passwordProblem,
+  type PasswordContext,
+} from '../shared/credentials/password.rules';
 import { canonicalUuid } from '../shared/id-spelling';
 import { ownCharacterRule } from '../http/validate';
 
@@ -9,7 +13,7 @@ const name = z.string().trim().min(1, 'Required.').max(255);
 
 /**
  * A password being chosen (sign-up, change password) follows the one rule in
- * src/shared/password.rules.ts, with who it is for when the body says (sign-up); change password
+ * src/shared/credentials/password.rules.ts, with who it is for when the body says (sign-up); change password
  * adds the signed-in person's own email and name in the service.
  */
 const newPasswordIssue = (
@@ -30,7 +34,7 @@ const newPasswordIssue = (
 
 // A password may hold any character (password.rules.ts): the control-character rule leaves it alone.
 const anyCharacters = <Schema extends z.ZodType>(schema: Schema) =>
-  ownCharacterRule(schema, 'src/shared/password.rules.ts');
+  ownCharacterRule(schema, 'src/shared/credentials/password.rules.ts');
 
 /** A password typed to prove who one is: any length a password may have, bounded for scrypt. */
 const password = anyCharacters(z.string().min(1, 'Required.').max(PASSWORD_INPUT_LIMIT));

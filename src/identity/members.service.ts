@@ -2,9 +2,8 @@ import type { MemberAdded, MemberView } from './identity-view';
 import type { IdentityHooks } from './identity-hooks';
 import type { DataSource, EntityManager } from 'typeorm';
 import { conflictError, notFoundError } from '../shared/app-error';
-import { assertPasswordAllowed, createUser, normaliseEmail } from './sign-in/accounts.service';
+import { normaliseEmail, operatorAddedPerson } from './sign-in/accounts.service';
 import { Member, type MemberStatus } from './member.entity';
-import { generatePassword, hashPassword } from './sign-in/passwords';
 import { Role } from './role.entity';
 import { User } from './user.entity';
 
@@ -53,31 +52,18 @@ export async function addMember(
 ): Promise<MemberAdded> {
   const email = normaliseEmail(input.email);
   const name = input.name?.trim() || email.split('@')[0]!;
-  let temporaryPassword: string | undefined;
-  const existing = await dataSource.manager.findOneBy(User, { email });
   // A given password (the CLI's --password) follows the rule like any other; so does a generated one.
-  if (!existing && input.password) assertPasswordAllowed(input.password, { email, name }, ['password']);
-  const passwordHash = existing
-    ? undefined
-    : await hashPassword((temporaryPassword = input.password ?? generatePassword({ email, name })));
+  const person = await operatorAddedPerson(dataSource, { email, name, password: input.password }, 'password');
   const member = await dataSource.transaction(async (manager) => {
     await roleIn(manager, workspaceId, input.roleId);
-    const user =
-      existing ??
-      (await createUser(manager, {
-        email,
-        name,
-        passwordHash: passwordHash!,
-        // Made by an operator (the CLI's add-member), who vouches for the address.
-        verified: true,
-      }));
+    const user = await person.userIn(manager);
     if (await manager.existsBy(Member, { workspaceId, userId: user.id })) {
       throw conflictError('This person is already a member of the workspace.', 'alreadyMember', ['email']);
     }
     await manager.insert(Member, { workspaceId, userId: user.id, roleId: input.roleId, status: 'active' });
     return memberView(manager, workspaceId, user.id);
   });
-  return input.password ? { member } : { member, temporaryPassword };
+  return input.password ? { member } : { member, temporaryPassword: person.generatedPassword };
 }
 
 /** Changes a member's role and/or status; a role change applies on the member's next call. */

@@ -1,4 +1,4 @@
-import { MESSAGING_EVENTS } from '../shared/event-catalog';
+import { MESSAGING_EVENTS } from '../shared/events/event-catalog';
 import { ACTIVITY_TYPES, eventNameOf, messagingEventData, providerActivitySchema } from './provider-activity';
 
 describe('provider activity', () => {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { MESSAGING_EVENTS, type MessagingEventName } from '../shared/event-catalog';
+import { MESSAGING_EVENTS, type MessagingEventName } from '../shared/events/event-catalog';
 
 /** The provider activity types, one per messaging event (`message.received` → `messaging.message.received`). */
 export const ACTIVITY_TYPES = MESSAGING_EVENTS.map((event) => event.slice('messaging.'.length)) as [

@@ -1,4 +1,5 @@
-import { Column, CreateDateColumn, Entity, PrimaryGeneratedColumn } from 'typeorm';
+import { Column, CreateDateColumn, Entity } from 'typeorm';
+import { PersonalRow } from '../db/workspace-row';
 
 /**
  * A chat assistant a person connected over OAuth (Settings → Connected apps): written at consent,
@@ -6,16 +7,7 @@ import { Column, CreateDateColumn, Entity, PrimaryGeneratedColumn } from 'typeor
  * it exists; deleting it (disconnect, member removed) revokes them.
  */
 @Entity({ name: 'oauth_connections' })
-export class OAuthConnection {
-  @PrimaryGeneratedColumn('uuid')
-  id: string;
-
-  @Column({ name: 'workspace_id', type: 'uuid' })
-  workspaceId: string;
-
-  @Column({ name: 'user_id', type: 'uuid' })
-  userId: string;
-
+export class OAuthConnection extends PersonalRow {
   @Column({ name: 'client_id', type: 'text' })
   clientId: string;
 

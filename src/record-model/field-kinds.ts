@@ -4,8 +4,8 @@
  * null) is missing. Links are not stored there: they live in `record_links` and are given to
  * matchers as `links: { [fieldId]: targetRecordId[] }`.
  */
-export { FIELD_KINDS, type FieldKind } from '../shared/field-kinds';
-import type { FieldKind } from '../shared/field-kinds';
+export { FIELD_KINDS, type FieldKind } from '../shared/records/field-kinds';
+import type { FieldKind } from '../shared/records/field-kinds';
 
 /**
  * Stored value per kind:

@@ -13,6 +13,10 @@ import { recordAccessOf } from './record-access';
 const typeNotFound = () => notFoundError('Record type not found.', 'recordTypeNotFound');
 const fieldNotFound = () => notFoundError('Field not found.', 'recordFieldNotFound');
 
+/** The `:id` of a type's or a field's path; a malformed one is the same 404 as an unknown one. */
+const typeIdOf = (ctx: { params: Record<string, string> }) => parseId(ctx.params.id, typeNotFound);
+const fieldIdOf = (ctx: { params: Record<string, string> }) => parseId(ctx.params.id, fieldNotFound);
+
 /** The record model: discovery and stable ids for everyone, changes for Admins. */
 export function modelRoutes(deps: { dataSource: DataSource; modelChanges: ModelChangesService }): Router {
   const { dataSource, modelChanges } = deps;
@@ -62,27 +66,27 @@ export function modelRoutes(deps: { dataSource: DataSource; modelChanges: ModelC
 
   router.patch('/model/types/:id', async (ctx) => {
     const { name } = parse(typeBody, ctx.request.body);
-    ctx.body = await modelChanges.renameType(actorOf(ctx), parseId(ctx.params.id, typeNotFound), name);
+    ctx.body = await modelChanges.renameType(actorOf(ctx), typeIdOf(ctx), name);
   });
 
   router.delete('/model/types/:id', async (ctx) => {
-    await modelChanges.deleteType(actorOf(ctx), parseId(ctx.params.id, typeNotFound));
+    await modelChanges.deleteType(actorOf(ctx), typeIdOf(ctx));
     ctx.status = 204;
   });
 
   router.post('/model/types/:id/fields', async (ctx) => {
     const body = parse(createFieldBody, ctx.request.body);
     ctx.status = 201;
-    ctx.body = await modelChanges.createField(actorOf(ctx), parseId(ctx.params.id, typeNotFound), body);
+    ctx.body = await modelChanges.createField(actorOf(ctx), typeIdOf(ctx), body);
   });
 
   router.patch('/model/fields/:id', async (ctx) => {
     const body = parse(updateFieldBody, ctx.request.body);
-    ctx.body = await modelChanges.updateField(actorOf(ctx), parseId(ctx.params.id, fieldNotFound), body);
+    ctx.body = await modelChanges.updateField(actorOf(ctx), fieldIdOf(ctx), body);
   });
 
   router.delete('/model/fields/:id', async (ctx) => {
-    await modelChanges.deleteField(actorOf(ctx), parseId(ctx.params.id, fieldNotFound));
+    await modelChanges.deleteField(actorOf(ctx), fieldIdOf(ctx));
     ctx.status = 204;
   });
 

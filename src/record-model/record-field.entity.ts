@@ -1,15 +1,10 @@
-import { Column, CreateDateColumn, Entity, PrimaryGeneratedColumn } from 'typeorm';
+import { Column, CreateDateColumn, Entity } from 'typeorm';
+import { WorkspaceRow } from '../db/workspace-row';
 import type { FieldConfig, FieldKind } from './field-kinds';
 
 /** A field of a record type. Its id is stable: renaming keeps it. */
 @Entity({ name: 'record_fields' })
-export class RecordField {
-  @PrimaryGeneratedColumn('uuid')
-  id: string;
-
-  @Column({ name: 'workspace_id', type: 'uuid' })
-  workspaceId: string;
-
+export class RecordField extends WorkspaceRow {
   @Column({ name: 'type_id', type: 'uuid' })
   typeId: string;
 

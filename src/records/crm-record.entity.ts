@@ -1,17 +1,12 @@
-import { Column, CreateDateColumn, Entity, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
+import { Column, Entity } from 'typeorm';
+import { EditedRow } from '../db/workspace-row';
 import type { StoredValue } from '../record-model/field-kinds';
 
 export type RecordStatus = 'active' | 'trashed' | 'erased';
 
 /** A CRM record. (Named CrmRecord: `Record` is TypeScript's own.) */
 @Entity({ name: 'records' })
-export class CrmRecord {
-  @PrimaryGeneratedColumn('uuid')
-  id: string;
-
-  @Column({ name: 'workspace_id', type: 'uuid' })
-  workspaceId: string;
-
+export class CrmRecord extends EditedRow {
   @Column({ name: 'type_id', type: 'uuid' })
   typeId: string;
 
@@ -27,13 +22,4 @@ export class CrmRecord {
 
   @Column({ name: 'trashed_at', type: 'timestamptz', nullable: true })
   trashedAt: Date | null;
-
-  @Column({ name: 'created_by', type: 'uuid', nullable: true })
-  createdBy: string | null;
-
-  @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
-  createdAt: Date;
-
-  @UpdateDateColumn({ name: 'updated_at', type: 'timestamptz' })
-  updatedAt: Date;
 }

@@ -3,7 +3,13 @@ import { conflictError } from '../shared/app-error';
 import type { Page } from '../http/paging';
 import type { Actor } from '../identity/actor';
 import { CrmRecord } from './crm-record.entity';
-import { diffSnapshots, EMPTY_SNAPSHOT, isEmptyChange, linkedIds } from './record-change';
+import {
+  diffSnapshots,
+  EMPTY_SNAPSHOT,
+  isEmptyChange,
+  linkedIds,
+  type RecordSnapshot,
+} from './record-change';
 import { applyRecordInput } from './record-input';
 import { listRecords, type RecordListOptions } from './query/record-list';
 import type { RecordView } from './record-view';
@@ -59,19 +65,7 @@ export class RecordsService {
           createdBy: actor.user.id,
         }),
       );
-      await context.repo.writeParts(actor.workspace.id, record.id, EMPTY_SNAPSHOT, next);
-      await this.writes.emit(
-        context,
-        actor.user.id,
-        cause,
-        'record.created',
-        record,
-        EMPTY_SNAPSHOT,
-        next,
-        0,
-        1,
-      );
-      return this.writes.view(context, record, next);
+      return this.saveParts(context, actor, cause, 'record.created', record, EMPTY_SNAPSHOT, next);
     });
   }
 
@@ -93,20 +87,37 @@ export class RecordsService {
       record.values = next.values;
       record.version += 1;
       await manager.save(record);
-      await context.repo.writeParts(actor.workspace.id, record.id, previous, next);
-      await this.writes.emit(
-        context,
-        actor.user.id,
-        cause,
-        'record.updated',
-        record,
-        previous,
-        next,
-        record.version - 1,
-        record.version,
-      );
-      return this.writes.view(context, record, next);
+      return this.saveParts(context, actor, cause, 'record.updated', record, previous, next);
     });
+  }
+
+  /**
+   * The last steps of a create or an update, once the record row is saved at its new version: its
+   * links, assignments and identities, its event from the version before, and the view of it.
+   */
+  private async saveParts(
+    context: WriteContext,
+    actor: Actor,
+    cause: WriteCause,
+    event: 'record.created' | 'record.updated',
+    record: CrmRecord,
+    previous: RecordSnapshot,
+    next: RecordSnapshot,
+  ): Promise<RecordView> {
+    await context.repo.writeParts(actor.workspace.id, record.id, previous, next);
+    const beforeVersion = record.version - 1;
+    await this.writes.emit(
+      context,
+      actor.user.id,
+      cause,
+      event,
+      record,
+      previous,
+      next,
+      beforeVersion,
+      record.version,
+    );
+    return this.writes.view(context, record, next);
   }
 
   /** One page of records of a type the actor can read, newest first. */

@@ -2,8 +2,8 @@
 // the draft of each record source (type, search, field and relationship filters, changed fields,
 // events), the write it leads to, and the checks the server would refuse it by. No React here.
 import type { ErrorIssue } from '../shared/app-error';
-import { RECORD_EVENTS } from '../shared/record-event-names';
-import { filterOpsOf, type RecordFilterOp } from '../shared/record-query.rules';
+import { RECORD_EVENTS } from '../shared/events/record-event-names';
+import { filterOpsOf, type RecordFilterOp } from '../shared/records/record-query.rules';
 import {
   recordSourceIssues,
   recordSourcesSchema,

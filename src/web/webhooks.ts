@@ -7,7 +7,7 @@ import {
   RETIRED_EVENTS,
   WEBHOOK_EVENTS,
   isRetiredEvent,
-} from '../shared/event-catalog';
+} from '../shared/events/event-catalog';
 import {
   SECRET_ROTATION_GRACE_HOURS_MAX,
   WEBHOOK_DESCRIPTION_MAX,

@@ -1,4 +1,4 @@
-import { MESSAGING_EVENTS, RECORD_EVENTS, RETIRED_EVENTS } from '../shared/event-catalog';
+import { MESSAGING_EVENTS, RECORD_EVENTS, RETIRED_EVENTS } from '../shared/events/event-catalog';
 import { checkWebhookEvents } from './events-rule';
 
 const codeOf = (events: string[]) => {

@@ -1,5 +1,5 @@
 import { AppError, type ErrorIssue } from '../shared/app-error';
-import { isRetiredEvent, WEBHOOK_EVENTS } from '../shared/event-catalog';
+import { isRetiredEvent, WEBHOOK_EVENTS } from '../shared/events/event-catalog';
 
 const KNOWN = new Set<string>(WEBHOOK_EVENTS);
 

@@ -7,7 +7,7 @@ import { Member } from '../identity/member.entity';
 import { activeAdminsQuery } from '../identity/members.service';
 import { User } from '../identity/user.entity';
 import type { SecretBox } from '../security/secret-box';
-import { isRetiredEvent, WEBHOOK_EVENTS } from '../shared/event-catalog';
+import { isRetiredEvent, WEBHOOK_EVENTS } from '../shared/events/event-catalog';
 import { recordSourceSchema } from './record-source-schemas';
 import { validateWebhookHeaders } from '../shared/webhooks/webhook-headers';
 import { normalizeWebhookUrl } from '../shared/webhooks/webhook-url';

@@ -1,4 +1,4 @@
-import { isRetiredEvent } from '../shared/event-catalog';
+import { isRetiredEvent } from '../shared/events/event-catalog';
 import { maskRecordSettings, type FieldReadable } from '../shared/webhooks/record-source-mask.rules';
 import type { WebhookHealth, WebhookView } from './webhook-view';
 import type { Webhook } from './webhook.entity';

@@ -1,15 +1,10 @@
-import { Column, CreateDateColumn, Entity, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
+import { Column, Entity } from 'typeorm';
+import { EditedRow } from '../db/workspace-row';
 import type { RecordSource, RecordTrigger } from './record-source-schemas';
 
 /** A webhook (docs/api.md#rest-endpoints). What leaves the service is decided by webhookView(). */
 @Entity({ name: 'webhooks' })
-export class Webhook {
-  @PrimaryGeneratedColumn('uuid')
-  id: string;
-
-  @Column({ name: 'workspace_id', type: 'uuid' })
-  workspaceId: string;
-
+export class Webhook extends EditedRow {
   @Column({ type: 'text' })
   url: string;
 
@@ -70,13 +65,4 @@ export class Webhook {
   /** Raised when the record trigger or sources change: a record-event resend checks it. */
   @Column({ name: 'sources_version', type: 'integer', default: 1 })
   sourcesVersion: number;
-
-  @Column({ name: 'created_by', type: 'uuid', nullable: true })
-  createdBy: string | null;
-
-  @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
-  createdAt: Date;
-
-  @UpdateDateColumn({ name: 'updated_at', type: 'timestamptz' })
-  updatedAt: Date;
 }

@@ -3,7 +3,7 @@ import type { ComponentSchemas } from '../http/openapi/components';
 import { body, DELETED, pagedList, uuidParam, type OperationSpec } from '../http/openapi/operation';
 import type { Check, Same } from '../http/view-schemas';
 import { FILTER_CODES } from '../records/records.openapi';
-import { WEBHOOK_EVENTS } from '../shared/event-catalog';
+import { WEBHOOK_EVENTS } from '../shared/events/event-catalog';
 import { recordSourceSchema, recordTriggerSchema } from './record-source-schemas';
 import {
   webhookCreatedExample,

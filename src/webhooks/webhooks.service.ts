@@ -12,7 +12,7 @@ import { restoreMaskedSettings, type FieldReadable } from '../shared/webhooks/re
 import type { SecretBox } from '../security/secret-box';
 import { validateBodyTemplate } from './body-template';
 import { checkWebhookEvents } from './events-rule';
-import { isRecordEvent } from '../shared/event-catalog';
+import { isRecordEvent } from '../shared/events/event-catalog';
 import {
   checkWebhookSteering,
   maySteerWebhook,

@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
-import { WEBHOOK_EVENTS } from '../../src/shared/event-catalog';
-import { EVENT_DESCRIPTIONS } from '../../src/shared/event-catalog-descriptions';
+import { WEBHOOK_EVENTS } from '../../src/shared/events/event-catalog';
+import { EVENT_DESCRIPTIONS } from '../../src/shared/events/event-catalog-descriptions';
 import { appFetch, eventually, screenshot, useBrowserSession } from '../helpers/browser';
 import { importLegacyWebhook } from '../helpers/legacy-import';
 import type { TestApp } from '../helpers/test-app';

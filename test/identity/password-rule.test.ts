@@ -3,12 +3,12 @@ import { addMember } from '../../src/identity/members.service';
 import { Role } from '../../src/identity/role.entity';
 import { User } from '../../src/identity/user.entity';
 import { invitationTokenSentBy } from '../helpers/mailboxes';
-import { passwordProblem } from '../../src/shared/password.rules';
+import { passwordProblem } from '../../src/shared/credentials/password.rules';
 import { startTestApp, type TestApp } from '../helpers/test-app';
 import { TEST_PASSWORD, WebClient, freshClientAddress } from '../helpers/web-client';
 
 /**
- * Issue 24: the password rule (src/shared/password.rules.ts, after NIST SP 800-63B-4) where people
+ * Issue 24: the password rule (src/shared/credentials/password.rules.ts, after NIST SP 800-63B-4) where people
  * choose a password over HTTP (sign-up, change password, accepting an invitation) and where the
  * service makes one (the operator CLI's add-member),
  * and old passwords stored before it.

@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process';
 import { resolve } from 'node:path';
 import { promisify } from 'node:util';
-import { WEBHOOK_EVENTS } from '../../src/shared/event-catalog';
+import { WEBHOOK_EVENTS } from '../../src/shared/events/event-catalog';
 import { startTestApp, type TestApp } from '../helpers/test-app';
 import { WebClient } from '../helpers/web-client';
 

@@ -1,6 +1,6 @@
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { IDEMPOTENCY_KEY_MAX } from '../../src/http/idempotency/idempotency';
-import { QUERY_FILTERS_MAX, QUERY_SEARCH_MAX } from '../../src/shared/record-query.rules';
+import { QUERY_FILTERS_MAX, QUERY_SEARCH_MAX } from '../../src/shared/records/record-query.rules';
 import { BODY_TEMPLATE_MAX, WEBHOOK_DESCRIPTION_MAX, WEBHOOK_SECRET_MAX } from '../../src/shared/limits';
 import { CHANGED_FIELDS_MAX, RECORD_SOURCES_MAX } from '../../src/shared/webhooks/record-source.rules';
 import {

@@ -1,5 +1,5 @@
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
-import { WEBHOOK_EVENTS } from '../../src/shared/event-catalog';
+import { WEBHOOK_EVENTS } from '../../src/shared/events/event-catalog';
 import { BODY_TEMPLATE_MAX, WEBHOOK_DESCRIPTION_MAX, WEBHOOK_SECRET_MAX } from '../../src/shared/limits';
 import { WEBHOOK_HEADERS_MAX_COUNT } from '../../src/shared/webhooks/webhook-headers';
 import { resendWorkflowId } from '../../workflows/resend-delivery.workflow';

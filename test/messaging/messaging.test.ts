@@ -6,7 +6,7 @@ import { Delivery } from '../../src/deliveries/store/delivery.entity';
 import { StoredEvent } from '../../src/messaging/stored-event.entity';
 import { simulateProvider } from '../../src/messaging/simulator';
 import { projectRoot } from '../../src/project-root';
-import { MESSAGING_EVENTS, RETIRED_EVENTS } from '../../src/shared/event-catalog';
+import { MESSAGING_EVENTS, RETIRED_EVENTS } from '../../src/shared/events/event-catalog';
 import { signWebhookBody } from '../../src/webhooks/signing/signature';
 import { deliveryFixture, type DeliveryFixture } from '../helpers/delivery-fixture';
 import { connectMcp } from '../helpers/mcp';

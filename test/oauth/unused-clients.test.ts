@@ -1,4 +1,4 @@
-import { OAuthClientLimits1764658800000 } from '../../src/app/db/migrations/2025-12/1764658800000-oauth-client-limits';
+import { OAuthClientLimits1764658800000 } from '../../src/app/db/migrations/2025-12-01-to-02-morning/1764658800000-oauth-client-limits';
 import { migrations } from '../../src/app/db/migrations';
 import { OAuthConnection } from '../../src/oauth/oauth-connection.entity';
 import { hashOAuthId } from '../../src/oauth/oauth-adapter';

@@ -1,4 +1,4 @@
-import { IdSpelling1764691200000 } from '../../src/app/db/migrations/2025-12/1764691200000-id-spelling';
+import { IdSpelling1764691200000 } from '../../src/app/db/migrations/2025-12-02-from-noon/1764691200000-id-spelling';
 import { connectMcp } from '../helpers/mcp';
 import { startTestApp, type TestApp } from '../helpers/test-app';
 import { keyCall, memberWithRole, WebClient } from '../helpers/web-client';

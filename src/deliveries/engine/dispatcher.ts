@@ -5,7 +5,7 @@ import { CrmRecord } from '../../records/crm-record.entity';
 import { modelAtRevision } from '../../record-model/model-cache';
 import { recordAccessOf } from '../../record-model/record-access';
 import type { Actor } from '../../identity/actor';
-import type { RecordEventName } from '../../shared/record-event-names';
+import type { RecordEventName } from '../../shared/events/record-event-names';
 import type { RecordEvent } from '../../records/record-event.entity';
 import type { RecordEventData } from '../../records/redaction';
 import type { MatchableRecord } from '../../records/query/record-query';

@@ -1,6 +1,6 @@
 import type { FieldDef } from '../../record-model/field-kinds';
 import type { RecordAccess } from '../../record-model/record-access';
-import type { RecordEventName } from '../../shared/record-event-names';
+import type { RecordEventName } from '../../shared/events/record-event-names';
 import { matchesQuery, type MatchableRecord } from '../../records/query/record-query';
 import type { RecordEventData } from '../../records/redaction';
 import type { RecordSource, RecordTrigger } from '../../webhooks/record-source-schemas';

@@ -6,7 +6,7 @@ import type { Actor } from '../../identity/actor';
 import { assertApiRight } from '../../identity/permissions';
 import type { Logger } from '../../logger';
 import { loadRecordAccess, UNRESTRICTED_ACCESS } from '../../record-model/record-access';
-import { isRecordEvent, isRetiredEvent } from '../../shared/event-catalog';
+import { isRecordEvent, isRetiredEvent } from '../../shared/events/event-catalog';
 import { maySendRecordDeliveryAgain } from '../../shared/webhooks/ownership-rule';
 import { WebhooksRepository } from '../../webhooks/webhooks.repository';
 import { webhookNotFound } from '../../webhooks/webhooks.service';

@@ -7,7 +7,7 @@ import {
   type HeaderPair,
 } from '../../shared/deliveries/attempt-record';
 import { deliveryState } from '../../shared/deliveries/delivery-state';
-import { isRetiredEvent } from '../../shared/event-catalog';
+import { isRetiredEvent } from '../../shared/events/event-catalog';
 import type { Delivery, DeliveryAttempt } from '../store';
 import type { DeliveryLabels } from './delivery-labels';
 import type { DeliveryAttemptView, DeliveryView } from './delivery-view';

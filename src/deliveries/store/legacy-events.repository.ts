@@ -1,5 +1,5 @@
 import type { EntityManager } from 'typeorm';
-import { RETIRED_EVENTS } from '../../shared/event-catalog';
+import { RETIRED_EVENTS } from '../../shared/events/event-catalog';
 
 /**
  * The 15 retired names as an SQL list of literals. The partial index

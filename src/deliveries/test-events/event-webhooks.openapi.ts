@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import type { FieldDef } from '../../record-model/field-kinds';
-import { isRecordEvent, WEBHOOK_EVENTS, type WebhookEvent } from '../../shared/event-catalog';
-import { EVENT_DESCRIPTIONS } from '../../shared/event-catalog-descriptions';
+import { isRecordEvent, WEBHOOK_EVENTS, type WebhookEvent } from '../../shared/events/event-catalog';
+import { EVENT_DESCRIPTIONS } from '../../shared/events/event-catalog-descriptions';
 import { messagingEventEnvelopeSchema, recordEventEnvelopeSchema } from '../engine/envelope-view';
 import { testEventData } from './test-event';
 

@@ -1,4 +1,4 @@
-import { WEBHOOK_EVENTS } from '../../shared/event-catalog';
+import { WEBHOOK_EVENTS } from '../../shared/events/event-catalog';
 import { EVENT_WEBHOOKS } from './event-webhooks.openapi';
 
 describe('the OpenAPI webhooks section', () => {

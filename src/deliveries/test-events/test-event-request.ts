@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { WEBHOOK_EVENTS } from '../../shared/event-catalog';
+import { WEBHOOK_EVENTS } from '../../shared/events/event-catalog';
 
 /** `POST /webhooks/{id}/test`: which of the webhook's events to send a sample of. */
 export const sendTestEventBody = z.strictObject({

@@ -1,5 +1,5 @@
 import type { FieldDef } from '../../record-model/field-kinds';
-import { RECORD_EVENTS } from '../../shared/event-catalog';
+import { RECORD_EVENTS } from '../../shared/events/event-catalog';
 import { testEventData, type SampleRecordType } from './test-event';
 
 const field = (id: string, name: string, kind: FieldDef['kind'], position: number): FieldDef => ({

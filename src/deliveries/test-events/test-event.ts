@@ -1,7 +1,7 @@
 import type { FieldDef, StoredValue } from '../../record-model/field-kinds';
 import { diffSnapshots, EMPTY_SNAPSHOT, type RecordSnapshot } from '../../records/record-change';
 import type { RecordEventData } from '../../records/redaction';
-import { isRecordEvent, type WebhookEvent } from '../../shared/event-catalog';
+import { isRecordEvent, type WebhookEvent } from '../../shared/events/event-catalog';
 
 /** A sample value of each field kind a sample record shows (other kinds are left out). */
 function sampleValue(field: FieldDef, typeName: string): StoredValue | undefined {

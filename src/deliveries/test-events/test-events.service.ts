@@ -8,7 +8,7 @@ import { StoredEvent } from '../../messaging/stored-event.entity';
 import { loadModel } from '../../record-model/model.service';
 import { loadRecordAccess } from '../../record-model/record-access';
 import { conflictError } from '../../shared/app-error';
-import { isRecordEvent, type WebhookEvent } from '../../shared/event-catalog';
+import { isRecordEvent, type WebhookEvent } from '../../shared/events/event-catalog';
 import { WebhooksRepository, type Webhook } from '../../webhooks/webhooks.repository';
 import { webhookNotFound } from '../../webhooks/webhooks.service';
 import type { DeliveryStarter } from '../engine/delivery-starter';

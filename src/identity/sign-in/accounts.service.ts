@@ -1,8 +1,8 @@
 import type { DataSource, EntityManager } from 'typeorm';
 import { AppError, ValidationError, authenticationError, conflictError } from '../../shared/app-error';
-import { passwordProblem, type PasswordContext } from '../../shared/password.rules';
+import { passwordProblem, type PasswordContext } from '../../shared/credentials/password.rules';
 import { normaliseEmail } from './email';
-import { dummyPasswordHash, hashPassword, isLegacyHash, verifyPassword } from './passwords';
+import { dummyPasswordHash, generatePassword, hashPassword, isLegacyHash, verifyPassword } from './passwords';
 import { endOtherSessions } from '../sessions/sessions.service';
 import type { SignInThrottle } from './sign-in-throttle';
 import { User } from '../user.entity';
@@ -70,6 +70,35 @@ export async function createUser(
       emailVerifiedAt: input.verified ? new Date() : null,
     }),
   );
+}
+
+export interface OperatorAddedPerson {
+  /** Set only when the person is new and no password was given: print it once. */
+  generatedPassword?: string;
+  /** The existing user, or the new one created in the caller's transaction. */
+  userIn: (manager: EntityManager) => Promise<User>;
+}
+
+/**
+ * A person an operator adds (the CLI, ADMIN_PASSWORD): the user with this email if there is one;
+ * otherwise a new one, verified because the operator vouches for the address, with the given
+ * password (which follows the rule, refused at `passwordField`) or a generated one.
+ */
+export async function operatorAddedPerson(
+  dataSource: DataSource,
+  person: { email: string; name: string; password?: string },
+  passwordField: string,
+): Promise<OperatorAddedPerson> {
+  const { email, name, password } = person;
+  const existing = await dataSource.manager.findOneBy(User, { email });
+  if (existing) return { userIn: async () => existing };
+  if (password) assertPasswordAllowed(password, { email, name }, [passwordField]);
+  const generatedPassword = password ? undefined : generatePassword({ email, name });
+  const passwordHash = await hashPassword(password ?? generatedPassword!);
+  return {
+    generatedPassword,
+    userIn: (manager) => createUser(manager, { email, name, passwordHash, verified: true }),
+  };
 }
 
 /**

@@ -1,5 +1,5 @@
 import { randomBytes, scryptSync } from 'node:crypto';
-import { passwordProblem } from '../../shared/password.rules';
+import { passwordProblem } from '../../shared/credentials/password.rules';
 import { dummyPasswordHash, generatePassword, hashPassword, isLegacyHash, verifyPassword } from './passwords';
 
 describe('passwords', () => {

@@ -1,6 +1,10 @@
 import { randomBytes, randomInt, scrypt as scryptCallback, timingSafeEqual } from 'node:crypto';
 import { promisify } from 'node:util';
-import { normalisePassword, passwordProblem, type PasswordContext } from '../../shared/password.rules';
+import {
+  normalisePassword,
+  passwordProblem,
+  type PasswordContext,
+} from '../../shared/credentials/password.rules';
 
 const scrypt = promisify(scryptCallback) as (
   password: string,
@@ -8,7 +12,7 @@ const scrypt = promisify(scryptCallback) as (
   keylen: number,
 ) => Promise<Buffer>;
 const KEY_LENGTH = 64;
-/** Hashes of the NFKC form (src/shared/password.rules.ts): `scrypt-nfkc$<salt hex>$<hash hex>`. */
+/** Hashes of the NFKC form (src/shared/credentials/password.rules.ts): `scrypt-nfkc$<salt hex>$<hash hex>`. */
 const SCHEME = 'scrypt-nfkc';
 /** Hashes stored before NFKC: the password as typed. They keep working, and are rehashed on sign-in. */
 const LEGACY_SCHEME = 'scrypt';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { listAllDeliveriesQuery } from '../../deliveries/log/delivery-query';
-import { WEBHOOK_EVENTS } from '../../shared/event-catalog';
+import { WEBHOOK_EVENTS } from '../../shared/events/event-catalog';
 import {
   SECRET_ROTATION_GRACE_HOURS_DEFAULT,
   SECRET_ROTATION_GRACE_HOURS_MAX,

@@ -7,7 +7,7 @@ import {
   sameId,
   type RecordFilter,
   type RecordQuery,
-} from '../../shared/record-query.rules';
+} from '../../shared/records/record-query.rules';
 
 // The shapes and the filter rules are pure and shared with the web app's record source editor.
 export {
@@ -26,7 +26,7 @@ export {
   type RecordFilter,
   type RecordFilterOp,
   type RecordQuery,
-} from '../../shared/record-query.rules';
+} from '../../shared/records/record-query.rules';
 
 /**
  * A record source "list": the records of one type, narrowed by a search and filters on fields and

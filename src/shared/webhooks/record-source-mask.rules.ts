@@ -1,6 +1,6 @@
 import { ValidationError, type ErrorIssue } from '../app-error';
 import { MASKED_VALUE } from '../deliveries/attempt-record';
-import { sameId } from '../record-query.rules';
+import { sameId } from '../records/record-query.rules';
 
 /**
  * Issue 24, item 5: a webhook's record sources as one reader sees them. A filter on a field the

@@ -1,4 +1,4 @@
-import type { QueryField } from '../record-query.rules';
+import type { QueryField } from '../records/record-query.rules';
 import { recordSourceIssues, recordSourcesSchema, RECORD_SOURCES_MAX } from './record-source.rules';
 
 const typeId = '2f6b8d14-9c3e-4a71-8b5d-0e4f7a2c6d93';

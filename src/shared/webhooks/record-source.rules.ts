@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { AppError, type ErrorIssue } from '../app-error';
 import { MASKED_VALUE } from '../deliveries/attempt-record';
-import { RECORD_EVENTS } from '../record-event-names';
-import { fieldOf, recordQuerySchema, validateQuery, type QueryField } from '../record-query.rules';
+import { RECORD_EVENTS } from '../events/record-event-names';
+import { fieldOf, recordQuerySchema, validateQuery, type QueryField } from '../records/record-query.rules';
 import { canonicalUuid } from '../id-spelling';
 import { withCode } from '../with-code';
 

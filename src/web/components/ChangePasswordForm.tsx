@@ -1,15 +1,11 @@
 // Settings → Account: a new password, proven by the current one (POST /app/api/auth/password).
 // The server signs out the person's other sessions; this one stays signed in.
 import { useState, type FormEvent } from 'react';
-import {
-  PASSWORD_MAX_LENGTH,
-  PASSWORD_MIN_LENGTH,
-  PASSWORD_RULE_HINT,
-  passwordProblem,
-} from '../../shared/password.rules';
+import { passwordProblem } from '../../shared/credentials/password.rules';
 import { api } from '../api';
 import { useSubmit } from '../hooks/useSubmit';
 import { ErrorMessage, SubmitButton } from './Dialog';
+import { NewPasswordField, RequiredField } from './RequiredField';
 import { useFormFields } from './useFormFields';
 
 export function ChangePasswordForm() {
@@ -37,39 +33,21 @@ export function ChangePasswordForm() {
 
   return (
     <form className="form narrow-form" onSubmit={submit} data-testid="change-password-form">
-      <label>
-        Current password
-        <input
-          type="password"
-          required
-          autoComplete="current-password"
-          data-testid="current-password"
-          {...field('currentPassword')}
-        />
-      </label>
-      <label>
-        New password
-        <input
-          type="password"
-          required
-          minLength={PASSWORD_MIN_LENGTH}
-          maxLength={PASSWORD_MAX_LENGTH}
-          autoComplete="new-password"
-          data-testid="new-password"
-          {...field('newPassword')}
-        />
-        <span className="hint">{PASSWORD_RULE_HINT}</span>
-      </label>
-      <label>
-        New password again
-        <input
-          type="password"
-          required
-          autoComplete="new-password"
-          data-testid="new-password-confirmation"
-          {...field('confirmation')}
-        />
-      </label>
+      <RequiredField
+        label="Current password"
+        type="password"
+        autoComplete="current-password"
+        testId="current-password"
+        {...field('currentPassword')}
+      />
+      <NewPasswordField label="New password" testId="new-password" {...field('newPassword')} />
+      <RequiredField
+        label="New password again"
+        type="password"
+        autoComplete="new-password"
+        testId="new-password-confirmation"
+        {...field('confirmation')}
+      />
       <ErrorMessage message={error} />
       {changed ? (
         <p className="notice" role="status" data-testid="password-changed">

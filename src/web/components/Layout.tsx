@@ -6,6 +6,43 @@ import { Link, useRouter } from '../router';
 import { useSession, useSessionContext } from '../session';
 import { useSubmit } from '../hooks/useSubmit';
 
+type Permissions = ReturnType<typeof useSession>['permissions'];
+
+/** A link of the navigation; `needs` names the permission without which it is not shown. */
+type NavLink = { to: string; label: string; testId: string; needs?: 'apiRead' | 'manageWorkspace' };
+
+const MAIN_LINKS: NavLink[] = [
+  { to: '/', label: 'Dashboard', testId: 'nav-dashboard' },
+  { to: '/records', label: 'Records', testId: 'nav-records' },
+  { to: '/webhooks', label: 'Webhooks', testId: 'nav-webhooks', needs: 'apiRead' },
+  { to: '/deliveries', label: 'Deliveries', testId: 'nav-deliveries', needs: 'apiRead' },
+  { to: '/api-reference', label: 'API reference', testId: 'nav-api-reference' },
+];
+
+const SETTINGS_LINKS: NavLink[] = [
+  { to: '/settings/account', label: 'Account', testId: 'nav-account' },
+  { to: '/settings/api-keys', label: 'API keys', testId: 'nav-api-keys', needs: 'apiRead' },
+  { to: '/settings/connected-apps', label: 'Connected apps', testId: 'nav-connected-apps' },
+  { to: '/settings/members', label: 'Members', testId: 'nav-members', needs: 'manageWorkspace' },
+  { to: '/settings/roles', label: 'Roles', testId: 'nav-roles', needs: 'manageWorkspace' },
+  {
+    to: '/settings/connected-accounts',
+    label: 'Connected accounts',
+    testId: 'nav-connected-accounts',
+    needs: 'manageWorkspace',
+  },
+];
+
+function NavLinks({ links, permissions }: { links: NavLink[]; permissions: Permissions }) {
+  return links
+    .filter((link) => !link.needs || permissions[link.needs])
+    .map((link) => (
+      <Link key={link.to} to={link.to} data-testid={link.testId}>
+        {link.label}
+      </Link>
+    ));
+}
+
 export function Layout({ children }: { children: ReactNode }) {
   const session = useSession();
   const { setSession, signOut } = useSessionContext();
@@ -83,50 +120,9 @@ export function Layout({ children }: { children: ReactNode }) {
           data-testid="nav"
           onClick={() => setMenuOpen(false)}
         >
-          <Link to="/" data-testid="nav-dashboard">
-            Dashboard
-          </Link>
-          <Link to="/records" data-testid="nav-records">
-            Records
-          </Link>
-          {permissions.apiRead ? (
-            <>
-              <Link to="/webhooks" data-testid="nav-webhooks">
-                Webhooks
-              </Link>
-              <Link to="/deliveries" data-testid="nav-deliveries">
-                Deliveries
-              </Link>
-            </>
-          ) : null}
-          <Link to="/api-reference" data-testid="nav-api-reference">
-            API reference
-          </Link>
+          <NavLinks links={MAIN_LINKS} permissions={permissions} />
           <div className="nav-section">Settings</div>
-          <Link to="/settings/account" data-testid="nav-account">
-            Account
-          </Link>
-          {permissions.apiRead ? (
-            <Link to="/settings/api-keys" data-testid="nav-api-keys">
-              API keys
-            </Link>
-          ) : null}
-          <Link to="/settings/connected-apps" data-testid="nav-connected-apps">
-            Connected apps
-          </Link>
-          {permissions.manageWorkspace ? (
-            <>
-              <Link to="/settings/members" data-testid="nav-members">
-                Members
-              </Link>
-              <Link to="/settings/roles" data-testid="nav-roles">
-                Roles
-              </Link>
-              <Link to="/settings/connected-accounts" data-testid="nav-connected-accounts">
-                Connected accounts
-              </Link>
-            </>
-          ) : null}
+          <NavLinks links={SETTINGS_LINKS} permissions={permissions} />
         </nav>
         <main className="content">{children}</main>
       </div>

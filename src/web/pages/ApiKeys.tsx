@@ -1,7 +1,12 @@
 // Settings → API keys: the caller's own keys of the current workspace (docs/api.md#limits and
 // docs/api.md#permissions). Add a standard key or a quick connection; each key is a card with Delete.
 import { useEffect, useRef, useState, type FormEvent } from 'react';
-import { addDays, API_KEY_NAME_MAX, expiryDateRange, zonedDate } from '../../shared/api-key.rules';
+import {
+  addDays,
+  API_KEY_NAME_MAX,
+  expiryDateRange,
+  zonedDate,
+} from '../../shared/credentials/api-key.rules';
 import { api, type ApiKey, type CreatedKey } from '../api';
 import { CardList } from '../components/CardList';
 import { CreatedKeyDialog } from '../components/CreatedKeyDialog';
@@ -150,6 +155,11 @@ function AddMenu({ open, setOpen }: { open: Open; setOpen: (open: Open) => void 
   );
 }
 
+const EXPIRY_CHOICES = [
+  { value: 'never', label: 'Never', testId: 'key-expiry-never' },
+  { value: 'date', label: 'On a date', testId: 'key-expiry-on-date' },
+] as const;
+
 function StandardKeyDialog({
   onClose,
   onCreated,
@@ -211,26 +221,18 @@ function StandardKeyDialog({
         </label>
         <fieldset className="radio-group">
           <legend>Expires</legend>
-          <label className="inline">
-            <input
-              type="radio"
-              name="expiry"
-              checked={expiry === 'never'}
-              onChange={() => editExpiry('never')}
-              data-testid="key-expiry-never"
-            />
-            Never
-          </label>
-          <label className="inline">
-            <input
-              type="radio"
-              name="expiry"
-              checked={expiry === 'date'}
-              onChange={() => editExpiry('date')}
-              data-testid="key-expiry-on-date"
-            />
-            On a date
-          </label>
+          {EXPIRY_CHOICES.map((choice) => (
+            <label className="inline" key={choice.value}>
+              <input
+                type="radio"
+                name="expiry"
+                checked={expiry === choice.value}
+                onChange={() => editExpiry(choice.value)}
+                data-testid={choice.testId}
+              />
+              {choice.label}
+            </label>
+          ))}
           {expiry === 'date' ? (
             <label>
               Expiry date

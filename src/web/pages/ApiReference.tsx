@@ -7,15 +7,14 @@ import { useEffect, useState } from 'react';
 import { api, errorMessage, type OpenApiDocument, type OpenApiOperation } from '../api';
 import { ErrorMessage } from '../components/Dialog';
 import { Loading } from '../components/ListParts';
+import { RichText, SchemaView } from '../components/OpenApi';
 import {
   OperationView,
-  RichText,
-  SchemaView,
   eventAnchor,
   operationAnchor,
-  schemaAnchor,
   type CallTarget,
-} from '../components/OpenApi';
+} from '../components/openapi/OperationView';
+import { schemaAnchor } from '../components/openapi/schema-labels';
 import { PageHeader } from '../components/PageHeader';
 
 const METHODS = ['get', 'post', 'put', 'patch', 'delete'];

@@ -1,8 +1,8 @@
 // Sign up (a new user and a new workspace where the user is Admin) and sign in.
-import type { FormEvent, InputHTMLAttributes, ReactNode } from 'react';
-import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, PASSWORD_RULE_HINT } from '../../shared/password.rules';
+import type { FormEvent, ReactNode } from 'react';
 import { api } from '../api';
 import { ErrorMessage, SubmitButton } from '../components/Dialog';
+import { NewPasswordField, RequiredField } from '../components/RequiredField';
 import { useFormFields } from '../components/useFormFields';
 import { Link, safeNextPath, useRouter } from '../router';
 import { useSessionContext } from '../session';
@@ -26,22 +26,6 @@ export function AuthCard({
         <p className="auth-footer">{footer}</p>
       </div>
     </main>
-  );
-}
-
-/** A required field of a sign-up or sign-in form. */
-export function AuthField({
-  label,
-  hint,
-  testId,
-  ...input
-}: { label: string; hint?: string; testId: string } & InputHTMLAttributes<HTMLInputElement>) {
-  return (
-    <label>
-      {label}
-      <input required data-testid={testId} {...input} />
-      {hint ? <span className="hint">{hint}</span> : null}
-    </label>
   );
 }
 
@@ -70,31 +54,22 @@ export function SignUpPage() {
       }
     >
       <form className="form" onSubmit={submit} data-testid="sign-up-form">
-        <AuthField
+        <RequiredField
           label="Your name"
           maxLength={255}
           autoComplete="name"
           testId="sign-up-name"
           {...field('name')}
         />
-        <AuthField
+        <RequiredField
           label="Email"
           type="email"
           autoComplete="email"
           testId="sign-up-email"
           {...field('email')}
         />
-        <AuthField
-          label="Password"
-          hint={PASSWORD_RULE_HINT}
-          type="password"
-          minLength={PASSWORD_MIN_LENGTH}
-          maxLength={PASSWORD_MAX_LENGTH}
-          autoComplete="new-password"
-          testId="sign-up-password"
-          {...field('password')}
-        />
-        <AuthField
+        <NewPasswordField testId="sign-up-password" {...field('password')} />
+        <RequiredField
           label="Workspace name"
           maxLength={255}
           testId="sign-up-workspace"
@@ -134,14 +109,14 @@ export function SignInPage() {
       }
     >
       <form className="form" onSubmit={submit} data-testid="sign-in-form">
-        <AuthField
+        <RequiredField
           label="Email"
           type="email"
           autoComplete="username"
           testId="sign-in-email"
           {...field('email')}
         />
-        <AuthField
+        <RequiredField
           label="Password"
           type="password"
           autoComplete="current-password"

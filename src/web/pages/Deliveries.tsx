@@ -31,7 +31,7 @@ import {
   mergeDeliveries,
   webhookLabel,
   type DeliveryFilters,
-} from '../deliveries';
+} from '../deliveries/deliveries';
 
 const PAGE_SIZE = 50;
 const SEARCH_DELAY_MS = 250;

@@ -1,13 +1,13 @@
 // The pages of the other e-mailed links (issue 34): forgot password, reset password, accept an
 // invitation.
 import { useEffect, useState, type FormEvent } from 'react';
-import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, PASSWORD_RULE_HINT } from '../../shared/password.rules';
 import { api, errorMessage, type InvitationPreview } from '../api';
 import { ErrorMessage, SubmitButton } from '../components/Dialog';
+import { NewPasswordField, RequiredField } from '../components/RequiredField';
 import { useSubmit } from '../hooks/useSubmit';
 import { Link, useRouter } from '../router';
 import { useSessionContext } from '../session';
-import { AuthCard, AuthField } from './Auth';
+import { AuthCard } from './Auth';
 
 const tokenOf = (search: string) => new URLSearchParams(search).get('token') ?? '';
 
@@ -29,7 +29,7 @@ export function ForgotPasswordPage() {
         </p>
       ) : (
         <form className="form" onSubmit={submit} data-testid="forgot-password-form">
-          <AuthField
+          <RequiredField
             label="Email"
             type="email"
             autoComplete="email"
@@ -82,13 +82,8 @@ export function ResetPasswordPage() {
         </>
       ) : (
         <form className="form" onSubmit={submit} data-testid="reset-password-form">
-          <AuthField
+          <NewPasswordField
             label="New password"
-            hint={PASSWORD_RULE_HINT}
-            type="password"
-            minLength={PASSWORD_MIN_LENGTH}
-            maxLength={PASSWORD_MAX_LENGTH}
-            autoComplete="new-password"
             testId="reset-password-new"
             value={password}
             onChange={(event) => setPassword(event.target.value)}
@@ -175,7 +170,7 @@ export function AcceptInvitationPage() {
                 . Otherwise choose your name and password:
               </p>
               <form className="form" onSubmit={create} data-testid="invitation-new-account">
-                <AuthField
+                <RequiredField
                   label="Your name"
                   maxLength={255}
                   autoComplete="name"
@@ -183,13 +178,7 @@ export function AcceptInvitationPage() {
                   value={name}
                   onChange={(event) => setName(event.target.value)}
                 />
-                <AuthField
-                  label="Password"
-                  hint={PASSWORD_RULE_HINT}
-                  type="password"
-                  minLength={PASSWORD_MIN_LENGTH}
-                  maxLength={PASSWORD_MAX_LENGTH}
-                  autoComplete="new-password"
+                <NewPasswordField
                   testId="invitation-password"
                   value={password}
                   onChange={(event) => setPassword(event.target.value)}

@@ -8,6 +8,12 @@ import { useRouter } from '../router';
 import { useSession, useSessionContext } from '../session';
 import { useSubmit } from '../hooks/useSubmit';
 
+/** Skipping and finishing both end the wizard: the connections made are kept either way. */
+const ENDINGS = [
+  { label: 'Skip', className: 'button', testId: 'onboarding-skip' },
+  { label: 'Finish', className: 'button button-primary', testId: 'onboarding-finish' },
+];
+
 export function OnboardingPage() {
   const session = useSession();
   const { refresh } = useSessionContext();
@@ -47,24 +53,18 @@ export function OnboardingPage() {
       </div>
       <ErrorMessage message={error} />
       <div className="actions">
-        <button
-          type="button"
-          className="button"
-          disabled={busy}
-          onClick={() => void complete()}
-          data-testid="onboarding-skip"
-        >
-          Skip
-        </button>
-        <button
-          type="button"
-          className="button button-primary"
-          disabled={busy}
-          onClick={() => void complete()}
-          data-testid="onboarding-finish"
-        >
-          Finish
-        </button>
+        {ENDINGS.map((ending) => (
+          <button
+            key={ending.label}
+            type="button"
+            className={ending.className}
+            disabled={busy}
+            onClick={() => void complete()}
+            data-testid={ending.testId}
+          >
+            {ending.label}
+          </button>
+        ))}
       </div>
       {created ? <CreatedKeyDialog created={created} onClose={() => setCreated(undefined)} /> : null}
     </section>

@@ -6,19 +6,17 @@ import { useEffect, useState } from 'react';
 import {
   api,
   errorMessage,
-  type Field,
   type RecordStatus,
   type RecordType,
   type RecordTypeSummary,
   type RecordView,
 } from '../api';
 import { Dialog, ErrorMessage } from '../components/Dialog';
-import { ListTable, LoadMore, Loading, OpenRow, RowOpenButton, SearchField } from '../components/ListParts';
+import { Loading } from '../components/ListParts';
 import { PageHeader } from '../components/PageHeader';
-import { RecordDialog } from '../components/RecordDialog';
-import { RecordForm, type Person } from '../components/RecordForm';
-import { RecordValue } from '../components/RecordValue';
-import { DateTime } from '../format';
+import { RecordDialog } from '../components/records/RecordDialog';
+import { RecordForm, type Person } from '../components/records/RecordForm';
+import { RecordsTable, RecordsToolbar } from '../components/records/RecordsListParts';
 import { recordTitle } from '../records';
 import { useRouter } from '../router';
 import { useSession } from '../session';
@@ -26,7 +24,6 @@ import { useDebounced } from '../hooks/useDebounced';
 import { usePagedList } from '../hooks/usePagedList';
 
 const PAGE_SIZE = 25;
-const TABLE_COLUMNS = 4;
 const SEARCH_DELAY_MS = 250;
 
 /** The query listed: an answer to an older query never replaces a newer one. */
@@ -36,14 +33,6 @@ const fetchRecords = (query: ListQuery, cursor: string | undefined) =>
   api.records(query.typeId, { status: query.view, search: query.search, limit: PAGE_SIZE, cursor });
 
 type Open = { kind: 'create' } | { kind: 'record'; record: RecordView };
-
-/** The fields shown as table columns: the first few, without rich text. */
-function columnsOf(type: RecordType): Field[] {
-  return [...type.fields]
-    .sort((a, b) => a.position - b.position)
-    .filter((field) => field.kind !== 'richText')
-    .slice(0, TABLE_COLUMNS);
-}
 
 export function RecordsPage() {
   const session = useSession();
@@ -148,9 +137,6 @@ export function RecordsPage() {
     );
   };
 
-  const columns = model ? columnsOf(model) : [];
-  const typeName = types?.find((type) => type.id === typeId)?.name ?? '';
-
   return (
     <section data-testid="records-page">
       <PageHeader
@@ -187,50 +173,18 @@ export function RecordsPage() {
       ) : null}
 
       {types && typeId ? (
-        <div className="toolbar">
-          <label className="toolbar-field">
-            <span className="visually-hidden">Record type</span>
-            <select
-              value={typeId}
-              onChange={(event) => {
-                setSearch('');
-                show({ type: event.target.value });
-              }}
-              data-testid="record-type"
-            >
-              {types.map((type) => (
-                <option key={type.id} value={type.id}>
-                  {type.name}
-                </option>
-              ))}
-            </select>
-          </label>
-          <SearchField
-            label="Search"
-            placeholder={`Search ${typeName}`}
-            value={search}
-            onChange={setSearch}
-            testId="records-search"
-          />
-          <div className="segmented" role="group" aria-label="Show">
-            <button
-              type="button"
-              aria-pressed={view === 'active'}
-              onClick={() => show({ view: 'active' })}
-              data-testid="records-view-active"
-            >
-              Records
-            </button>
-            <button
-              type="button"
-              aria-pressed={view === 'trashed'}
-              onClick={() => show({ view: 'trashed' })}
-              data-testid="records-view-trash"
-            >
-              Trash
-            </button>
-          </div>
-        </div>
+        <RecordsToolbar
+          types={types}
+          typeId={typeId}
+          view={view}
+          search={search}
+          onSearch={setSearch}
+          onType={(type) => {
+            setSearch('');
+            show({ type });
+          }}
+          onView={(shownView) => show({ view: shownView })}
+        />
       ) : null}
 
       {notice ? (
@@ -243,56 +197,13 @@ export function RecordsPage() {
       {!types || (typeId && (!model || !shown)) ? (
         <Loading failed={Boolean(error ?? list.error)} testId="records-loading" />
       ) : model && shown ? (
-        shown.items.length === 0 ? (
-          <div className="empty" data-testid="records-empty">
-            {shown.query.search
-              ? `No ${model.name.toLowerCase()} match “${shown.query.search}”.`
-              : view === 'trashed'
-                ? `No ${model.name.toLowerCase()} in the Trash.`
-                : `No ${model.name.toLowerCase()} yet.`}
-          </div>
-        ) : (
-          <>
-            <ListTable
-              stale={shown !== current}
-              className="table records-table"
-              testId="records-table"
-              view={view}
-              columns={[...columns.map((field) => field.name), view === 'trashed' ? 'Trashed' : 'Updated']}
-            >
-              {shown.items.map((record) => (
-                <OpenRow
-                  key={record.id}
-                  onOpen={() => setOpen({ kind: 'record', record })}
-                  data-testid="record-row"
-                  data-record-id={record.id}
-                  data-title={recordTitle(model, record)}
-                >
-                  {columns.map((field, index) => (
-                    <td key={field.id}>
-                      {index === 0 ? (
-                        <RowOpenButton
-                          onOpen={() => setOpen({ kind: 'record', record })}
-                          testId="record-open"
-                        >
-                          <RecordValue field={field} record={record} compact testId="record-cell" />
-                        </RowOpenButton>
-                      ) : (
-                        <RecordValue field={field} record={record} compact testId="record-cell" />
-                      )}
-                    </td>
-                  ))}
-                  <td>
-                    <DateTime
-                      value={view === 'trashed' ? (record.trashedAt ?? record.updatedAt) : record.updatedAt}
-                    />
-                  </td>
-                </OpenRow>
-              ))}
-            </ListTable>
-            <LoadMore list={list} testId="records-load-more" />
-          </>
-        )
+        <RecordsTable
+          model={model}
+          listing={shown}
+          list={list}
+          view={view}
+          onOpen={(record) => setOpen({ kind: 'record', record })}
+        />
       ) : null}
 
       {open?.kind === 'create' && model ? (

@@ -28,7 +28,7 @@ import { useRouter } from '../router';
 import { useSession } from '../session';
 import { useDebounced } from '../hooks/useDebounced';
 import { usePagedList } from '../hooks/usePagedList';
-import { deliveriesPathOf } from '../deliveries';
+import { deliveriesPathOf } from '../deliveries/deliveries';
 import { dayBound, eventLabel } from '../webhooks';
 
 const PAGE_SIZE = 25;
@@ -205,81 +205,13 @@ export function WebhooksPage() {
             actions
           >
             {shown.items.map((webhook) => (
-              <OpenRow
+              <WebhookRow
                 key={webhook.id}
-                onOpen={() => setOpen({ kind: 'webhook', webhook })}
-                data-testid="webhook-row"
-                data-webhook-id={webhook.id}
-                data-url={webhook.url}
-              >
-                <UrlOpenCell
-                  url={webhook.url}
-                  onOpen={() => setOpen({ kind: 'webhook', webhook })}
-                  testId="webhook-open"
-                />
-                <td className="cell-description" data-testid="webhook-cell-description">
-                  {webhook.description ?? <span className="value-missing">—</span>}
-                </td>
-                <td data-testid="webhook-cell-events">
-                  <EventTags events={webhook.events} />
-                </td>
-                <td data-testid="webhook-cell-status">
-                  <span
-                    className={webhook.enabled ? 'status status-delivered' : 'status status-muted'}
-                    data-testid="webhook-status"
-                  >
-                    {webhook.enabled ? 'Enabled' : 'Disabled'}
-                  </span>
-                  <WebhookHealthSummary webhook={webhook} />
-                </td>
-                <td>
-                  <DateTime value={webhook.createdAt} testId="webhook-created-at" />
-                </td>
-                <td>
-                  <DateTime value={webhook.updatedAt} testId="webhook-updated-at" />
-                </td>
-                <td className="cell-actions">
-                  <RowMenu
-                    label={`Actions for ${webhook.url}`}
-                    testId="webhook-menu"
-                    items={[
-                      {
-                        label: 'Show deliveries',
-                        hint: 'The delivery log of this URL.',
-                        onSelect: () => showDeliveries(webhook),
-                        testId: 'webhook-show-deliveries',
-                      },
-                      {
-                        label: 'Health',
-                        hint: 'Success rates and a chart of its deliveries.',
-                        onSelect: () => setOpen({ kind: 'health', webhook }),
-                        testId: 'webhook-show-health',
-                      },
-                      {
-                        label: rights.edit ? 'Edit' : 'Open',
-                        onSelect: () => setOpen({ kind: 'webhook', webhook }),
-                        testId: 'webhook-menu-open',
-                      },
-                      ...(rights.create
-                        ? [
-                            {
-                              label: 'Send test event',
-                              hint: 'A sample event, signed and logged as a test.',
-                              onSelect: () => setOpen({ kind: 'test', webhook }),
-                              testId: 'webhook-send-test',
-                            },
-                            {
-                              label: 'Resend failed since…',
-                              hint: 'Resend its Failed deliveries since a time.',
-                              onSelect: () => setOpen({ kind: 'resend-failed', webhook }),
-                              testId: 'webhook-resend-failed',
-                            },
-                          ]
-                        : []),
-                    ]}
-                  />
-                </td>
-              </OpenRow>
+                webhook={webhook}
+                rights={rights}
+                onOpen={setOpen}
+                onShowDeliveries={showDeliveries}
+              />
             ))}
           </ListTable>
           <LoadMore list={list} testId="webhooks-load-more" />
@@ -316,6 +248,96 @@ export function WebhooksPage() {
         />
       ) : null}
     </section>
+  );
+}
+
+/** A webhook's row: its URL opens it; its menu leads to deliveries, health, a test event and resends. */
+function WebhookRow({
+  webhook,
+  rights,
+  onOpen,
+  onShowDeliveries,
+}: {
+  webhook: WebhookView;
+  rights: WebhookRights;
+  onOpen: (open: Open) => void;
+  onShowDeliveries: (webhook: WebhookView) => void;
+}) {
+  return (
+    <OpenRow
+      onOpen={() => onOpen({ kind: 'webhook', webhook })}
+      data-testid="webhook-row"
+      data-webhook-id={webhook.id}
+      data-url={webhook.url}
+    >
+      <UrlOpenCell
+        url={webhook.url}
+        onOpen={() => onOpen({ kind: 'webhook', webhook })}
+        testId="webhook-open"
+      />
+      <td className="cell-description" data-testid="webhook-cell-description">
+        {webhook.description ?? <span className="value-missing">—</span>}
+      </td>
+      <td data-testid="webhook-cell-events">
+        <EventTags events={webhook.events} />
+      </td>
+      <td data-testid="webhook-cell-status">
+        <span
+          className={webhook.enabled ? 'status status-delivered' : 'status status-muted'}
+          data-testid="webhook-status"
+        >
+          {webhook.enabled ? 'Enabled' : 'Disabled'}
+        </span>
+        <WebhookHealthSummary webhook={webhook} />
+      </td>
+      <td>
+        <DateTime value={webhook.createdAt} testId="webhook-created-at" />
+      </td>
+      <td>
+        <DateTime value={webhook.updatedAt} testId="webhook-updated-at" />
+      </td>
+      <td className="cell-actions">
+        <RowMenu
+          label={`Actions for ${webhook.url}`}
+          testId="webhook-menu"
+          items={[
+            {
+              label: 'Show deliveries',
+              hint: 'The delivery log of this URL.',
+              onSelect: () => onShowDeliveries(webhook),
+              testId: 'webhook-show-deliveries',
+            },
+            {
+              label: 'Health',
+              hint: 'Success rates and a chart of its deliveries.',
+              onSelect: () => onOpen({ kind: 'health', webhook }),
+              testId: 'webhook-show-health',
+            },
+            {
+              label: rights.edit ? 'Edit' : 'Open',
+              onSelect: () => onOpen({ kind: 'webhook', webhook }),
+              testId: 'webhook-menu-open',
+            },
+            ...(rights.create
+              ? [
+                  {
+                    label: 'Send test event',
+                    hint: 'A sample event, signed and logged as a test.',
+                    onSelect: () => onOpen({ kind: 'test', webhook }),
+                    testId: 'webhook-send-test',
+                  },
+                  {
+                    label: 'Resend failed since…',
+                    hint: 'Resend its Failed deliveries since a time.',
+                    onSelect: () => onOpen({ kind: 'resend-failed', webhook }),
+                    testId: 'webhook-resend-failed',
+                  },
+                ]
+              : []),
+          ]}
+        />
+      </td>
+    </OpenRow>
   );
 }
 

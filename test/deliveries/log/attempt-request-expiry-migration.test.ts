@@ -1,5 +1,5 @@
 import { Client } from 'pg';
-import { AttemptRequestExpiry1764669600000 } from '../../../src/app/db/migrations/2025-12/1764669600000-attempt-request-expiry';
+import { AttemptRequestExpiry1764669600000 } from '../../../src/app/db/migrations/2025-12-01-to-02-morning/1764669600000-attempt-request-expiry';
 import { identityHooks } from '../../../src/app/services';
 import { signUp } from '../../../src/identity/sign-in/accounts.service';
 import { createTestDatabase, type TestDatabase } from '../../helpers/database';

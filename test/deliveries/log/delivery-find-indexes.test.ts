@@ -1,7 +1,7 @@
 import {
   DeliveryFindIndexes1764673200000,
   DELIVERY_FIND_INDEXES,
-} from '../../../src/app/db/migrations/2025-12/1764673200000-delivery-find-indexes';
+} from '../../../src/app/db/migrations/2025-12-01-to-02-morning/1764673200000-delivery-find-indexes';
 import type { DeliveriesService, DeliveryListQuery } from '../../../src/deliveries/log/deliveries.service';
 import type { Actor } from '../../../src/identity/actor';
 import { createTestDatabase, type TestDatabase } from '../../helpers/database';

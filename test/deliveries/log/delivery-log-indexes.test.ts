@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import {
   DeliveryLogIndexes1764662400000,
   DELIVERY_LOG_INDEXES,
-} from '../../../src/app/db/migrations/2025-12/1764662400000-delivery-log-indexes';
+} from '../../../src/app/db/migrations/2025-12-01-to-02-morning/1764662400000-delivery-log-indexes';
 import type { DeliveriesService, DeliveryListQuery } from '../../../src/deliveries/log/deliveries.service';
 import { deliveryLogQuery } from '../../../src/deliveries/store/delivery-log.repository';
 import type { Actor } from '../../../src/identity/actor';

@@ -1,7 +1,7 @@
 import {
   DeliveryRetryingIndexes1764676800000,
   DELIVERY_RETRYING_INDEXES,
-} from '../../../src/app/db/migrations/2025-12/1764676800000-delivery-retrying-indexes';
+} from '../../../src/app/db/migrations/2025-12-02-from-noon/1764676800000-delivery-retrying-indexes';
 import type { DeliveriesService, DeliveryListQuery } from '../../../src/deliveries/log/deliveries.service';
 import type { Actor } from '../../../src/identity/actor';
 import { createTestDatabase, type TestDatabase } from '../../helpers/database';

@@ -1,8 +1,8 @@
-import { DELIVERY_LEGACY_EVENT_INDEXES } from '../../../src/app/db/migrations/2025-12/1764684000000-delivery-legacy-event-index';
+import { DELIVERY_LEGACY_EVENT_INDEXES } from '../../../src/app/db/migrations/2025-12-02-from-noon/1764684000000-delivery-legacy-event-index';
 import { LEGACY_EVENTS_SQL } from '../../../src/deliveries/store/legacy-events.repository';
 import type { DeliveriesService } from '../../../src/deliveries/log/deliveries.service';
 import type { Actor } from '../../../src/identity/actor';
-import { RETIRED_EVENTS } from '../../../src/shared/event-catalog';
+import { RETIRED_EVENTS } from '../../../src/shared/events/event-catalog';
 import { createTestDatabase, type TestDatabase } from '../../helpers/database';
 import { deliveryIndexes, logService, newActor } from '../../helpers/delivery-log';
 import { importLegacyWebhook } from '../../helpers/legacy-import';

@@ -1,6 +1,6 @@
-import { EmailProof1764702000000 } from './2025-12/1764702000000-email-proof';
-import { Invitations1764705600000 } from './2025-12/1764705600000-invitations';
-import { WorkspaceCreator1764709200000 } from './2025-12/1764709200000-workspace-creator';
+import { EmailProof1764702000000 } from './2025-12-02-from-noon/1764702000000-email-proof';
+import { Invitations1764705600000 } from './2025-12-02-from-noon/1764705600000-invitations';
+import { WorkspaceCreator1764709200000 } from './2025-12-02-from-noon/1764709200000-workspace-creator';
 import { Identity1763769600000 } from './2025-11/1763769600000-identity';
 import { SessionsAndApiKeys1763856000000 } from './2025-11/1763856000000-sessions-and-api-keys';
 import { Records1763942400000 } from './2025-11/1763942400000-records';
@@ -10,25 +10,27 @@ import { IdempotencyKeys1764201600000 } from './2025-11/1764201600000-idempotenc
 import { Messaging1764288000000 } from './2025-11/1764288000000-messaging';
 import { IdempotencyScope1764374400000 } from './2025-11/1764374400000-idempotency-scope';
 import { AttemptSends1764460800000 } from './2025-11/1764460800000-attempt-sends';
-import { TestEvents1764547200000 } from './2025-12/1764547200000-test-events';
-import { AttemptRequests1764633600000 } from './2025-12/1764633600000-attempt-requests';
-import { ResendBatches1764637200000 } from './2025-12/1764637200000-resend-batches';
-import { OAuth1764644400000 } from './2025-12/1764644400000-oauth';
-import { ResendBatchConnection1764648000000 } from './2025-12/1764648000000-resend-batch-connection';
-import { DeliveryLanes1764651600000 } from './2025-12/1764651600000-delivery-lanes';
-import { DeliveriesWaitingIndex1764651600001 } from './2025-12/1764651600001-deliveries-waiting-index';
-import { RateLimits1764655200000 } from './2025-12/1764655200000-rate-limits';
-import { OAuthClientLimits1764658800000 } from './2025-12/1764658800000-oauth-client-limits';
-import { DeliveryLogIndexes1764662400000 } from './2025-12/1764662400000-delivery-log-indexes';
-import { DeliveryCounts1764666000000 } from './2025-12/1764666000000-delivery-counts';
-import { AttemptRequestExpiry1764669600000 } from './2025-12/1764669600000-attempt-request-expiry';
-import { DeliveryFindIndexes1764673200000 } from './2025-12/1764673200000-delivery-find-indexes';
-import { DeliveryRetryingIndexes1764676800000 } from './2025-12/1764676800000-delivery-retrying-indexes';
-import { WebhookSignatures1764680400000 } from './2025-12/1764680400000-webhook-signatures';
-import { DeliveryLegacyEventIndex1764684000000 } from './2025-12/1764684000000-delivery-legacy-event-index';
-import { OAuthReadOnly1764687600000 } from './2025-12/1764687600000-oauth-read-only';
-import { IdSpelling1764691200000 } from './2025-12/1764691200000-id-spelling';
-import { WorkspacesCreated1764694800000 } from './2025-12/1764694800000-workspaces-created';
+import { TestEvents1764547200000 } from './2025-12-01-to-02-morning/1764547200000-test-events';
+import { AttemptRequests1764633600000 } from './2025-12-01-to-02-morning/1764633600000-attempt-requests';
+import { ResendBatches1764637200000 } from './2025-12-01-to-02-morning/1764637200000-resend-batches';
+import { OAuth1764644400000 } from './2025-12-01-to-02-morning/1764644400000-oauth';
+import { ResendBatchConnection1764648000000 } from './2025-12-01-to-02-morning/1764648000000-resend-batch-connection';
+import { DeliveryLanes1764651600000 } from './2025-12-01-to-02-morning/1764651600000-delivery-lanes';
+import { DeliveriesWaitingIndex1764651600001 } from './2025-12-01-to-02-morning/1764651600001-deliveries-waiting-index';
+import { RateLimits1764655200000 } from './2025-12-01-to-02-morning/1764655200000-rate-limits';
+import { OAuthClientLimits1764658800000 } from './2025-12-01-to-02-morning/1764658800000-oauth-client-limits';
+import { DeliveryLogIndexes1764662400000 } from './2025-12-01-to-02-morning/1764662400000-delivery-log-indexes';
+import { DeliveryCounts1764666000000 } from './2025-12-01-to-02-morning/1764666000000-delivery-counts';
+import { AttemptRequestExpiry1764669600000 } from './2025-12-01-to-02-morning/1764669600000-attempt-request-expiry';
+import { DeliveryFindIndexes1764673200000 } from './2025-12-01-to-02-morning/1764673200000-delivery-find-indexes';
+import { DeliveryRetryingIndexes1764676800000 } from './2025-12-02-from-noon/1764676800000-delivery-retrying-indexes';
+import { WebhookSignatures1764680400000 } from './2025-12-02-from-noon/1764680400000-webhook-signatures';
+import { DeliveryLegacyEventIndex1764684000000 } from './2025-12-02-from-noon/1764684000000-delivery-legacy-event-index';
+import { OAuthReadOnly1764687600000 } from './2025-12-02-from-noon/1764687600000-oauth-read-only';
+import { IdSpelling1764691200000 } from './2025-12-02-from-noon/1764691200000-id-spelling';
+import { WorkspacesCreated1764694800000 } from './2025-12-02-from-noon/1764694800000-workspaces-created';
+
+// Migrations sit in folders named after the UTC time of their stamps, at most 20 to a folder.
 
 /** Every migration, oldest first. Listed explicitly so the same list runs from src and dist. */
 export const migrations = [

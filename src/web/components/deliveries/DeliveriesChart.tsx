@@ -6,7 +6,7 @@ import type { MouseEvent } from 'react';
 import type { DeliveryStatsView } from '../../api';
 import type { DeliveryState } from '../../../shared/deliveries/delivery-state';
 import { formatSuccessRate } from '../../../shared/webhooks/webhook-health';
-import { bucketDeliveriesPath } from '../../delivery-links';
+import { bucketDeliveriesPath } from '../../deliveries/delivery-links';
 import { useRouter } from '../../router';
 
 type Bucket = DeliveryStatsView['buckets'][number];

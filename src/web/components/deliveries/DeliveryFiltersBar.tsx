@@ -3,7 +3,12 @@
 // event, webhook, exact URL, the delivery, event and record ids, and the creation dates or the
 // exact times a chart bar opened the page with. The page keeps them in its address.
 import { SHORT_ID_LENGTH } from '../../../shared/deliveries/delivery-ids';
-import { FAILED_STATE_LABELS, ID_FILTERS, STATUS_LABELS, type DeliveryFilters } from '../../deliveries';
+import {
+  FAILED_STATE_LABELS,
+  ID_FILTERS,
+  STATUS_LABELS,
+  type DeliveryFilters,
+} from '../../deliveries/deliveries';
 import { eventLabel, isIsoTime } from '../../webhooks';
 import { DateRange } from '../DateRange';
 import { ClearFilters, SearchField } from '../ListParts';

@@ -2,7 +2,7 @@
 import type { DeliveryView } from '../../api';
 import { DateTime } from '../../format';
 import { DELIVERY_MAX_ATTEMPTS } from '../../../shared/limits';
-import { STATUS_LABELS, webhookLabel } from '../../deliveries';
+import { STATUS_LABELS, webhookLabel } from '../../deliveries/deliveries';
 
 /**
  * The delivery's status, one of the spec's four (docs/deliveries.md#the-delivery-log), and beside a Failed

@@ -6,6 +6,7 @@ import type { StatsRange } from '../../../shared/deliveries/delivery-stats';
 import { DeliveriesChart } from './DeliveriesChart';
 import { ErrorMessage } from '../Dialog';
 import { Loading } from '../ListParts';
+import { SegmentedChoice } from '../SegmentedChoice';
 
 const RANGES: readonly { range: StatsRange; label: string; title: string }[] = [
   { range: '24h', label: '24 h', title: 'the last 24 hours' },
@@ -47,19 +48,16 @@ export function DeliveryStatsPanel({
     <section className="panel stats-panel" data-testid={testId} aria-busy={stale}>
       <div className="stats-panel-header">
         <h2>{title}</h2>
-        <div className="segmented" role="group" aria-label="Range">
-          {RANGES.map((item) => (
-            <button
-              key={item.range}
-              type="button"
-              aria-pressed={range === item.range}
-              onClick={() => setRange(item.range)}
-              data-testid={`stats-range-${item.range}`}
-            >
-              {item.label}
-            </button>
-          ))}
-        </div>
+        <SegmentedChoice
+          label="Range"
+          value={range}
+          options={RANGES.map((item) => ({
+            value: item.range,
+            label: item.label,
+            testId: `stats-range-${item.range}`,
+          }))}
+          onChange={setRange}
+        />
       </div>
       <ErrorMessage message={shown?.error} />
       {shown?.stats ? (

@@ -1,33 +1,22 @@
 // Event Details of one delivery (docs/deliveries.md, "The delivery log"): the delivery's fields,
-// the event payload as the viewer may read it now, each attempt (with its request and response), a link to its workflow in the
-// Temporal Web UI, and Resend once the delivery is Delivered or Failed. A resend is a new delivery
-// of the same event: the dialog then shows that one. A retrying delivery (Failed, its next attempt
-// scheduled) says its retry chain is running and offers Retry now first: that attempt now, in this
-// delivery; Resend stays, second, saying it would send the event beside the retries. The dialog
-// opens with focus on its title, never on an action that writes.
-import { useEffect, useRef, useState, type ReactNode } from 'react';
+// the event payload as the viewer may read it now, each attempt (with its request and response)
+// (those three in EventDetailsSections.tsx), a link to its workflow in the Temporal Web UI, and
+// Resend once the delivery is Delivered or Failed. A resend is a new delivery of the same event:
+// the dialog then shows that one. A retrying delivery (Failed, its next attempt scheduled) says its
+// retry chain is running and offers Retry now first: that attempt now, in this delivery; Resend
+// stays, second, saying it would send the event beside the retries. The dialog opens with focus on
+// its title, never on an action that writes.
+import { useEffect, useRef, useState } from 'react';
 import { api, errorMessage, type DeliveryView, type EventDetails } from '../../api';
-import { DateTime } from '../../format';
 import { useSubmit } from '../../hooks/useSubmit';
 import { DELIVERY_MAX_ATTEMPTS } from '../../../shared/limits';
-import { formatDuration, hasRestrictedValues, isUnfinished, STATUS_LABELS } from '../../deliveries';
-import { eventLabel } from '../../webhooks';
-import { AttemptExchange } from './AttemptExchange';
-import { BreakableUrl } from '../BreakableUrl';
-import { DeliveryStatusBadge, DeliveryWebhook, ElementName, RetryingNotice } from './DeliveryParts';
+import { isUnfinished, STATUS_LABELS } from '../../deliveries/deliveries';
+import { RetryingNotice } from './DeliveryParts';
 import { Dialog, DialogActions, ErrorMessage } from '../Dialog';
-import { ListTable, Loading } from '../ListParts';
+import { AttemptHistory, DeliveryFacts, EventData } from './EventDetailsSections';
 
 /** While the delivery is Pending or Sending, Event Details are read again this often. */
 const POLL_MS = 1500;
-
-const OUTCOME_LABELS: Record<EventDetails['attemptHistory'][number]['outcome'], string> = {
-  sending: 'Sending now',
-  unknown: 'Unknown (interrupted)',
-  delivered: 'Delivered',
-  retry: 'Will retry',
-  failed: 'Failed',
-};
 
 type Props = {
   delivery: DeliveryView;
@@ -194,144 +183,9 @@ export function EventDetailsDialog({ delivery: opened, typeName, canResend, onCl
         </p>
       ) : null}
       <ErrorMessage message={loadError} />
-      <dl
-        className="facts record-facts delivery-facts"
-        data-testid="delivery-facts"
-        data-delivery-id={shown.id}
-      >
-        <Fact label="Status">
-          <DeliveryStatusBadge delivery={shown} />
-          {underWay && shown.nextAttemptAt ? (
-            <span className="muted">
-              {' '}
-              next attempt <DateTime value={shown.nextAttemptAt} seconds />
-            </span>
-          ) : null}
-        </Fact>
-        <Fact label="Status code" testId="delivery-status-code">
-          {shown.statusCode ?? '—'}
-        </Fact>
-        <Fact label="Event" testId="delivery-event">
-          <code>{eventLabel(shown.event, shown.legacy)}</code>
-        </Fact>
-        <Fact label="Element" testId="delivery-element">
-          <ElementName delivery={shown} typeName={typeName} />
-        </Fact>
-        <Fact label="Webhook">
-          <DeliveryWebhook webhook={shown.webhook} />
-        </Fact>
-        <Fact label="URL" testId="delivery-url">
-          <span className="break">
-            <BreakableUrl url={shown.url} />
-          </span>
-        </Fact>
-        <Fact label="Message" testId="delivery-message">
-          {shown.responseMessage ?? <span className="value-missing">—</span>}
-        </Fact>
-        <Fact label="Attempts" testId="delivery-attempts">
-          {shown.attempts}
-        </Fact>
-        <Fact label="Trigger" testId="delivery-trigger">
-          {shown.trigger === 'resend' ? (
-            <>
-              Resend of <code>{shown.resendOf}</code>
-            </>
-          ) : shown.trigger === 'test' ? (
-            'Test event (sample data, sent by hand)'
-          ) : (
-            'Event'
-          )}
-        </Fact>
-        <Fact label="Event id" testId="delivery-event-id">
-          <code>{shown.eventId}</code>
-        </Fact>
-        <Fact label="Delivery id" testId="delivery-id">
-          <code>{shown.id}</code>
-        </Fact>
-        <Fact label="Created at">
-          <DateTime value={shown.createdAt} />
-        </Fact>
-        <Fact label="Updated at">
-          <DateTime value={shown.updatedAt} />
-        </Fact>
-      </dl>
-
-      <h3 className="section-title">Attempts</h3>
-      {!current ? (
-        <Loading />
-      ) : current.attemptHistory.length === 0 ? (
-        <p className="muted" data-testid="delivery-no-attempts">
-          {underWay ? 'No attempt yet: the first one is on its way.' : 'No attempt was made.'}
-        </p>
-      ) : (
-        <ListTable
-          className="table table-compact"
-          testId="delivery-attempt-history"
-          cards={false}
-          columns={['Attempt', 'Time', 'Status code', 'Message', 'Duration', 'Outcome']}
-        >
-          {current.attemptHistory.map((attempt) => [
-            <tr
-              key={`${attempt.attempt}.${attempt.send}`}
-              data-testid="delivery-attempt"
-              data-outcome={attempt.outcome}
-            >
-              <td>
-                {attempt.attempt}
-                {attempt.send > 1 ? <span className="muted"> (request {attempt.send})</span> : null}
-              </td>
-              <td>
-                <DateTime value={attempt.startedAt} seconds />
-              </td>
-              <td data-testid="delivery-attempt-status-code">{attempt.statusCode ?? '—'}</td>
-              <td className="break">{attempt.responseMessage || <span className="value-missing">—</span>}</td>
-              <td>{attempt.durationMs === null ? '—' : formatDuration(attempt.durationMs)}</td>
-              <td>{OUTCOME_LABELS[attempt.outcome] ?? attempt.outcome}</td>
-            </tr>,
-            <tr key={`${attempt.attempt}.${attempt.send}.exchange`} className="attempt-exchange-row">
-              <td colSpan={6}>
-                <AttemptExchange attempt={attempt} />
-              </td>
-            </tr>,
-          ])}
-        </ListTable>
-      )}
-
-      <h3 className="section-title">Event data</h3>
-      {!current ? (
-        <Loading />
-      ) : Object.keys(current.payload).length === 0 ? (
-        <p className="notice notice-warning" data-testid="delivery-payload-unreadable">
-          You cannot read this record. Your role has no access to its type, or its event data is no longer
-          stored, so no payload is shown.
-        </p>
-      ) : (
-        <>
-          <p className="hint">
-            {current.event.startsWith('messaging.') ? (
-              // Messaging events embed no CRM records: their data is shown as it was sent.
-              <>
-                The event&rsquo;s <code>data</code> as sent: the provider&rsquo;s ids, its connected account
-                and provider.
-              </>
-            ) : (
-              <>
-                The event&rsquo;s <code>data</code>, read again now with your role&rsquo;s access.
-              </>
-            )}
-            {hasRestrictedValues(current.payload) ? (
-              <span data-testid="delivery-payload-restricted">
-                {' '}
-                Values shown as <code>{'{ "state": "restricted" }'}</code> belong to fields your role cannot
-                read.
-              </span>
-            ) : null}
-          </p>
-          <pre className="code-block" data-testid="delivery-payload">
-            {JSON.stringify(current.payload, null, 2)}
-          </pre>
-        </>
-      )}
+      <DeliveryFacts delivery={shown} underWay={underWay} typeName={typeName} />
+      <AttemptHistory details={current} underWay={underWay} />
+      <EventData details={current} />
 
       {!finished ? (
         <p className="hint" data-testid="delivery-resend-later">
@@ -340,14 +194,5 @@ export function EventDetailsDialog({ delivery: opened, typeName, canResend, onCl
       ) : null}
       <ErrorMessage message={error} />
     </Dialog>
-  );
-}
-
-function Fact({ label, children, testId }: { label: string; children: ReactNode; testId?: string }) {
-  return (
-    <div className="fact">
-      <dt>{label}</dt>
-      <dd data-testid={testId}>{children}</dd>
-    </div>
   );
 }

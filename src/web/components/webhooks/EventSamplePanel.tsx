@@ -2,7 +2,7 @@
 // gets (without a body template), read from the OpenAPI document the server builds (event-samples.ts).
 import { useEffect, useState } from 'react';
 import { errorMessage } from '../../api';
-import { describeEvent } from '../../../shared/event-catalog-descriptions';
+import { describeEvent } from '../../../shared/events/event-catalog-descriptions';
 import { loadEventSamples } from '../../examples/event-samples';
 import { ErrorMessage } from '../Dialog';
 import { RichText } from '../OpenApi';

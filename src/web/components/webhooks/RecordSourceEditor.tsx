@@ -4,7 +4,7 @@
 // the source stores their stable ids. Fields the viewer cannot see are kept, never named.
 import { useId } from 'react';
 import type { ErrorIssue } from '../../../shared/app-error';
-import { QUERY_FILTERS_MAX } from '../../../shared/record-query.rules';
+import { QUERY_FILTERS_MAX } from '../../../shared/records/record-query.rules';
 import type { RecordTypeSummary } from '../../api';
 import {
   HIDDEN_FIELD_MESSAGE,

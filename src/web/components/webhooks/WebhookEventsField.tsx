@@ -2,7 +2,7 @@
 // each with what it announces and a Sample of its body, and the retired events a webhook still
 // holds (shown, never selectable again).
 import { useState } from 'react';
-import { describeEvent } from '../../../shared/event-catalog-descriptions';
+import { describeEvent } from '../../../shared/events/event-catalog-descriptions';
 import { EVENT_GROUPS, eventLabel, isRetiredEvent, type WebhookDraft } from '../../webhooks';
 import { RichText } from '../OpenApi';
 import { EVENT_SAMPLE_PANEL_ID, EventSamplePanel } from './EventSamplePanel';

@@ -5,7 +5,7 @@ import type { WebhookView } from '../../api';
 import { DateTime } from '../../format';
 import { EndpointStateLine } from './EndpointState';
 import { formatSuccessRate } from '../../../shared/webhooks/webhook-health';
-import { STATUS_LABELS } from '../../deliveries';
+import { STATUS_LABELS } from '../../deliveries/deliveries';
 import { judgeHealth } from '../../../shared/webhooks/health-verdict';
 import { HealthVerdictBadge } from './HealthVerdict';
 

@@ -5,7 +5,7 @@
 // scan of the delivery log); those in trouble come as the Webhooks list views them.
 import { api, type WebhookView } from '../../api';
 import { judgeHealth, listVerdictCounts, type Judged } from '../../../shared/webhooks/health-verdict';
-import { troubleDeliveries } from '../../delivery-links';
+import { troubleDeliveries } from '../../deliveries/delivery-links';
 import { Link } from '../../router';
 import { useLoaded } from '../../hooks/useLoaded';
 import { BreakableUrl } from '../BreakableUrl';

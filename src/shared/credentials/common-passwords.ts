@@ -1,4 +1,4 @@
-// The passwords people choose most, for the "too common" refusal of src/shared/password.rules.ts.
+// The passwords people choose most, for the "too common" refusal of src/shared/credentials/password.rules.ts.
 // The 1,000 most frequent of zxcvbn 4.4.2's list (MIT, Dropbox; drawn from the Xato corpus of 10 million
 // leaked passwords), then every one of its 30,000 with 15 or more characters. Lower case, as the rule
 // compares. The rule also refuses each of them repeated or padded with digits, so the short ones

@@ -1,8 +1,8 @@
 // Where a chart bar and the Dashboard's webhooks in trouble lead: the Deliveries page with the
 // filters that list exactly the deliveries they count (issue 27, item 6).
-import type { DeliveryState } from '../shared/deliveries/delivery-state';
-import { healthWindows } from '../shared/webhooks/webhook-health';
-import type { WebhookView } from './api';
+import type { DeliveryState } from '../../shared/deliveries/delivery-state';
+import { healthWindows } from '../../shared/webhooks/webhook-health';
+import type { WebhookView } from '../api';
 import { deliveriesPathOf, statusFilterOf } from './deliveries';
 
 /**

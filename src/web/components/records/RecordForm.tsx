@@ -13,7 +13,7 @@ import {
   type IdentityKind,
   type RecordType,
   type RecordView,
-} from '../api';
+} from '../../api';
 import {
   draftOf,
   DraftError,
@@ -23,9 +23,9 @@ import {
   writeOf,
   type Draft,
   type DraftValue,
-} from '../records';
-import { useSubmit } from '../hooks/useSubmit';
-import { DialogActions, ErrorMessage } from './Dialog';
+} from '../../records';
+import { useSubmit } from '../../hooks/useSubmit';
+import { DialogActions, ErrorMessage } from '../Dialog';
 import { RecordValue } from './RecordValue';
 
 export type Person = { id: string; name: string };

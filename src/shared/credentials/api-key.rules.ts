@@ -1,4 +1,4 @@
-import { ValidationError } from './app-error';
+import { ValidationError } from '../app-error';
 
 /** docs/api.md#limits: "API key name: 1 to 255 characters". */
 export const API_KEY_NAME_MAX = 255;

@@ -1,8 +1,8 @@
 // A field's value as people read it, with its value state (app-api.md, ValueState): a missing
 // value is an em dash (never zero), a restricted one says "Restricted", an error gives its message.
 import type { ReactNode } from 'react';
-import type { Field, RecordView, RelatedRecord, ValueState } from '../api';
-import { richTextToPlain } from '../records';
+import type { Field, RecordView, RelatedRecord, ValueState } from '../../api';
+import { richTextToPlain } from '../../records';
 
 const numberFormat = new Intl.NumberFormat(undefined, { maximumFractionDigits: 10 });
 const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeZone: 'UTC' });

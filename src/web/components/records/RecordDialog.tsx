@@ -1,11 +1,11 @@
 // One record: every field with its value state, links, assignments and identities; Edit and Move
 // to Trash for an active record; Restore and Delete permanently (after a confirmation) in the Trash.
 import { useEffect, useState } from 'react';
-import { api, errorMessage, type IdentityKind, type RecordType, type RecordView } from '../api';
-import { DateTime } from '../format';
-import { recordTitle } from '../records';
-import { useSubmit } from '../hooks/useSubmit';
-import { ConfirmDialog, DangerButton, Dialog, DialogActions, ErrorMessage } from './Dialog';
+import { api, errorMessage, type IdentityKind, type RecordType, type RecordView } from '../../api';
+import { DateTime } from '../../format';
+import { recordTitle } from '../../records';
+import { useSubmit } from '../../hooks/useSubmit';
+import { ConfirmDialog, DangerButton, Dialog, DialogActions, ErrorMessage } from '../Dialog';
 import { RecordForm, type Person } from './RecordForm';
 import { RecordValue } from './RecordValue';
 

@@ -1,10 +1,10 @@
 // The Deliveries page in the web app: its filters (applied by the server and kept in the page's
 // address), the labels of statuses and states, and the small rules its lists and Event Details
 // share. No React here: the page and its dialogs use these.
-import { isRetiredEvent } from '../shared/event-catalog';
-import { deliveryIdRange, isWholeId, shortId } from '../shared/deliveries/delivery-ids';
-import type { DeliveryListQuery, DeliveryPage, DeliveryState, DeliveryStatus, DeliveryView } from './api';
-import { createdBound, SELECTABLE_EVENTS } from './webhooks';
+import { isRetiredEvent } from '../../shared/events/event-catalog';
+import { deliveryIdRange, isWholeId, shortId } from '../../shared/deliveries/delivery-ids';
+import type { DeliveryListQuery, DeliveryPage, DeliveryState, DeliveryStatus, DeliveryView } from '../api';
+import { createdBound, SELECTABLE_EVENTS } from '../webhooks';
 
 /**
  * The spec's four statuses, as the Status column and the Status filter name them

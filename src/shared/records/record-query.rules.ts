@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { ValidationError, type ErrorIssue } from './app-error';
+import { ValidationError, type ErrorIssue } from '../app-error';
 import type { FieldKind } from './field-kinds';
-import { canonicalId, UUID_PATTERN } from './id-spelling';
-import { withCode } from './with-code';
+import { canonicalId, UUID_PATTERN } from '../id-spelling';
+import { withCode } from '../with-code';
 
 /**
  * The shape of a record query and which filters fit which field (records/record-query.ts holds
