@@ -15,6 +15,27 @@ const FEATURES = [
   'mcp',
 ];
 
+/**
+ * The rooms of src/deliveries, bottom to top (docs/architecture.md, "The direction of imports"):
+ * each may import the ones before it, never the ones after. store/ is the floor: it owns the
+ * feature's tables and imports no room.
+ */
+const ROOMS = [
+  // The tables: deliveries, attempts, kept counts, endpoint states, resend batches.
+  'store',
+  // Dispatch, workflow starts, attempts, the HTTP send; its ports (delivery-starter.ts) for the rooms above.
+  'engine',
+  // Lanes, held deliveries, endpoint health, metrics: around the engine.
+  'capacity',
+  // The delivery log: list, Event Details, stats, health, resend, Retry now.
+  'log',
+  // A test event: a sample delivered like any other, shown as the log shows it.
+  'test-events',
+  // "Resend failed since …": batches of the log's single resend.
+  'resend',
+];
+const roomPath = (names) => `^src/deliveries/(${names.join('|')})/`;
+
 /** The composition root: the only place that knows every feature (the HTTP app, the OpenAPI
  * document, the entities and migrations, the worker's activities, the services, the sweeps). */
 const APP = '^src/app/';
@@ -98,11 +119,27 @@ module.exports = {
     {
       name: 'deliveries-store-owns-its-tables',
       comment:
-        'src/deliveries/store/ alone reads and writes deliveries and delivery_attempts: others import its port (index.ts), never its entities or queries.',
+        'src/deliveries/store/ alone reads and writes the deliveries tables (deliveries, delivery_attempts, delivery_counts, endpoint_states, resend_batches, …; store/one-owner.test.ts lists them): others import its port (index.ts), never its entities or queries.',
       severity: 'error',
       from: { pathNot: '^src/deliveries/store/' },
       to: { path: '^src/deliveries/store/', pathNot: '^src/deliveries/store/index\\.ts$' },
     },
+    {
+      name: 'workflows-use-no-node-builtin',
+      comment:
+        'Workflow code runs in the deterministic sandbox: no Node built-in (fs, crypto, timers, …), as the Temporal samples lint.',
+      severity: 'error',
+      from: { path: '^workflows/' },
+      to: { dependencyTypes: ['core'] },
+    },
+    // One rule per room with a room above it (the top room may import every other).
+    ...ROOMS.slice(0, -1).map((room, index) => ({
+      name: `deliveries-${room}-imports-no-higher-room`,
+      comment: `src/deliveries/${room}/ may import ${ROOMS.slice(0, index).join(', ') || 'no other room'} of src/deliveries, never ${ROOMS.slice(index + 1).join(', ')}.`,
+      severity: 'error',
+      from: { path: roomPath([room]) },
+      to: { path: roomPath(ROOMS.slice(index + 1)) },
+    })),
     ...FEATURES.map((feature, index) => ({
       name: `${feature}-imports-no-higher-feature`,
       comment: `${feature} may import ${FEATURES.slice(0, index).join(', ') || 'no other feature'}, the kit and shared code.`,

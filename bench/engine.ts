@@ -28,7 +28,7 @@ const FLOOR_SLOTS = 250;
 /** A floor attempt slower than this counts as failed and its loop moves on. */
 const ATTEMPT_TIMEOUT_MS = 30_000;
 
-/** The search attributes the stack registers for deliveries (workflows/search-attributes.ts). */
+/** The search attributes the stack registers for deliveries (src/shared/temporal/search-attributes.ts). */
 const keyword = (name: string) => defineSearchAttributeKey(name, SearchAttributeType.KEYWORD);
 const DELIVERY_KEYS = ['WorkspaceId', 'WebhookId', 'EventName', 'EventId', 'DeliveryId'].map(keyword);
 const DELIVERY_STATUS = keyword('DeliveryStatus');

@@ -14,7 +14,7 @@ import type { Activities } from '../activities';
 import { slowLaneQueue } from '../src/shared/deliveries/lanes';
 import { DELIVERY_MAX_ATTEMPTS } from '../src/shared/limits';
 import { hasAttemptsLeft, retryDelayMs } from '../src/shared/deliveries/retry-policy';
-import { DeliveryLaneKey, DeliveryStatusKey } from './search-attributes';
+import { DeliveryLaneKey, DeliveryStatusKey } from '../src/shared/temporal/search-attributes';
 
 export interface DeliveryInput {
   deliveryId: string;

@@ -13,7 +13,7 @@ import {
 import type { Activities } from '../activities';
 import type { HeldLookup, HeldRelease, HeldSnapshot } from '../src/shared/deliveries/held-deliveries';
 import { describeHeld, HELD_IDS_SHOWN } from '../src/shared/deliveries/held-deliveries';
-import { DeliveryStatusKey, HeldDeliveryIdsKey } from './search-attributes';
+import { DeliveryStatusKey, HeldDeliveryIdsKey } from '../src/shared/temporal/search-attributes';
 
 export interface HeldDeliveriesInput {
   workspaceId: string;

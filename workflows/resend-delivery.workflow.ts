@@ -11,7 +11,7 @@ import {
   deliveryWorkflowId,
   type DeliveryResult,
 } from './delivery.workflow';
-import { deliverySearchAttributes } from './search-attributes';
+import { deliverySearchAttributes } from '../src/shared/temporal/search-attributes';
 
 export interface ResendInput {
   deliveryId: string;

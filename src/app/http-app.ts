@@ -19,6 +19,7 @@ import { projectRoot } from '../project-root';
 import { createServices, identityHooks, type Services } from './services';
 import { deliveriesRoutes } from '../deliveries/log/deliveries.routes';
 import { resendBatchesRoutes } from '../deliveries/resend/resend-batches.routes';
+import { testEventsRoutes } from '../deliveries/test-events/test-events.routes';
 import { webhooksRoutes } from '../webhooks/webhooks.routes';
 import type { TemporalHandle } from '../temporal/client';
 import { requireApiKey } from '../api-keys/require-api-key';
@@ -156,7 +157,8 @@ export function createApp(deps: AppDeps, services: Services = createServices(dep
   web.use(workspaceAdminRoutes({ dataSource, hooks: identityHooks, mail, config }).routes());
   web.use(recordsRoutes({ records, trash }).routes());
   web.use(modelRoutes({ dataSource, modelChanges }).routes());
-  web.use(deliveriesRoutes({ deliveries, retryNow, testEvents, workspaceHealth, web: true }).routes());
+  web.use(deliveriesRoutes({ deliveries, retryNow, workspaceHealth, web: true }).routes());
+  web.use(testEventsRoutes({ testEvents }).routes());
   web.use(resendBatchesRoutes({ resendBatches, web: true }).routes());
   web.use(connectedAccountsRoutes({ messaging }).routes());
   web.use(connectedAppsRoutes({ connections: oauthConnections }).routes());
@@ -197,7 +199,8 @@ export function createApp(deps: AppDeps, services: Services = createServices(dep
   rest.use(meRoutes().routes());
   rest.use(recordsRoutes({ records, trash }).routes());
   rest.use(modelRoutes({ dataSource, modelChanges }).routes());
-  rest.use(deliveriesRoutes({ deliveries, retryNow, testEvents }).routes());
+  rest.use(deliveriesRoutes({ deliveries, retryNow }).routes());
+  rest.use(testEventsRoutes({ testEvents }).routes());
   rest.use(resendBatchesRoutes({ resendBatches }).routes());
   rest.use(webhooksRoutes({ webhooks, web: false }).routes());
   mount(app, rest);

@@ -2,7 +2,7 @@ import type { DataSource } from 'typeorm';
 import type { Logger } from '../logger';
 import { removeUnusedOAuthClients } from '../oauth/registration/unused-clients';
 import type { Dispatcher } from '../deliveries/engine/dispatcher';
-import { foldDeliveryCounts } from '../deliveries/log/delivery-counts';
+import { foldDeliveryCounts } from '../deliveries/store';
 import { expireAttemptDetails } from '../deliveries/log/attempt-details-sweep';
 import type { HeldDeliveries } from '../deliveries/capacity/held-deliveries';
 import type { ResendBatchesService } from '../deliveries/resend/resend-batches.service';
@@ -122,7 +122,7 @@ const FOLD_COUNTS_EVERY_MS = 2_000;
 
 /**
  * Every two seconds, folds the delivery count changes the triggers appended into the counts
- * (src/deliveries/log/delivery-counts.ts), so readers add only a few seconds' changes. Any number
+ * (src/deliveries/store/delivery-counts.repository.ts), so readers add only a few seconds' changes. Any number
  * of workers may run it; one folds at a time. Returns the stop function.
  */
 export function startDeliveryCountFold(dataSource: DataSource, logger: Logger): () => Promise<void> {

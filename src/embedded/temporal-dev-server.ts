@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { Connection } from '@temporalio/client';
-import { SEARCH_ATTRIBUTE_KEYS } from '../../workflows/search-attributes';
+import { SEARCH_ATTRIBUTE_KEYS } from '../shared/temporal/search-attributes';
 import { listeningPorts } from './listening-ports';
 import { spawnServerChild } from './server-child';
 

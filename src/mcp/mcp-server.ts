@@ -9,7 +9,7 @@ import type { DataSource } from 'typeorm';
 import type { McpActor } from './mcp-tool';
 import { AppError } from '../shared/app-error';
 import { busyErrorFrom } from '../errors/busy';
-import { idempotent } from '../http/idempotency/idempotent-write';
+import { idempotent } from '../db/idempotent-write';
 import { safeParseRequest } from '../http/validate';
 import type { Logger } from '../logger';
 import { inputJsonSchema, outputJsonSchema } from './schemas/json-schemas';
@@ -96,7 +96,7 @@ export function createMcpServer(actor: McpActor, tools: McpTool[], deps: McpRequ
 
 /**
  * A write tool call with `idempotencyKey`: scoped by workspace, key owner and tool+action, with the
- * same replay rules as REST (src/http/idempotency/idempotent-write.ts). Refusals are kept as failure results.
+ * same replay rules as REST (src/db/idempotent-write.ts). Refusals are kept as failure results.
  */
 async function runIdempotent(
   dataSource: DataSource,

@@ -1,7 +1,7 @@
 import type { DataSource, EntityManager } from 'typeorm';
 import { IsNull } from 'typeorm';
 import { authorizationError, conflictError, notFoundError, ValidationError } from '../shared/app-error';
-import { writeTransaction } from '../http/idempotency/idempotent-write';
+import { writeTransaction } from '../db/idempotent-write';
 import type { Actor } from '../identity/actor';
 import type { FieldConfig, FieldKind } from './field-kinds';
 import { validateFormula } from './formulas/formula-fields';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { DataSource, EntityManager } from 'typeorm';
 import { authorizationError, notFoundError } from '../shared/app-error';
-import { writeTransaction } from '../http/idempotency/idempotent-write';
+import { writeTransaction } from '../db/idempotent-write';
 import type { Actor } from '../identity/actor';
 import { findReadableType, type RecordModel, type TypeModel } from '../record-model/model.service';
 import { modelOf } from '../record-model/model-cache';

@@ -1,6 +1,6 @@
 import { temporal } from '@temporalio/proto';
 import { status as grpcStatus } from '@grpc/grpc-js';
-import { SEARCH_ATTRIBUTE_KEYS } from '../../workflows/search-attributes';
+import { SEARCH_ATTRIBUTE_KEYS } from '../shared/temporal/search-attributes';
 import type { TemporalConnection } from './client';
 
 const { IndexedValueType } = temporal.api.enums.v1;

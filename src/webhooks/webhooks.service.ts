@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { In, type DataSource, type EntityManager } from 'typeorm';
 import { notFoundError, ValidationError } from '../shared/app-error';
-import { writeTransaction } from '../http/idempotency/idempotent-write';
+import { writeTransaction } from '../db/idempotent-write';
 import type { Actor } from '../identity/actor';
 import { User } from '../identity/user.entity';
 import { assertApiRight } from '../identity/permissions';

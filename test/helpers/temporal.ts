@@ -18,9 +18,18 @@ export async function createTimeSkippingEnv(): Promise<TestWorkflowEnvironment> 
     runtimeInstalled = true;
   }
   const path = temporalBinaries().testServer;
-  return TestWorkflowEnvironment.createTimeSkipping({
-    server: { executable: path ? { type: 'existing-path', path } : { type: 'cached-download' } },
-  });
+  const start = () =>
+    TestWorkflowEnvironment.createTimeSkipping({
+      server: { executable: path ? { type: 'existing-path', path } : { type: 'cached-download' } },
+    });
+  try {
+    return await start();
+  } catch (error) {
+    // The SDK gives the server's JVM a fixed 5 s to answer; with test files side by side on a busy
+    // machine it can take longer. A second start is a fresh server on a fresh port.
+    if (!/did not start within/.test(String(error))) throw error;
+    return start();
+  }
 }
 
 /** The time-skipping server with the delivery workflows' search attributes registered, as they need. */

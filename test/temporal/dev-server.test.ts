@@ -7,7 +7,7 @@ import {
   DeliveryIdKey,
   DeliveryStatusKey,
   deliverySearchAttributes,
-} from '../../workflows/search-attributes';
+} from '../../src/shared/temporal/search-attributes';
 import { startTestDevServer } from '../helpers/dev-server';
 
 /**

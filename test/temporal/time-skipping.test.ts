@@ -2,7 +2,11 @@ import { randomUUID } from 'node:crypto';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { Worker } from '@temporalio/worker';
 import { ensureSearchAttributes } from '../../src/temporal/search-attributes';
-import { DeliveryIdKey, SEARCH_ATTRIBUTE_KEYS, WorkspaceIdKey } from '../../workflows/search-attributes';
+import {
+  DeliveryIdKey,
+  SEARCH_ATTRIBUTE_KEYS,
+  WorkspaceIdKey,
+} from '../../src/shared/temporal/search-attributes';
 import { sleepThenCall } from '../fixtures/workflows/sleep-then-call';
 import { createTimeSkippingEnv } from '../helpers/temporal';
 

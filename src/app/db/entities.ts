@@ -11,7 +11,6 @@ import { EmailToken } from '../../identity/email-proof/email-token.entity';
 import { Workspace } from '../../identity/workspace.entity';
 import { Webhook } from '../../webhooks/webhook.entity';
 import { DELIVERY_ENTITIES } from '../../deliveries/store';
-import { ResendBatch, ResendBatchResult } from '../../deliveries/resend/resend-batch.entity';
 import { ConnectedAccount } from '../../messaging/connected-account.entity';
 import { StoredEvent } from '../../messaging/stored-event.entity';
 import { OAuthConnection } from '../../oauth/oauth-connection.entity';
@@ -32,8 +31,6 @@ export const entities = [
   RecordEvent,
   Webhook,
   ...DELIVERY_ENTITIES,
-  ResendBatch,
-  ResendBatchResult,
   ConnectedAccount,
   StoredEvent,
   OAuthStoreRow,

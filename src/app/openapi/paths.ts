@@ -1,6 +1,10 @@
 import { z } from 'zod';
 import { DELIVERY_COMPONENTS, DELIVERY_OPERATIONS } from '../../deliveries/log/deliveries.openapi';
-import { EVENT_WEBHOOKS } from '../../deliveries/engine/event-webhooks.openapi';
+import { EVENT_WEBHOOKS } from '../../deliveries/test-events/event-webhooks.openapi';
+import {
+  TEST_EVENT_COMPONENTS,
+  TEST_EVENT_OPERATIONS,
+} from '../../deliveries/test-events/test-events.openapi';
 import {
   RESEND_BATCH_COMPONENTS,
   RESEND_BATCH_OPERATIONS,
@@ -48,6 +52,7 @@ export const OPERATIONS: readonly OperationSpec[] = [
   ...RECORD_OPERATIONS,
   ...WEBHOOK_OPERATIONS,
   ...DELIVERY_OPERATIONS,
+  ...TEST_EVENT_OPERATIONS,
   ...RESEND_BATCH_OPERATIONS,
   ...MESSAGING_OPERATIONS,
   ...MCP_OPERATIONS,
@@ -59,6 +64,7 @@ export const COMPONENT_SCHEMAS: readonly ComponentSchemas[] = [
   WEBHOOK_COMPONENTS,
   MODEL_COMPONENTS,
   DELIVERY_COMPONENTS,
+  TEST_EVENT_COMPONENTS,
   RESEND_BATCH_COMPONENTS,
   ME_COMPONENTS,
   MESSAGING_COMPONENTS,

@@ -2,7 +2,7 @@ import type { DataSource } from 'typeorm';
 import type { Config } from '../../config';
 import type { Logger } from '../../logger';
 import { EndpointHealth } from './endpoint-health';
-import { EndpointStatesRepository } from './endpoint-states.repository';
+import { EndpointStatesRepository } from '../store';
 import { LaneBudget } from './lane-budget';
 
 /** One worker process's delivery capacity: the two lanes' budgets and what it knows of each endpoint. */

@@ -1,13 +1,10 @@
 import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
 import type { DataSource } from 'typeorm';
 import type { AttemptSignal } from '../../shared/deliveries/endpoint-state';
-import type { Deferral } from '../../shared/deliveries/lanes';
 import type { AttemptOutcome } from '../engine/delivery-attempts';
 import type { DeliveryCapacity } from './delivery-capacity';
-import type { Lane, LaneObserver } from './delivery-lanes';
-import { EndpointStatesRepository } from './endpoint-states.repository';
-import { waitingByWebhook } from '../store';
-import type { LaneKey } from './lane-budget';
+import type { LaneObserver } from './delivery-lanes';
+import { EndpointStatesRepository, waitingByWebhook } from '../store';
 
 /** What one attempt came to, as the metrics name it. */
 type AttemptResult = 'delivered' | 'error_status' | 'timeout' | 'no_response' | 'not_sent';
@@ -131,19 +128,14 @@ export function deliveryMetrics(
   });
 
   return {
-    attempted(
-      lane: Lane,
-      key: LaneKey,
-      outcome: AttemptOutcome,
-      seconds: number,
-      signal: AttemptSignal | null,
-    ) {
+    // Typed by LaneObserver, the return type.
+    attempted(lane, key, outcome, seconds, signal) {
       const result = resultOf(outcome, signal);
       attempts.inc({ lane, workspace: key.workspaceId, result });
       durations.observe({ lane, result }, seconds);
       if (outcome.done) ended.inc({ workspace: key.workspaceId, status: outcome.status });
     },
-    deferred(key: LaneKey, why: Deferral) {
+    deferred(key, why) {
       deferred.inc({ workspace: key.workspaceId, reason: why });
     },
   };

@@ -6,7 +6,7 @@ import {
   type EndpointState,
 } from '../../shared/deliveries/endpoint-state';
 import type { LaneKey } from './lane-budget';
-import type { EndpointStatesRepository } from './endpoint-states.repository';
+import type { EndpointStatesRepository } from '../store';
 
 /** Endpoints remembered per worker; the least recently used is forgotten beyond it. */
 const REMEMBERED_ENDPOINTS = 10_000;

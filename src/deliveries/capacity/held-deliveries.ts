@@ -1,5 +1,4 @@
 import type { DataSource, EntityManager } from 'typeorm';
-import { PreparedStatement } from '../../db/prepared';
 import type { Logger } from '../../logger';
 import {
   claimHeld,
@@ -10,8 +9,9 @@ import {
   unclaimHeld,
   type Delivery,
   type HeldEndpoint,
+  EndpointStatesRepository,
 } from '../store';
-import type { DeliveryStarter } from '../engine/delivery-starter';
+import type { DeliveryHolds, DeliveryStarter } from '../engine/delivery-starter';
 import { servedByFastLane } from '../../shared/deliveries/endpoint-state';
 import type { HeldRelease } from '../../shared/deliveries/held-deliveries';
 import type { DeliveryCapacity } from './delivery-capacity';
@@ -58,7 +58,7 @@ export interface HoldSettings {
  * endpoints cost no more than one).
  * Nothing is lost: a held delivery is a committed row that the next pass of any worker starts.
  */
-export class HeldDeliveries {
+export class HeldDeliveries implements DeliveryHolds {
   private readonly states = new Map<string, { unhealthy: boolean; readAt: number }>();
   private pass: Promise<number> | undefined;
   private again = false;
@@ -210,8 +210,7 @@ export class HeldDeliveries {
       return !known || now - known.readAt >= STATE_READ_EVERY_MS;
     });
     if (stale.length) {
-      const rows = await UNHEALTHY.run(manager, [stale]);
-      const unhealthy = new Set(rows.map((row) => row.webhook_id as string));
+      const unhealthy = await new EndpointStatesRepository(manager).notHealthyAmong(stale);
       if (this.states.size + stale.length > REMEMBERED) this.states.clear();
       for (const id of stale) this.states.set(id, { unhealthy: unhealthy.has(id), readAt: now });
     }
@@ -231,7 +230,3 @@ export class HeldDeliveries {
     return deliveries.filter((_, index) => results[index]!.status === 'fulfilled');
   }
 }
-
-const UNHEALTHY = new PreparedStatement(
-  `SELECT webhook_id FROM endpoint_states WHERE webhook_id = ANY($1::uuid[]) AND state <> 'healthy'`,
-);

@@ -5,8 +5,7 @@ import {
   type HeldLookup,
   type HeldSnapshot,
 } from '../../shared/deliveries/held-deliveries';
-import { heldPlace, heldSummary } from '../store';
-import { EndpointStatesRepository } from './endpoint-states.repository';
+import { EndpointStatesRepository, heldPlace, heldSummary } from '../store';
 
 /** An endpoint's held deliveries as its held-deliveries workflow shows them. */
 export async function heldSnapshot(manager: EntityManager, webhookId: string): Promise<HeldSnapshot> {

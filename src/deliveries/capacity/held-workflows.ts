@@ -4,8 +4,8 @@ import {
   heldDeliveriesWorkflow,
   heldDeliveriesWorkflowId,
 } from '../../../workflows/held-deliveries.workflow';
-import { DeliveryStatusKey, WebhookIdKey, WorkspaceIdKey } from '../../../workflows/search-attributes';
-import { workspacePriority } from './fairness';
+import { DeliveryStatusKey, WebhookIdKey, WorkspaceIdKey } from '../../shared/temporal/search-attributes';
+import { workspacePriority } from '../engine/fairness';
 import type { HeldWorkflows } from './held-deliveries';
 import type { LaneKey } from './lane-budget';
 

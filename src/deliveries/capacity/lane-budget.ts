@@ -1,4 +1,5 @@
 import type { Deferral } from '../../shared/deliveries/lanes';
+import type { EndpointKey } from '../store';
 import {
   nextWindow,
   openWindow,
@@ -26,10 +27,7 @@ export interface LaneLimits {
 }
 
 /** Who an attempt belongs to: the workspace and the endpoint (webhook) it is sent to. */
-export interface LaneKey {
-  workspaceId: string;
-  webhookId: string;
-}
+export type LaneKey = EndpointKey;
 
 /** A place taken: learn from the attempt's end, then leave it. */
 export interface LanePlace {

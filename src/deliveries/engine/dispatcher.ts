@@ -19,8 +19,7 @@ import {
   type DeliveryElement,
   type OutboxTable,
 } from '../store';
-import type { DeliveryStarter } from './delivery-starter';
-import type { HeldDeliveries } from '../capacity/held-deliveries';
+import type { DeliveryHolds, DeliveryStarter } from './delivery-starter';
 import { activeRecordOwner } from './record-owner';
 import {
   changedFieldIdsOf,
@@ -71,7 +70,7 @@ export class Dispatcher {
     private readonly starter: DeliveryStarter,
     private readonly logger: Logger,
     /** Holds the new deliveries of endpoints that are not healthy (docs/capacity.md). */
-    private readonly held?: HeldDeliveries,
+    private readonly held?: DeliveryHolds,
   ) {}
 
   /**

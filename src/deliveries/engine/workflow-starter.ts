@@ -18,13 +18,10 @@ import {
   DeliveryStatusKey,
   WebhookIdKey,
   WorkspaceIdKey,
-} from '../../../workflows/search-attributes';
-import { workspacePriority } from '../capacity/fairness';
-import type { Delivery } from '../store';
-import type { DeliveryStarter } from './delivery-starter';
-import type { ResendBatch } from '../resend/resend-batch.entity';
-import type { ResendBatchStarter } from '../resend/resend-batches.service';
-import type { RetryNowSender } from '../log/retry-now.service';
+} from '../../shared/temporal/search-attributes';
+import { workspacePriority } from './fairness';
+import type { Delivery, ResendBatch } from '../store';
+import type { DeliveryStarter, ResendBatchStarter, RetryNowSender } from './delivery-starter';
 
 /**
  * Search attributes and memo that let an operator find a delivery in the Temporal Web UI. Only the

@@ -1,11 +1,10 @@
 import type { ComponentSchemas } from '../../http/openapi/components';
-import { body, pagedList, uuidParam, type OperationSpec } from '../../http/openapi/operation';
+import { answer, pagedList, uuidParam, type OperationSpec } from '../../http/openapi/operation';
 import type { Check, Same } from '../../http/view-schemas';
 import { deliveryStatsQuery, listAllDeliveriesQuery, listDeliveriesQuery } from './delivery-query';
 import { deliveryStatsExample, deliveryStatsSchema, type DeliveryStatsView } from './delivery-stats-view';
 import type { EncodedPage } from '../../http/paging';
 import type { DeliveriesService } from './deliveries.service';
-import { sendTestEventBody } from '../test-events/test-event-request';
 import { messagingEventEnvelopeSchema, recordEventEnvelopeSchema } from '../engine/envelope-view';
 import {
   deliveryPageExample,
@@ -15,7 +14,6 @@ import {
   eventDetailsSchema,
   resentDeliveryExample,
   retriedNowDeliveryExample,
-  testDeliveryExample,
   type DeliveryPage,
 } from './delivery-view';
 
@@ -68,12 +66,7 @@ export const DELIVERY_OPERATIONS: OperationSpec[] = [
       range: '`24h` (hourly buckets, the default), `7d` or `30d` (daily buckets, UTC days).',
       webhookId: deliveryLog.queryDescriptions.webhookId,
     },
-    success: {
-      status: 200,
-      description: 'The buckets and their totals.',
-      schema: deliveryStatsSchema,
-      example: deliveryStatsExample,
-    },
+    success: answer(200, 'The buckets and their totals.', deliveryStatsSchema, deliveryStatsExample),
     refusals: deliveryLog.refusals,
   },
   pagedList({
@@ -93,12 +86,12 @@ export const DELIVERY_OPERATIONS: OperationSpec[] = [
     description: 'The delivery, its attempts, and the event payload as you may read it now.',
     tag: 'Webhooks',
     pathParams: { id: uuidParam('webhook'), deliveryId: uuidParam('delivery') },
-    success: {
-      status: 200,
-      description: 'The delivery with its attempts and payload.',
-      schema: eventDetailsSchema,
-      example: eventDetailsExample,
-    },
+    success: answer(
+      200,
+      'The delivery with its attempts and payload.',
+      eventDetailsSchema,
+      eventDetailsExample,
+    ),
     refusals: { 404: ['webhookNotFound', 'deliveryNotFound'] },
   },
   {
@@ -110,12 +103,7 @@ export const DELIVERY_OPERATIONS: OperationSpec[] = [
       "Needs Create on API & Webhooks. A new delivery of the same event (same event id) to the webhook as it is now; only the webhook's record owner or an Admin resends a record event. Offered once the delivery is Delivered or Failed; a Failed one whose `state` is `retrying` still has attempts to come (see `retryDeliveryNow`), and a resend then sends the event beside them.",
     tag: 'Webhooks',
     pathParams: { id: uuidParam('webhook'), deliveryId: uuidParam('delivery') },
-    success: {
-      status: 201,
-      description: 'The new delivery.',
-      schema: deliveryViewSchema,
-      example: resentDeliveryExample,
-    },
+    success: answer(201, 'The new delivery.', deliveryViewSchema, resentDeliveryExample),
     refusals: {
       403: ['deliveryResendNotOwner'],
       404: ['webhookNotFound', 'deliveryNotFound'],
@@ -137,43 +125,21 @@ export const DELIVERY_OPERATIONS: OperationSpec[] = [
       "Needs Create on API & Webhooks; only the webhook's record owner or an Admin retries a record event (as for resend). For a delivery whose `state` is `retrying` (Failed, its next attempt scheduled): its workflow stops waiting and runs that attempt now, as the next of its ten, in the same delivery (no new delivery, unlike a resend, which would send the event again beside the retries still to come). Answered once the workflow accepted it, with the delivery, whose `nextAttemptAt` is then now; Event Details show the attempt's outcome. Refused, changing nothing, unless the delivery is retrying.",
     tag: 'Webhooks',
     pathParams: { id: uuidParam('webhook'), deliveryId: uuidParam('delivery') },
-    success: {
-      status: 202,
-      description: 'Accepted: the next attempt runs now. The delivery as it is then.',
-      schema: deliveryViewSchema,
-      example: retriedNowDeliveryExample,
-    },
+    success: answer(
+      202,
+      'Accepted: the next attempt runs now. The delivery as it is then.',
+      deliveryViewSchema,
+      retriedNowDeliveryExample,
+    ),
     refusals: {
       403: ['deliveryResendNotOwner'],
       404: ['webhookNotFound', 'deliveryNotFound'],
       409: ['deliveryNotRetrying'],
     },
   },
-  {
-    method: 'post',
-    path: '/api/v1/webhooks/{id}/test',
-    operationId: 'sendTestEvent',
-    summary: 'Send a test event',
-    description:
-      "Needs Create on API & Webhooks. A sample event of one of the webhook's events, with made-up ids and sample values and `data.test: true`, delivered like any other (signature, custom headers, body template, retries) and logged with `trigger: test`. A sample record event describes a record of the webhook's one source type, or of the first type its record owner may read, with only fields the owner may read.",
-    tag: 'Webhooks',
-    pathParams: { id: uuidParam('webhook') },
-    body: body(sendTestEventBody, { event: 'record.created' }),
-    success: {
-      status: 201,
-      description: 'The test delivery (Pending).',
-      schema: deliveryViewSchema,
-      example: testDeliveryExample,
-    },
-    refusals: {
-      404: ['webhookNotFound'],
-      409: ['webhookDisabled', 'webhookNotSubscribed', 'testEventNoRecordType'],
-    },
-  },
 ];
 
 export const DELIVERY_COMPONENTS: ComponentSchemas = {
-  requests: { SendTestEventBody: sendTestEventBody },
   responses: {
     RecordEventEnvelope: recordEventEnvelopeSchema,
     MessagingEventEnvelope: messagingEventEnvelopeSchema,

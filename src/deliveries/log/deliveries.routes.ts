@@ -1,30 +1,27 @@
 import Router from '@koa/router';
 import { decodePaging, encodePage } from '../../http/paging';
 import { actorOf } from '../../identity/actor';
-import { parse, parseId } from '../../http/validate';
-import { webhookNotFound } from '../../webhooks/webhooks.service';
-import { deliveryNotFound, type DeliveriesService } from './deliveries.service';
+import { parse } from '../../http/validate';
+import type { DeliveriesService } from './deliveries.service';
+import { deliveryPathOf, webhookIdOf } from './route-params';
 import { deliveryStatsQuery, listAllDeliveriesQuery, listDeliveriesQuery } from './delivery-query';
-import { sendTestEventBody } from '../test-events/test-event-request';
-import type { TestEventsService } from '../test-events/test-events.service';
 import type { RetryNowService } from './retry-now.service';
 import type { WorkspaceHealthService } from './workspace-health.service';
 
 /**
  * The delivery log: `/webhooks/deliveries` (every webhook), `/webhooks/{id}/deliveries`, Event
- * Details, resend, Retry now, and the chart's counts. Mounted before the webhook routes so "deliveries" is
+ * Details, resend, Retry now, and the chart's counts (a test event: test-events.routes.ts). Mounted before the webhook routes so "deliveries" is
  * never read as an id; `/webhooks/deliveries/stats` has one segment too few for any `{id}` route.
  */
 export function deliveriesRoutes(deps: {
   deliveries: DeliveriesService;
   retryNow: RetryNowService;
-  testEvents: TestEventsService;
   /** The web app's routes (/app/api) add what only its pages need. */
   web?: boolean;
   /** The Dashboard's webhook health (web only). */
   workspaceHealth?: WorkspaceHealthService;
 }): Router {
-  const { deliveries, retryNow, testEvents } = deps;
+  const { deliveries, retryNow } = deps;
   const router = new Router();
 
   router.get('/webhooks/deliveries', async (ctx) => {
@@ -53,7 +50,7 @@ export function deliveriesRoutes(deps: {
   }
 
   router.get('/webhooks/:id/deliveries', async (ctx) => {
-    const webhookId = parseId(ctx.params.id, webhookNotFound);
+    const webhookId = webhookIdOf(ctx);
     ctx.body = encodePage(
       await deliveries.list(actorOf(ctx), {
         ...decodePaging(parse(listDeliveriesQuery, ctx.query)),
@@ -63,40 +60,21 @@ export function deliveriesRoutes(deps: {
   });
 
   router.get('/webhooks/:id/deliveries/:deliveryId', async (ctx) => {
-    const webhookId = parseId(ctx.params.id, webhookNotFound);
-    ctx.body = await deliveries.details(
-      actorOf(ctx),
-      webhookId,
-      parseId(ctx.params.deliveryId, deliveryNotFound),
-    );
+    const ids = deliveryPathOf(ctx);
+    ctx.body = await deliveries.details(actorOf(ctx), ...ids);
   });
 
   router.post('/webhooks/:id/deliveries/:deliveryId/resend', async (ctx) => {
-    const webhookId = parseId(ctx.params.id, webhookNotFound);
+    const ids = deliveryPathOf(ctx);
     ctx.status = 201;
-    ctx.body = await deliveries.resend(
-      actorOf(ctx),
-      webhookId,
-      parseId(ctx.params.deliveryId, deliveryNotFound),
-    );
+    ctx.body = await deliveries.resend(actorOf(ctx), ...ids);
   });
 
   // Accepted: the next attempt runs now, in the delivery's workflow; Event Details show its outcome.
   router.post('/webhooks/:id/deliveries/:deliveryId/retry-now', async (ctx) => {
-    const webhookId = parseId(ctx.params.id, webhookNotFound);
-    ctx.body = await retryNow.retryNow(
-      actorOf(ctx),
-      webhookId,
-      parseId(ctx.params.deliveryId, deliveryNotFound),
-    );
+    const ids = deliveryPathOf(ctx);
+    ctx.body = await retryNow.retryNow(actorOf(ctx), ...ids);
     ctx.status = 202;
-  });
-
-  router.post('/webhooks/:id/test', async (ctx) => {
-    const webhookId = parseId(ctx.params.id, webhookNotFound);
-    const { event } = parse(sendTestEventBody, ctx.request.body ?? {});
-    ctx.status = 201;
-    ctx.body = await testEvents.send(actorOf(ctx), webhookId, event);
   });
 
   return router;

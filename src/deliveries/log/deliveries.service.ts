@@ -1,7 +1,7 @@
 import type { DataSource, EntityManager } from 'typeorm';
 import { authorizationError, conflictError, notFoundError } from '../../shared/app-error';
 import type { Page } from '../../http/paging';
-import { writeTransaction } from '../../http/idempotency/idempotent-write';
+import { writeTransaction } from '../../db/idempotent-write';
 import type { Actor } from '../../identity/actor';
 import { assertApiRight } from '../../identity/permissions';
 import type { Logger } from '../../logger';

@@ -5,11 +5,11 @@ import {
   type DeliveryStats,
   type StatsWindow,
 } from '../../shared/deliveries/delivery-stats';
-import { countsByBucket } from './delivery-counts';
+import { countsByBucket } from '../store';
 
 /**
  * Deliveries by outcome per bucket of the window, read from the counts kept as deliveries change
- * (delivery-counts.ts): at most one row per hour and state, whatever the log's size. Each delivery
+ * (store/delivery-counts.repository.ts): at most one row per hour and state, whatever the log's size. Each delivery
  * counts once, in the bucket of its creation, with its status now.
  */
 export async function loadDeliveryStats(

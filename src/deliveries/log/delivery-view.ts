@@ -7,6 +7,7 @@ import {
   RESPONSE_HEADERS_MAX_CHARS,
   RESPONSE_HEADERS_MAX_COUNT,
 } from '../../shared/deliveries/attempt-record';
+import { DELIVERY_COUNT_CAP } from '../../shared/deliveries/delivery-count-cap';
 import { DELIVERY_STATES, DELIVERY_STATUSES } from '../../shared/deliveries/delivery-state';
 
 /** A delivery as REST, MCP and the web app return it (docs/deliveries.md#the-delivery-log). */
@@ -68,9 +69,6 @@ export const deliveryViewSchema = z
   })
   .meta({ description: 'One delivery of one event to one webhook; retries update it, a resend adds one.' });
 export type DeliveryView = z.output<typeof deliveryViewSchema>;
-
-/** Deliveries a list counts at most: the count stays cheap however long the log grows. */
-export const DELIVERY_COUNT_CAP = 1_000;
 
 export const deliveryPageSchema = page(deliveryViewSchema).extend({
   total: z

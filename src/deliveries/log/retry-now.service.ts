@@ -8,12 +8,7 @@ import { webhookNotFound } from '../../webhooks/webhooks.service';
 import { DeliveriesRepository } from '../store';
 import { deliveryNotFound, mayActOnDelivery, type DeliveriesService } from './deliveries.service';
 import type { DeliveryView } from './delivery-view';
-
-/** Brings a delivery workflow's next attempt forward (a Temporal Update, in production). */
-export interface RetryNowSender {
-  /** `attempt` runs now; null when the workflow is not waiting for exactly that attempt. */
-  retryNow(deliveryId: string, attempt: number): Promise<{ attempt: number } | null>;
-}
+import type { RetryNowSender } from '../engine/delivery-starter';
 
 const notRetrying = (message: string) => conflictError(message, 'deliveryNotRetrying');
 

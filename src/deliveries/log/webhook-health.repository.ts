@@ -2,15 +2,13 @@ import type { EntityManager } from 'typeorm';
 import { deliveryState } from '../../shared/deliveries/delivery-state';
 import { healthWindows, windowHealth } from '../../shared/webhooks/webhook-health';
 import type { EndpointStateView, WebhookHealth } from '../../webhooks/webhook-view';
-import { DeliveriesRepository } from '../store';
-import { EndpointStatesRepository } from '../capacity/endpoint-states.repository';
-import { countsByWebhook } from './delivery-counts';
+import { countsByWebhook, DeliveriesRepository, EndpointStatesRepository } from '../store';
 
 const EMPTY = { delivered: 0, failed: 0, retrying: 0, inFlight: 0 };
 
 /**
  * The health of a page of webhooks in three queries whatever the page's size or the log's: the
- * counts of the last 24 hours and 7 days (kept as deliveries change, delivery-counts.ts), each
+ * counts of the last 24 hours and 7 days (kept as deliveries change, store/delivery-counts.repository.ts), each
  * webhook's newest delivery (the deliveries (webhook_id, created_at) index), and each endpoint's
  * stored state.
  */

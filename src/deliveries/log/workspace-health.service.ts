@@ -4,9 +4,7 @@ import { assertApiRight } from '../../identity/permissions';
 import { judgeHealth } from '../../shared/webhooks/health-verdict';
 import { healthWindows } from '../../shared/webhooks/webhook-health';
 import type { WebhooksService } from '../../webhooks/webhooks.service';
-import { EndpointStatesRepository } from '../capacity/endpoint-states.repository';
-import { DeliveriesRepository } from '../store';
-import { webhooksWithFailures } from './delivery-counts';
+import { DeliveriesRepository, EndpointStatesRepository, webhooksWithFailures } from '../store';
 import { TROUBLE_LISTED, type WorkspaceHealthView } from './workspace-health-view';
 
 /**

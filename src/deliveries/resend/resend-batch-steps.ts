@@ -5,9 +5,8 @@ import type { OAuthTokenAuthenticator } from '../../oauth/oauth-token-auth';
 import { loadActor, type Actor } from '../../identity/actor';
 import { AppError, authorizationError } from '../../shared/app-error';
 import type { OutcomeCounts } from '../../shared/webhooks/webhook-health';
-import { resentDeliveryOutcomes } from '../store';
+import { ResendBatchesRepository, type ResendBatch, type ResendRefusal } from '../store';
 import type { DeliveriesService } from '../log/deliveries.service';
-import { ResendBatch, ResendBatchResult, type ResendRefusal } from './resend-batch.entity';
 
 /** The batch row is gone (its workspace was deleted): retrying cannot bring it back. */
 export class ResendBatchMissingError extends Error {
@@ -43,7 +42,7 @@ export class ResendBatchSteps {
   ) {}
 
   async resendOne(step: BatchStep, now = new Date()): Promise<'resent' | 'refused'> {
-    const batch = await this.dataSource.manager.findOneBy(ResendBatch, { id: step.batchId });
+    const batch = await this.batches().findForStep(step.batchId);
     if (!batch) throw new ResendBatchMissingError(`Resend batch ${step.batchId} is gone.`);
     // A step resends only what its batch chose.
     if (!batch.deliveryIds.includes(step.deliveryId)) {
@@ -54,13 +53,7 @@ export class ResendBatchSteps {
     try {
       const actor = await this.requester(batch, now);
       await this.deliveries.resend(actor, batch.webhookId, step.deliveryId, async (manager, resent) => {
-        await manager.insert(ResendBatchResult, {
-          batchId: step.batchId,
-          deliveryId: step.deliveryId,
-          position: step.position,
-          resentDeliveryId: resent.id,
-          refusal: null,
-        });
+        await new ResendBatchesRepository(manager).insertResent(step, resent.id);
       });
       return 'resent';
     } catch (error) {
@@ -83,37 +76,27 @@ export class ResendBatchSteps {
 
   /** How the deliveries this batch resent stand now (the batch's result in the Web UI). */
   async resentOutcomes(batchId: string): Promise<OutcomeCounts> {
-    return resentDeliveryOutcomes(this.dataSource.manager, batchId);
+    return this.batches().resentOutcomes(batchId);
   }
 
   async complete(batchId: string): Promise<void> {
-    await this.dataSource.manager
-      .createQueryBuilder()
-      .update(ResendBatch)
-      .set({ status: 'completed', completedAt: () => 'now()' })
-      .where(`id = :batchId AND status = 'running'`, { batchId })
-      .execute();
+    await this.batches().complete(batchId);
   }
 
   /** Records the refusal unless the step already has a result (then that result stands). */
   private async refuse(step: BatchStep, refusal: ResendRefusal): Promise<'resent' | 'refused'> {
-    await this.dataSource.manager
-      .createQueryBuilder()
-      .insert()
-      .into(ResendBatchResult)
-      .values({ ...step, resentDeliveryId: null, refusal })
-      .orIgnore()
-      .execute();
+    await this.batches().insertRefusedUnlessDone(step, refusal);
     return (await this.result(step))!;
   }
 
   private async result(step: BatchStep): Promise<'resent' | 'refused' | undefined> {
-    const row = await this.dataSource.manager.findOneBy(ResendBatchResult, {
-      batchId: step.batchId,
-      deliveryId: step.deliveryId,
-    });
+    const row = await this.batches().result(step);
     if (!row) return undefined;
     return row.resentDeliveryId ? 'resent' : 'refused';
+  }
+
+  private batches(): ResendBatchesRepository {
+    return new ResendBatchesRepository(this.dataSource.manager);
   }
 
   /**

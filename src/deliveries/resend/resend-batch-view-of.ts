@@ -1,6 +1,5 @@
 import type { EntityManager } from 'typeorm';
-import { resendBatchResults } from '../store';
-import type { ResendBatch } from './resend-batch.entity';
+import { ResendBatchesRepository, type ResendBatch } from '../store';
 import type { ResendBatchResultView, ResendBatchView } from './resend-batch-view';
 
 /** The batch with its results so far (each named by its delivery's event), in the batch's order. */
@@ -8,7 +7,7 @@ export async function loadResendBatchView(
   manager: EntityManager,
   batch: ResendBatch,
 ): Promise<ResendBatchView> {
-  return resendBatchView(batch, await resendBatchResults(manager, batch.id));
+  return resendBatchView(batch, await new ResendBatchesRepository(manager).results(batch.id));
 }
 
 export function resendBatchView(batch: ResendBatch, results: ResendBatchResultView[]): ResendBatchView {

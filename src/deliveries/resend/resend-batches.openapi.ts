@@ -1,5 +1,5 @@
 import type { ComponentSchemas } from '../../http/openapi/components';
-import { body, uuidParam, type OperationSpec } from '../../http/openapi/operation';
+import { answer, body, uuidParam, type OperationSpec } from '../../http/openapi/operation';
 import type { Check, Same } from '../../http/view-schemas';
 import { RESEND_BATCH_MAX } from '../../shared/limits';
 import { resendFailedBody } from './resend-batch-request';
@@ -26,12 +26,12 @@ export const RESEND_BATCH_OPERATIONS: OperationSpec[] = [
     tag: 'Webhooks',
     pathParams: { id: uuidParam('webhook') },
     body: body(resendFailedBody, { since: '2025-03-04T00:00:00Z' }),
-    success: {
-      status: 202,
-      description: 'The batch, chosen and running; `Location` names it.',
-      schema: resendBatchViewSchema,
-      example: startedResendBatchExample,
-    },
+    success: answer(
+      202,
+      'The batch, chosen and running; `Location` names it.',
+      resendBatchViewSchema,
+      startedResendBatchExample,
+    ),
     refusals: {
       400: ['resendSinceInFuture', 'resendSinceInvalid'],
       404: ['webhookNotFound'],
@@ -47,12 +47,12 @@ export const RESEND_BATCH_OPERATIONS: OperationSpec[] = [
       'The batch and one result per delivery handled so far: `resentDeliveryId` (the new delivery) or `refusal` (what a single resend would have answered). `completed` once every delivery has a result. Needs Read access All on API & Webhooks.',
     tag: 'Webhooks',
     pathParams: { id: uuidParam('webhook'), batchId: uuidParam('resend batch') },
-    success: {
-      status: 200,
-      description: 'The batch and its results so far.',
-      schema: resendBatchViewSchema,
-      example: completedResendBatchExample,
-    },
+    success: answer(
+      200,
+      'The batch and its results so far.',
+      resendBatchViewSchema,
+      completedResendBatchExample,
+    ),
     refusals: { 404: ['webhookNotFound', 'resendBatchNotFound'] },
   },
 ];

@@ -1,7 +1,7 @@
 import Router from '@koa/router';
 import { actorOf } from '../../identity/actor';
 import { parse, parseId } from '../../http/validate';
-import { webhookNotFound } from '../../webhooks/webhooks.service';
+import { webhookIdOf } from '../log/route-params';
 import { resendFailedBody, resendFailedPreviewQuery } from './resend-batch-request';
 import { resendBatchNotFound, type ResendBatchesService } from './resend-batches.service';
 
@@ -17,14 +17,14 @@ export function resendBatchesRoutes(deps: {
   if (deps.web) {
     // "Resend failed since…" says how many a batch started now would resend, before it starts.
     router.get('/webhooks/:id/resend-failed/preview', async (ctx) => {
-      const webhookId = parseId(ctx.params.id, webhookNotFound);
+      const webhookId = webhookIdOf(ctx);
       const { since } = parse(resendFailedPreviewQuery, ctx.query);
       ctx.body = await resendBatches.preview(actorOf(ctx), webhookId, since);
     });
   }
 
   router.post('/webhooks/:id/resend-failed', async (ctx) => {
-    const webhookId = parseId(ctx.params.id, webhookNotFound);
+    const webhookId = webhookIdOf(ctx);
     const { since } = parse(resendFailedBody, ctx.request.body ?? {});
     const batch = await resendBatches.start(actorOf(ctx), webhookId, since);
     ctx.status = 202;
@@ -33,12 +33,9 @@ export function resendBatchesRoutes(deps: {
   });
 
   router.get('/webhooks/:id/resend-batches/:batchId', async (ctx) => {
-    const webhookId = parseId(ctx.params.id, webhookNotFound);
-    ctx.body = await resendBatches.get(
-      actorOf(ctx),
-      webhookId,
-      parseId(ctx.params.batchId, resendBatchNotFound),
-    );
+    const webhookId = webhookIdOf(ctx);
+    const batchId = parseId(ctx.params.batchId, resendBatchNotFound);
+    ctx.body = await resendBatches.get(actorOf(ctx), webhookId, batchId);
   });
 
   return router;

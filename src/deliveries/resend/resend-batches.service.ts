@@ -1,5 +1,5 @@
 import type { DataSource } from 'typeorm';
-import { writeTransaction } from '../../http/idempotency/idempotent-write';
+import { writeTransaction } from '../../db/idempotent-write';
 import type { Actor } from '../../identity/actor';
 import { assertApiRight } from '../../identity/permissions';
 import type { Logger } from '../../logger';
@@ -8,16 +8,11 @@ import { RESEND_BATCH_MAX } from '../../shared/limits';
 import { resendSince } from '../../shared/deliveries/resend-batch.rules';
 import { WebhooksRepository } from '../../webhooks/webhooks.repository';
 import { webhookNotFound } from '../../webhooks/webhooks.service';
-import { DeliveriesRepository } from '../store';
-import { ResendBatch } from './resend-batch.entity';
+import { DeliveriesRepository, ResendBatchesRepository, type ResendBatch } from '../store';
 import type { ResendBatchView } from './resend-batch-view';
 import type { ResendFailedPreview } from './resend-batch-request';
+import type { ResendBatchStarter } from '../engine/delivery-starter';
 import { loadResendBatchView, resendBatchView } from './resend-batch-view-of';
-
-/** Starts a batch's workflow (Temporal, in production); a second start of the same batch is harmless. */
-export interface ResendBatchStarter {
-  startResendBatch(batch: ResendBatch, webhookUrl: string): Promise<void>;
-}
 
 export const resendBatchNotFound = () => notFoundError('Resend batch not found.', 'resendBatchNotFound');
 
@@ -55,22 +50,20 @@ export class ResendBatchesService {
     const batch = await writeTransaction(
       this.dataSource,
       (manager) =>
-        manager.save(
-          manager.create(ResendBatch, {
-            workspaceId: actor.workspace.id,
-            webhookId,
-            requestedByUserId: actor.user.id,
-            apiKeyId: actor.apiKeyId ?? null,
-            oauthConnectionId: actor.oauthConnectionId ?? null,
-            since: from,
-            limit: RESEND_BATCH_MAX,
-            deliveryIds: chosen.slice(0, RESEND_BATCH_MAX),
-            moreRemained: chosen.length > RESEND_BATCH_MAX,
-            status: 'running',
-            workflowStartedAt: null,
-            completedAt: null,
-          }),
-        ),
+        new ResendBatchesRepository(manager).create({
+          workspaceId: actor.workspace.id,
+          webhookId,
+          requestedByUserId: actor.user.id,
+          apiKeyId: actor.apiKeyId ?? null,
+          oauthConnectionId: actor.oauthConnectionId ?? null,
+          since: from,
+          limit: RESEND_BATCH_MAX,
+          deliveryIds: chosen.slice(0, RESEND_BATCH_MAX),
+          moreRemained: chosen.length > RESEND_BATCH_MAX,
+          status: 'running',
+          workflowStartedAt: null,
+          completedAt: null,
+        }),
       (row) => resendBatchView(row, []),
     );
     await this.startWorkflow(batch, webhook.url);
@@ -106,11 +99,7 @@ export class ResendBatchesService {
   /** A batch and its results so far; needs what reading deliveries needs. */
   async get(actor: Actor, webhookId: string, batchId: string): Promise<ResendBatchView> {
     assertApiRight(actor, 'apiRead');
-    const batch = await this.dataSource.manager.findOneBy(ResendBatch, {
-      id: batchId,
-      webhookId,
-      workspaceId: actor.workspace.id,
-    });
+    const batch = await this.batches().find(actor.workspace.id, batchId, webhookId);
     if (!batch) {
       // As the delivery log: a deleted webhook's batches stay readable under its id.
       const webhookKnown = await new WebhooksRepository(this.dataSource.manager).exists(
@@ -125,24 +114,14 @@ export class ResendBatchesService {
   /** A batch by its id alone (MCP `get_resend_batch`), in the caller's workspace. */
   async getById(actor: Actor, batchId: string): Promise<ResendBatchView> {
     assertApiRight(actor, 'apiRead');
-    const batch = await this.dataSource.manager.findOneBy(ResendBatch, {
-      id: batchId,
-      workspaceId: actor.workspace.id,
-    });
+    const batch = await this.batches().find(actor.workspace.id, batchId);
     if (!batch) throw resendBatchNotFound();
     return loadResendBatchView(this.dataSource.manager, batch);
   }
 
   /** Starts the workflows of batches that could not be started (Temporal was away); the dispatch sweep calls it. */
   async sweep(startedBeforeMs = 10_000): Promise<number> {
-    const unstarted = await this.dataSource.manager
-      .createQueryBuilder(ResendBatch, 'b')
-      .where('b.workflow_started_at IS NULL AND b.created_at < :before', {
-        before: new Date(Date.now() - startedBeforeMs),
-      })
-      .orderBy('b.created_at', 'ASC')
-      .limit(100)
-      .getMany();
+    const unstarted = await this.batches().unstarted(new Date(Date.now() - startedBeforeMs));
     let started = 0;
     for (const batch of unstarted) {
       const webhook = await new WebhooksRepository(this.dataSource.manager).find(
@@ -154,10 +133,14 @@ export class ResendBatchesService {
     return started;
   }
 
+  private batches(): ResendBatchesRepository {
+    return new ResendBatchesRepository(this.dataSource.manager);
+  }
+
   private async startWorkflow(batch: ResendBatch, webhookUrl: string): Promise<boolean> {
     try {
       await this.starter.startResendBatch(batch, webhookUrl);
-      await this.dataSource.manager.update(ResendBatch, { id: batch.id }, { workflowStartedAt: new Date() });
+      await this.batches().markWorkflowStarted(batch.id);
       return true;
     } catch (error) {
       // The batch is committed: the dispatch sweep starts its workflow once Temporal answers.

@@ -1,5 +1,5 @@
 import type { SelectQueryBuilder } from 'typeorm';
-import { DELIVERY_COUNT_CAP } from '../log/delivery-view';
+import { DELIVERY_COUNT_CAP } from '../../shared/deliveries/delivery-count-cap';
 import type { Delivery } from './delivery.entity';
 
 /**

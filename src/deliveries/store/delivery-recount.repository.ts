@@ -1,4 +1,4 @@
-import { ALL_WEBHOOKS } from '../log/delivery-counts';
+import { ALL_WEBHOOKS } from './delivery-counts.repository';
 
 /** A count kept that differs from a recount of the deliveries: the key, and both numbers. */
 export interface CountDrift {

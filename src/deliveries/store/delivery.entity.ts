@@ -1,4 +1,5 @@
-import { Column, CreateDateColumn, Entity, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
+import { Column, CreateDateColumn, Entity, UpdateDateColumn } from 'typeorm';
+import { WebhookRow } from './webhook-row';
 
 export type DeliveryStatus = 'pending' | 'sending' | 'delivered' | 'failed';
 
@@ -7,16 +8,7 @@ export type DeliveryElement = { typeId: string; recordId: string } | { entityId:
 
 /** docs/deliveries.md#the-delivery-log. Retries update this row; a resend adds a new one. */
 @Entity({ name: 'deliveries' })
-export class Delivery {
-  @PrimaryGeneratedColumn('uuid')
-  id: string;
-
-  @Column({ name: 'workspace_id', type: 'uuid' })
-  workspaceId: string;
-
-  @Column({ name: 'webhook_id', type: 'uuid' })
-  webhookId: string;
-
+export class Delivery extends WebhookRow {
   /** The event's id: retries and resends send it unchanged (the envelope's `id`). */
   @Column({ name: 'event_id', type: 'uuid' })
   eventId: string;

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { DataSource } from 'typeorm';
-import { writeTransaction } from '../../http/idempotency/idempotent-write';
+import { writeTransaction } from '../../db/idempotent-write';
 import type { Actor } from '../../identity/actor';
 import { assertApiRight } from '../../identity/permissions';
 import type { Logger } from '../../logger';

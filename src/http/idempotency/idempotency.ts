@@ -3,7 +3,7 @@ import type { Context, Middleware } from 'koa';
 import type { DataSource } from 'typeorm';
 import { ValidationError } from '../../shared/app-error';
 import { controlCharacterIssues } from '../../shared/control-characters';
-import { idempotent } from './idempotent-write';
+import { idempotent } from '../../db/idempotent-write';
 
 export const IDEMPOTENCY_KEY_MAX = 255;
 
@@ -12,7 +12,7 @@ export const IDEMPOTENCY_KEY_MAX = 255;
  * field): the same key from the same key owner, in the same workspace, for the same method and
  * route, within 24 hours answers the first answer again (docs/api.md#idempotent-writes:
  * "Resend a write with the same idempotencyKey"). A key reused for
- * another request is refused. The answer commits with the write (idempotent-write.ts).
+ * another request is refused. The answer commits with the write (src/db/idempotent-write.ts).
  * Unexpected errors (500) and busy refusals (429) keep no answer.
  */
 export function idempotency(dataSource: DataSource): Middleware {

@@ -51,6 +51,14 @@ export const body = <Schema extends z.ZodType>(schema: Schema, example: z.input<
   example,
 });
 
+/** A success answer with a body, and an example that must type-check against what the schema accepts. */
+export const answer = <Schema extends z.ZodType>(
+  status: OperationSpec['success']['status'],
+  description: string,
+  schema: Schema,
+  example: z.input<Schema>,
+): OperationSpec['success'] => ({ status, description, schema, example });
+
 /**
  * A newest-first list read page by page (docs/api.md#request-format-and-methods), described by what
  * it lists.

@@ -1,6 +1,6 @@
 import { WorkflowNotFoundError, type Client } from '@temporalio/client';
 import { recordErasureWorkflow, recordErasureWorkflowId } from '../../../workflows/record-erasure.workflow';
-import { WorkspaceIdKey } from '../../../workflows/search-attributes';
+import { WorkspaceIdKey } from '../../shared/temporal/search-attributes';
 import type { TrashTimer } from './trash.service';
 
 /** The 30-day erasure timer of a trashed record: one Temporal workflow per trashing. */

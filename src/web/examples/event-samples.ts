@@ -1,6 +1,6 @@
 // A sample body of each event, as a receiver gets it: the example of the event's entry in the
 // OpenAPI document's `webhooks` section, which the server builds with the code of its test events
-// (src/deliveries/engine/event-webhooks.openapi.ts). Read from there so the sample cannot drift
+// (src/deliveries/test-events/event-webhooks.openapi.ts). Read from there so the sample cannot drift
 // from what the server sends. No React here.
 import { api, type OpenApiDocument } from '../api';
 

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { WorkflowFailedError } from '@temporalio/client';
 import { deliveryWorkflow, deliveryWorkflowId } from '../../../workflows/delivery.workflow';
-import { DeliveryStatusKey } from '../../../workflows/search-attributes';
+import { DeliveryStatusKey } from '../../../src/shared/temporal/search-attributes';
 import { deliveryFixture, type DeliveryFixture } from '../../helpers/delivery-fixture';
 import { eventually } from '../../helpers/eventually';
 import { databaseOutage } from '../../helpers/outage';

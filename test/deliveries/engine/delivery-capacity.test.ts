@@ -1,6 +1,6 @@
 import { WorkflowNotFoundError } from '@temporalio/client';
 import { deliveryWorkflowId } from '../../../workflows/delivery.workflow';
-import { DeliveryLaneKey } from '../../../workflows/search-attributes';
+import { DeliveryLaneKey } from '../../../src/shared/temporal/search-attributes';
 import { secondTenant, startCapacityStack, type CapacityStack } from '../../helpers/capacity-stack';
 import type { DeliveryFixture } from '../../helpers/delivery-fixture';
 import { eventually } from '../../helpers/eventually';

@@ -6,7 +6,7 @@ import {
   heldQuery,
   releaseNowUpdate,
 } from '../../../workflows/held-deliveries.workflow';
-import { DeliveryStatusKey } from '../../../workflows/search-attributes';
+import { DeliveryStatusKey } from '../../../src/shared/temporal/search-attributes';
 import { startCapacityStack, type CapacityStack } from '../../helpers/capacity-stack';
 import type { DeliveryFixture } from '../../helpers/delivery-fixture';
 import { eventually } from '../../helpers/eventually';

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Client } from 'pg';
 import { DeliveryCounts1764666000000 } from '../../../src/app/db/migrations/2025-12-01-to-02-morning/1764666000000-delivery-counts';
 import { identityHooks } from '../../../src/app/services';
-import { ALL_WEBHOOKS, foldDeliveryCounts } from '../../../src/deliveries/log/delivery-counts';
+import { ALL_WEBHOOKS, foldDeliveryCounts } from '../../../src/deliveries/store/delivery-counts.repository';
 import { countDrift, type CountDrift } from '../../../src/deliveries/store';
 import { loadDeliveryStats } from '../../../src/deliveries/log/delivery-stats.repository';
 import { loadWebhookHealth } from '../../../src/deliveries/log/webhook-health.repository';

@@ -2,7 +2,7 @@ import { ApiKeyAuthenticator } from '../../../src/api-keys/api-key-auth';
 import { OAuthTokenAuthenticator } from '../../../src/oauth/oauth-token-auth';
 import { DeliveriesService } from '../../../src/deliveries/log/deliveries.service';
 import { Delivery } from '../../../src/deliveries/store/delivery.entity';
-import { ResendBatch, ResendBatchResult } from '../../../src/deliveries/resend/resend-batch.entity';
+import { ResendBatch, ResendBatchResult } from '../../../src/deliveries/store/resend-batch.entity';
 import { ResendBatchSteps } from '../../../src/deliveries/resend/resend-batch-steps';
 import { ResendBatchesService } from '../../../src/deliveries/resend/resend-batches.service';
 import { loadActor } from '../../../src/identity/actor';

@@ -9,7 +9,7 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
  * Triggers on `deliveries` append each change to `delivery_count_changes` in the transaction that
  * makes it, so a rolled-back write (a crash) leaves no count behind and concurrent writers never
  * wait for each other: they only insert. Workers fold the changes into `delivery_counts` every few
- * seconds (src/deliveries/log/delivery-counts.ts); readers add the changes not folded yet, so counts
+ * seconds (src/deliveries/store/delivery-counts.repository.ts); readers add the changes not folded yet, so counts
  * are exact at any moment.
  *
  * The state is the status, except that a Failed delivery with a next attempt scheduled is

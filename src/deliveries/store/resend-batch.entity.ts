@@ -1,4 +1,5 @@
-import { Column, CreateDateColumn, Entity, PrimaryColumn, PrimaryGeneratedColumn } from 'typeorm';
+import { Column, CreateDateColumn, Entity, PrimaryColumn } from 'typeorm';
+import { WebhookRow } from './webhook-row';
 
 /** Why one delivery of a batch was not resent: the refusal a single resend would have answered. */
 export interface ResendRefusal {
@@ -14,16 +15,7 @@ export interface ResendRefusal {
  * member (or API key) who asked.
  */
 @Entity({ name: 'resend_batches' })
-export class ResendBatch {
-  @PrimaryGeneratedColumn('uuid')
-  id: string;
-
-  @Column({ name: 'workspace_id', type: 'uuid' })
-  workspaceId: string;
-
-  @Column({ name: 'webhook_id', type: 'uuid' })
-  webhookId: string;
-
+export class ResendBatch extends WebhookRow {
   /** Who asked; each resend acts as them, with their role as it is when it runs. */
   @Column({ name: 'requested_by_user_id', type: 'uuid' })
   requestedByUserId: string;

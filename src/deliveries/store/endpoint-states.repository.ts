@@ -1,7 +1,12 @@
 import type { EntityManager } from 'typeorm';
 import { PreparedStatement } from '../../db/prepared';
 import type { EndpointState, EndpointStateName } from '../../shared/deliveries/endpoint-state';
-import type { LaneKey } from './lane-budget';
+
+/** An endpoint: its webhook and the workspace the webhook belongs to. */
+export interface EndpointKey {
+  workspaceId: string;
+  webhookId: string;
+}
 
 /** An endpoint's state as its owner reads it (epoch ms turned into a time). */
 export interface StoredEndpointState {
@@ -30,7 +35,7 @@ export class EndpointStatesRepository {
   }
 
   /** Saves the state; an endpoint whose webhook was deleted meanwhile is left alone. */
-  async save(key: LaneKey, state: EndpointState): Promise<void> {
+  async save(key: EndpointKey, state: EndpointState): Promise<void> {
     await SAVE.run(this.manager, [
       key.webhookId,
       key.workspaceId,
@@ -72,8 +77,14 @@ export class EndpointStatesRepository {
     return rows.map((row) => row.webhook_id);
   }
 
+  /** Of these webhooks, those whose stored state is not healthy (the held deliveries' check). */
+  async notHealthyAmong(webhookIds: readonly string[]): Promise<Set<string>> {
+    const rows = await NOT_HEALTHY_AMONG.run(this.manager, [webhookIds]);
+    return new Set(rows.map((row) => row.webhook_id as string));
+  }
+
   /** Every endpoint that is not healthy, for the metrics. */
-  async unhealthy(): Promise<(LaneKey & StoredEndpointState)[]> {
+  async unhealthy(): Promise<(EndpointKey & StoredEndpointState)[]> {
     const rows: {
       webhook_id: string;
       workspace_id: string;
@@ -95,6 +106,10 @@ export class EndpointStatesRepository {
 
 const LOAD = new PreparedStatement(
   `SELECT state, reason, since, failures_in_a_row FROM endpoint_states WHERE webhook_id = $1`,
+);
+
+const NOT_HEALTHY_AMONG = new PreparedStatement(
+  `SELECT webhook_id FROM endpoint_states WHERE webhook_id = ANY($1::uuid[]) AND state <> 'healthy'`,
 );
 
 // The webhook may be gone (deleted while its last attempt ran): insert only while it exists.

@@ -1,7 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { DataSource, EntityManager } from 'typeorm';
-import { isUniqueViolation } from '../../db/unique-violation';
-import { AppError, conflictError } from '../../shared/app-error';
+import { isUniqueViolation } from './unique-violation';
+import { AppError, conflictError } from '../shared/app-error';
 
 /** What a replay answers: an HTTP status and body (REST), or a tool result (MCP, status unused). */
 export interface StoredAnswer {

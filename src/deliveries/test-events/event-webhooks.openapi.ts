@@ -2,8 +2,8 @@ import type { z } from 'zod';
 import type { FieldDef } from '../../record-model/field-kinds';
 import { isRecordEvent, WEBHOOK_EVENTS, type WebhookEvent } from '../../shared/events/event-catalog';
 import { EVENT_DESCRIPTIONS } from '../../shared/events/event-catalog-descriptions';
-import { messagingEventEnvelopeSchema, recordEventEnvelopeSchema } from './envelope-view';
-import { testEventData } from '../test-events/test-event';
+import { messagingEventEnvelopeSchema, recordEventEnvelopeSchema } from '../engine/envelope-view';
+import { testEventData } from './test-event';
 
 const field = (id: string, name: string, kind: FieldDef['kind'], position: number, options?: string[]) => ({
   id,
