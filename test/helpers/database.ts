@@ -23,11 +23,12 @@ function urlOf(name: string): string {
   return url.toString();
 }
 
-async function asAdmin(sql: string): Promise<void> {
+/** A statement on the test run's PostgreSQL as its administrator, outside any test database. */
+export async function asAdmin(sql: string, params: unknown[] = []): Promise<void> {
   const admin = new Client({ connectionString: adminUrl() });
   await admin.connect();
   try {
-    await admin.query(sql);
+    await admin.query(sql, params);
   } finally {
     await admin.end();
   }

@@ -1,16 +1,5 @@
-import { Client } from 'pg';
 import type { DataSource } from 'typeorm';
-
-/** A statement on the test run's PostgreSQL as its administrator, outside any test database. */
-export async function asAdmin(sql: string, params: unknown[] = []): Promise<void> {
-  const client = new Client({ connectionString: process.env.TEST_PG_ADMIN_URL });
-  await client.connect();
-  try {
-    await client.query(sql, params);
-  } finally {
-    await client.end();
-  }
-}
+import { asAdmin } from './database';
 
 /**
  * A real PostgreSQL outage limited to one test database, without mocks: it stops taking
