@@ -126,6 +126,8 @@ async function main(): Promise<void> {
       for (const size of SIZES) {
         log(`growing the log to ${num(size, 0)} deliveries…`);
         const started = wallMs();
+        // Times are positions in the largest log: a smaller size holds its oldest deliveries, so
+        // each size's log is a prefix of the next, created in order.
         await withIndexesRebuilt(
           db,
           () =>
