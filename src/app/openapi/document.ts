@@ -138,7 +138,7 @@ function eventWebhooks(components: SchemaComponents): NonNullable<OpenApiDocumen
     ),
     header(
       'webhook-signature',
-      'Standard Webhooks, when on and the webhook has a secret: `v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{body}">` keyed with the secret’s UTF-8 bytes (give the libraries `whsec_` + their base64); during a secret rotation’s grace period a second, space-separated `v1,…` signed with the previous secret.',
+      'Standard Webhooks, when on and the webhook has a secret: `v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{body}">` keyed with the bytes a generated `whsec_<base64>` secret encodes (give the libraries that secret as it is), or with the UTF-8 bytes of a secret of another form (give them `whsec_` + their base64); during a secret rotation’s grace period a second, space-separated `v1,…` signed with the previous secret.',
       false,
     ),
     header('User-Agent', 'The service, e.g. `crm-webhooks/1.0 (+webhooks)`.', true),

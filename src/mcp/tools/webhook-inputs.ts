@@ -61,8 +61,8 @@ export const webhookInputs = {
   ),
   enabled: webhookFields.enabled.describe('false: receives nothing, keeps its settings. Default true.'),
   standardWebhooks: webhookFields.standardWebhooks.describe(
-    'true: also send Standard Webhooks headers (webhook-id, -timestamp, -signature; key whsec_ + base64 of the ' +
-      'secret). Default false.',
+    'true: also send Standard Webhooks headers (webhook-id, -timestamp, -signature). Default true; on create ' +
+      'without a secret one is generated (whsec_…, taken as it is by the libraries; never returned).',
   ),
   expectedSchemaRevision: webhookFields.expectedSchemaRevision.describe(
     'schemaRevision from get_record_model: required with record events, and when recordTrigger, recordSources ' +
