@@ -140,3 +140,13 @@ export const listDeliveriesInput = z.strictObject({
   limit: limit(deliveryList.limit),
   cursor: cursor(deliveryList.cursor),
 });
+
+/**
+ * get_delivery's delivery: its id or its short id, by the rule list_deliveries' deliveryIdPrefix
+ * follows (the first 8 or more hex digits, as the web app shows it; issue 37, item 6).
+ */
+export const deliveryIdOrShortId = deliveryList.idPrefix
+  .unwrap()
+  .describe(
+    'The delivery id, or its short id: its first 8+ hex digits (from list_deliveries or the web app).',
+  );
