@@ -84,12 +84,12 @@ export function buildOpenApiDocument(): OpenApiDocument {
         },
         RateLimitPolicy: {
           description:
-            'The request quotas that apply (IETF RateLimit fields): `"credential";q=20;w=1, "workspace";q=50;w=1` — q requests per w seconds, per API key or OAuth connection and per workspace.',
+            'The request quotas that apply (IETF RateLimit fields): `"credential";q=20;w=1, "credential-burst";q=100;w=10, "workspace";q=50;w=1, …` — q requests per w seconds, per API key or OAuth connection and per workspace; each `-burst` reserve answers requests once its second is spent.',
           schema: { type: 'string' },
         },
         RateLimit: {
           description:
-            'Where the caller stands: `"credential";r=17;t=1, …` — r requests left in the current window, which ends in t seconds.',
+            'Where the caller stands: `"credential";r=17;t=1, …` — r requests left in the current window, which ends in t seconds; once a second is spent (r=0), its `-burst` item follows with what the reserve still answers (`"credential";r=0;t=1, "credential-burst";r=87;t=6`).',
           schema: { type: 'string' },
         },
       },
