@@ -67,13 +67,13 @@ export class WebhooksRepository {
       .getExists();
   }
 
-  /** A new, unsaved webhook of the workspace: no secret, no headers, enabled. */
+  /** A new, unsaved webhook of the workspace: no secret, no headers, enabled, Standard Webhooks on. */
   create(workspaceId: string, fields: NewWebhook): Webhook {
     return this.manager.create(Webhook, {
       description: null,
       bodyTemplate: null,
       enabled: true,
-      standardWebhooks: false,
+      standardWebhooks: true,
       recordTrigger: null,
       recordSources: null,
       recordOwnerUserId: null,
