@@ -11,9 +11,9 @@ import type { RecordEventData } from '../../records/redaction';
 import type { MatchableRecord } from '../../records/query/record-query';
 import { RecordsRepository } from '../../records/records.repository';
 import { WebhooksRepository, type Webhook } from '../../webhooks/webhooks.repository';
+import { notifyOnCommit } from '../../db/notifications';
 import {
   insertDispatched,
-  markWorkflowsStarted,
   unstartedBefore,
   type Delivery,
   type DeliveryElement,
@@ -21,6 +21,8 @@ import {
 } from '../store';
 import type { DeliveryHolds, DeliveryStarter } from './delivery-starter';
 import { activeRecordOwner } from './record-owner';
+import { DELIVERY_STARTS_CHANNEL } from './worker-starts';
+import { startDeliveries } from './start-deliveries';
 import {
   changedFieldIdsOf,
   needsCurrentState,
@@ -49,7 +51,13 @@ interface Match {
 }
 
 const BATCH = 200;
-const START_CONCURRENCY = 8;
+
+/**
+ * Who starts the workflows of the deliveries this process dispatches: this process (it runs a worker
+ * of the task queue, so its starts are eager), or the worker processes, woken by a notification
+ * (an API process of the production topology; docs/topology.md#eager-start).
+ */
+export type StartedBy = 'this process' | 'worker processes';
 
 /**
  * From the outbox to deliveries (docs/architecture.md#one-record-write-to-a-received-webhook, step 3):
@@ -71,6 +79,7 @@ export class Dispatcher {
     private readonly logger: Logger,
     /** Holds the new deliveries of endpoints that are not healthy (docs/capacity.md). */
     private readonly held?: DeliveryHolds,
+    private readonly startedBy: StartedBy = 'this process',
   ) {}
 
   /**
@@ -116,6 +125,7 @@ export class Dispatcher {
       return () => this.kick('record');
     }
     const deliveries = await this.insertMarkingDispatched(manager, 'record_events', events, matches);
+    if (await this.leftToWorkers(manager, deliveries)) return () => undefined;
     return () => {
       if (!deliveries.length) return;
       // Not awaited: the write answers meanwhile. A start that fails is the sweep's to retry.
@@ -151,16 +161,17 @@ export class Dispatcher {
            WHERE dispatched_at IS NULL ${only} ORDER BY occurred_at LIMIT $1 FOR UPDATE SKIP LOCKED`,
           [BATCH],
         );
-        if (!events.length) return { events: 0, deliveries: [] as Delivery[] };
+        if (!events.length) return { events: 0, deliveries: [] as Delivery[], left: false };
         const matches =
           outbox === 'record'
             ? await this.match(manager, events)
             : await this.matchMessaging(manager, events);
         const deliveries = await this.insertMarkingDispatched(manager, table, events, matches);
-        return { events: events.length, deliveries };
+        const left = await this.leftToWorkers(manager, deliveries);
+        return { events: events.length, deliveries, left };
       });
       made.push(...batch.deliveries);
-      await this.startAll(batch.deliveries);
+      if (!batch.left) await this.startAll(batch.deliveries);
       if (batch.events < BATCH) return made;
     }
   }
@@ -187,26 +198,20 @@ export class Dispatcher {
     return stale.length;
   }
 
-  /** Starts workflows a few at a time (a start is a round trip to Temporal), then marks them started. */
+  /**
+   * In a process that leaves starts to the worker processes: wakes them when `deliveries` has any to
+   * start, once the transaction commits (they claim the rows, so a notification lost costs at most
+   * the sweep's delay). True when the starts are theirs.
+   */
+  private async leftToWorkers(manager: EntityManager, deliveries: Delivery[]): Promise<boolean> {
+    if (this.startedBy === 'this process') return false;
+    if (deliveries.some((delivery) => !delivery.waitingSince))
+      await notifyOnCommit(manager, DELIVERY_STARTS_CHANNEL);
+    return true;
+  }
+
   private async startAll(made: Delivery[]): Promise<void> {
-    const deliveries = made.filter((delivery) => !delivery.waitingSince);
-    for (let from = 0; from < deliveries.length; from += START_CONCURRENCY) {
-      const chunk = deliveries.slice(from, from + START_CONCURRENCY);
-      const results = await Promise.allSettled(chunk.map((delivery) => this.starter.startDelivery(delivery)));
-      const started: string[] = [];
-      results.forEach((result, index) => {
-        if (result.status === 'fulfilled') started.push(chunk[index]!.id);
-        // The sweep starts it later; the delivery row is already safe in the database.
-        else
-          this.logger.warn(
-            { err: result.reason, deliveryId: chunk[index]!.id },
-            'could not start a delivery workflow yet',
-          );
-      });
-      if (started.length) {
-        await markWorkflowsStarted(this.dataSource.manager, started);
-      }
-    }
+    await startDeliveries(made, this.starter, this.dataSource.manager, this.logger);
   }
 
   private async match(manager: EntityManager, events: OutboxRow[]): Promise<Match[]> {
@@ -278,6 +283,7 @@ export class Dispatcher {
         elements: matches.map(({ element }) => (element === null ? null : JSON.stringify(element))),
         sourcesVersions: matches.map(({ webhook }) => webhook.sourcesVersion),
         held,
+        startedHere: this.startedBy === 'this process',
       },
     );
   }
