@@ -2,6 +2,7 @@ import { EmailProof1764702000000 } from './2025-12-02-from-noon/1764702000000-em
 import { Invitations1764705600000 } from './2025-12-02-from-noon/1764705600000-invitations';
 import { WorkspaceCreator1764709200000 } from './2025-12-02-from-noon/1764709200000-workspace-creator';
 import { DeliveryStartClaims1764730800000 } from './2025-12-03/1764730800000-delivery-start-claims';
+import { CountSendingAsPending1764730800001 } from './2025-12-03/1764730800001-count-sending-as-pending';
 import { Identity1763769600000 } from './2025-11/1763769600000-identity';
 import { SessionsAndApiKeys1763856000000 } from './2025-11/1763856000000-sessions-and-api-keys';
 import { Records1763942400000 } from './2025-11/1763942400000-records';
@@ -67,4 +68,5 @@ export const migrations = [
   Invitations1764705600000,
   WorkspaceCreator1764709200000,
   DeliveryStartClaims1764730800000,
+  CountSendingAsPending1764730800001,
 ];
