@@ -18,7 +18,7 @@ import { createServer } from 'node:http';
 import { createServer as createNetServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { chromium } from 'playwright-core';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -67,19 +67,13 @@ async function startReceiver() {
 
 /** The embedded stack in its own process group (stopped like Ctrl-C in a terminal). */
 async function startStack(dataDir) {
-  const port = await freePort();
-  const env = {
-    ...process.env,
-    LOG_LEVEL: 'warn',
-    DATA_DIR: dataDir,
-    PORT: String(port),
-    EMBEDDED_POSTGRES_PORT: String(await freePort()),
-    TEMPORAL_PORT: String(await freePort()),
-    TEMPORAL_UI_PORT: String(await freePort()),
-    METRICS_PORT: String(await freePort()),
-    MAIL_CATCHER_SMTP_PORT: String(await freePort()),
-    MAIL_CATCHER_UI_PORT: String(await freePort()),
-  };
+  // The built list of the stack's port settings (main() checked that the build is there).
+  const { onFreePorts } = await import(
+    pathToFileURL(join(root, 'dist', 'src', 'embedded', 'stack-ports.js')).href
+  );
+  const ports = await onFreePorts(freePort);
+  const port = Number(ports.PORT);
+  const env = { ...process.env, LOG_LEVEL: 'warn', DATA_DIR: dataDir, ...ports };
   // The stack's own mail catcher, whatever this shell points at.
   delete env.MAIL_URL;
   let output = '';

@@ -1,6 +1,7 @@
 import { EmailProof1764702000000 } from './2025-12-02-from-noon/1764702000000-email-proof';
 import { Invitations1764705600000 } from './2025-12-02-from-noon/1764705600000-invitations';
 import { WorkspaceCreator1764709200000 } from './2025-12-02-from-noon/1764709200000-workspace-creator';
+import { DeliveryFilterIndexes1764720000000 } from './2025-12-03/1764720000000-delivery-filter-indexes';
 import { DeliveryStartClaims1764730800000 } from './2025-12-03/1764730800000-delivery-start-claims';
 import { CountSendingAsPending1764730800001 } from './2025-12-03/1764730800001-count-sending-as-pending';
 import { Identity1763769600000 } from './2025-11/1763769600000-identity';
@@ -67,6 +68,7 @@ export const migrations = [
   EmailProof1764702000000,
   Invitations1764705600000,
   WorkspaceCreator1764709200000,
+  DeliveryFilterIndexes1764720000000,
   DeliveryStartClaims1764730800000,
   CountSendingAsPending1764730800001,
 ];
