@@ -3,6 +3,8 @@ import { Invitations1764705600000 } from './2025-12-02-from-noon/1764705600000-i
 import { WorkspaceCreator1764709200000 } from './2025-12-02-from-noon/1764709200000-workspace-creator';
 import { DeliveryFilterIndexes1764720000000 } from './2025-12-03/1764720000000-delivery-filter-indexes';
 import { StandardWebhooksDefault1764727200000 } from './2025-12-03/1764727200000-standard-webhooks-default';
+import { DeliveryStartClaims1764730800000 } from './2025-12-03/1764730800000-delivery-start-claims';
+import { CountSendingAsPending1764730800001 } from './2025-12-03/1764730800001-count-sending-as-pending';
 import { Identity1763769600000 } from './2025-11/1763769600000-identity';
 import { SessionsAndApiKeys1763856000000 } from './2025-11/1763856000000-sessions-and-api-keys';
 import { Records1763942400000 } from './2025-11/1763942400000-records';
@@ -69,4 +71,6 @@ export const migrations = [
   WorkspaceCreator1764709200000,
   DeliveryFilterIndexes1764720000000,
   StandardWebhooksDefault1764727200000,
+  DeliveryStartClaims1764730800000,
+  CountSendingAsPending1764730800001,
 ];
