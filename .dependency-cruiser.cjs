@@ -40,7 +40,8 @@ const roomPath = (names) => `^src/deliveries/(${names.join('|')})/`;
  * document, the entities and migrations, the worker's activities, the services, the sweeps). */
 const APP = '^src/app/';
 /** The processes' entry points, which start the composition root, and the package's export. */
-const ENTRY = '^src/(main|api|worker|cli|migrate|index)\\.ts$';
+// The CLI's commands are its entry's second half, loaded only when a command runs (src/cli.ts).
+const ENTRY = '^src/(main|api|worker|cli|migrate|index|admin-cli/commands)\\.ts$';
 /** Activities run delivery work for the workflows: features below them, the worker above. */
 const ACTIVITIES = '^activities/';
 const KIT = [
