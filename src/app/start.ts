@@ -207,6 +207,7 @@ async function run(
   const services = createServices({ config, logger, dataSource, temporal, capacity, mailer });
   // Stopped before the database pool: a dispatch pass in flight finishes first.
   lifecycle.add('dispatcher', () => services.dispatcher.idle());
+  lifecycle.add('webhook notices being mailed', () => services.alerts.idle());
 
   if (options.worker) {
     say('Starting the Temporal worker…');
@@ -243,6 +244,7 @@ async function run(
         capacity,
         laneObserver,
         held: services.held,
+        alerts: services.alerts,
       },
       temporal.connection instanceof NativeConnection ? temporal.connection : undefined,
     );

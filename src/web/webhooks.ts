@@ -3,6 +3,7 @@
 // page's filters are deliveries.ts). No React here: the pages and dialogs use these.
 import {
   MESSAGING_EVENTS,
+  OPERATIONAL_EVENTS,
   RECORD_EVENTS,
   RETIRED_EVENTS,
   WEBHOOK_EVENTS,
@@ -14,10 +15,11 @@ import type { Session, WebhookView } from './api';
 
 export { RETIRED_EVENTS, isRetiredEvent, parseHeaderLines };
 
-/** The dialog's event checkboxes, grouped as the spec lists them (16 events). */
+/** The dialog's event checkboxes, grouped as the spec lists them (16 events), and the 3 operational ones. */
 export const EVENT_GROUPS: readonly { label: string; events: readonly string[] }[] = [
   { label: 'Record', events: RECORD_EVENTS },
   { label: 'Messaging', events: MESSAGING_EVENTS },
+  { label: 'Operational', events: OPERATIONAL_EVENTS },
 ];
 
 export const SELECTABLE_EVENTS: readonly string[] = WEBHOOK_EVENTS;

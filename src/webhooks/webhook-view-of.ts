@@ -25,6 +25,8 @@ export function webhookView(
     events: webhook.events,
     legacyEvents: webhook.events.filter(isRetiredEvent),
     enabled: webhook.enabled,
+    disabledReason: webhook.disabledReason,
+    disabledAt: webhook.disabledAt?.toISOString() ?? null,
     standardWebhooks: webhook.standardWebhooks,
     hasSecret: webhook.secretSealed !== null,
     // Past its grace a previous secret signs nothing, whether or not the sweep has dropped it yet.

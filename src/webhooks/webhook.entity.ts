@@ -43,6 +43,17 @@ export class Webhook extends EditedRow {
   enabled: boolean;
 
   /**
+   * Why the service disabled the webhook (its endpoint kept failing, or answered 410 Gone;
+   * docs/deliveries.md#when-an-endpoint-keeps-failing). null when enabled or disabled by a person.
+   */
+  @Column({ name: 'disabled_reason', type: 'text', nullable: true })
+  disabledReason: string | null;
+
+  /** Since when the service has disabled it; null like disabledReason. */
+  @Column({ name: 'disabled_at', type: 'timestamptz', nullable: true })
+  disabledAt: Date | null;
+
+  /**
    * Standard Webhooks headers on every POST (`webhook-id`, `webhook-timestamp`, `webhook-signature`;
    * issue 27, item 2), beside the spec's X-Webhook-Signature. Off by default.
    */

@@ -35,6 +35,13 @@ export type WebhookHealthSource = (
   webhookIds: readonly string[],
 ) => Promise<Map<string, WebhookHealth>>;
 
+/** What else a re-enable clears, given by the composition root. */
+export type WebhookReEnabled = (
+  manager: EntityManager,
+  workspaceId: string,
+  webhookId: string,
+) => Promise<void>;
+
 export const webhookNotFound = () => notFoundError('Webhook not found.', 'webhookNotFound');
 
 /**
@@ -50,6 +57,8 @@ export class WebhooksService {
     box: SecretBox,
     /** The delivery log's health of these webhooks (the deliveries feature counts it). */
     private readonly healthOf: WebhookHealthSource,
+    /** After a disabled webhook is enabled again, in its transaction (the deliveries feature forgets its endpoint's state). */
+    private readonly onReEnabled?: WebhookReEnabled,
   ) {
     this.webhooks = new WebhooksRepository(dataSource.manager, box);
   }
@@ -145,7 +154,9 @@ export class WebhooksService {
       if (!maySteerWebhook(editor, webhook.recordOwnerUserId)) {
         checkWebhookSteering(editor, this.sendingSettings(webhook), unmasked);
       }
+      const wasEnabled = webhook.enabled;
       await applyWebhookWrite(manager, webhooks, actor, webhook, unmasked, { channel, creating: false });
+      if (!wasEnabled && webhook.enabled) await this.onReEnabled?.(manager, actor.workspace.id, webhook.id);
     });
   }
 

@@ -135,6 +135,7 @@ export async function startTestApp(
         capacity,
         laneObserver,
         held: workerServices.held,
+        alerts: workerServices.alerts,
       },
     );
     const stopRelease = startHeldRelease(workerServices.held, logger);

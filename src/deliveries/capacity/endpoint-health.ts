@@ -8,6 +8,21 @@ import {
 import type { LaneKey } from './lane-budget';
 import type { EndpointStatesRepository } from '../store';
 
+/**
+ * Who hears of attempts that did not deliver (the endpoint alerts, src/deliveries/alerts/): never of
+ * one that delivered, so an ordinary delivery costs nothing more. `stale` asks this worker to read
+ * the stored state again at the endpoint's next attempt (a person re-enabled the webhook, or
+ * another worker's attempts moved it).
+ */
+export interface EndpointWatcher {
+  notDelivered(
+    key: LaneKey,
+    previous: EndpointState,
+    next: EndpointState,
+    signal: AttemptSignal,
+  ): Promise<{ stale: boolean }>;
+}
+
 /** Endpoints remembered per worker; the least recently used is forgotten beyond it. */
 const REMEMBERED_ENDPOINTS = 10_000;
 
@@ -22,12 +37,18 @@ export class EndpointHealth {
   private readonly states = new Map<string, EndpointState>();
   /** Endpoints read with no stored state (none was ever saved). */
   private readonly unsaved = new Set<string>();
+  private watcher: EndpointWatcher | undefined;
 
   constructor(
     private readonly store: EndpointStatesRepository,
     private readonly logger: Logger,
     private readonly now: () => number = Date.now,
   ) {}
+
+  /** From now on, `watcher` hears of every attempt that did not deliver. */
+  watch(watcher: EndpointWatcher): void {
+    this.watcher = watcher;
+  }
 
   /** What this worker knows of the endpoint now, without reading the stored state. */
   known(webhookId: string): EndpointState | undefined {
@@ -54,7 +75,28 @@ export class EndpointHealth {
   /** One more attempt of the endpoint reached the network: its state moves, and is saved when it changed. */
   async record(key: LaneKey, signal: AttemptSignal): Promise<EndpointState> {
     const previous = await this.stateOf(key);
-    return this.move(key, previous, nextEndpointState(previous, signal, this.now()));
+    const next = await this.move(key, previous, nextEndpointState(previous, signal, this.now()));
+    if (this.watcher && next.state !== 'healthy') await this.tell(this.watcher, key, previous, next, signal);
+    return next;
+  }
+
+  private async tell(
+    watcher: EndpointWatcher,
+    key: LaneKey,
+    previous: EndpointState,
+    next: EndpointState,
+    signal: AttemptSignal,
+  ): Promise<void> {
+    try {
+      const { stale } = await watcher.notDelivered(key, previous, next, signal);
+      if (stale) {
+        this.states.delete(key.webhookId);
+        this.unsaved.delete(key.webhookId);
+      }
+    } catch (error) {
+      // The alert is lost, not the attempt: the endpoint's next failure tries again.
+      this.logger.warn({ err: error, webhookId: key.webhookId }, 'could not raise the endpoint alerts');
+    }
   }
 
   private async move(key: LaneKey, previous: EndpointState, next: EndpointState): Promise<EndpointState> {

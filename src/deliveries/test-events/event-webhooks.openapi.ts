@@ -1,8 +1,17 @@
 import type { z } from 'zod';
 import type { FieldDef } from '../../record-model/field-kinds';
-import { isRecordEvent, WEBHOOK_EVENTS, type WebhookEvent } from '../../shared/events/event-catalog';
+import {
+  isOperationalEvent,
+  isRecordEvent,
+  WEBHOOK_EVENTS,
+  type WebhookEvent,
+} from '../../shared/events/event-catalog';
 import { EVENT_DESCRIPTIONS } from '../../shared/events/event-catalog-descriptions';
-import { messagingEventEnvelopeSchema, recordEventEnvelopeSchema } from '../engine/envelope-view';
+import {
+  messagingEventEnvelopeSchema,
+  operationalEventEnvelopeSchema,
+  recordEventEnvelopeSchema,
+} from '../engine/envelope-view';
 import { testEventData } from './test-event';
 
 const field = (id: string, name: string, kind: FieldDef['kind'], position: number, options?: string[]) => ({
@@ -55,6 +64,10 @@ export interface EventWebhookSpec {
 export const EVENT_WEBHOOKS: readonly EventWebhookSpec[] = WEBHOOK_EVENTS.map((event) => ({
   event,
   summary: EVENT_DESCRIPTIONS[event],
-  envelope: isRecordEvent(event) ? recordEventEnvelopeSchema : messagingEventEnvelopeSchema,
+  envelope: isRecordEvent(event)
+    ? recordEventEnvelopeSchema
+    : isOperationalEvent(event)
+      ? operationalEventEnvelopeSchema
+      : messagingEventEnvelopeSchema,
   example: exampleEnvelope(event),
 }));

@@ -24,6 +24,12 @@ export const EVENT_DESCRIPTIONS: Readonly<Record<WebhookEvent, string>> = {
   'messaging.calendar.changed': 'A connected calendar changes.',
   'messaging.calendar_event.changed': 'A calendar event changes.',
   'messaging.relation.created': 'A new provider relation is created.',
+  'webhook.endpoint.failing':
+    'Another webhook of the workspace has just turned Failing: several attempts in a row did not deliver. `data.webhook` names it, `data.endpoint` says why and since when. Once per Failing episode.',
+  'webhook.endpoint.disabled':
+    'The service disabled another webhook of the workspace: its endpoint failed every attempt for the auto-disable period, or answered 410 Gone. `data.disabled` says why and since when.',
+  'webhook.delivery.exhausted':
+    'A delivery of another webhook of the workspace failed for good: no automatic attempt is left (resend it by hand). Never emitted for deliveries of operational or test events.',
 };
 
 /** docs/messaging.md#retired-legacy-events: what an older webhook's type-specific event used to carry. */

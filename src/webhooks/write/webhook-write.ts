@@ -51,7 +51,7 @@ const FIELD_WRITES: {
   secret: 'own', // sealed
   headers: 'own', // checked, sealed, names kept apart
   bodyTemplate: 'copy', // after validateBodyTemplate
-  enabled: 'copy',
+  enabled: 'own', // a change clears why the service disabled it
   standardWebhooks: 'copy', // then no custom header may take the scheme's names (checkStandardHeaderNames)
   recordTrigger: 'copy',
   recordSources: 'copy',
@@ -109,6 +109,11 @@ export async function applyWebhookWrite(
       );
     }
     webhook.recordOwnerUserId = input.recordOwnerUserId;
+  }
+  if (input.enabled !== undefined && input.enabled !== webhook.enabled) {
+    webhook.enabled = input.enabled;
+    webhook.disabledReason = null;
+    webhook.disabledAt = null;
   }
   // The fields stored as sent (FIELD_WRITES): after the rules above, which never read them.
   for (const field of COPIED_FIELDS) copySent(webhook, input, field);
