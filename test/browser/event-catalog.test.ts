@@ -128,7 +128,7 @@ describe('web app: the event catalog in a browser', () => {
     );
     await page.reload();
     await eventually(
-      async () => (await eventFilter()).length === 19,
+      async () => (await eventFilter()).length === WEBHOOK_EVENTS.length + 3,
       'the filter lists the catalog and this workspace’s two retired events',
     );
     await expect(eventFilter()).resolves.toEqual([
