@@ -294,7 +294,7 @@ export const api = {
   /** Your notices of failing and disabled webhooks (docs/deliveries.md#when-an-endpoint-keeps-failing). */
   notices: () => request<NoticeList>('GET', '/app/api/notices'),
   dismissNotice: (id: string) =>
-    request<NoticeView>('POST', `/app/api/notices/${encodeURIComponent(id)}/dismiss`),
+    request<NoticeList>('POST', `/app/api/notices/${encodeURIComponent(id)}/dismiss`),
   deliveries: (query: DeliveryListQuery = {}) =>
     request<DeliveryPage>('GET', `/app/api/webhooks/deliveries${queryString(query)}`),
   /** Deliveries by outcome per hour or day (docs/deliveries.md, "Health and the chart of outcomes"). */

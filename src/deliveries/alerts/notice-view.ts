@@ -16,7 +16,6 @@ export const noticeViewSchema = z
     title: z.string(),
     message: z.string(),
     createdAt: timestamp,
-    dismissedAt: timestamp.nullable(),
   })
   .meta({
     description:
@@ -39,7 +38,6 @@ export function noticeView(row: NoticeRow): NoticeView {
     title: row.title,
     message: row.message,
     createdAt: row.createdAt.toISOString(),
-    dismissedAt: row.dismissedAt?.toISOString() ?? null,
   };
 }
 
@@ -51,7 +49,6 @@ export const noticeViewExample = {
   message:
     'The service disabled "New and changed deals to the billing system" (https://example.com/hooks/crm): The endpoint answered 410 Gone: the receiver says this address takes no more deliveries. It receives nothing until it is re-enabled (Re-enable on the Webhooks page, or PATCH enabled: true); deliveries of events meanwhile are not made.',
   createdAt: '2025-03-04T16:20:05.000Z',
-  dismissedAt: null,
 } satisfies NoticeView;
 
 export const noticeListExample = { data: [noticeViewExample] } satisfies NoticeList;

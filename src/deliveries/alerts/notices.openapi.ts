@@ -1,14 +1,7 @@
 import type { ComponentSchemas } from '../../http/openapi/components';
 import { answer, uuidParam, type OperationSpec } from '../../http/openapi/operation';
 import type { Check, Same } from '../../http/view-schemas';
-import {
-  noticeListExample,
-  noticeListSchema,
-  noticeViewExample,
-  noticeViewSchema,
-  type NoticeList,
-  type NoticeView,
-} from './notice-view';
+import { noticeListExample, noticeListSchema, noticeViewSchema, type NoticeList } from './notice-view';
 import type { NoticesService } from './notices.service';
 
 /** The caller's notices of failing and disabled webhooks. */
@@ -29,13 +22,10 @@ export const NOTICE_OPERATIONS: OperationSpec[] = [
     operationId: 'dismissNotice',
     summary: 'Dismiss a notice',
     description:
-      "Needs Read access All on API & Webhooks. Only the caller's own notice: another's, or another workspace's, answers 404 `noticeNotFound`. Dismissing it again answers it unchanged.",
+      "Needs Read access All on API & Webhooks. Only the caller's own notice: another's, or another workspace's, answers 404 `noticeNotFound`. Dismissing it again changes nothing. Answers the caller's notices still open.",
     tag: 'Webhooks',
     pathParams: { id: uuidParam('notice') },
-    success: answer(200, 'The notice, dismissed.', noticeViewSchema, {
-      ...noticeViewExample,
-      dismissedAt: '2025-03-04T17:02:11.000Z',
-    }),
+    success: answer(200, 'The notices still open.', noticeListSchema, { data: [] }),
     refusals: { 404: ['noticeNotFound'] },
   },
 ];
@@ -47,5 +37,5 @@ export const NOTICE_COMPONENTS: ComponentSchemas = {
 /** Held equal to what the service answers. */
 export type NoticeViewChecks = [
   Check<Same<Awaited<ReturnType<NoticesService['list']>>, NoticeList>>,
-  Check<Same<Awaited<ReturnType<NoticesService['dismiss']>>, NoticeView>>,
+  Check<Same<Awaited<ReturnType<NoticesService['dismiss']>>, NoticeList>>,
 ];

@@ -2,7 +2,7 @@ import type { DataSource } from 'typeorm';
 import type { Actor } from '../../identity/actor';
 import { assertApiRight } from '../../identity/permissions';
 import { notFoundError } from '../../shared/app-error';
-import { noticeView, type NoticeList, type NoticeView } from './notice-view';
+import { noticeView, type NoticeList } from './notice-view';
 import { NoticesRepository } from './notices.repository';
 
 export const noticeNotFound = () => notFoundError('Notice not found.', 'noticeNotFound');
@@ -21,15 +21,11 @@ export class NoticesService {
     return { data: rows.map(noticeView) };
   }
 
-  /** Dismisses one; dismissing it again answers it as it is. */
-  async dismiss(actor: Actor, id: string): Promise<NoticeView> {
+  /** Dismisses one of the caller's notices (again: no change); answers those still open. */
+  async dismiss(actor: Actor, id: string): Promise<NoticeList> {
     assertApiRight(actor, 'apiRead');
-    const row = await new NoticesRepository(this.dataSource.manager).dismiss(
-      actor.workspace.id,
-      actor.user.id,
-      id,
-    );
-    if (!row) throw noticeNotFound();
-    return noticeView(row);
+    const notices = new NoticesRepository(this.dataSource.manager);
+    if (!(await notices.dismiss(actor.workspace.id, actor.user.id, id))) throw noticeNotFound();
+    return { data: (await notices.open(actor.workspace.id, actor.user.id)).map(noticeView) };
   }
 }

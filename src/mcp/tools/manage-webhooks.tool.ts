@@ -54,8 +54,8 @@ function manageWebhooksTool(actions: WebhookAction[]): McpTool {
     title: 'Manage webhooks',
     description:
       'Webhooks (signed JSON POSTs of CRM events): create, list, get, update, rotate their secret, delete; their ' +
-      'deliveries: list, read one with its attempts, resend one or the failed ones since a time; your notices of ' +
-      'failing or disabled webhooks. Each action takes ' +
+      'deliveries: list, read one with its attempts, resend one or the failed ones since a time; your notices. ' +
+      'Each action takes ' +
       'its own inputs. For record events call get_record_model first (ids, schemaRevision). Delete is final.',
     input,
     output: z.union(outputs as [z.ZodObject, z.ZodObject, ...z.ZodObject[]]),

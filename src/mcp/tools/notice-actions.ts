@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { noticeListSchema, noticeViewSchema } from '../../deliveries/alerts/notice-view';
+import { noticeListSchema } from '../../deliveries/alerts/notice-view';
 import type { NoticesService } from '../../deliveries/alerts/notices.service';
 import { defineAction, type WebhookAction } from './webhook-action';
 
@@ -8,7 +8,7 @@ export function noticeActions(notices: NoticesService): WebhookAction[] {
   return [
     defineAction({
       action: 'list_notices',
-      summary: 'Your notices: webhooks that turned Failing or that the service disabled (and why).',
+      summary: 'Your notices of webhooks turned Failing or disabled (why).',
       input: z.strictObject({}),
       output: noticeListSchema,
       writes: false,
@@ -16,9 +16,9 @@ export function noticeActions(notices: NoticesService): WebhookAction[] {
     }),
     defineAction({
       action: 'dismiss_notice',
-      summary: 'Dismisses one of your notices.',
-      input: z.strictObject({ noticeId: z.uuid().describe('The notice id (from list_notices).') }),
-      output: noticeViewSchema,
+      summary: 'Dismisses one of your notices; answers those left.',
+      input: z.strictObject({ noticeId: z.uuid().describe('From list_notices.') }),
+      output: noticeListSchema,
       writes: true,
       run: async (args, actor) => notices.dismiss(actor, args.noticeId),
     }),

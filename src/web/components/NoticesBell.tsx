@@ -31,8 +31,7 @@ export function NoticesBell() {
 
   const dismiss = (notice: NoticeView) =>
     void run(async () => {
-      await api.dismissNotice(notice.id);
-      setNotices((now) => now.filter((item) => item.id !== notice.id));
+      setNotices((await api.dismissNotice(notice.id)).data);
     });
 
   const count = notices.length;
