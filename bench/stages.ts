@@ -18,18 +18,8 @@ export const STAGES = [
 
 export type StageName = (typeof STAGES)[number][0];
 
-export interface StageBreakdown {
-  rows: number;
-  stages: Record<StageName, Summary>;
-  statuses: Record<string, number>;
-  /**
-   * Between two consecutive workflow starts of the deliveries one dispatching statement made (same
-   * dispatched_at): what one start costs when the dispatcher starts them one after the other.
-   */
-  startInterval: Summary;
-  /** Deliveries per dispatching statement. */
-  batchSize: Summary;
-}
+/** What `breakdown` reads back: its shape is the one object it builds. */
+export type StageBreakdown = Awaited<ReturnType<StageReader['breakdown']>>;
 
 export class StageReader {
   private constructor(private readonly client: Client) {}
@@ -40,7 +30,7 @@ export class StageReader {
     return new StageReader(client);
   }
 
-  async breakdown(writes: Write[], arrivals: Map<string, number>): Promise<StageBreakdown> {
+  async breakdown(writes: Write[], arrivals: Map<string, number>) {
     const byRecord = new Map(writes.filter((w) => w.recordId).map((w) => [w.recordId!, w]));
     const result = await this.client.query<{
       record_id: string;
@@ -97,9 +87,15 @@ export class StageReader {
     }
     return {
       rows: result.rows.length,
+      // Between two consecutive workflow starts of the deliveries one dispatching statement made
+      // (same dispatched_at): what one start costs when the dispatcher starts them one after the other.
       startInterval: summarize(intervals),
+      // Deliveries per dispatching statement.
       batchSize: summarize([...batches.values()].map((starts) => starts.length)),
-      stages: Object.fromEntries(STAGES.map(([name]) => [name, summarize(values[name])])) as never,
+      stages: Object.fromEntries(STAGES.map(([name]) => [name, summarize(values[name])])) as Record<
+        StageName,
+        Summary
+      >,
       statuses,
     };
   }

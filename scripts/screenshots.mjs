@@ -19,7 +19,7 @@ import { createServer } from 'node:http';
 import { createServer as createNetServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { chromium } from 'playwright-core';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -68,20 +68,14 @@ async function startReceiver() {
 
 /** The embedded stack in its own process group (stopped like Ctrl-C in a terminal). */
 async function startStack(dataDir) {
-  const port = await freePort();
-  const env = {
-    ...process.env,
-    LOG_LEVEL: 'warn',
-    DATA_DIR: dataDir,
-    PORT: String(port),
-    EMBEDDED_POSTGRES_PORT: String(await freePort()),
-    TEMPORAL_PORT: String(await freePort()),
-    TEMPORAL_UI_PORT: String(await freePort()),
-    METRICS_PORT: String(await freePort()),
-    MAIL_CATCHER_SMTP_PORT: String(await freePort()),
-    MAIL_CATCHER_UI_PORT: String(await freePort()),
-  };
-  const mailApi = `http://127.0.0.1:${env.MAIL_CATCHER_UI_PORT}/api/v1`;
+  // The built list of the stack's port settings (main() checked that the build is there).
+  const { onFreePorts } = await import(
+    pathToFileURL(join(root, 'dist', 'src', 'embedded', 'stack-ports.js')).href
+  );
+  const ports = await onFreePorts(freePort);
+  const port = Number(ports.PORT);
+  const env = { ...process.env, LOG_LEVEL: 'warn', DATA_DIR: dataDir, ...ports };
+  const mailApi = `http://127.0.0.1:${ports.MAIL_CATCHER_UI_PORT}/api/v1`;
   // The stack's own mail catcher, whatever this shell points at.
   delete env.MAIL_URL;
   let output = '';

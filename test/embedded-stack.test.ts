@@ -7,6 +7,7 @@ import { Mailer } from '../src/mail/mailer';
 import { connectTemporal } from '../src/temporal/client';
 import { ensureSearchAttributes } from '../src/temporal/search-attributes';
 import { projectRoot } from '../src/project-root';
+import { onFreePorts } from '../src/embedded/stack-ports';
 import { mailInbox } from './helpers/mail-catcher';
 import { freePort } from './helpers/ports';
 
@@ -70,13 +71,7 @@ describe('embedded stack (npm start)', () => {
     chmodSync(dataDir, 0o755);
     env = {
       DATA_DIR: dataDir,
-      PORT: String(await freePort()),
-      EMBEDDED_POSTGRES_PORT: String(await freePort()),
-      TEMPORAL_PORT: String(await freePort()),
-      TEMPORAL_UI_PORT: String(await freePort()),
-      METRICS_PORT: String(await freePort()),
-      MAIL_CATCHER_SMTP_PORT: String(await freePort()),
-      MAIL_CATCHER_UI_PORT: String(await freePort()),
+      ...(await onFreePorts(freePort)),
       // The stack's own catcher, whatever this shell points at (empty is unset).
       MAIL_URL: '',
     };

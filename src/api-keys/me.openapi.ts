@@ -1,5 +1,5 @@
 import type { ComponentSchemas } from '../http/openapi/components';
-import type { OperationSpec } from '../http/openapi/operation';
+import { answer, type OperationSpec } from '../http/openapi/operation';
 import type { Check, Same } from '../http/view-schemas';
 import { meExample, meSchema, type Me } from './me-view';
 import type { ApiPermissions } from '../identity/permissions';
@@ -12,12 +12,7 @@ export const ME_OPERATIONS: OperationSpec[] = [
     summary: 'Who the key acts as, right now',
     description: "The key's owner, workspace, current role and the permissions it has on API & Webhooks.",
     tag: 'Identity',
-    success: {
-      status: 200,
-      description: 'The key and whom it acts as.',
-      schema: meSchema,
-      example: meExample,
-    },
+    success: answer(200, 'The key and whom it acts as.', meSchema, meExample),
   },
 ];
 

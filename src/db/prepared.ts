@@ -37,6 +37,28 @@ export class PreparedStatement {
   }
 }
 
+/**
+ * A PreparedStatement whose `$1, $2, …` are named, in order: a call passes an object, checked by
+ * the type checker against the names, instead of a list to keep in step with the SQL by hand.
+ */
+export class NamedStatement<P extends string> {
+  private readonly statement: PreparedStatement;
+
+  constructor(
+    private readonly parameterNames: readonly P[],
+    text: string | ((manager: EntityManager) => string),
+  ) {
+    this.statement = new PreparedStatement(text);
+  }
+
+  run(manager: EntityManager, parameters: Record<P, unknown>): Promise<Row[]> {
+    return this.statement.run(
+      manager,
+      this.parameterNames.map((name) => parameters[name]),
+    );
+  }
+}
+
 function named(text: string): { name: string; text: string } {
   if (STAR_COLUMNS.test(text)) {
     throw new Error(`A prepared statement names its columns instead of *: ${text.slice(0, 80)}`);

@@ -7,13 +7,19 @@ import { id, timestamp } from '../http/view-schemas';
  */
 
 export const PLAN_STATES = ['none', 'active', 'trial_ended', 'lapsed'] as const;
+export type PlanState = (typeof PLAN_STATES)[number];
 export const MEMBER_STATUSES = ['active', 'inactive'] as const;
+export type MemberStatus = (typeof MEMBER_STATUSES)[number];
 export const BUILTIN_ROLES = ['admin', 'member', 'viewer'] as const;
+export type BuiltinRole = (typeof BUILTIN_ROLES)[number];
 /** Read access on the API & Webhooks row, and on a record type. */
 export const READ_ACCESS = ['none', 'all'] as const;
+export type ReadAccess = (typeof READ_ACCESS)[number];
 
 export const userViewSchema = z.object({ id, email: z.string(), name: z.string() });
+export type UserView = z.output<typeof userViewSchema>;
 export const workspaceViewSchema = z.object({ id, name: z.string(), planState: z.enum(PLAN_STATES) });
+export type WorkspaceView = z.output<typeof workspaceViewSchema>;
 
 /** What a role allows on the API & Webhooks row (docs/api.md#permissions). */
 export const apiPermissionsSchema = z.object({
@@ -28,6 +34,7 @@ export const apiPermissionsSchema = z.object({
   /** Admin role only: members and roles (docs/api.md#permissions). */
   manageWorkspace: z.boolean(),
 });
+export type ApiPermissions = z.output<typeof apiPermissionsSchema>;
 
 /** A role as the session carries it (without record access or member count). */
 export const sessionRoleSchema = z.object({
@@ -40,6 +47,7 @@ export const sessionRoleSchema = z.object({
   apiEdit: z.boolean(),
   apiDelete: z.boolean(),
 });
+export type SessionRole = z.output<typeof sessionRoleSchema>;
 
 /** A role's record access: read none/all per type (others follow the default), restricted fields. */
 export const roleRecordAccessSchema = z.object({
@@ -49,6 +57,7 @@ export const roleRecordAccessSchema = z.object({
   /** Values of these fields read `restricted`. */
   restrictedFieldIds: z.array(z.string()),
 });
+export type RoleRecordAccess = z.output<typeof roleRecordAccessSchema>;
 
 export const roleViewSchema = sessionRoleSchema
   .extend(roleRecordAccessSchema.shape)
@@ -63,6 +72,8 @@ export const memberViewSchema = z.object({
   status: z.enum(MEMBER_STATUSES),
   createdAt: timestamp,
 });
+export type RoleView = z.output<typeof roleViewSchema>;
+export type MemberView = z.output<typeof memberViewSchema>;
 
 /**
  * A member the operator CLI's `add-member` added; an unknown email got a generated password, printed
@@ -72,6 +83,7 @@ export const memberAddedSchema = z.object({
   member: memberViewSchema,
   temporaryPassword: z.string().optional(),
 });
+export type MemberAdded = z.output<typeof memberAddedSchema>;
 
 /** A pending invitation, as the Admin lists it (never its token). */
 export const invitationViewSchema = z.object({
@@ -83,6 +95,7 @@ export const invitationViewSchema = z.object({
   createdAt: timestamp,
   expiresAt: timestamp,
 });
+export type InvitationView = z.output<typeof invitationViewSchema>;
 
 /** What the link's holder learns before accepting: where to, as whom, with which role. */
 export const invitationPreviewSchema = z.object({
@@ -90,6 +103,7 @@ export const invitationPreviewSchema = z.object({
   email: z.string(),
   roleName: z.string(),
 });
+export type InvitationPreview = z.output<typeof invitationPreviewSchema>;
 
 /** What the web app learns about the signed-in person: never a password hash. */
 export const sessionViewSchema = z.object({
@@ -105,19 +119,4 @@ export const sessionViewSchema = z.object({
   deployment: z.enum(['self-hosted', 'cloud']),
   mcpUrl: z.string(),
 });
-
-export type PlanState = (typeof PLAN_STATES)[number];
-export type MemberStatus = (typeof MEMBER_STATUSES)[number];
-export type BuiltinRole = (typeof BUILTIN_ROLES)[number];
-export type ReadAccess = (typeof READ_ACCESS)[number];
-export type UserView = z.output<typeof userViewSchema>;
-export type WorkspaceView = z.output<typeof workspaceViewSchema>;
-export type ApiPermissions = z.output<typeof apiPermissionsSchema>;
-export type SessionRole = z.output<typeof sessionRoleSchema>;
-export type RoleRecordAccess = z.output<typeof roleRecordAccessSchema>;
-export type RoleView = z.output<typeof roleViewSchema>;
-export type MemberView = z.output<typeof memberViewSchema>;
-export type MemberAdded = z.output<typeof memberAddedSchema>;
 export type SessionView = z.output<typeof sessionViewSchema>;
-export type InvitationView = z.output<typeof invitationViewSchema>;
-export type InvitationPreview = z.output<typeof invitationPreviewSchema>;

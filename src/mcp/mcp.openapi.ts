@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { ApiKeyRefusal } from '../api-keys/api-key-auth';
 import type { OAuthRefusal } from '../oauth/oauth-token-auth';
 import type { ComponentSchemas } from '../http/openapi/components';
-import { body, type OperationSpec } from '../http/openapi/operation';
+import { answer, body, type OperationSpec } from '../http/openapi/operation';
 import { refusalSchema, type Check, type Same } from '../http/view-schemas';
 
 export const MCP_REFUSALS = [
@@ -49,25 +49,20 @@ export const MCP_OPERATIONS: OperationSpec[] = [
       'Model Context Protocol over Streamable HTTP, stateless, JSON responses. Send `Content-Type: application/json` and `Accept: application/json, text/event-stream`. Tools: get_record_model, search_records, read_record, create_record, update_record, manage_webhooks (docs/api.md). With `X-MCP-Readonly: true` (or an OAuth app connected to read only), only the tools that change nothing: get_record_model, search_records, read_record, list_webhooks, get_webhook, list_deliveries, get_delivery, get_resend_batch. Authenticate with `x-api-key`, or with an OAuth 2.1 access token (`Authorization: Bearer`) for chat assistants: the protected resource metadata is at `/.well-known/oauth-protected-resource/api/v1/mcp`, the authorization server at `/oauth` (docs/api.md, "OAuth for chat assistants"). One JSON-RPC message per request: a batch is refused (400). A tool refusal is a result with `isError: true` and `_meta.failure = { kind, issues }` as in the REST refusal body. GET and DELETE answer 405.',
     tag: 'MCP',
     body: body(jsonRpcRequestSchema, { jsonrpc: '2.0', id: 1, method: 'tools/list' }),
-    success: {
-      status: 200,
-      description: 'The JSON-RPC response.',
-      schema: jsonRpcResponseSchema,
-      example: {
-        jsonrpc: '2.0',
-        id: 1,
-        result: {
-          tools: [
-            {
-              name: 'get_record_model',
-              description:
-                'The record types you can read, their fields with stable ids, and the schema revision.',
-              inputSchema: { type: 'object', properties: {} },
-            },
-          ],
-        },
-      } satisfies z.output<typeof jsonRpcResponseSchema>,
-    },
+    success: answer(200, 'The JSON-RPC response.', jsonRpcResponseSchema, {
+      jsonrpc: '2.0',
+      id: 1,
+      result: {
+        tools: [
+          {
+            name: 'get_record_model',
+            description:
+              'The record types you can read, their fields with stable ids, and the schema revision.',
+            inputSchema: { type: 'object', properties: {} },
+          },
+        ],
+      },
+    }),
     responses: {
       202: { description: 'A notification or response was accepted (no body).' },
       400: {

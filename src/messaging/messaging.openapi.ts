@@ -1,5 +1,5 @@
 import type { ComponentSchemas } from '../http/openapi/components';
-import { body, FIELD_CODES, uuidParam, type OperationSpec } from '../http/openapi/operation';
+import { answer, body, FIELD_CODES, type OperationSpec, uuidParam } from '../http/openapi/operation';
 import { refusalSchema } from '../http/view-schemas';
 import { ingestResultExample, ingestResultSchema } from './messaging-view';
 import { providerActivitySchema } from './provider-activity';
@@ -21,12 +21,7 @@ export const MESSAGING_OPERATIONS: OperationSpec[] = [
       entityId: 'ent_1',
       threadId: 'thr_1',
     }),
-    success: {
-      status: 202,
-      description: 'Accepted: whether an event was stored.',
-      schema: ingestResultSchema,
-      example: ingestResultExample,
-    },
+    success: answer(202, 'Accepted: whether an event was stored.', ingestResultSchema, ingestResultExample),
     responses: {
       400: {
         description: 'validation: not a provider activity.',

@@ -1,5 +1,5 @@
 import type { ComponentSchemas } from '../http/openapi/components';
-import { body, DELETED, uuidParam, type OperationSpec } from '../http/openapi/operation';
+import { answer, body, DELETED, type OperationSpec, uuidParam } from '../http/openapi/operation';
 import type { Check, Json, Same } from '../http/view-schemas';
 import { createFieldBody, discoverBody, readTypeBody, typeBody, updateFieldBody } from './model.schemas';
 import type { visibleModel } from './model.service';
@@ -42,12 +42,12 @@ export const MODEL_OPERATIONS: OperationSpec[] = [
     summary: 'List the record types you can read',
     tag: 'Record model',
     body: body(discoverBody, {}),
-    success: {
-      status: 200,
-      description: 'The readable types and the schema revision.',
-      schema: modelDiscoverySchema,
-      example: modelDiscoveryExample,
-    },
+    success: answer(
+      200,
+      'The readable types and the schema revision.',
+      modelDiscoverySchema,
+      modelDiscoveryExample,
+    ),
   },
   {
     method: 'post',
@@ -56,12 +56,12 @@ export const MODEL_OPERATIONS: OperationSpec[] = [
     summary: "Resolve a type's stable field ids",
     tag: 'Record model',
     body: body(readTypeBody, { type: 'deal' }),
-    success: {
-      status: 200,
-      description: 'The type with its fields and the schema revision.',
-      schema: modelTypeReadSchema,
-      example: modelTypeReadExample,
-    },
+    success: answer(
+      200,
+      'The type with its fields and the schema revision.',
+      modelTypeReadSchema,
+      modelTypeReadExample,
+    ),
     refusals: { 404: ['recordTypeNotFound'] },
   },
   {
@@ -72,12 +72,7 @@ export const MODEL_OPERATIONS: OperationSpec[] = [
     description: `${adminOnly} The new type has one text field, Name.`,
     tag: 'Record model',
     body: body(typeBody, { name: 'Projects' }),
-    success: {
-      status: 201,
-      description: 'The new type.',
-      schema: recordTypeResourceSchema,
-      example: recordTypeResourceExample,
-    },
+    success: answer(201, 'The new type.', recordTypeResourceSchema, recordTypeResourceExample),
     refusals: { 409: ['recordTypeNameTaken'] },
   },
   {
@@ -89,12 +84,10 @@ export const MODEL_OPERATIONS: OperationSpec[] = [
     tag: 'Record model',
     pathParams: { id: uuidParam('record type') },
     body: body(typeBody, { name: 'Client projects' }),
-    success: {
-      status: 200,
-      description: 'The renamed type.',
-      schema: recordTypeResourceSchema,
-      example: { ...recordTypeResourceExample, name: 'Client projects' },
-    },
+    success: answer(200, 'The renamed type.', recordTypeResourceSchema, {
+      ...recordTypeResourceExample,
+      name: 'Client projects',
+    }),
     refusals: { 404: ['recordTypeNotFound'], 409: ['recordTypeNameTaken'] },
   },
   {
@@ -121,12 +114,7 @@ export const MODEL_OPERATIONS: OperationSpec[] = [
       kind: 'select',
       config: { options: ['Lead', 'Won', 'Lost'] },
     }),
-    success: {
-      status: 201,
-      description: 'The new field.',
-      schema: recordFieldResourceSchema,
-      example: recordFieldResourceExample,
-    },
+    success: answer(201, 'The new field.', recordFieldResourceSchema, recordFieldResourceExample),
     refusals: { 400: FIELD_CONFIG_CODES, 404: ['recordTypeNotFound'], 409: ['recordFieldNameTaken'] },
   },
   {
@@ -141,16 +129,11 @@ export const MODEL_OPERATIONS: OperationSpec[] = [
       name: 'Pipeline stage',
       config: { options: ['Lead', 'Qualified', 'Won', 'Lost'] },
     }),
-    success: {
-      status: 200,
-      description: 'The changed field.',
-      schema: recordFieldResourceSchema,
-      example: {
-        ...recordFieldResourceExample,
-        name: 'Pipeline stage',
-        config: { options: ['Lead', 'Qualified', 'Won', 'Lost'] },
-      },
-    },
+    success: answer(200, 'The changed field.', recordFieldResourceSchema, {
+      ...recordFieldResourceExample,
+      name: 'Pipeline stage',
+      config: { options: ['Lead', 'Qualified', 'Won', 'Lost'] },
+    }),
     refusals: {
       400: FIELD_CONFIG_CODES,
       404: ['recordFieldNotFound', 'recordTypeNotFound'],

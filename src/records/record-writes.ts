@@ -25,6 +25,17 @@ export interface WriteContext {
   access: RecordAccess;
 }
 
+/** One write's event: the record saved at its new version, and its parts before and after the write. */
+export interface WriteEvent {
+  context: WriteContext;
+  actorId: string | null;
+  cause: WriteCause;
+  event: RecordEventName;
+  record: CrmRecord;
+  before: RecordSnapshot;
+  after: RecordSnapshot;
+}
+
 /** A record as addressed by a route: its type (id, name or built-in key) and its id. */
 export interface RecordLocator {
   typeRef: string;
@@ -107,17 +118,12 @@ export class RecordWrites {
     return { context, record };
   }
 
-  async emit(
-    context: WriteContext,
-    actorId: string | null,
-    cause: WriteCause,
-    event: RecordEventName,
-    record: CrmRecord,
-    before: RecordSnapshot,
-    after: RecordSnapshot,
-    beforeVersion: number,
-    afterVersion: number | null,
-  ): Promise<void> {
+  /**
+   * Appends a write's event to the outbox. Every write raises the record's version by one before it
+   * emits, so the event spans `record.version - 1` to `record.version`; a deleted record has no after
+   * version (docs/events.md#record-events).
+   */
+  async emit({ context, actorId, cause, event, record, before, after }: WriteEvent): Promise<void> {
     const change = diffSnapshots(before, after, await this.changeContext(context, before, after));
     const data: RecordEventData = {
       causeId: randomUUID(),
@@ -125,8 +131,8 @@ export class RecordWrites {
       record: {
         ref: { typeId: record.typeId, recordId: record.id },
         schemaRevision: context.model.schemaRevision,
-        beforeVersion,
-        afterVersion,
+        beforeVersion: record.version - 1,
+        afterVersion: event === 'record.deleted' ? null : record.version,
         ...change,
       },
     };

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { ComponentSchemas } from '../http/openapi/components';
-import { body, DELETED, pagedList, uuidParam, type OperationSpec } from '../http/openapi/operation';
+import { answer, body, DELETED, type OperationSpec, pagedList, uuidParam } from '../http/openapi/operation';
 import type { Check, Same } from '../http/view-schemas';
 import { BUILTIN_TYPES } from '../record-model/builtin-types';
 import { RECORD_FILTER_OPS, recordFilterSchema, recordQuerySchema } from './query/record-query';
@@ -89,12 +89,11 @@ export const RECORD_OPERATIONS: OperationSpec[] = [
     tag: 'Records',
     pathParams: { type: typeParam },
     body: body(recordWriteBody, recordWriteExample),
-    success: {
-      status: 201,
-      description: 'The new record.',
-      schema: recordViewSchema,
-      example: { ...recordViewExample, version: 1, updatedAt: recordViewExample.createdAt },
-    },
+    success: answer(201, 'The new record.', recordViewSchema, {
+      ...recordViewExample,
+      version: 1,
+      updatedAt: recordViewExample.createdAt,
+    }),
     refusals: { 400: RECORD_VALUE_CODES, 403: ['recordFieldRestricted'], 404: ['recordTypeNotFound'] },
   },
   {
@@ -104,12 +103,7 @@ export const RECORD_OPERATIONS: OperationSpec[] = [
     summary: 'Read a record',
     tag: 'Records',
     pathParams: recordParams,
-    success: {
-      status: 200,
-      description: 'The record.',
-      schema: recordViewSchema,
-      example: recordViewExample,
-    },
+    success: answer(200, 'The record.', recordViewSchema, recordViewExample),
     refusals: { 404: RECORD_LOCATION_CODES },
   },
   {
@@ -123,12 +117,7 @@ export const RECORD_OPERATIONS: OperationSpec[] = [
     tag: 'Records',
     pathParams: recordParams,
     body: body(recordWriteBody, { values: { Name: 'Acme renewal 2027', [OTHER_FIELD_ID]: null } }),
-    success: {
-      status: 200,
-      description: 'The record.',
-      schema: recordViewSchema,
-      example: recordViewExample,
-    },
+    success: answer(200, 'The record.', recordViewSchema, recordViewExample),
     refusals: {
       400: RECORD_VALUE_CODES,
       403: ['recordFieldRestricted'],
@@ -144,12 +133,7 @@ export const RECORD_OPERATIONS: OperationSpec[] = [
     description: 'Emits record.deleted; the record is erased after 30 days in the Trash.',
     tag: 'Records',
     pathParams: recordParams,
-    success: {
-      status: 200,
-      description: 'The trashed record.',
-      schema: recordViewSchema,
-      example: trashedRecordExample,
-    },
+    success: answer(200, 'The trashed record.', recordViewSchema, trashedRecordExample),
     refusals: { 404: RECORD_LOCATION_CODES, 409: ['recordTrashed'] },
   },
   {
@@ -160,12 +144,7 @@ export const RECORD_OPERATIONS: OperationSpec[] = [
     description: 'Emits record.restored.',
     tag: 'Records',
     pathParams: recordParams,
-    success: {
-      status: 200,
-      description: 'The restored record.',
-      schema: recordViewSchema,
-      example: { ...recordViewExample, version: 6 },
-    },
+    success: answer(200, 'The restored record.', recordViewSchema, { ...recordViewExample, version: 6 }),
     refusals: { 404: RECORD_LOCATION_CODES, 409: ['recordNotTrashed'] },
   },
   {

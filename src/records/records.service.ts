@@ -101,23 +101,12 @@ export class RecordsService {
     cause: WriteCause,
     event: 'record.created' | 'record.updated',
     record: CrmRecord,
-    previous: RecordSnapshot,
-    next: RecordSnapshot,
+    before: RecordSnapshot,
+    after: RecordSnapshot,
   ): Promise<RecordView> {
-    await context.repo.writeParts(actor.workspace.id, record.id, previous, next);
-    const beforeVersion = record.version - 1;
-    await this.writes.emit(
-      context,
-      actor.user.id,
-      cause,
-      event,
-      record,
-      previous,
-      next,
-      beforeVersion,
-      record.version,
-    );
-    return this.writes.view(context, record, next);
+    await context.repo.writeParts(actor.workspace.id, record.id, before, after);
+    await this.writes.emit({ context, actorId: actor.user.id, cause, event, record, before, after });
+    return this.writes.view(context, record, after);
   }
 
   /** One page of records of a type the actor can read, newest first. */

@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import type { ComponentSchemas } from '../http/openapi/components';
-import { body, DELETED, pagedList, uuidParam, type OperationSpec } from '../http/openapi/operation';
+import { answer, body, DELETED, type OperationSpec, pagedList, uuidParam } from '../http/openapi/operation';
 import type { Check, Same } from '../http/view-schemas';
 import { FILTER_CODES } from '../records/records.openapi';
 import { WEBHOOK_EVENTS } from '../shared/events/event-catalog';
@@ -97,12 +97,7 @@ export const WEBHOOK_OPERATIONS: OperationSpec[] = [
     description: `Needs Create on API & Webhooks. \`events\`: one or more of ${WEBHOOK_EVENTS.join(', ')}. A URL without a scheme is saved with \`https://\`; custom headers need \`https://\` (or \`http://\` on localhost). \`recordTrigger\` or \`recordSources\` narrow the record events to lists of one type; only an Admin can choose another \`recordOwnerUserId\`. \`standardWebhooks: true\` adds the Standard Webhooks headers to every POST (then \`webhook-id\`, \`webhook-timestamp\` and \`webhook-signature\` are reserved header names).`,
     tag: 'Webhooks',
     body: body(createWebhookBody, createWebhookExample),
-    success: {
-      status: 201,
-      description: 'The new webhook.',
-      schema: webhookViewSchema,
-      example: webhookCreatedExample,
-    },
+    success: answer(201, 'The new webhook.', webhookViewSchema, webhookCreatedExample),
     refusals: {
       400: WEBHOOK_RULE_CODES,
       403: ['webhookOwnerNotAllowed'],
@@ -116,12 +111,7 @@ export const WEBHOOK_OPERATIONS: OperationSpec[] = [
     summary: 'Read a webhook',
     tag: 'Webhooks',
     pathParams: { id: uuidParam('webhook') },
-    success: {
-      status: 200,
-      description: 'The webhook.',
-      schema: webhookViewSchema,
-      example: webhookViewExample,
-    },
+    success: answer(200, 'The webhook.', webhookViewSchema, webhookViewExample),
     refusals: { 404: ['webhookNotFound'] },
   },
   {
@@ -134,12 +124,11 @@ export const WEBHOOK_OPERATIONS: OperationSpec[] = [
     tag: 'Webhooks',
     pathParams: { id: uuidParam('webhook') },
     body: body(updateWebhookBody, { enabled: false, description: 'Paused during the billing migration' }),
-    success: {
-      status: 200,
-      description: 'The webhook.',
-      schema: webhookViewSchema,
-      example: { ...webhookViewExample, enabled: false, description: 'Paused during the billing migration' },
-    },
+    success: answer(200, 'The webhook.', webhookViewSchema, {
+      ...webhookViewExample,
+      enabled: false,
+      description: 'Paused during the billing migration',
+    }),
     refusals: {
       400: [...WEBHOOK_RULE_CODES, 'webhookSchemaRevisionRequired'],
       403: ['webhookOwnerNotAllowed', 'webhookOwnedByAnother'],
@@ -159,12 +148,10 @@ export const WEBHOOK_OPERATIONS: OperationSpec[] = [
     tag: 'Webhooks',
     pathParams: { id: uuidParam('webhook') },
     body: body(rotateSecretBody, { graceHours: 24 }),
-    success: {
-      status: 200,
-      description: 'The webhook, with `previousSecretExpiresAt`.',
-      schema: webhookViewSchema,
-      example: { ...webhookViewExample, previousSecretExpiresAt: '2025-03-03T11:05:42.000Z' },
-    },
+    success: answer(200, 'The webhook, with `previousSecretExpiresAt`.', webhookViewSchema, {
+      ...webhookViewExample,
+      previousSecretExpiresAt: '2025-03-03T11:05:42.000Z',
+    }),
     refusals: {
       400: ['webhookSecretEmpty', 'webhookSecretTooLong', 'webhookSecretUnchanged'],
       403: ['webhookOwnedByAnother'],

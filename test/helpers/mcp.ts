@@ -1,30 +1,44 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv-provider.js';
-
-type SchemaError = {
-  instancePath: string;
-  keyword: string;
-  message?: string;
-  params: { additionalProperty?: string; missingProperty?: string };
-};
+import type {
+  JsonSchemaType,
+  JsonSchemaValidator,
+  jsonSchemaValidator,
+} from '@modelcontextprotocol/sdk/validation';
+import { Ajv, type ErrorObject } from 'ajv';
+import addFormats from 'ajv-formats';
 
 /**
- * The SDK's own output-schema validator, with a failure that names the fields: the SDK's text of a
- * mismatch lists every branch of every nullable union and never names an extra property, so a
- * field left out of a view schema read as 5,000 characters. Now: "/data/0/note: not in the output
- * schema" or "/note: missing".
+ * The client's output-schema validator (the SDK's public `jsonSchemaValidator` option), configured
+ * as the SDK's default Ajv one, with a failure that names the fields: the SDK's text of a mismatch
+ * lists every branch of every nullable union and never names an extra property, so a field left out
+ * of a view schema read as 5,000 characters. Here: "/data/0/note: not in the output schema" or
+ * "/note: missing".
  */
-function outputValidator(): AjvJsonSchemaValidator {
-  const validator = new AjvJsonSchemaValidator();
-  // The SDK words the failure with its Ajv instance's errorsText (kept private, hence the cast).
-  const ajv = (validator as unknown as { _ajv: { errorsText: (errors?: SchemaError[] | null) => string } })
-    ._ajv;
-  ajv.errorsText = (errors) => namedMismatches(errors ?? []);
-  return validator;
+class NamingOutputValidator implements jsonSchemaValidator {
+  private readonly ajv = new Ajv({
+    strict: false,
+    validateFormats: true,
+    validateSchema: false,
+    allErrors: true,
+  });
+
+  constructor() {
+    addFormats(this.ajv);
+  }
+
+  getValidator<T>(schema: JsonSchemaType): JsonSchemaValidator<T> {
+    // A schema with an $id compiles once: Ajv refuses a second schema under the same id.
+    const cached = typeof schema.$id === 'string' ? this.ajv.getSchema(schema.$id) : undefined;
+    const validate = cached ?? this.ajv.compile(schema);
+    return (input) =>
+      validate(input)
+        ? { valid: true, data: input as T, errorMessage: undefined }
+        : { valid: false, data: undefined, errorMessage: namedMismatches(validate.errors ?? []) };
+  }
 }
 
-function namedMismatches(errors: SchemaError[]): string {
+function namedMismatches(errors: ErrorObject[]): string {
   const named = errors.flatMap((error) =>
     error.params.additionalProperty !== undefined
       ? [`${error.instancePath}/${error.params.additionalProperty}: not in the output schema`]
@@ -56,7 +70,7 @@ export async function connectMcp(
 ): Promise<{ client: Client; call: (name: string, args: Record<string, unknown>) => Promise<ToolResult> }> {
   const client = new Client(
     { name: 'test-client', version: '1.0.0' },
-    { jsonSchemaValidator: outputValidator() },
+    { jsonSchemaValidator: new NamingOutputValidator() },
   );
   const headers: Record<string, string> = { 'x-api-key': key };
   if (options.readOnly) headers['x-mcp-readonly'] = 'true';

@@ -1,6 +1,6 @@
 import type { EntityManager } from 'typeorm';
 import { entityFromRow } from '../../db/entity-from-row';
-import { columnsOf, PreparedStatement } from '../../db/prepared';
+import { columnsOf, NamedStatement, PreparedStatement } from '../../db/prepared';
 import { DeliveryAttempt, type AttemptSendOutcome } from './delivery-attempt.entity';
 import { Delivery, type DeliveryStatus } from './delivery.entity';
 import type { HeaderPair } from '../../shared/deliveries/attempt-record';
@@ -85,18 +85,12 @@ export class DeliveryAttemptsRepository {
    */
   async startSend(send: SendRef, request: KeptRequest, eventId: string): Promise<void> {
     // One statement (atomic on its own): the send's row and the delivery shown as Sending.
-    await START_SEND.run(this.manager, [
-      send.deliveryId,
-      send.attempt,
-      send.send,
-      send.startedAt,
-      send.url,
-      JSON.stringify(request.headers),
-      request.body,
-      request.bodySha256,
-      request.bodyBytes,
+    await START_SEND.run(this.manager, {
+      ...send,
+      ...request,
+      headers: JSON.stringify(request.headers),
       eventId,
-    ]);
+    });
   }
 
   /**
@@ -108,21 +102,12 @@ export class DeliveryAttemptsRepository {
     // One statement (atomic on its own). The delivery row follows only the attempt's latest send:
     // the check for a later send reads the rows as they were before this statement, which is the
     // same, since this statement writes only this send.
-    await COMPLETE_SEND.run(this.manager, [
-      send.deliveryId,
-      send.attempt,
-      send.send,
-      send.startedAt,
-      result.durationMs,
-      send.url,
-      result.statusCode,
-      result.responseMessage,
-      result.outcome,
-      result.responseHeaders ? JSON.stringify(result.responseHeaders.headers) : null,
-      result.responseHeaders?.omitted ?? null,
-      result.status,
-      result.nextAttemptAt,
-    ]);
+    await COMPLETE_SEND.run(this.manager, {
+      ...send,
+      ...result,
+      responseHeaders: result.responseHeaders ? JSON.stringify(result.responseHeaders.headers) : null,
+      responseHeadersOmitted: result.responseHeaders?.omitted ?? null,
+    });
   }
 
   /**
@@ -206,7 +191,19 @@ const OPEN_ATTEMPT = new PreparedStatement(
          LEFT JOIN completed c ON true`,
 );
 
-const START_SEND = new PreparedStatement(
+const START_SEND = new NamedStatement(
+  [
+    'deliveryId',
+    'attempt',
+    'send',
+    'startedAt',
+    'url',
+    'headers',
+    'body',
+    'bodySha256',
+    'bodyBytes',
+    'eventId',
+  ],
   `WITH erased AS (
          SELECT scrubbed_at FROM record_events WHERE id = $10::uuid FOR KEY SHARE
        ), sent AS (
@@ -225,7 +222,22 @@ const MARK_WAITING = new PreparedStatement(
   `UPDATE deliveries SET waiting_since = coalesce(waiting_since, now()) WHERE id = $1`,
 );
 
-const COMPLETE_SEND = new PreparedStatement(
+const COMPLETE_SEND = new NamedStatement(
+  [
+    'deliveryId',
+    'attempt',
+    'send',
+    'startedAt',
+    'durationMs',
+    'url',
+    'statusCode',
+    'responseMessage',
+    'outcome',
+    'responseHeaders',
+    'responseHeadersOmitted',
+    'status',
+    'nextAttemptAt',
+  ],
   `WITH recorded AS (
          INSERT INTO delivery_attempts (delivery_id, attempt, send, started_at, duration_ms, url, status_code,
                                         response_message, outcome, response_headers, response_headers_omitted)

@@ -1,5 +1,5 @@
 import type { EntityManager } from 'typeorm';
-import { PreparedStatement } from '../../db/prepared';
+import { NamedStatement, PreparedStatement } from '../../db/prepared';
 import type { EndpointState, EndpointStateName } from '../../shared/deliveries/endpoint-state';
 
 /** An endpoint: its webhook and the workspace the webhook belongs to. */
@@ -36,14 +36,7 @@ export class EndpointStatesRepository {
 
   /** Saves the state; an endpoint whose webhook was deleted meanwhile is left alone. */
   async save(key: EndpointKey, state: EndpointState): Promise<void> {
-    await SAVE.run(this.manager, [
-      key.webhookId,
-      key.workspaceId,
-      state.state,
-      state.reason,
-      new Date(state.since),
-      state.failuresInARow,
-    ]);
+    await SAVE.run(this.manager, { ...key, ...state, since: new Date(state.since) });
   }
 
   /**
@@ -136,7 +129,8 @@ const NOT_HEALTHY_AMONG = new PreparedStatement(
 );
 
 // The webhook may be gone (deleted while its last attempt ran): insert only while it exists.
-const SAVE = new PreparedStatement(
+const SAVE = new NamedStatement(
+  ['webhookId', 'workspaceId', 'state', 'reason', 'since', 'failuresInARow'],
   `INSERT INTO endpoint_states (webhook_id, workspace_id, state, reason, since, failures_in_a_row, updated_at)
    SELECT $1::uuid, $2::uuid, $3::text, $4::text, $5::timestamptz, $6::integer, now()
     WHERE EXISTS (SELECT 1 FROM webhooks WHERE id = $1::uuid)

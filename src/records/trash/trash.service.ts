@@ -79,27 +79,17 @@ export class TrashService {
       if (to === 'active' && record.status !== 'trashed')
         throw conflictError('The record is not in the Trash.', 'recordNotTrashed');
       const current = await context.repo.snapshot(record);
-      const before = record.version;
       record.status = to;
       record.trashedAt = to === 'trashed' ? new Date() : null;
       record.version += 1;
-      trashedVersion = to === 'trashed' ? record.version : before;
+      // A restore names the version the record was trashed at, the one before this move.
+      trashedVersion = to === 'trashed' ? record.version : record.version - 1;
       await manager.save(record);
-      const [event, from, into, previousVersion, version] =
+      const [event, before, after] =
         to === 'trashed'
-          ? (['record.deleted', current, EMPTY_SNAPSHOT, before, null] as const)
-          : (['record.restored', EMPTY_SNAPSHOT, current, before, record.version] as const);
-      await this.writes.emit(
-        context,
-        actor.user.id,
-        cause,
-        event,
-        record,
-        from,
-        into,
-        previousVersion,
-        version,
-      );
+          ? (['record.deleted', current, EMPTY_SNAPSHOT] as const)
+          : (['record.restored', EMPTY_SNAPSHOT, current] as const);
+      await this.writes.emit({ context, actorId: actor.user.id, cause, event, record, before, after });
       return this.writes.view(context, record, current);
     });
     return { view, trashedVersion };

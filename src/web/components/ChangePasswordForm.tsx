@@ -5,7 +5,7 @@ import { passwordProblem } from '../../shared/credentials/password.rules';
 import { api } from '../api';
 import { useSubmit } from '../hooks/useSubmit';
 import { ErrorMessage, SubmitButton } from './Dialog';
-import { NewPasswordField, RequiredField } from './RequiredField';
+import { CurrentPasswordField, NewPasswordField, RequiredField } from './RequiredField';
 import { useFormFields } from './useFormFields';
 
 export function ChangePasswordForm() {
@@ -33,10 +33,8 @@ export function ChangePasswordForm() {
 
   return (
     <form className="form narrow-form" onSubmit={submit} data-testid="change-password-form">
-      <RequiredField
+      <CurrentPasswordField
         label="Current password"
-        type="password"
-        autoComplete="current-password"
         testId="current-password"
         {...field('currentPassword')}
       />

@@ -202,18 +202,21 @@ export function DialogActions({
 export function DangerButton({
   label,
   disabled,
+  small,
   onClick,
   testId,
 }: {
   label: string;
   disabled?: boolean;
+  /** In a table row. */
+  small?: boolean;
   onClick: () => void;
   testId: string;
 }) {
   return (
     <button
       type="button"
-      className="button button-danger-outline"
+      className={small ? 'button button-small button-danger-outline' : 'button button-danger-outline'}
       disabled={disabled}
       onClick={onClick}
       data-testid={testId}

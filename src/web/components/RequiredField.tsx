@@ -8,6 +8,8 @@ import {
 } from '../../shared/credentials/password.rules';
 
 type FieldProps = { label: string; hint?: string; testId: string } & InputHTMLAttributes<HTMLInputElement>;
+/** The fields below: a label of their own unless the form words it otherwise. */
+type PresetProps = Omit<FieldProps, 'label'> & { label?: string };
 
 /** A required input under its label, with an optional hint below it. */
 export function RequiredField({ label, hint, testId, ...input }: FieldProps) {
@@ -21,10 +23,7 @@ export function RequiredField({ label, hint, testId, ...input }: FieldProps) {
 }
 
 /** A password being chosen (src/shared/credentials/password.rules.ts): its bounds and its hint. */
-export function NewPasswordField({
-  label = 'Password',
-  ...input
-}: Omit<FieldProps, 'label'> & { label?: string }) {
+export function NewPasswordField({ label = 'Password', ...input }: PresetProps) {
   return (
     <RequiredField
       label={label}
@@ -36,4 +35,19 @@ export function NewPasswordField({
       {...input}
     />
   );
+}
+
+/** An e-mail address (sign-up, sign-in, a reset link); `autoComplete` says which account field. */
+export function EmailField({ label = 'Email', ...input }: PresetProps) {
+  return <RequiredField label={label} type="email" autoComplete="email" {...input} />;
+}
+
+/** A person's own name, as the user row keeps it (at most 255 characters). */
+export function PersonNameField({ label = 'Your name', ...input }: PresetProps) {
+  return <RequiredField label={label} maxLength={255} autoComplete="name" {...input} />;
+}
+
+/** The password a person has now (sign-in, or to prove it before choosing another). */
+export function CurrentPasswordField({ label = 'Password', ...input }: PresetProps) {
+  return <RequiredField label={label} type="password" autoComplete="current-password" {...input} />;
 }

@@ -12,6 +12,7 @@ import { CardList } from '../components/CardList';
 import { CreatedKeyDialog } from '../components/CreatedKeyDialog';
 import { ConfirmDialog, DangerButton, Dialog, DialogActions, ErrorMessage } from '../components/Dialog';
 import { PageHeader } from '../components/PageHeader';
+import { RequiredField } from '../components/RequiredField';
 import { QuickConnections } from '../components/QuickConnections';
 import { DateTime } from '../format';
 import { useSession } from '../session';
@@ -208,17 +209,14 @@ function StandardKeyDialog({
   return (
     <Dialog title="Standard API key" onClose={onClose} testId="standard-key-dialog">
       <form className="form" onSubmit={submit}>
-        <label>
-          Name
-          <input
-            required
-            maxLength={API_KEY_NAME_MAX}
-            value={name}
-            onChange={(event) => editName(event.target.value)}
-            placeholder="e.g. Reporting script"
-            data-testid="key-name"
-          />
-        </label>
+        <RequiredField
+          label="Name"
+          maxLength={API_KEY_NAME_MAX}
+          placeholder="e.g. Reporting script"
+          testId="key-name"
+          value={name}
+          onChange={(event) => editName(event.target.value)}
+        />
         <fieldset className="radio-group">
           <legend>Expires</legend>
           {EXPIRY_CHOICES.map((choice) => (

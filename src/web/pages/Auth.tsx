@@ -1,8 +1,14 @@
 // Sign up (a new user and a new workspace where the user is Admin) and sign in.
 import type { FormEvent, ReactNode } from 'react';
 import { api } from '../api';
-import { ErrorMessage, SubmitButton } from '../components/Dialog';
-import { NewPasswordField, RequiredField } from '../components/RequiredField';
+import {
+  CurrentPasswordField,
+  EmailField,
+  NewPasswordField,
+  PersonNameField,
+  RequiredField,
+} from '../components/RequiredField';
+import { SmallForm } from '../components/SmallForm';
 import { useFormFields } from '../components/useFormFields';
 import { Link, safeNextPath, useRouter } from '../router';
 import { useSessionContext } from '../session';
@@ -53,21 +59,14 @@ export function SignUpPage() {
         </>
       }
     >
-      <form className="form" onSubmit={submit} data-testid="sign-up-form">
-        <RequiredField
-          label="Your name"
-          maxLength={255}
-          autoComplete="name"
-          testId="sign-up-name"
-          {...field('name')}
-        />
-        <RequiredField
-          label="Email"
-          type="email"
-          autoComplete="email"
-          testId="sign-up-email"
-          {...field('email')}
-        />
+      <SmallForm
+        testId="sign-up-form"
+        onSubmit={submit}
+        error={error}
+        submit={{ label: 'Sign up', busyLabel: 'Creating…', busy, testId: 'sign-up-submit' }}
+      >
+        <PersonNameField testId="sign-up-name" {...field('name')} />
+        <EmailField testId="sign-up-email" {...field('email')} />
         <NewPasswordField testId="sign-up-password" {...field('password')} />
         <RequiredField
           label="Workspace name"
@@ -75,9 +74,7 @@ export function SignUpPage() {
           testId="sign-up-workspace"
           {...field('workspaceName')}
         />
-        <ErrorMessage message={error} />
-        <SubmitButton label="Sign up" busyLabel="Creating…" busy={busy} testId="sign-up-submit" />
-      </form>
+      </SmallForm>
     </AuthCard>
   );
 }
@@ -108,24 +105,15 @@ export function SignInPage() {
         </>
       }
     >
-      <form className="form" onSubmit={submit} data-testid="sign-in-form">
-        <RequiredField
-          label="Email"
-          type="email"
-          autoComplete="username"
-          testId="sign-in-email"
-          {...field('email')}
-        />
-        <RequiredField
-          label="Password"
-          type="password"
-          autoComplete="current-password"
-          testId="sign-in-password"
-          {...field('password')}
-        />
-        <ErrorMessage message={error} />
-        <SubmitButton label="Sign in" busyLabel="Signing in…" busy={busy} testId="sign-in-submit" />
-      </form>
+      <SmallForm
+        testId="sign-in-form"
+        onSubmit={submit}
+        error={error}
+        submit={{ label: 'Sign in', busyLabel: 'Signing in…', busy, testId: 'sign-in-submit' }}
+      >
+        <EmailField autoComplete="username" testId="sign-in-email" {...field('email')} />
+        <CurrentPasswordField testId="sign-in-password" {...field('password')} />
+      </SmallForm>
     </AuthCard>
   );
 }

@@ -16,8 +16,17 @@ import {
   simulateCommandOf,
 } from '../connected-accounts';
 import { CopyButton } from '../components/CopyButton';
-import { ConfirmDialog, Dialog, DialogActions, ErrorMessage } from '../components/Dialog';
+import {
+  ConfirmDialog,
+  DangerButton,
+  Dialog,
+  DialogActions,
+  ErrorMessage,
+  SubmitButton,
+} from '../components/Dialog';
 import { ListTable, Loading } from '../components/ListParts';
+import { RequiredField } from '../components/RequiredField';
+import { useFormFields } from '../components/useFormFields';
 import { PageHeader } from '../components/PageHeader';
 import { DateTime } from '../format';
 import { useSession } from '../session';
@@ -34,6 +43,11 @@ export function ConnectedAccountsPage() {
   const [notice, setNotice] = useState<string>();
   const [reloads, setReloads] = useState(0);
   const reload = () => setReloads((count) => count + 1);
+  // Opening a dialog drops the notice the last one left.
+  const opening = (open: () => void) => () => {
+    setNotice(undefined);
+    open();
+  };
 
   useEffect(() => {
     let live = true;
@@ -62,17 +76,11 @@ export function ConnectedAccountsPage() {
           </>
         }
       >
-        <button
-          type="button"
-          className="button button-primary"
-          onClick={() => {
-            setNotice(undefined);
-            setConnecting(true);
-          }}
-          data-testid="connect-account"
-        >
-          Connect account
-        </button>
+        <SubmitButton
+          label="Connect account"
+          onClick={opening(() => setConnecting(true))}
+          testId="connect-account"
+        />
       </PageHeader>
 
       {notice ? (
@@ -121,17 +129,12 @@ export function ConnectedAccountsPage() {
                 <DateTime value={account.createdAt} testId="account-connected-at" />
               </td>
               <td className="cell-actions">
-                <button
-                  type="button"
-                  className="button button-small button-danger-outline"
-                  onClick={() => {
-                    setNotice(undefined);
-                    setDisconnecting(account);
-                  }}
-                  data-testid="account-disconnect"
-                >
-                  Disconnect
-                </button>
+                <DangerButton
+                  small
+                  label="Disconnect"
+                  onClick={opening(() => setDisconnecting(account))}
+                  testId="account-disconnect"
+                />
               </td>
             </tr>
           ))}
@@ -198,16 +201,14 @@ function ConnectAccountDialog({
   onConnected: (created: ConnectedAccountCreated) => void;
 }) {
   const [choice, setChoice] = useState<string>(PROVIDERS[0]?.id ?? OTHER_PROVIDER);
-  const [otherProvider, setOtherProvider] = useState('');
-  const [accountId, setAccountId] = useState('');
-  const [displayName, setDisplayName] = useState('');
+  const { form, field } = useFormFields({ otherProvider: '', accountId: '', displayName: '' });
   const { busy, error, setError, run } = useSubmit();
   const other = choice === OTHER_PROVIDER;
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    const provider = (other ? otherProvider : choice).trim();
-    const input = { provider, accountId: accountId.trim(), displayName: displayName.trim() };
+    const provider = (other ? form.otherProvider : choice).trim();
+    const input = { provider, accountId: form.accountId.trim(), displayName: form.displayName.trim() };
     const missing = !input.provider
       ? 'Enter the provider.'
       : !input.accountId
@@ -244,44 +245,30 @@ function ConnectAccountDialog({
           </select>
         </label>
         {other ? (
-          <label>
-            Other provider
-            <input
-              required
-              maxLength={PROVIDER_MAX}
-              value={otherProvider}
-              onChange={(event) => setOtherProvider(event.target.value)}
-              placeholder="e.g. zoho-mail"
-              data-testid="account-provider-other"
-            />
-            <span className="hint">The provider&rsquo;s id, as your integration names it.</span>
-          </label>
+          <RequiredField
+            label="Other provider"
+            hint="The provider’s id, as your integration names it."
+            maxLength={PROVIDER_MAX}
+            placeholder="e.g. zoho-mail"
+            testId="account-provider-other"
+            {...field('otherProvider')}
+          />
         ) : null}
-        <label>
-          Account id
-          <input
-            required
-            maxLength={ACCOUNT_ID_MAX}
-            value={accountId}
-            onChange={(event) => setAccountId(event.target.value)}
-            placeholder="e.g. sales@example.com"
-            data-testid="account-id"
-          />
-          <span className="hint">
-            The provider&rsquo;s id of the account: an address, a phone number, a workspace id.
-          </span>
-        </label>
-        <label>
-          Display name
-          <input
-            required
-            maxLength={DISPLAY_NAME_MAX}
-            value={displayName}
-            onChange={(event) => setDisplayName(event.target.value)}
-            placeholder="e.g. Sales inbox"
-            data-testid="account-display-name"
-          />
-        </label>
+        <RequiredField
+          label="Account id"
+          hint="The provider’s id of the account: an address, a phone number, a workspace id."
+          maxLength={ACCOUNT_ID_MAX}
+          placeholder="e.g. sales@example.com"
+          testId="account-id"
+          {...field('accountId')}
+        />
+        <RequiredField
+          label="Display name"
+          maxLength={DISPLAY_NAME_MAX}
+          placeholder="e.g. Sales inbox"
+          testId="account-display-name"
+          {...field('displayName')}
+        />
         <p className="hint">
           The account gets a signing secret, shown once after connecting, for the provider&rsquo;s
           configuration.

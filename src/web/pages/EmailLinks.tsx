@@ -2,8 +2,10 @@
 // invitation.
 import { useEffect, useState, type FormEvent } from 'react';
 import { api, errorMessage, type InvitationPreview } from '../api';
-import { ErrorMessage, SubmitButton } from '../components/Dialog';
-import { NewPasswordField, RequiredField } from '../components/RequiredField';
+import { ErrorMessage } from '../components/Dialog';
+import { EmailField, NewPasswordField, PersonNameField } from '../components/RequiredField';
+import { SmallForm } from '../components/SmallForm';
+import { useFormFields } from '../components/useFormFields';
 import { useSubmit } from '../hooks/useSubmit';
 import { Link, useRouter } from '../router';
 import { useSessionContext } from '../session';
@@ -28,23 +30,18 @@ export function ForgotPasswordPage() {
           hour.
         </p>
       ) : (
-        <form className="form" onSubmit={submit} data-testid="forgot-password-form">
-          <RequiredField
-            label="Email"
-            type="email"
-            autoComplete="email"
+        <SmallForm
+          testId="forgot-password-form"
+          onSubmit={submit}
+          error={error}
+          submit={{ label: 'Send the link', busyLabel: 'Sending…', busy, testId: 'forgot-password-submit' }}
+        >
+          <EmailField
             testId="forgot-password-email"
             value={email}
             onChange={(event) => setEmail(event.target.value)}
           />
-          <ErrorMessage message={error} />
-          <SubmitButton
-            label="Send the link"
-            busyLabel="Sending…"
-            busy={busy}
-            testId="forgot-password-submit"
-          />
-        </form>
+        </SmallForm>
       )}
     </AuthCard>
   );
@@ -81,21 +78,19 @@ export function ResetPasswordPage() {
           </button>
         </>
       ) : (
-        <form className="form" onSubmit={submit} data-testid="reset-password-form">
+        <SmallForm
+          testId="reset-password-form"
+          onSubmit={submit}
+          error={error}
+          submit={{ label: 'Set the password', busyLabel: 'Saving…', busy, testId: 'reset-password-submit' }}
+        >
           <NewPasswordField
             label="New password"
             testId="reset-password-new"
             value={password}
             onChange={(event) => setPassword(event.target.value)}
           />
-          <ErrorMessage message={error} />
-          <SubmitButton
-            label="Set the password"
-            busyLabel="Saving…"
-            busy={busy}
-            testId="reset-password-submit"
-          />
-        </form>
+        </SmallForm>
       )}
     </AuthCard>
   );
@@ -111,8 +106,7 @@ export function AcceptInvitationPage() {
   const token = tokenOf(search);
   const [preview, setPreview] = useState<InvitationPreview>();
   const [failed, setFailed] = useState<string>();
-  const [name, setName] = useState('');
-  const [password, setPassword] = useState('');
+  const { form, field } = useFormFields({ name: '', password: '' });
   const { busy, error, run } = useSubmit();
 
   useEffect(() => {
@@ -127,7 +121,7 @@ export function AcceptInvitationPage() {
   const create = (event: FormEvent) => {
     event.preventDefault();
     void run(async () => {
-      setSession(await api.acceptInvitationAsNew({ token, name: name.trim(), password }));
+      setSession(await api.acceptInvitationAsNew({ token, name: form.name.trim(), password: form.password }));
       navigate('/', { replace: true });
     });
   };
@@ -169,28 +163,20 @@ export function AcceptInvitationPage() {
                 Have an account with this address? <Link to={`/sign-in?next=${next}`}>Sign in to accept</Link>
                 . Otherwise choose your name and password:
               </p>
-              <form className="form" onSubmit={create} data-testid="invitation-new-account">
-                <RequiredField
-                  label="Your name"
-                  maxLength={255}
-                  autoComplete="name"
-                  testId="invitation-name"
-                  value={name}
-                  onChange={(event) => setName(event.target.value)}
-                />
-                <NewPasswordField
-                  testId="invitation-password"
-                  value={password}
-                  onChange={(event) => setPassword(event.target.value)}
-                />
-                <ErrorMessage message={error} />
-                <SubmitButton
-                  label="Create the account and join"
-                  busyLabel="Joining…"
-                  busy={busy}
-                  testId="invitation-create"
-                />
-              </form>
+              <SmallForm
+                testId="invitation-new-account"
+                onSubmit={create}
+                error={error}
+                submit={{
+                  label: 'Create the account and join',
+                  busyLabel: 'Joining…',
+                  busy,
+                  testId: 'invitation-create',
+                }}
+              >
+                <PersonNameField testId="invitation-name" {...field('name')} />
+                <NewPasswordField testId="invitation-password" {...field('password')} />
+              </SmallForm>
             </>
           )}
         </>

@@ -3,7 +3,7 @@
 // (issue 34): the Admin invites, nobody is added at once.
 import { useCallback, useEffect, useState, type FormEvent } from 'react';
 import { api, errorMessage, type Invitation, type Member, type MemberStatus, type Role } from '../api';
-import { ConfirmDialog, Dialog, DialogActions, ErrorMessage } from '../components/Dialog';
+import { ConfirmDialog, Dialog, DialogActions, ErrorMessage, SubmitButton } from '../components/Dialog';
 import { ListTable, Loading } from '../components/ListParts';
 import { PageHeader } from '../components/PageHeader';
 import { DateTime } from '../format';
@@ -58,14 +58,7 @@ export function MembersPage() {
   return (
     <section data-testid="members-page">
       <PageHeader title="Members" lead={<>People in {session.workspace.name}, their role and status.</>}>
-        <button
-          type="button"
-          className="button button-primary"
-          onClick={() => setInviting(true)}
-          data-testid="invite-member"
-        >
-          Invite member
-        </button>
+        <SubmitButton label="Invite member" onClick={() => setInviting(true)} testId="invite-member" />
       </PageHeader>
       <ErrorMessage message={error ?? updating.error} />
       {members === undefined ? (
