@@ -44,10 +44,31 @@ Commands:
   import-legacy-webhooks FILE --workspace WORKSPACE_ID_OR_NAME
       Imports older webhooks (retired events, several record sources) and their delivery records
       from a JSON file (docs/messaging.md).
-  help
-      Shows this text.`;
+  help [COMMAND]
+      Shows this text, or one command's part of it (as COMMAND --help does).`;
 
 const say = (line: string) => process.stdout.write(`${line}\n`);
+
+const COMMANDS = ['create-workspace', 'add-member', 'reset-password', 'messaging', 'import-legacy-webhooks'];
+
+/**
+ * The part of USAGE about `command` (its lines and their indented description), or all of it for
+ * another word: what `<command> --help` and `help <command>` print.
+ */
+function helpOf(command: string | undefined): string {
+  if (!command || !COMMANDS.includes(command)) return USAGE;
+  const lines = USAGE.split('\n');
+  const block: string[] = [];
+  let inside = false;
+  for (const line of lines) {
+    if (/^ {2}\S/.test(line)) inside = line.startsWith(`  ${command} `);
+    if (inside) block.push(line);
+  }
+  return `Usage: npm run cli -- <command> [options]\n\n${block.join('\n')}`;
+}
+
+/** `--help` or `-h` anywhere among a command's arguments asks for its help, whatever else is there. */
+const asksForHelp = (args: readonly string[]) => args.includes('--help') || args.includes('-h');
 
 function required(values: Record<string, unknown>, name: string): string {
   const value = values[name];
@@ -249,6 +270,11 @@ async function resetPasswordCommand(args: string[]): Promise<void> {
 
 async function main(argv: string[]): Promise<void> {
   const [command, ...args] = argv;
+  // Before any option is parsed, so `<command> --help` prints help only, and exits 0.
+  if (command === 'help' || (command && COMMANDS.includes(command) && asksForHelp(args))) {
+    say(helpOf(command === 'help' ? args[0] : command));
+    return;
+  }
   switch (command) {
     case 'create-workspace':
       return createWorkspaceCommand(args);
@@ -261,8 +287,8 @@ async function main(argv: string[]): Promise<void> {
     case 'import-legacy-webhooks':
       return importLegacyCommand(args);
     case undefined:
-    case 'help':
     case '--help':
+    case '-h':
       say(USAGE);
       return;
     default:

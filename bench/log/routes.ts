@@ -3,6 +3,7 @@
 import { Client as McpClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { summarize, wallMs } from '../stats';
+import { filterRoutes, type FilterTarget } from './filters';
 
 export interface RouteTiming {
   route: string;
@@ -12,18 +13,14 @@ export interface RouteTiming {
   answered: string;
 }
 
-export interface LogTarget {
+export interface LogTarget extends FilterTarget {
   baseUrl: string;
   apiKey: string;
   /** A session of the workspace's Admin, for the web app's own routes (Dashboard, resend preview). */
   cookie: string;
-  webhookId: string;
-  /** A webhook URL with many deliveries, for the exact-URL filter ("Show deliveries"). */
-  commonUrl: string;
-  /** A URL with only a few old deliveries, for the rare search. */
-  rareUrl: string;
-  /** A delivery to open in Event Details. */
+  /** A delivery the service made, to open in Event Details, and its webhook. */
   deliveryId: string;
+  deliveryWebhookId: string;
 }
 
 const REPEAT = 20;
@@ -92,7 +89,7 @@ export async function measureRoutes(target: LogTarget): Promise<RouteTiming[]> {
     [
       'Event Details',
       async () => {
-        const details = await get(`/webhooks/${target.webhookId}/deliveries/${target.deliveryId}`);
+        const details = await get(`/webhooks/${target.deliveryWebhookId}/deliveries/${target.deliveryId}`);
         return `${details.attemptHistory?.length ?? 0} sends in its history`;
       },
     ],
@@ -121,14 +118,14 @@ export async function measureRoutes(target: LogTarget): Promise<RouteTiming[]> {
       async () =>
         rows(
           await get(
-            `/webhooks/deliveries?searchTerm=${encodeURIComponent(new URL(target.commonUrl).pathname)}`,
+            `/webhooks/deliveries?searchTerm=${encodeURIComponent(new URL(target.webhookUrl).pathname)}`,
           ),
         ),
     ],
-    [
-      'url= exact ("Show deliveries")',
-      async () => rows(await get(`/webhooks/deliveries?url=${encodeURIComponent(target.commonUrl)}`)),
-    ],
+    ...filterRoutes(target).map(([label, query]): [string, () => Promise<string>] => [
+      label,
+      async () => rows(await get(`/webhooks/deliveries?${query}`)),
+    ]),
     ...(['24h', '7d', '30d'] as const).map((range): [string, () => Promise<string>] => [
       `stats ${range} (Dashboard chart)`,
       async () => `${JSON.stringify(await get(`/webhooks/deliveries/stats?range=${range}`)).length} bytes`,

@@ -1,7 +1,9 @@
-// `npm run bench:log`: the delivery log at scale (issue 26). On a scratch embedded stack, one
-// workspace's log is grown to each size (rows copied from real deliveries the service made, spread
-// over 30 days, 0.5 % failed), and at each size every read route users reach is timed over REST
-// (the search over MCP too, and the web app's Dashboard health and resend preview), with the write-to-answer time of a record write that makes a delivery.
+// `npm run bench:log`: the delivery log at scale (issues 26 and 38). On a scratch embedded stack,
+// one workspace's log is grown to each size (bench/log/seed.ts: a realistic mix of webhooks, events,
+// statuses and times, loaded in SQL with the indexes rebuilt after), and at each size every read
+// route users reach is timed over REST: every filter, every pair of them and the rare values
+// (bench/log/filters.ts), the search over MCP too, the web app's Dashboard health and resend
+// preview; with the write-to-answer time of a record write that makes a delivery.
 // The table goes to the `## Delivery log` section of BENCHMARKS.md, the rest of the file kept.
 //
 // Settings (environment): BENCH_LOG_ROWS (the largest size, default 1000000; 5000000 for the full
@@ -21,7 +23,7 @@ import { startStack, type Stack } from '../stack';
 import { ms, num, summarize, table, wallMs } from '../stats';
 import { prepareWorkspace } from '../workspace';
 import { measureRoutes, type RouteTiming } from './routes';
-import { seedDeliveries, seedRare } from './seed';
+import { seedDeliveries, seedRare, withIndexesRebuilt } from './seed';
 import { LOG_HEADING } from './heading';
 import { runMain } from '../run-main';
 
@@ -52,6 +54,8 @@ interface SizeResult {
   write: { p50: number; first: number };
   vacuumMs: number;
   tableBytes: string;
+  /** The deliveries table's bytes per delivery, and its indexes'. */
+  perDelivery: string;
 }
 
 async function main(): Promise<void> {
@@ -82,12 +86,13 @@ async function main(): Promise<void> {
       });
       return (await response.json()) as { id: string };
     };
-    // Three webhooks in all, each receiving every record.created.
+    // Five webhooks in all: the first receives the writes (record.created); the others subscribe to
+    // record.updated, which the bench never writes, so each write makes one delivery at every size.
     const webhooks = [{ id: workspace.webhookId, url: `${receiver.url}${HOOK_PATH}` }];
-    for (const path of ['/orders', '/audit']) {
+    for (const path of ['/w2', '/w3', '/w4', '/w5']) {
       const url = `${receiver.url}${HOOK_PATH}${path}`;
       webhooks.push({
-        id: (await api('POST', '/webhooks', { url, events: ['record.created'], secret })).id,
+        id: (await api('POST', '/webhooks', { url, events: ['record.updated'], secret })).id,
         url,
       });
     }
@@ -115,15 +120,22 @@ async function main(): Promise<void> {
         if (!template) await new Promise((done) => setTimeout(done, 100));
       }
       if (!template) throw new Error('the first delivery was not recorded as delivered');
-      const seed = { workspaceId: template.workspace_id, webhooks, deliveryId: template.id };
+      const seed = { workspaceId: template.workspace_id, webhooks };
       await seedRare(db, seed, RARE_URL, 3);
       let have = 0;
       for (const size of SIZES) {
         log(`growing the log to ${num(size, 0)} deliveries…`);
         const started = wallMs();
-        await seedDeliveries(db, seed, size - have, (done) => {
-          if ((have + done) % 500_000 === 0 || have + done === size) log(`  ${num(have + done, 0)} seeded`);
-        });
+        // Times are positions in the largest log: a smaller size holds its oldest deliveries, so
+        // each size's log is a prefix of the next, created in order.
+        await withIndexesRebuilt(
+          db,
+          () =>
+            seedDeliveries(db, seed, { from: have + 1, to: size, total: ROWS }, (done) =>
+              log(`  ${num(done, 0)} seeded`),
+            ),
+          log,
+        );
         have = size;
         // After a bulk load, as autovacuum would soon: the planner's statistics of the new rows.
         await db.query('VACUUM ANALYZE deliveries, delivery_attempts, record_events');
@@ -132,10 +144,12 @@ async function main(): Promise<void> {
           baseUrl: stack.baseUrl,
           apiKey: workspace.apiKey,
           cookie: workspace.cookie,
-          webhookId: workspace.webhookId,
-          commonUrl: webhooks[1]!.url,
+          webhookId: webhooks[1]!.id,
+          webhookUrl: webhooks[1]!.url,
+          otherUrl: webhooks[2]!.url,
           rareUrl: RARE_URL,
           deliveryId: template.id,
+          deliveryWebhookId: workspace.webhookId,
         });
         for (const route of routes)
           log(`  ${route.route}: first ${ms(route.firstMs)}, p50 ${ms(route.p50Ms)} (${route.answered})`);
@@ -159,7 +173,21 @@ async function main(): Promise<void> {
             `SELECT pg_size_pretty(pg_total_relation_size('deliveries') + pg_total_relation_size('delivery_attempts')) AS size`,
           )
         ).rows;
-        results.push({ size, routes, write, vacuumMs, tableBytes: bytes.size });
+        const [perDelivery] = (
+          await db.query(
+            `SELECT pg_relation_size('deliveries') / n AS heap, pg_indexes_size('deliveries') / n AS indexes
+               FROM (SELECT count(*) AS n FROM deliveries) counted`,
+          )
+        ).rows;
+        log(`  per delivery: ${perDelivery.heap} B of table, ${perDelivery.indexes} B of indexes`);
+        results.push({
+          size,
+          routes,
+          write,
+          vacuumMs,
+          tableBytes: bytes.size,
+          perDelivery: `${perDelivery.heap} B + ${perDelivery.indexes} B`,
+        });
       }
     } finally {
       await db.end();
@@ -190,6 +218,7 @@ function render(results: SizeResult[], m: ReturnType<typeof machine>): string {
   ]);
   rows.push(['VACUUM deliveries after the writes', ...results.map((result) => ms(result.vacuumMs))]);
   rows.push(['deliveries + attempts on disk', ...results.map((result) => result.tableBytes)]);
+  rows.push(['per delivery: deliveries table + its indexes', ...results.map((result) => result.perDelivery)]);
   let revision = 'unknown';
   try {
     revision = execFileSync('git', ['rev-parse', '--short', 'HEAD'], {
@@ -203,9 +232,12 @@ function render(results: SizeResult[], m: ReturnType<typeof machine>): string {
     LOG_HEADING,
     '',
     `\`npm run bench:log\` (revision ${revision}; \`BENCH_LOG_ROWS=${num(results.at(-1)?.size ?? 0, 0).replace(/,/g, '')}\`): one ` +
-      `workspace's delivery log grown to each size (rows copied from a real delivery, spread over 30 days, 0.5 % failed ` +
-      `with ten attempts, three webhooks), each read route's p50 of 20 calls over REST and its first call. ` +
-      `${m.cpuModel}, ${m.cores} cores, Node ${m.node}, ${m.date}; load average ${m.loadAverage} at the start.`,
+      `workspace's delivery log grown to each size (bench/log/seed.ts: five webhooks in turn; 55 % record.created, ` +
+      `40 % record.updated, four messaging events at 1 % and four rarer; 1.5 % failed, retrying and pending ` +
+      `among the newest; created over 30 days in creation order; indexes rebuilt after the load), each read ` +
+      `route's p50 of 20 calls over REST and its first call; the filters and pairs on \`GET /webhooks/deliveries\` ` +
+      `(bench/log/filters.ts). ${m.cpuModel}, ${m.cores} cores, Node ${m.node}, ${m.date}; load average ` +
+      `${m.loadAverage} at the start, ${machine().loadAverage} at the end.`,
     '',
     table(['route', ...sizes], rows),
   ].join('\n');

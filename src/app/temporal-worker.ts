@@ -5,7 +5,7 @@ import type { Config } from '../config';
 import type { Logger } from '../logger';
 import { installTemporalRuntime } from '../temporal/runtime';
 import { configureSlowLane } from '../temporal/task-queue-config';
-import { workflowCode } from '../temporal/workflow-bundle';
+import { workflowCode, type WorkflowCode } from '../temporal/workflow-bundle';
 
 export interface RunningWorker {
   worker: Worker;
@@ -73,6 +73,11 @@ export async function runWorkers(
   connection: NativeConnection,
   options: Omit<WorkerOptions, 'address'>,
   deps: ActivityDeps,
+  /**
+   * By default the bundle `npm run build` made, so a restarted worker polls within a second or
+   * two; the tests pass the one bundle of their run.
+   */
+  code: WorkflowCode = workflowCode(),
 ): Promise<RunningWorker> {
   const { lanes } = options;
   await configureSlowLane(
@@ -82,8 +87,6 @@ export async function runWorkers(
     lanes,
     options.logger,
   );
-  // The bundle `npm run build` made, so a restarted worker polls within a second or two.
-  const code = workflowCode();
   if (code.bundledAtStartBecause) {
     options.logger.info({ reason: code.bundledAtStartBecause }, 'bundling the workflow code at start');
   }

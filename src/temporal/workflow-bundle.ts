@@ -51,12 +51,15 @@ function newestJs(dir: string): number {
   return newest;
 }
 
-/** Bundles workflows/ (the compiled JavaScript beside this file) into WORKFLOW_BUNDLE_PATH. */
-export async function writeWorkflowBundle(): Promise<string> {
-  const { code } = await bundleWorkflowCode({
-    workflowsPath: workflowsPath(),
-    logger: new DefaultLogger('WARN'),
-  });
-  writeFileSync(WORKFLOW_BUNDLE_PATH, code);
-  return WORKFLOW_BUNDLE_PATH;
+/**
+ * Bundles workflows/ (the compiled JavaScript beside this file, or the TypeScript sources under
+ * Jest), or the workflows at `from`, into `path` (WORKFLOW_BUNDLE_PATH by default).
+ */
+export async function writeWorkflowBundle(
+  path = WORKFLOW_BUNDLE_PATH,
+  from = workflowsPath(),
+): Promise<string> {
+  const { code } = await bundleWorkflowCode({ workflowsPath: from, logger: new DefaultLogger('WARN') });
+  writeFileSync(path, code);
+  return path;
 }

@@ -42,7 +42,8 @@ export const EMPTY_DRAFT: WebhookDraft = {
   events: [],
   enabled: true,
   secret: '',
-  standardWebhooks: false,
+  // On for new webhooks; left without a secret, the service generates one (read it here after).
+  standardWebhooks: true,
   headers: '',
   bodyTemplate: '',
   record: NO_RECORD_SETTINGS,
@@ -177,7 +178,7 @@ export const DIALOG_FIELDS: {
     },
   },
   standardWebhooks: {
-    create: (draft) => (draft.standardWebhooks ? true : undefined),
+    create: (draft) => draft.standardWebhooks,
     update: (draft, { initial }) =>
       draft.standardWebhooks !== initial.standardWebhooks ? draft.standardWebhooks : undefined,
   },

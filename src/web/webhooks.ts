@@ -10,6 +10,7 @@ import {
   isRetiredEvent,
 } from '../shared/events/event-catalog';
 import { maySteerWebhook } from '../shared/webhooks/ownership-rule';
+import { GENERATED_SECRET_BYTES, newWebhookSecret } from '../shared/webhooks/standard-webhooks';
 import { parseHeaderLines } from '../shared/webhooks/webhook-headers';
 import type { Session, WebhookView } from './api';
 
@@ -53,11 +54,9 @@ export function headerLines(headers: Record<string, string> | null | undefined):
     .join('\n');
 }
 
-/** A strong signing secret: 32 random bytes as 64 lowercase hex characters (within the 1–256 rule). */
-export function generateSecret(): string {
-  const bytes = crypto.getRandomValues(new Uint8Array(32));
-  return Array.from(bytes, (byte) => byte.toString(16).padStart(2, '0')).join('');
-}
+/** A strong signing secret, in the whsec_ form the standardwebhooks libraries take as it is. */
+export const generateSecret = (): string =>
+  newWebhookSecret(crypto.getRandomValues(new Uint8Array(GENERATED_SECRET_BYTES)));
 
 /** The headers field of someone who may not see values: the names with masked values. */
 export function maskedHeaderLines(names: readonly string[]): string {

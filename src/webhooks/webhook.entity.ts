@@ -55,9 +55,9 @@ export class Webhook extends EditedRow {
 
   /**
    * Standard Webhooks headers on every POST (`webhook-id`, `webhook-timestamp`, `webhook-signature`;
-   * issue 27, item 2), beside the spec's X-Webhook-Signature. Off by default.
+   * issue 27, item 2), beside the spec's X-Webhook-Signature. On by default for new webhooks.
    */
-  @Column({ name: 'standard_webhooks', type: 'boolean', default: false })
+  @Column({ name: 'standard_webhooks', type: 'boolean', default: true })
   standardWebhooks: boolean;
 
   @Column({ name: 'record_trigger', type: 'jsonb', nullable: true })

@@ -94,7 +94,7 @@ export const WEBHOOK_OPERATIONS: OperationSpec[] = [
     path: '/api/v1/webhooks',
     operationId: 'createWebhook',
     summary: 'Create a webhook',
-    description: `Needs Create on API & Webhooks. \`events\`: one or more of ${WEBHOOK_EVENTS.join(', ')}. A URL without a scheme is saved with \`https://\`; custom headers need \`https://\` (or \`http://\` on localhost). \`recordTrigger\` or \`recordSources\` narrow the record events to lists of one type; only an Admin can choose another \`recordOwnerUserId\`. \`standardWebhooks: true\` adds the Standard Webhooks headers to every POST (then \`webhook-id\`, \`webhook-timestamp\` and \`webhook-signature\` are reserved header names).`,
+    description: `Needs Create on API & Webhooks. \`events\`: one or more of ${WEBHOOK_EVENTS.join(', ')}. A URL without a scheme is saved with \`https://\`; custom headers need \`https://\` (or \`http://\` on localhost). \`recordTrigger\` or \`recordSources\` narrow the record events to lists of one type; only an Admin can choose another \`recordOwnerUserId\`. \`standardWebhooks\` (default true) adds the Standard Webhooks headers to every POST (then \`webhook-id\`, \`webhook-timestamp\` and \`webhook-signature\` are reserved header names); with it on and no \`secret\` sent, a secret is generated (\`whsec_\` + base64 of 32 random bytes, which the standardwebhooks libraries take as it is; never returned, read in the web app's dialog); \`secret: null\` creates an unsigned webhook.`,
     tag: 'Webhooks',
     body: body(createWebhookBody, createWebhookExample),
     success: answer(201, 'The new webhook.', webhookViewSchema, webhookCreatedExample),
@@ -142,7 +142,7 @@ export const WEBHOOK_OPERATIONS: OperationSpec[] = [
     operationId: 'rotateWebhookSecret',
     summary: 'Rotate the signing secret, with a grace period',
     description:
-      `Needs Edit on API & Webhooks; on a webhook whose record owner is someone else, an Admin (403 \`webhookOwnedByAnother\`, whatever secret is sent). \`secret\` becomes the webhook's secret at once (omitted or null: a random 64-character one is generated; like every secret it is never returned, and people with Edit read it in the web app's dialog). ` +
+      `Needs Edit on API & Webhooks; on a webhook whose record owner is someone else, an Admin (403 \`webhookOwnedByAnother\`, whatever secret is sent). \`secret\` becomes the webhook's secret at once (omitted or null: a random \`whsec_\` one is generated, which the standardwebhooks libraries take as it is; like every secret it is never returned, and people with Edit read it in the web app's dialog). ` +
       `The secret it replaces keeps signing for \`graceHours\` (0 to ${SECRET_ROTATION_GRACE_HOURS_MAX}, default ${SECRET_ROTATION_GRACE_HOURS_DEFAULT}): during it \`webhook-signature\` (Standard Webhooks) carries two signatures, the new secret's then the old one's, so a receiver verifies with either while it switches; \`X-Webhook-Signature\` holds one signature, the old secret's until the grace ends and the new one's from then, so a receiver that checks only that header keeps verifying while it learns the new secret. ` +
       '`previousSecretExpiresAt` says until when. A rotation during a grace period drops the older secret; a `PATCH` of `secret` replaces it with no grace.',
     tag: 'Webhooks',

@@ -77,7 +77,7 @@ export class WebhooksRepository {
     return query.getExists();
   }
 
-  /** A new, unsaved webhook of the workspace: no secret, no headers, enabled. */
+  /** A new, unsaved webhook of the workspace: no secret, no headers, enabled, Standard Webhooks on. */
   create(workspaceId: string, fields: NewWebhook): Webhook {
     return this.manager.create(Webhook, {
       description: null,
@@ -85,7 +85,7 @@ export class WebhooksRepository {
       enabled: true,
       disabledReason: null,
       disabledAt: null,
-      standardWebhooks: false,
+      standardWebhooks: true,
       recordTrigger: null,
       recordSources: null,
       recordOwnerUserId: null,

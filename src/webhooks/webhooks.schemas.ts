@@ -105,7 +105,7 @@ export type UpdateWebhookBody = z.infer<typeof updateWebhookBody>;
 
 /**
  * `POST /api/v1/webhooks/{id}/rotate-secret` (issue 27, item 2): the new secret (generated when
- * omitted or null: 32 random bytes as 64 hex characters, never returned) and how long the one it
+ * omitted or null: whsec_ + base64 of 32 random bytes, never returned) and how long the one it
  * replaces keeps signing `webhook-signature`. `secret` has the shape of the webhook field, so the
  * flat MCP input stays one schema for create, update and rotate_secret.
  */

@@ -16,6 +16,7 @@ import {
   type WebhookEditor,
 } from '../shared/webhooks/ownership-rule';
 import { SECRET_ROTATION_GRACE_HOURS_DEFAULT } from '../shared/limits';
+import { GENERATED_SECRET_BYTES, newWebhookSecret } from '../shared/webhooks/standard-webhooks';
 import { previousSecretExpiry } from './signing/secret-rotation';
 import { WebhooksRepository, type Webhook } from './webhooks.repository';
 import type { CreateWebhookBody, RotateSecretBody, UpdateWebhookBody } from './webhooks.schemas';
@@ -41,6 +42,9 @@ export type WebhookReEnabled = (
   workspaceId: string,
   webhookId: string,
 ) => Promise<void>;
+
+/** A secret the service makes (a rotation or a create without one): whsec_ + base64 of 32 random bytes. */
+const generatedSecret = () => newWebhookSecret(randomBytes(GENERATED_SECRET_BYTES));
 
 export const webhookNotFound = () => notFoundError('Webhook not found.', 'webhookNotFound');
 
@@ -126,7 +130,7 @@ export class WebhooksService {
     assertApiRight(actor, 'apiCreate');
     const readable = await this.readable(this.dataSource.manager, actor);
     // A new webhook has no saved value for a mask to stand for.
-    const unmasked = restoreMaskedSettings(input, {}, readable);
+    const unmasked = withGeneratedSecret(restoreMaskedSettings(input, {}, readable));
     return writeTransaction(this.dataSource, async (manager) => {
       const webhooks = this.webhooks.in(manager);
       const webhook = webhooks.create(actor.workspace.id, {
@@ -172,7 +176,7 @@ export class WebhooksService {
       // Refused whatever secret is sent: the answer tells a non-owner nothing of the saved one.
       if (!maySteerWebhook(editor, webhook.recordOwnerUserId)) throw webhookOwnedByAnother(['secret']);
       const current = webhooks.secretsOf(webhook).secret;
-      const next = input.secret ?? randomBytes(32).toString('hex');
+      const next = input.secret ?? generatedSecret();
       if (next === current) {
         throw ValidationError.of(
           'This is the current secret: send another one, or none to have one generated.',
@@ -291,4 +295,16 @@ export class WebhooksService {
     if (!webhook) throw webhookNotFound();
     return webhook;
   }
+}
+
+/**
+ * A new webhook sends the Standard Webhooks headers unless asked not to, and the libraries refuse
+ * an unsigned delivery: so one created without a secret gets a generated one (read in the
+ * dialog, never returned). `secret: null`, or `standardWebhooks: false` with no secret, keeps the
+ * spec's unsigned webhook.
+ */
+function withGeneratedSecret(input: CreateWebhookBody): CreateWebhookBody {
+  const standardWebhooks = input.standardWebhooks ?? true;
+  if (input.secret !== undefined || !standardWebhooks) return { ...input, standardWebhooks };
+  return { ...input, standardWebhooks, secret: generatedSecret() };
 }

@@ -213,6 +213,12 @@ describe('web app: a 390 px wide screen', () => {
        RETURNING id`,
       [workspaceId, webhook.id, LONG_URL],
     );
+    await app.dataSource.query(
+      `INSERT INTO delivery_attempts (delivery_id, attempt, send, started_at, duration_ms, url, status_code, response_message, outcome)
+       VALUES ($1, 1, 1, now() - interval '70 seconds', 5000, $2, NULL, 'Timed out: no response within 5 s', 'retry'),
+              ($1, 2, 1, now() - interval '50 seconds', 12, $2, 503, $3, 'retry')`,
+      [row.id, LONG_URL, `Service Unavailable: ${LONG_URL}`],
+    );
     await page.goto(`${app.baseUrl}/deliveries?status=failed&state=retrying`);
     const card = page.locator(`[data-testid=delivery-row][data-delivery-id="${row.id}"]`);
     await card.waitFor();
@@ -234,6 +240,29 @@ describe('web app: a 390 px wide screen', () => {
       details.getByTestId('delivery-facts').getByTestId('delivery-status-line').textContent(),
     ).resolves.toBe(await status.textContent());
     await expectDialogFits(details);
+
+    // Its attempts as cards (issue 37, item 6): each value beside its heading, none cut at 390 px.
+    const attempts = details.getByTestId('delivery-attempt');
+    await expect(attempts.count()).resolves.toBe(2);
+    const history = details.getByTestId('delivery-attempt-history');
+    await expect(
+      history.evaluate((table) => table.parentElement!.scrollWidth - table.parentElement!.clientWidth),
+    ).resolves.toBeLessThanOrEqual(0);
+    for (const attempt of await attempts.all()) {
+      for (const cell of await attempt.locator('td').all()) await expectWithinScreen(cell);
+    }
+    const second = attempts.nth(1);
+    await expect(second.locator('td').first().innerText()).resolves.toBe('Attempt 2');
+    const labelled = async (label: string) => second.locator(`td[data-label="${label}"]`).innerText();
+    await expect(labelled('Status code')).resolves.toBe('503');
+    await expect(labelled('Outcome')).resolves.toBe('Will retry');
+    await expect(labelled('Time')).resolves.toMatch(/\d{2}:\d{2}:\d{2}/);
+    await expect(labelled('Message')).resolves.toContain('Service Unavailable');
+    const exchange = details.getByTestId('attempt-exchange').nth(1);
+    await exchange.locator('summary').click();
+    await expectWithinScreen(exchange);
+    await expectDialogFits(details);
+    await screenshot(page, 'narrow-event-details-attempts', { fullPage: false });
     await details.getByTestId('dialog-close').click();
   });
 

@@ -12,6 +12,8 @@ import {
   webhookWritesDuring,
 } from '../helpers/browser';
 import type { TestApp } from '../helpers/test-app';
+import { Webhook } from 'standardwebhooks';
+import { standardWebhookHeaders } from '../../src/webhooks/signing/standard-webhooks';
 
 /**
  * The Webhooks page in a real headless Chromium against the real API and a real worker
@@ -120,6 +122,8 @@ describe('web app: webhooks in a browser', () => {
       events: ['record.created', 'record.updated'],
       enabled: true,
       secret: SECRET,
+      // On by default for a new webhook (issue 37, item 4).
+      standardWebhooks: true,
       headers: { 'X-Billing-Token': 'token-for-the-receiver', 'X-Tenant': 'acme' },
       recordTrigger: { query: { typeId: deals.id } },
       expectedSchemaRevision: model.schemaRevision,
@@ -190,13 +194,16 @@ describe('web app: webhooks in a browser', () => {
     await page.getByTestId('webhook-add').click();
     await dialog().getByTestId('webhook-secret-generate').click();
     const first = await dialog().getByTestId('webhook-secret').inputValue();
-    expect(first).toMatch(/^[0-9a-f]{64}$/);
+    expect(first).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
     await expect(dialog().getByTestId('webhook-secret').getAttribute('type')).resolves.toBe('text');
     await dialog().getByTestId('webhook-secret-copy').waitFor();
     await dialog().getByTestId('webhook-secret-generate').click();
     const second = await dialog().getByTestId('webhook-secret').inputValue();
-    expect(second).toMatch(/^[0-9a-f]{64}$/);
+    expect(second).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
     expect(second).not.toBe(first);
+    // Standard Webhooks is on for a new webhook, and the libraries take the generated secret as it is.
+    await expect(dialog().getByTestId('webhook-standard-webhooks').isChecked()).resolves.toBe(true);
+    await expect(dialog().getByTestId('webhook-standard-secret').textContent()).resolves.toBe(second);
 
     await dialog().getByTestId('webhook-url').fill('https://generated.example.com/hook');
     await event('messaging.chat.updated').check();
@@ -208,6 +215,14 @@ describe('web app: webhooks in a browser', () => {
     const saved = listed.data.find((w: { url: string }) => w.url === 'https://generated.example.com/hook');
     const secrets = await appFetch(page, 'GET', `/app/api/webhooks/${saved.id}/secrets`);
     expect(secrets.secret).toBe(second);
+    // The published npm library, given the secret exactly as the dialog showed it, verifies what the
+    // service signs with the saved one (real deliveries: test/receivers/standard-webhooks.test.ts).
+    const message = { id: 'evt_generated', timestamp: Math.floor(Date.now() / 1000), body: '{"a":1}' };
+    expect(
+      new Webhook(second).verify(message.body, standardWebhookHeaders(message, [secrets.secret])),
+    ).toEqual({
+      a: 1,
+    });
     await appFetch(page, 'DELETE', `/app/api/webhooks/${saved.id}`);
   });
 
@@ -458,16 +473,25 @@ describe('web app: webhooks in a browser', () => {
     await closeDialog();
   });
 
-  it('turns on the Standard Webhooks headers, showing the secret as the libraries take it (issue 27, item 2)', async () => {
+  it('sends the Standard Webhooks headers by default, showing the secret as the libraries take it (issue 27, item 2; issue 37, item 4)', async () => {
     await page.getByTestId('nav-webhooks').click();
     await openRow(HOOK_URL);
     await dialog().getByTestId('webhook-reveal').click();
-    await expect(dialog().getByTestId('webhook-standard-webhooks').isChecked()).resolves.toBe(false);
-    await dialog().getByTestId('webhook-standard-webhooks').check();
+    await expect(dialog().getByTestId('webhook-standard-webhooks').isChecked()).resolves.toBe(true);
+    // A secret chosen by hand: whsec_ + base64 of its bytes.
     await expect(dialog().getByTestId('webhook-standard-secret').textContent()).resolves.toBe(
       `whsec_${Buffer.from(SECRET, 'utf8').toString('base64')}`,
     );
     await screenshot(page, '09b-standard-webhooks');
+    await dialog().getByTestId('webhook-standard-webhooks').uncheck();
+    const off = nextWrite('PATCH');
+    await dialog().getByTestId('webhook-save').click();
+    expect((await off).postDataJSON()).toEqual({ standardWebhooks: false });
+    await dialog().waitFor({ state: 'detached' });
+
+    await openRow(HOOK_URL);
+    await expect(dialog().getByTestId('webhook-standard-webhooks').isChecked()).resolves.toBe(false);
+    await dialog().getByTestId('webhook-standard-webhooks').check();
     const updated = nextWrite('PATCH');
     await dialog().getByTestId('webhook-save').click();
     expect((await updated).postDataJSON()).toEqual({ standardWebhooks: true });
@@ -488,11 +512,10 @@ describe('web app: webhooks in a browser', () => {
     const rotation = page.getByTestId('rotate-secret');
     await rotation.waitFor();
     const secret = await rotation.getByTestId('rotate-secret-value').inputValue();
-    expect(secret).toMatch(/^[0-9a-f]{64}$/);
+    expect(secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
     await expect(rotation.getByTestId('rotate-secret-grace').inputValue()).resolves.toBe('24');
-    await expect(rotation.getByTestId('rotate-secret-standard').textContent()).resolves.toBe(
-      `whsec_${Buffer.from(secret, 'utf8').toString('base64')}`,
-    );
+    // A generated secret is given to the libraries as it is.
+    await expect(rotation.getByTestId('rotate-secret-standard').textContent()).resolves.toBe(secret);
     await rotation.getByTestId('rotate-secret-grace').fill('2');
     await screenshot(page, '09c-rotate-secret');
     const rotated = nextWrite('POST');

@@ -2,17 +2,12 @@ import { randomBytes } from 'node:crypto';
 import { Client } from 'pg';
 import type { DataSource } from 'typeorm';
 import { createDataSource, runMigrations } from '../../src/app/db/data-source';
+import { fromGlobalSetup } from './test-run';
 
 export interface TestDatabase {
   dataSource: DataSource;
   url: string;
   drop: () => Promise<void>;
-}
-
-function fromGlobalSetup(name: 'TEST_PG_ADMIN_URL' | 'TEST_PG_TEMPLATE'): string {
-  const value = process.env[name];
-  if (!value) throw new Error(`${name} is unset: run integration tests through jest (test/global-setup.ts)`);
-  return value;
 }
 
 const adminUrl = () => fromGlobalSetup('TEST_PG_ADMIN_URL');

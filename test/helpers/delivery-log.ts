@@ -3,8 +3,10 @@ import type { MigrationInterface } from 'typeorm';
 import { identityHooks } from '../../src/app/services';
 import { DeliveriesService, type DeliveryListQuery } from '../../src/deliveries/log/deliveries.service';
 import { deliveryLogQuery } from '../../src/deliveries/store/delivery-log.repository';
+import { searchMatches } from '../../src/deliveries/store/delivery-search';
 import { loadActor, type Actor } from '../../src/identity/actor';
 import { signUp } from '../../src/identity/sign-in/accounts.service';
+import { DELIVERY_COUNT_CAP } from '../../src/shared/deliveries/delivery-count-cap';
 import { createLogger } from '../../src/logger';
 import type { TestDatabase } from './database';
 
@@ -78,24 +80,32 @@ export interface FilterPlan {
 
 /**
  * The EXPLAIN ANALYZE of each filter's page and capped count, as the log runs them, with a verdict
- * on each. DELIVERY_PLANS=<file> writes the plans to that file.
+ * on each: `index` is a name, a part of one, or a pattern matching any of the accepted ones. DELIVERY_PLANS=<file> writes the plans to that file.
  */
 export async function filterPlans(
   db: TestDatabase,
   actor: Actor,
-  expected: readonly [name: string, query: Omit<DeliveryListQuery, 'limit'>, index: string][],
+  expected: readonly [name: string, query: Omit<DeliveryListQuery, 'limit'>, index: string | RegExp][],
 ): Promise<FilterPlan[]> {
   const plans: string[] = [];
   const verdicts: FilterPlan[] = [];
   for (const [name, query, index] of expected) {
-    const builder = deliveryLogQuery(db.dataSource.manager, actor.workspace.id, { ...query, limit: 50 });
+    const { manager } = db.dataSource;
+    const search = query.searchTerm
+      ? await searchMatches(manager, actor.workspace.id, query.searchTerm)
+      : undefined;
+    const builder = deliveryLogQuery(manager, actor.workspace.id, { ...query, limit: 50 }, search);
     const page = builder.clone().orderBy('d.created_at', 'DESC').addOrderBy('d.id', 'DESC').limit(51);
-    const count = builder.clone().select('1').limit(10_001);
-    for (const [what, qb] of [
-      ['page', page],
-      ['count', count],
+    const [countSql, countParameters] = builder
+      .clone()
+      .select('1', 'one')
+      .limit(DELIVERY_COUNT_CAP + 1)
+      .getQueryAndParameters();
+    for (const [what, [sql, parameters]] of [
+      ['page', page.getQueryAndParameters()],
+      // As cappedCount (src/deliveries/store/delivery-count.ts) runs it.
+      ['count', [`SELECT count(*)::int AS n FROM (${countSql}) matching`, countParameters]],
     ] as const) {
-      const [sql, parameters] = qb.getQueryAndParameters();
       const plan = (await db.dataSource.query(
         `EXPLAIN (ANALYZE, BUFFERS, COSTS OFF) ${sql}`,
         parameters,
@@ -104,7 +114,12 @@ export async function filterPlans(
       }[];
       const text = plan.map((line) => line['QUERY PLAN']).join('\n');
       plans.push(`-- ${name} (${what})\n${text}`);
-      verdicts.push({ name, what, usesIndex: text.includes(index), seqScan: text.includes('Seq Scan') });
+      verdicts.push({
+        name,
+        what,
+        usesIndex: typeof index === 'string' ? text.includes(index) : index.test(text),
+        seqScan: text.includes('Seq Scan'),
+      });
     }
   }
   if (process.env.DELIVERY_PLANS) writeFileSync(process.env.DELIVERY_PLANS, plans.join('\n\n'));

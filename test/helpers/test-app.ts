@@ -22,6 +22,8 @@ import { Mailer } from '../../src/mail/mailer';
 import { startTestMailCatcher, type TestMailCatcher } from './mail-catcher';
 import { registerMailbox, unregisterMailbox } from './mailboxes';
 import { recordingLogger } from './server-errors';
+import { sharedDevServerAddress } from './test-run';
+import { testWorkflowCode } from './workflow-bundle';
 
 export interface TestApp {
   baseUrl: string;
@@ -40,9 +42,10 @@ export interface TestApp {
 }
 
 /**
- * The real Koa app on loopback, over a fresh database on the test run's real PostgreSQL and
- * the real time-skipping Temporal test server. With `{ worker: true }` a real worker (the real
- * workflow bundle and activities, a real HTTP sender) runs beside it, as in `npm start`.
+ * The real Koa app on loopback, over a fresh database on the test run's real PostgreSQL and the
+ * run's real Temporal dev server. With `{ worker: true }` a real worker (the real workflow bundle
+ * and activities, a real HTTP sender) runs beside it, as in `npm start`, on a real time-skipping
+ * Temporal test server of its own (or the server `temporalAddress` names).
  */
 export async function startTestApp(
   overrides: Record<string, string> = {},
@@ -54,16 +57,26 @@ export async function startTestApp(
 ): Promise<TestApp> {
   // Every test app mails for real, to a catcher of its own: sign-up's link, resets, invitations.
   const [db, mail] = await Promise.all([createTestDatabase(), startTestMailCatcher()]);
-  const env = options.temporalAddress
-    ? await TestWorkflowEnvironment.createFromExistingServer({ address: options.temporalAddress })
-    : await createTimeSkippingEnv();
+  // Without a worker nothing skips time: the run's one dev server. A worker gets the time-skipping
+  // test server of its own, for the files that await a workflow's end or sleep through its timers.
+  const temporalAddress = options.temporalAddress ?? (options.worker ? undefined : sharedDevServerAddress());
+  let env: TestWorkflowEnvironment;
+  try {
+    env = temporalAddress
+      ? await TestWorkflowEnvironment.createFromExistingServer({ address: temporalAddress })
+      : await createTimeSkippingEnv();
+  } catch (error) {
+    await Promise.allSettled([db.drop(), mail.stop()]);
+    throw error;
+  }
   const taskQueue = `test-${randomUUID()}`;
   const temporal = {
     connection: env.connection,
     client: env.client,
     namespace: env.namespace ?? 'default',
     taskQueue,
-    // The time-skipping test server has no eager start; the embedded-stack tests cover it.
+    // The time-skipping test server has no eager start, and eager start needs the worker's
+    // connection: the embedded-stack tests cover it.
     eagerStart: false,
   };
   const config = loadConfig({
@@ -137,6 +150,7 @@ export async function startTestApp(
         held: workerServices.held,
         alerts: workerServices.alerts,
       },
+      await testWorkflowCode(),
     );
     const stopRelease = startHeldRelease(workerServices.held, logger);
     stopWorker = async () => {

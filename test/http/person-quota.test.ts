@@ -54,7 +54,7 @@ describe('one request quota for all the workspaces a person created', () => {
     expect(second.map((answer) => answer.status)).toEqual([200, 200, 200, 200, 429]);
     const refused = second[4]!;
     expect(refused.headers.get('ratelimit-policy')).toBe(
-      '"credential";q=100;w=1, "workspace";q=8;w=1, "person";q=10;w=1',
+      '"credential";q=100;w=1, "credential-burst";q=100;w=10, "workspace";q=8;w=1, "person";q=10;w=1',
     );
     expect(refused.headers.get('ratelimit')).toMatch(/"person";r=0;t=\d+$/);
     expect(Number(refused.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);

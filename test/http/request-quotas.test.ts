@@ -55,10 +55,37 @@ describe('request quotas per API key and per workspace', () => {
     expect(statuses.slice(5)).toEqual([429, 429, 429]);
     expect(Number(refused!.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
     expect(refused!.headers.get('ratelimit-policy')).toBe(
-      '"credential";q=3;w=1, "workspace";q=8;w=1, "person";q=100000;w=1',
+      '"credential";q=3;w=1, "credential-burst";q=2;w=10, "workspace";q=8;w=1, "person";q=100000;w=1, "person-burst";q=250;w=10',
     );
-    expect(refused!.headers.get('ratelimit')).toMatch(/^"credential";r=0;t=\d+$/);
+    expect(refused!.headers.get('ratelimit')).toMatch(
+      /^"credential";r=0;t=\d+, "credential-burst";r=0;t=\d+$/,
+    );
     expect(await refused!.json()).toEqual(quotaRefusalBody('this API key or connection'));
+  });
+
+  it('says in RateLimit what the burst reserve still answers once the second is spent (issue 37, item 6)', async () => {
+    const fresh = (await admin.ok('POST', '/app/api/api-keys', { name: 'burst' })).value as string;
+    await nextSecond();
+    const answers: { status: number; credential: string }[] = [];
+    for (let i = 0; i < 6; i++) {
+      const answer = await get(app.baseUrl, fresh);
+      await answer.arrayBuffer();
+      // The key's items, without the workspace's and the creator's, and without their reset times.
+      const credential = answer.headers
+        .get('ratelimit')!
+        .split(', "workspace"')[0]!
+        .replace(/;t=\d+/g, '');
+      answers.push({ status: answer.status, credential });
+    }
+    // Once the second is spent (r=0), the reserve's item says how many more are still answered.
+    expect(answers).toEqual([
+      { status: 200, credential: '"credential";r=2' },
+      { status: 200, credential: '"credential";r=1' },
+      { status: 200, credential: '"credential";r=0, "credential-burst";r=2' },
+      { status: 200, credential: '"credential";r=0, "credential-burst";r=1' },
+      { status: 200, credential: '"credential";r=0, "credential-burst";r=0' },
+      { status: 429, credential: '"credential";r=0, "credential-burst";r=0' },
+    ]);
   });
 
   it("does not touch another workspace's key, and says where it stands on every answer", async () => {

@@ -43,7 +43,7 @@ describe('request quotas of the web app (/app/api) per session and per workspace
     expect(statuses.slice(5)).toEqual([429, 429, 429]);
     expect(Number(refused!.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
     expect(refused!.headers.get('ratelimit-policy')).toBe(
-      '"session";q=3;w=1, "workspace";q=8;w=1, "person";q=100000;w=1',
+      '"session";q=3;w=1, "session-burst";q=2;w=10, "workspace";q=8;w=1, "person";q=100000;w=1, "person-burst";q=250;w=10',
     );
     expect(await refused!.json()).toEqual(quotaRefusalBody('this session'));
   });

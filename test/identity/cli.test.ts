@@ -96,6 +96,31 @@ describe('self-hosting CLI', () => {
     ).toBe(0);
   });
 
+  it.each([
+    ['create-workspace', '--admin-email EMAIL'],
+    ['add-member', '--role ROLE_NAME'],
+    ['reset-password', '--email EMAIL'],
+    ['messaging', 'messaging simulate --account'],
+    ['import-legacy-webhooks', 'import-legacy-webhooks FILE'],
+  ])('%s --help prints its help only, and exits 0 (issue 37, item 6)', (command, line) => {
+    for (const args of [
+      [command, '--help'],
+      [command, '--name', 'X', '-h'],
+      ['help', command],
+    ]) {
+      const result = cli(...args);
+      expect({ args, status: result.status, stderr: result.stderr }).toEqual({ args, status: 0, stderr: '' });
+      expect(result.stdout).toContain(line);
+      expect(result.stdout).not.toContain('Unknown option');
+      // Only this command's part of the usage.
+      const others = ['create-workspace', 'add-member', 'reset-password', 'import-legacy-webhooks'];
+      for (const other of others.filter((name) => name !== command)) {
+        expect(result.stdout).not.toContain(`  ${other} `);
+      }
+    }
+    expect(cli('--help')).toMatchObject({ status: 0, stderr: '' });
+  });
+
   it('explains a wrong call in words, with the usage, and exit code 1', () => {
     const missing = cli('create-workspace', '--name', 'X');
     expect(missing.status).toBe(1);

@@ -14,8 +14,9 @@ import { Receiver, type Received } from '../helpers/receiver';
  * deliveries (a record write, its workflow, the HTTP POST) reach a loopback receiver; the published
  * `standardwebhooks` packages, from npm (in this process) and from PyPI (in Python, its environment
  * made by scripts/setup-python-receivers.mjs), verify what it received exactly as a receiver would,
- * given the secret as docs/receivers.md says (`whsec_` + base64 of the secret's UTF-8 bytes). The
- * example receivers of both languages receive a real delivery.
+ * given the secret as docs/receivers.md says (a generated `whsec_` secret as it is; a chosen one as
+ * `whsec_` + base64 of its UTF-8 bytes). The example receivers of both languages receive a real
+ * delivery.
  */
 
 const ROOT = join(__dirname, '../..');
@@ -50,8 +51,14 @@ function pythonWithLibrary(): string {
   return setup.stdout.trim().split('\n').at(-1)!;
 }
 
-/** What docs/receivers.md tells a receiver to give the libraries for a webhook secret. */
-const librarySecret = (secret: string) => `whsec_${Buffer.from(secret, 'utf8').toString('base64')}`;
+/**
+ * What docs/receivers.md tells a receiver to give the libraries for a secret it chose (not of the
+ * `whsec_` form): `whsec_` + base64 of its UTF-8 bytes. A generated secret is given as it is.
+ */
+const chosen = (secret: string) => `whsec_${Buffer.from(secret, 'utf8').toString('base64')}`;
+
+/** The form of a generated secret: whsec_ + the base64 of 32 bytes. */
+const GENERATED = /^whsec_[A-Za-z0-9+/]{43}=$/;
 
 /** The request's headers as the library reads them (one string each). */
 const headersOf = (request: Received): Record<string, string> =>
@@ -93,7 +100,7 @@ describe('Standard Webhooks: real deliveries verified by the published libraries
   }
 
   function npmVerdict(secret: string, request: Received, at: number | undefined, body: Buffer): string {
-    const webhook = new library.Webhook(librarySecret(secret));
+    const webhook = new library.Webhook(secret);
     const clock = at === undefined ? undefined : jest.spyOn(Date, 'now').mockReturnValue(at);
     try {
       webhook.verify(body, headersOf(request));
@@ -139,13 +146,58 @@ describe('Standard Webhooks: real deliveries verified by the published libraries
     return { webhook, deliver };
   }
 
+  /** The secret the dialog shows (its route for people with Edit, GET /app/api/webhooks/:id/secrets). */
+  const dialogSecret = async (webhookId: string): Promise<string> =>
+    (await fx.admin.ok<{ secret: string }>('GET', `/app/api/webhooks/${webhookId}/secrets`)).secret;
+
+  it('a new webhook sends Standard Webhooks with a generated secret both libraries take as handed out (issue 37, item 4)', async () => {
+    // Neither a secret nor standardWebhooks: the defaults a newcomer gets over REST.
+    const { webhook, deliver } = await webhookAt('generated', {});
+    expect(webhook).toMatchObject({ standardWebhooks: true, hasSecret: true });
+    expect(JSON.stringify(webhook)).not.toContain('whsec_');
+    const secret = await dialogSecret(webhook.id);
+    expect(secret).toMatch(GENERATED);
+
+    const { request } = await deliver('Generated secret deal');
+    // The secret exactly as handed out, in both libraries; and the spec's header keyed with it too.
+    expect(verdict(secret, request)).toBe('verified');
+    expect(
+      verifyWebhookSignature(secret, request.rawBody, request.headers['x-webhook-signature'] as string),
+    ).toBe(true);
+    // The secret's characters are not its Standard Webhooks key: that is the bytes it encodes.
+    expect(verdict(chosen(secret), request)).toBe('No matching signature found');
+
+    // Rotated to a generated secret: during the grace, both verify as handed out; the new one alone after.
+    const rotated = await fx.api('POST', `/webhooks/${webhook.id}/rotate-secret`, { graceHours: 0 });
+    expect(rotated.status).toBe(200);
+    const next = await dialogSecret(webhook.id);
+    expect(next).toMatch(GENERATED);
+    expect(next).not.toBe(secret);
+    const after = (await deliver('Rotated generated secret deal')).request;
+    expect([verdict(next, after), verdict(secret, after)]).toEqual([
+      'verified',
+      'No matching signature found',
+    ]);
+    expect(verifyWebhookSignature(next, after.rawBody, after.headers['x-webhook-signature'] as string)).toBe(
+      true,
+    );
+  });
+
+  it('keeps a webhook created unsigned on request: secret null, or Standard Webhooks off without a secret', async () => {
+    const unsigned = await fx.webhook(`${receiver.url}/unsigned`, { secret: null });
+    expect(unsigned).toMatchObject({ standardWebhooks: true, hasSecret: false });
+    const plain = await fx.webhook(`${receiver.url}/unsigned`, { standardWebhooks: false });
+    expect(plain).toMatchObject({ standardWebhooks: false, hasSecret: false });
+    for (const id of [unsigned.id, plain.id]) await fx.api('PATCH', `/webhooks/${id}`, { enabled: false });
+  });
+
   it('signs a real delivery so that both libraries verify it, beside X-Webhook-Signature', async () => {
     const secret = 'quickstart-secret-1';
     const { deliver } = await webhookAt('signed', { secret, standardWebhooks: true });
     const sentAt = Math.floor(Date.now() / 1000);
     const { delivery, request } = await deliver('Standard deal');
 
-    expect(verdict(secret, request)).toBe('verified');
+    expect(verdict(chosen(secret), request)).toBe('verified');
     expect(request.headers).toMatchObject({
       'x-webhook-event': 'record.created',
       'webhook-id': delivery.eventId,
@@ -159,9 +211,9 @@ describe('Standard Webhooks: real deliveries verified by the published libraries
     ).toBe(true);
     expect(request.json.id).toBe(delivery.eventId);
 
-    expect(verdict('another-secret', request)).toBe('No matching signature found');
+    expect(verdict(chosen('another-secret'), request)).toBe('No matching signature found');
     const tampered = Buffer.from(request.rawBody.toString('utf8').replace('Standard deal', 'Standard deaL'));
-    expect(verdict(secret, request, undefined, tampered)).toBe('No matching signature found');
+    expect(verdict(chosen(secret), request, undefined, tampered)).toBe('No matching signature found');
   });
 
   it('refuses a delivery replayed outside the 5-minute tolerance, and takes it within', async () => {
@@ -170,10 +222,10 @@ describe('Standard Webhooks: real deliveries verified by the published libraries
       await webhookAt('replayed', { secret, standardWebhooks: true })
     ).deliver('Replayed deal');
     const signedAt = Number(request.headers['webhook-timestamp']) * 1000;
-    expect(verdict(secret, request, signedAt + 4 * MINUTE)).toBe('verified');
-    expect(verdict(secret, request, signedAt + 6 * MINUTE)).toBe('Message timestamp too old');
+    expect(verdict(chosen(secret), request, signedAt + 4 * MINUTE)).toBe('verified');
+    expect(verdict(chosen(secret), request, signedAt + 6 * MINUTE)).toBe('Message timestamp too old');
     // A clock behind the sender's by as much refuses it too.
-    expect(verdict(secret, request, signedAt - 6 * MINUTE)).toBe('Message timestamp too new');
+    expect(verdict(chosen(secret), request, signedAt - 6 * MINUTE)).toBe('Message timestamp too new');
   });
 
   it('signs each retry again with its own time, under the same webhook-id, and a resend under it too', async () => {
@@ -193,7 +245,10 @@ describe('Standard Webhooks: real deliveries verified by the published libraries
     expect(Number(second!.headers['webhook-timestamp'])).toBeGreaterThanOrEqual(
       Number(first!.headers['webhook-timestamp']),
     );
-    expect([verdict(secret, first!), verdict(secret, second!)]).toEqual(['verified', 'verified']);
+    expect([verdict(chosen(secret), first!), verdict(chosen(secret), second!)]).toEqual([
+      'verified',
+      'verified',
+    ]);
 
     // A resend is a new delivery of the same event: the same webhook-id, so it deduplicates as one.
     const resent = await fx.api('POST', `/webhooks/${webhook.id}/deliveries/${delivery.id}/resend`);
@@ -205,13 +260,13 @@ describe('Standard Webhooks: real deliveries verified by the published libraries
     const again = requestsTo('retried').at(-1)!;
     expect(again.headers['x-service-delivery-id']).toBe(resent.body.id);
     expect(again.headers['webhook-id']).toBe(delivery.eventId);
-    expect(verdict(secret, again)).toBe('verified');
+    expect(verdict(chosen(secret), again)).toBe('verified');
   });
 
   it('verifies across a rotation: both secrets during its grace period, only the new one after it', async () => {
     const { webhook, deliver } = await webhookAt('rotated', { secret: 'old-secret', standardWebhooks: true });
     const before = (await deliver('Before the rotation')).request;
-    expect(verdict('old-secret', before)).toBe('verified');
+    expect(verdict(chosen('old-secret'), before)).toBe('verified');
 
     const rotated = await fx.api('POST', `/webhooks/${webhook.id}/rotate-secret`, {
       secret: 'new-secret',
@@ -220,8 +275,11 @@ describe('Standard Webhooks: real deliveries verified by the published libraries
     expect(rotated.status).toBe(200);
     const during = (await deliver('During the grace period')).request;
     expect(during.headers['webhook-signature']).toMatch(/^v1,\S+ v1,\S+$/);
-    expect([verdict('new-secret', during), verdict('old-secret', during)]).toEqual(['verified', 'verified']);
-    expect(verdict('another-secret', during)).toBe('No matching signature found');
+    expect([verdict(chosen('new-secret'), during), verdict(chosen('old-secret'), during)]).toEqual([
+      'verified',
+      'verified',
+    ]);
+    expect(verdict(chosen('another-secret'), during)).toBe('No matching signature found');
     // The contract's header holds one signature: the old secret's until the grace ends.
     const spec = during.headers['x-webhook-signature'] as string;
     expect(verifyWebhookSignature('old-secret', during.rawBody, spec)).toBe(true);
@@ -234,8 +292,8 @@ describe('Standard Webhooks: real deliveries verified by the published libraries
     );
     const after = (await deliver('After the grace period')).request;
     expect(after.headers['webhook-signature']).toMatch(/^v1,\S+$/);
-    expect(verdict('new-secret', after)).toBe('verified');
-    expect(verdict('old-secret', after)).toBe('No matching signature found');
+    expect(verdict(chosen('new-secret'), after)).toBe('verified');
+    expect(verdict(chosen('old-secret'), after)).toBe('No matching signature found');
     const specAfter = after.headers['x-webhook-signature'] as string;
     expect(verifyWebhookSignature('new-secret', after.rawBody, specAfter)).toBe(true);
     expect(verifyWebhookSignature('old-secret', after.rawBody, specAfter)).toBe(false);
@@ -248,7 +306,7 @@ describe('Standard Webhooks: real deliveries verified by the published libraries
     });
     await fx.api('POST', `/webhooks/${webhook.id}/rotate-secret`, { secret: 'new-secret', graceHours: 0 });
     const { request } = await deliver('Rotated at once');
-    expect([verdict('new-secret', request), verdict('old-secret', request)]).toEqual([
+    expect([verdict(chosen('new-secret'), request), verdict(chosen('old-secret'), request)]).toEqual([
       'verified',
       'No matching signature found',
     ]);
@@ -257,11 +315,13 @@ describe('Standard Webhooks: real deliveries verified by the published libraries
     expect(verifyWebhookSignature('new-secret', request.rawBody, spec)).toBe(true);
   });
 
-  it('sends no Standard Webhooks headers while the setting is off (the default), the event header always', async () => {
-    const { request } = await (await webhookAt('plain', { secret: 'plain-secret' })).deliver('Plain deal');
+  it('sends no Standard Webhooks headers while the setting is off, the event header always', async () => {
+    const { request } = await (
+      await webhookAt('plain', { secret: 'plain-secret', standardWebhooks: false })
+    ).deliver('Plain deal');
     expect(request.headers['x-webhook-event']).toBe('record.created');
     expect(Object.keys(request.headers).filter((name) => name.startsWith('webhook-'))).toEqual([]);
-    expect(verdict('plain-secret', request)).toBe('Missing required headers');
+    expect(verdict(chosen('plain-secret'), request)).toBe('Missing required headers');
   });
 
   /** The receivers of docs/receivers.md (examples/receivers/standard-webhooks), as their users run them. */

@@ -23,6 +23,7 @@ import { ensureSearchAttributes } from '../../src/temporal/search-attributes';
 import { recordErasureWorkflowId } from '../../workflows/record-erasure.workflow';
 import { createTestDatabase, type TestDatabase } from '../helpers/database';
 import { createTimeSkippingEnv } from '../helpers/temporal';
+import { testWorkflowBundle } from '../helpers/workflow-bundle';
 
 /**
  * docs/events.md#record-events: a trashed record is erased 30 days after trashing (emitting
@@ -57,7 +58,7 @@ describe('trash retention timer (time skipping)', () => {
       connection: env.nativeConnection,
       namespace: env.namespace,
       taskQueue,
-      workflowsPath: require.resolve('../../workflows'),
+      workflowBundle: await testWorkflowBundle(),
       activities: createActivities({
         config: loadConfig({}),
         logger,

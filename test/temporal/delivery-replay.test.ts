@@ -5,6 +5,7 @@ import type { AttemptOutcome } from '../../src/deliveries/engine/delivery-attemp
 import { RETRY_NOT_WAITING, retryNowUpdate } from '../../workflows/delivery.workflow';
 import { ensureSearchAttributes } from '../../src/temporal/search-attributes';
 import { ATTEMPT_OUTCOMES, createTimeSkippingEnv } from '../helpers/temporal';
+import { testWorkflowBundle } from '../helpers/workflow-bundle';
 
 /**
  * Deliveries in flight during an upgrade: histories recorded by the delivery workflow as it was
@@ -42,7 +43,7 @@ describe('delivery workflow replay across its patches (time skipping)', () => {
       connection: env.nativeConnection,
       namespace: env.namespace,
       taskQueue,
-      workflowsPath: require.resolve(`../fixtures/workflows/${fixture}`),
+      workflowBundle: await testWorkflowBundle(require.resolve(`../fixtures/workflows/${fixture}`)),
       activities: scripted(outcomes),
     });
     const workflowId = `delivery-${randomUUID()}`;
@@ -78,7 +79,7 @@ describe('delivery workflow replay across its patches (time skipping)', () => {
       ).length,
     ).toBe(outcomes.length);
     await expect(
-      Worker.runReplayHistory({ workflowsPath: require.resolve('../../workflows') }, history, workflowId),
+      Worker.runReplayHistory({ workflowBundle: await testWorkflowBundle() }, history, workflowId),
     ).resolves.toBeUndefined();
   });
 
@@ -103,7 +104,9 @@ describe('delivery workflow replay across its patches (time skipping)', () => {
       namespace: env.namespace,
       taskQueue,
       maxCachedWorkflows: 0,
-      workflowsPath: require.resolve('../fixtures/workflows/delivery-before-retry-now'),
+      workflowBundle: await testWorkflowBundle(
+        require.resolve('../fixtures/workflows/delivery-before-retry-now'),
+      ),
       activities,
     });
     await old.runUntil(async () => {
@@ -120,7 +123,7 @@ describe('delivery workflow replay across its patches (time skipping)', () => {
       connection: env.nativeConnection,
       namespace: env.namespace,
       taskQueue,
-      workflowsPath: require.resolve('../../workflows'),
+      workflowBundle: await testWorkflowBundle(),
       activities,
     });
     const accepted = await current.runUntil(async () => {
@@ -148,7 +151,7 @@ describe('delivery workflow replay across its patches (time skipping)', () => {
     // The refused Retry now left nothing in the history; the accepted one did.
     expect(eventsOf(history, 'workflowExecutionUpdateAcceptedEventAttributes')).toHaveLength(1);
     await expect(
-      Worker.runReplayHistory({ workflowsPath: require.resolve('../../workflows') }, history, workflowId),
+      Worker.runReplayHistory({ workflowBundle: await testWorkflowBundle() }, history, workflowId),
     ).resolves.toBeUndefined();
   });
 });

@@ -5,6 +5,7 @@ import type { AttemptOutcome } from '../../src/deliveries/engine/delivery-attemp
 import { deliveryWorkflowId } from '../../workflows/delivery.workflow';
 import { resendWorkflowId } from '../../workflows/resend-delivery.workflow';
 import { ATTEMPT_OUTCOMES, createDeliveryTimeSkippingEnv } from '../helpers/temporal';
+import { testWorkflowBundle } from '../helpers/workflow-bundle';
 
 /**
  * Issue 33, item 2, across an upgrade: histories recorded by the resend workflows as they were
@@ -42,12 +43,12 @@ describe('resend workflows replay across the outcome patches (time skipping)', (
       resentDeliveryOutcomes: async () => ({ delivered: 1, failed: 0, retrying: 0, inFlight: 0 }),
     };
   };
-  const worker = (workflowsPath: string, taskQueue: string, activities: object, cache = true) =>
+  const worker = async (workflowsPath: string, taskQueue: string, activities: object, cache = true) =>
     Worker.create({
       connection: env.nativeConnection,
       namespace: env.namespace,
       taskQueue,
-      workflowsPath,
+      workflowBundle: await testWorkflowBundle(workflowsPath),
       activities,
       ...(cache ? {} : { maxCachedWorkflows: 0 }),
     });
@@ -60,8 +61,8 @@ describe('resend workflows replay across the outcome patches (time skipping)', (
     eventId: randomUUID(),
     url: 'https://receiver.example.com/hooks',
   });
-  const replayOnToday = (history: Awaited<ReturnType<typeof historyOf>>, workflowId: string) =>
-    Worker.runReplayHistory({ workflowsPath: TODAY }, history, workflowId);
+  const replayOnToday = async (history: Awaited<ReturnType<typeof historyOf>>, workflowId: string) =>
+    Worker.runReplayHistory({ workflowBundle: await testWorkflowBundle(TODAY) }, history, workflowId);
   const historyOf = (workflowId: string) => env.client.workflow.getHandle(workflowId).fetchHistory();
   const has = (history: Awaited<ReturnType<typeof historyOf>>, kind: string) =>
     (history.events ?? []).some((event) => (event as Record<string, unknown>)[kind]);

@@ -4,6 +4,7 @@ import { Worker } from '@temporalio/worker';
 import type { AttemptOutcome } from '../../src/deliveries/engine/delivery-attempts';
 import { RETRY_NOT_WAITING, retryNowUpdate } from '../../workflows/delivery.workflow';
 import { ATTEMPT_OUTCOMES, createDeliveryTimeSkippingEnv } from '../helpers/temporal';
+import { testWorkflowBundle } from '../helpers/workflow-bundle';
 
 /**
  * Issue 33, item 3: one Retry now per scheduled attempt, in the delivery workflow itself (today's
@@ -46,7 +47,7 @@ describe('Retry now names its attempt (time skipping)', () => {
       connection: env.nativeConnection,
       namespace: env.namespace,
       taskQueue,
-      workflowsPath: require.resolve('../../workflows'),
+      workflowBundle: await testWorkflowBundle(),
       activities: { attemptDelivery: attempt, attemptInFastLane: attempt, attemptInSlowLane: attempt },
     });
     const handle = env.client.workflow.getHandle(workflowId);

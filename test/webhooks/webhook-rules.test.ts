@@ -64,7 +64,13 @@ const cases: [string, Record<string, unknown>, 'ok' | string][] = [
         { standardWebhooks: true, headers: { [mixCase(name)]: 'x' } },
         'webhookHeaderNameReserved',
       ],
-      [`a custom ${name} header while standardWebhooks is off`, { headers: { [name]: 'x' } }, 'ok'],
+      [
+        `a custom ${name} header while standardWebhooks is off`,
+        { standardWebhooks: false, headers: { [name]: 'x' } },
+        'ok',
+      ],
+      // On by default for a new webhook (issue 37, item 4): the names are reserved then too.
+      [`a custom ${name} header by default`, { headers: { [name]: 'x' } }, 'webhookHeaderNameReserved'],
     ],
   ),
   ['a custom X-Webhook-Event header', { headers: { 'X-Webhook-Event': 'billing' } }, 'ok'],
@@ -190,7 +196,11 @@ describe('webhook rules through REST and MCP', () => {
   });
 
   it('refuses turning Standard Webhooks on over a saved header of its names, and changes nothing', async () => {
-    const created = (await viaRest({ ...base, headers: { 'Webhook-Id': 'mine' } })) as any;
+    const created = (await viaRest({
+      ...base,
+      standardWebhooks: false,
+      headers: { 'Webhook-Id': 'mine' },
+    })) as any;
     const patch = await fetch(`${app.baseUrl}/api/v1/webhooks/${created.webhook.id}`, {
       method: 'PATCH',
       headers: { 'x-api-key': key, 'content-type': 'application/json' },

@@ -109,7 +109,7 @@ describe('rotating a webhook secret', () => {
     const answer = await rotate(adminKey, webhook.id, { graceHours: 2 });
     expect(answer.status).toBe(200);
     const row = await stored(webhook.id);
-    expect(row.secret).toMatch(/^[0-9a-f]{64}$/);
+    expect(row.secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
     expect(row.previous).toBe('old-secret');
     expect(JSON.stringify(answer.body)).not.toContain(row.secret);
     expect(Date.parse(answer.body.previousSecretExpiresAt) - Date.now()).toBeLessThanOrEqual(2 * HOUR);
@@ -120,7 +120,7 @@ describe('rotating a webhook secret', () => {
     const second = (await stored(webhook.id)).secret;
     expect(second).not.toBe(row.secret);
     expect((await rotate(adminKey, webhook.id, { secret: null })).status).toBe(200);
-    expect((await stored(webhook.id)).secret).toMatch(/^[0-9a-f]{64}$/);
+    expect((await stored(webhook.id)).secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
     expect((await stored(webhook.id)).secret).not.toBe(second);
   });
 
@@ -137,6 +137,8 @@ describe('rotating a webhook secret', () => {
     const unsigned = (await call(adminKey, 'POST', '/webhooks', {
       url: 'https://receiver.example.com/unsigned',
       events: ['messaging.message.received'],
+      // Without it, a new webhook gets a generated secret (issue 37, item 4).
+      secret: null,
     })) as { body: { id: string } };
     const first = await rotate(adminKey, unsigned.body.id, { secret: 'first-secret' });
     expect(first.body).toMatchObject({ hasSecret: true, previousSecretExpiresAt: null });

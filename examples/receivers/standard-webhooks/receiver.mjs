@@ -14,9 +14,12 @@ if (!secret) {
 }
 const port = Number(process.env.PORT ?? 4000);
 
-// The library takes the key as whsec_<base64>: the secret's UTF-8 bytes, base64-encoded. (The
-// dialog shows this value beside the secret.) The secret itself is not base64: never pass it as is.
-const webhook = new Webhook(`whsec_${Buffer.from(secret, 'utf8').toString('base64')}`);
+// The library takes the key as whsec_<base64>. A secret the service generated has that form: pass
+// it as it is. A secret you chose is keyed with its UTF-8 bytes: whsec_ + their base64 (the dialog
+// shows the value the library takes beside the secret).
+const webhook = new Webhook(
+  secret.startsWith('whsec_') ? secret : `whsec_${Buffer.from(secret, 'utf8').toString('base64')}`,
+);
 
 const server = createServer((request, response) => {
   const chunks = [];

@@ -20,9 +20,14 @@ if not SECRET:
     sys.exit("Set WEBHOOK_SECRET to the webhook secret.")
 PORT = int(os.environ.get("PORT", "4000"))
 
-# The library takes the key as whsec_<base64>: the secret's UTF-8 bytes, base64-encoded. (The
-# dialog shows this value beside the secret.) The secret itself is not base64: never pass it as is.
-WEBHOOK = Webhook("whsec_" + base64.b64encode(SECRET.encode("utf-8")).decode("ascii"))
+# The library takes the key as whsec_<base64>. A secret the service generated has that form: pass
+# it as it is. A secret you chose is keyed with its UTF-8 bytes: whsec_ + their base64 (the dialog
+# shows the value the library takes beside the secret).
+WEBHOOK = Webhook(
+    SECRET
+    if SECRET.startswith("whsec_")
+    else "whsec_" + base64.b64encode(SECRET.encode("utf-8")).decode("ascii")
+)
 
 
 class Receiver(BaseHTTPRequestHandler):

@@ -84,12 +84,12 @@ export function buildOpenApiDocument(): OpenApiDocument {
         },
         RateLimitPolicy: {
           description:
-            'The request quotas that apply (IETF RateLimit fields): `"credential";q=20;w=1, "workspace";q=50;w=1` — q requests per w seconds, per API key or OAuth connection and per workspace.',
+            'The request quotas that apply (IETF RateLimit fields): `"credential";q=20;w=1, "credential-burst";q=100;w=10, "workspace";q=50;w=1, …` — q requests per w seconds, per API key or OAuth connection and per workspace; each `-burst` reserve answers requests once its second is spent.',
           schema: { type: 'string' },
         },
         RateLimit: {
           description:
-            'Where the caller stands: `"credential";r=17;t=1, …` — r requests left in the current window, which ends in t seconds.',
+            'Where the caller stands: `"credential";r=17;t=1, …` — r requests left in the current window, which ends in t seconds; once a second is spent (r=0), its `-burst` item follows with what the reserve still answers (`"credential";r=0;t=1, "credential-burst";r=87;t=6`).',
           schema: { type: 'string' },
         },
       },
@@ -138,7 +138,7 @@ function eventWebhooks(components: SchemaComponents): NonNullable<OpenApiDocumen
     ),
     header(
       'webhook-signature',
-      'Standard Webhooks, when on and the webhook has a secret: `v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{body}">` keyed with the secret’s UTF-8 bytes (give the libraries `whsec_` + their base64); during a secret rotation’s grace period a second, space-separated `v1,…` signed with the previous secret.',
+      'Standard Webhooks, when on and the webhook has a secret: `v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{body}">` keyed with the bytes a generated `whsec_<base64>` secret encodes (give the libraries that secret as it is), or with the UTF-8 bytes of a secret of another form (give them `whsec_` + their base64); during a secret rotation’s grace period a second, space-separated `v1,…` signed with the previous secret.',
       false,
     ),
     header('User-Agent', 'The service, e.g. `crm-webhooks/1.0 (+webhooks)`.', true),

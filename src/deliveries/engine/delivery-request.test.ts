@@ -1,5 +1,6 @@
 import { signWebhookBody } from '../../webhooks/signing/signature';
-import { signStandardWebhook, standardWebhooksKey } from '../../webhooks/signing/standard-webhooks';
+import { standardWebhooksKey } from '../../shared/webhooks/standard-webhooks';
+import { signStandardWebhook } from '../../webhooks/signing/standard-webhooks';
 import { DELIVERY_USER_AGENT, deliveryHeaders, type DeliveryRequestInput } from './delivery-request';
 
 const input: DeliveryRequestInput = {

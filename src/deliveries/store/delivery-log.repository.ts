@@ -6,6 +6,7 @@ import { ValidationError } from '../../shared/app-error';
 import { DELIVERY_ID_PREFIX_RULE, deliveryIdRange } from '../../shared/deliveries/delivery-ids';
 import { stateCondition, type DeliveryState } from '../../shared/deliveries/delivery-state';
 import { Delivery } from './delivery.entity';
+import type { SearchMatches } from './delivery-search';
 
 /**
  * The record a delivery is about, as SQL: exactly the expression `deliveries_workspace_record_idx`
@@ -36,20 +37,26 @@ export interface DeliveryListQuery extends PageRequest {
 
 /**
  * The delivery log's query of a workspace with the filters applied, unordered and unpaged (its
- * indexes: docs/deliveries.md, "The delivery log"). `searchTerm` matches the URL and the event name.
+ * indexes: docs/deliveries.md, "The delivery log"). `searchTerm` matches the URL and the event name:
+ * the values of the workspace it matches, listed first (`searchMatches`), are the condition.
  */
 export function deliveryLogQuery(
   manager: EntityManager,
   workspaceId: string,
   query: DeliveryListQuery,
+  search?: SearchMatches,
 ): SelectQueryBuilder<Delivery> {
   const builder = manager
     .createQueryBuilder(Delivery, 'd')
     .where('d.workspace_id = :workspaceId', { workspaceId });
   if (query.webhookId) builder.andWhere('d.webhook_id = :webhookId', { webhookId: query.webhookId });
   if (query.searchTerm) {
-    const term = containsPattern(query.searchTerm);
-    builder.andWhere(`(d.url ILIKE :term ESCAPE '\\' OR d.event ILIKE :term ESCAPE '\\')`, { term });
+    if (!search) throw new Error('a searchTerm needs its matches (searchMatches) first');
+    builder.andWhere(searchCondition(search), {
+      term: containsPattern(query.searchTerm),
+      searchUrls: search.urls,
+      searchEvents: search.events,
+    });
   }
   if (query.status) builder.andWhere('d.status = :status', { status: query.status });
   if (query.state) {
@@ -79,4 +86,21 @@ export function deliveryLogQuery(
     builder.andWhere('d.id BETWEEN :idFrom AND :idTo', { idFrom: range.from, idTo: range.to });
   }
   return builder;
+}
+
+/**
+ * `searchTerm` as exact values, which the url and event indexes answer in time order; the URL half
+ * stays an ILIKE (the trigram index) when the workspace has too many URLs to list. Nothing matched:
+ * a condition that is false, which the count answers at once.
+ */
+function searchCondition(search: SearchMatches): string {
+  const parts = [
+    search.urls === null
+      ? `d.url ILIKE :term ESCAPE '\\'`
+      : search.urls.length > 0
+        ? 'd.url IN (:...searchUrls)'
+        : null,
+    search.events.length > 0 ? 'd.event IN (:...searchEvents)' : null,
+  ].filter((part) => part !== null);
+  return parts.length > 0 ? `(${parts.join(' OR ')})` : 'false';
 }

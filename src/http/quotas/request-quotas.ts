@@ -1,7 +1,7 @@
 import type { Pool } from 'pg';
 import type { Config } from '../../config';
 import { rateLimitError, type AppError } from '../../shared/app-error';
-import { RequestQuota, type QuotaDecision } from '../../security/request-quota';
+import { BURST_WINDOW_S, RequestQuota, type QuotaDecision } from '../../security/request-quota';
 
 /**
  * Who a request counts against: its credential (an API key, an OAuth connection or a web session),
@@ -50,11 +50,8 @@ export class RequestQuotas {
       if (!decision.allowed) break;
     }
     const headers = {
-      'RateLimit-Policy': steps
-        .map(([quota]) => quota)
-        .map((quota) => `"${quota.name}";q=${quota.limits.perSecond};w=1`)
-        .join(', '),
-      RateLimit: decisions.map((d) => `"${d.name}";r=${d.remaining};t=${d.resetSeconds}`).join(', '),
+      'RateLimit-Policy': steps.map(([quota]) => policyOf(quota)).join(', '),
+      RateLimit: decisions.map(rateLimitOf).join(', '),
     };
     const refused = decisions.find((decision) => !decision.allowed);
     if (!refused) return { headers };
@@ -107,6 +104,29 @@ export function requestQuotasOf(
       person,
     ),
   };
+}
+
+/**
+ * A quota's policies in the IETF RateLimit fields: its second (`q` a second) and, with one, its burst
+ * reserve (`"<name>-burst"`, `q` more per BURST_WINDOW_S seconds), which serves requests once the
+ * second's window is spent; so a client reads both what it may send each second and the reserve.
+ */
+function policyOf(quota: RequestQuota): string {
+  const second = `"${quota.name}";q=${quota.limits.perSecond};w=1`;
+  return quota.limits.burst > 0
+    ? `${second}, "${quota.name}-burst";q=${quota.limits.burst};w=${BURST_WINDOW_S}`
+    : second;
+}
+
+/**
+ * Where a request left a quota: `r` left in the second's window and, once that is spent and the
+ * reserve served (or refused) the request, `r` left in the reserve, so `r=0` for the second beside
+ * `r=87` for the reserve says the next requests are still answered (issue 37, item 6).
+ */
+function rateLimitOf(decision: QuotaDecision): string {
+  const second = `"${decision.name}";r=${decision.remaining};t=${decision.resetSeconds}`;
+  const { burst } = decision;
+  return burst ? `${second}, "${decision.name}-burst";r=${burst.remaining};t=${burst.resetSeconds}` : second;
 }
 
 /** The longest a refusal is held before it is answered. */

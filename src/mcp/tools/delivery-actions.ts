@@ -13,7 +13,9 @@ import type { TestEventsService } from '../../deliveries/test-events/test-events
 import { sendTestEventBody } from '../../deliveries/test-events/test-event-request';
 import { decodePaging, encodePage } from '../../http/paging';
 import { defineAction, type WebhookAction } from './webhook-action';
-import { deliveryId, listDeliveriesInput, webhookId } from './webhook-inputs';
+import { ValidationError } from '../../shared/app-error';
+import { isWholeId } from '../../shared/deliveries/delivery-ids';
+import { deliveryId, deliveryIdOrShortId, listDeliveriesInput, webhookId } from './webhook-inputs';
 
 /**
  * The delivery actions of manage_webhooks: list_deliveries, get_delivery, resend_delivery, retry_delivery_now,
@@ -32,6 +34,24 @@ export function deliveryActions(deps: {
     const webhookId = await new DeliveriesRepository(dataSource.manager).webhookIdOf(actor.workspace.id, id);
     if (!webhookId) throw deliveryNotFound();
     return webhookId;
+  };
+
+  /**
+   * The delivery a whole id or a short id names, found as list_deliveries finds it (deliveryIdPrefix):
+   * none is not found; several, a refusal asking for more digits (deliveryIdAmbiguous).
+   */
+  const deliveryNamed = async (actor: McpActor, reference: string): Promise<string> => {
+    if (isWholeId(reference)) return reference.trim().toLowerCase();
+    const { data } = await deliveries.list(actor, { idPrefix: reference, limit: 2 });
+    if (data.length === 0) throw deliveryNotFound();
+    if (data.length > 1) {
+      throw ValidationError.of(
+        `Several deliveries start with ${reference.trim()}: give more of the id's digits.`,
+        'deliveryIdAmbiguous',
+        ['deliveryId'],
+      );
+    }
+    return data[0]!.id;
   };
 
   return [
@@ -76,19 +96,21 @@ export function deliveryActions(deps: {
     defineAction({
       action: 'get_delivery',
       summary: 'One delivery with its attempts (why it failed) and payload.',
-      input: z.strictObject({ deliveryId }),
+      input: z.strictObject({ deliveryId: deliveryIdOrShortId }),
       output: eventDetailsSchema,
       writes: false,
       readOnlyTool: {
         name: 'get_delivery',
         title: 'Get a delivery',
         description:
-          'One delivery with every attempt (time, duration, status code, response message or cause such as a ' +
+          'One delivery (by its id or short id) with every attempt (time, duration, status code, response message or cause such as a ' +
           'timeout, outcome) and the payload as you may read it now. Read-only. Once the cause is fixed, resend ' +
           'it with manage_webhooks action resend_delivery.',
       },
-      run: async (args, actor) =>
-        deliveries.details(actor, await webhookOf(actor, args.deliveryId), args.deliveryId),
+      run: async (args, actor) => {
+        const id = await deliveryNamed(actor, args.deliveryId);
+        return deliveries.details(actor, await webhookOf(actor, id), id);
+      },
     }),
     defineAction({
       action: 'send_test_event',

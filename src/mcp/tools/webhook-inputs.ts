@@ -61,8 +61,8 @@ export const webhookInputs = {
   ),
   enabled: webhookFields.enabled.describe('false: receives nothing, keeps its settings. Default true.'),
   standardWebhooks: webhookFields.standardWebhooks.describe(
-    'true: also send Standard Webhooks headers (webhook-id, -timestamp, -signature; key whsec_ + base64 of the ' +
-      'secret). Default false.',
+    'true: also send Standard Webhooks headers (webhook-id, -timestamp, -signature). Default true; on create ' +
+      'without a secret one is generated (whsec_…, taken as it is by the libraries; never returned).',
   ),
   expectedSchemaRevision: webhookFields.expectedSchemaRevision.describe(
     'schemaRevision from get_record_model: required with record events, and when recordTrigger, recordSources ' +
@@ -140,3 +140,13 @@ export const listDeliveriesInput = z.strictObject({
   limit: limit(deliveryList.limit),
   cursor: cursor(deliveryList.cursor),
 });
+
+/**
+ * get_delivery's delivery: its id or its short id, by the rule list_deliveries' deliveryIdPrefix
+ * follows (the first 8 or more hex digits, as the web app shows it; issue 37, item 6).
+ */
+export const deliveryIdOrShortId = deliveryList.idPrefix
+  .unwrap()
+  .describe(
+    'The delivery id, or its short id: its first 8+ hex digits (from list_deliveries or the web app).',
+  );

@@ -1,4 +1,5 @@
 import {
+  endpointMeaning,
   FAILING_AFTER,
   nextEndpointState,
   servedByFastLane,
@@ -71,5 +72,45 @@ describe('nextEndpointState', () => {
   it('comes back to healthy with one delivery, whatever came before', () => {
     const state = run([timeout, timeout, timeout, timeout, ok(4900)]);
     expect(state).toEqual({ state: 'healthy', reason: null, since: 5000, failuresInARow: 0 });
+  });
+});
+
+describe('endpointMeaning (issue 37, item 6)', () => {
+  it.each([
+    ['Timed out: no response within 5 s'],
+    ['No response: connect ECONNREFUSED 127.0.0.1:4000'],
+    ['503 Service Unavailable'],
+    ['500'],
+    ['408 Request Timeout'],
+    ['425 Too Early'],
+    ['429 Too Many Requests'],
+  ])('promises retries after a failure that is retried: %s', (reason) => {
+    for (const state of ['degraded', 'failing'] as const) {
+      const meaning = endpointMeaning({ state, reason });
+      expect(meaning).toContain('retried on their schedule');
+      expect(meaning).not.toContain('not retried');
+    }
+  });
+
+  it.each([
+    ['400 Bad Request'],
+    ['401 Unauthorized'],
+    ['404 Not Found'],
+    ['410 Gone'],
+    ['422'],
+    ['301 Moved Permanently'],
+  ])('promises no retry after an answer that is not retried: %s', (reason) => {
+    for (const state of ['degraded', 'failing'] as const) {
+      const meaning = endpointMeaning({ state, reason });
+      expect(meaning).toContain(`Its answer (${reason}) is not retried`);
+      expect(meaning).not.toContain('retried on their schedule');
+    }
+  });
+
+  it('says a failing endpoint failed 3 times in a row, and a healthy one delivered', () => {
+    expect(endpointMeaning({ state: 'failing', reason: '400 Bad Request' })).toMatch(
+      /^3 attempts in a row did not deliver/,
+    );
+    expect(endpointMeaning({ state: 'healthy', reason: null })).toMatch(/^Its latest attempt delivered/);
   });
 });

@@ -4,6 +4,9 @@
 // other endpoint's in the slow lane (docs/capacity.md). Pure: the worker,
 // the server and the web app use it.
 
+import { DELIVERY_MAX_ATTEMPTS } from '../limits';
+import { classifyAttempt } from './retry-policy';
+
 export const ENDPOINT_STATES = ['healthy', 'degraded', 'failing'] as const;
 export type EndpointStateName = (typeof ENDPOINT_STATES)[number];
 
@@ -69,3 +72,46 @@ export const ENDPOINT_STATE_LABELS: Record<EndpointStateName, string> = {
   degraded: 'Degraded',
   failing: 'Failing',
 };
+
+/**
+ * Whether the failure an endpoint's `reason` names is retried (docs/deliveries.md#what-a-receiver-gets),
+ * so its Health text promises retries only where they come: a timeout, no response, 5xx, 408, 425 or
+ * 429 are retried; another answer (400, 401, 404, 410, 422, …) fails its delivery at once, for good.
+ * `reason` is the attempt's signal message, `<status> <text>` for an answer (delivery-attempts.ts).
+ */
+function failureIsRetried(reason: string): boolean {
+  const status = /^(\d{3})\b/.exec(reason)?.[1];
+  if (status === undefined) return true; // a timeout or no response: retried
+  return classifyAttempt({ kind: 'response', statusCode: Number(status), statusText: '' }) === 'retryable';
+}
+
+/**
+ * What the state means for the owner's deliveries, in the Health dialog: retries are promised only
+ * where the latest failure is one that is retried (a timeout, no response, 5xx, 408, 425, 429);
+ * another answer (400, 401, 404, 410…) fails its delivery at once, for good.
+ */
+export function endpointMeaning(endpoint: Pick<EndpointState, 'state' | 'reason'>): string {
+  if (endpoint.state === 'healthy') {
+    return (
+      'Its latest attempt delivered. A receiver that answers slowly (within the 5 s timeout) gets as ' +
+      'many deliveries at once as its answers allow.'
+    );
+  }
+  const retried = endpoint.reason === null || failureIsRetried(endpoint.reason);
+  const what =
+    endpoint.state === 'failing'
+      ? `${FAILING_AFTER} attempts in a row did not deliver: check the receiver.`
+      : 'Its latest attempt did not deliver.';
+  if (retried) {
+    return (
+      `${what} That failure is retried: its deliveries are retried on their schedule (up to ` +
+      `${DELIVERY_MAX_ATTEMPTS} attempts each) and wait in the slow lane, so they may arrive later, until an ` +
+      'attempt delivers again.'
+    );
+  }
+  return (
+    `${what} Its answer (${endpoint.reason}) is not retried: each delivery it answers so fails at once, ` +
+    'for good. Fix the receiver, then resend them (Resend failed since…). New deliveries still go ' +
+    'out, in the slow lane, until one delivers again.'
+  );
+}

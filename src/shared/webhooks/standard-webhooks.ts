@@ -24,18 +24,58 @@ export const STANDARD_WEBHOOKS_TOLERANCE_SECONDS = 5 * 60;
 /** The prefix the scheme gives a serialized HMAC secret (`whsec_` + base64 of the key's bytes). */
 export const STANDARD_WEBHOOKS_SECRET_PREFIX = 'whsec_';
 
+/** The random bytes of a secret the service generates: 32, inside the scheme's 24 to 64. */
+export const GENERATED_SECRET_BYTES = 32;
+
+const base64Of = (bytes: Uint8Array): string => {
+  let binary = '';
+  for (const byte of bytes) binary += String.fromCharCode(byte);
+  return btoa(binary);
+};
+
+/** A key in the scheme's serialized form: `whsec_` + the standard base64 of its bytes. */
+const serializedKey = (key: Uint8Array): string => `${STANDARD_WEBHOOKS_SECRET_PREFIX}${base64Of(key)}`;
+
+/**
+ * A new webhook secret from `random` bytes (Generate, Rotate, a create without one), in the form
+ * the `standardwebhooks` libraries take as it is: `whsec_` + base64, 50 characters for 32 bytes
+ * (inside the 1 to 256 characters of any secret).
+ */
+export function newWebhookSecret(random: Uint8Array): string {
+  if (random.length !== GENERATED_SECRET_BYTES)
+    throw new RangeError(`${GENERATED_SECRET_BYTES} bytes make a secret`);
+  return serializedKey(random);
+}
+
+/** Standard base64 with its padding (the round trip below refuses stray bits). */
+const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
+
+/**
+ * The HMAC key of the scheme for a webhook secret (docs/receivers.md#the-secret-you-give-the-library). A secret
+ * of the scheme's serialized form — `whsec_` + canonical base64, as the service generates them and
+ * as Svix hands them out — stands for the bytes it encodes, which is how the libraries read it; any
+ * other secret (any 1 to 256 characters a user chose) is keyed with its UTF-8 bytes.
+ * X-Webhook-Signature keeps the spec's rule whatever the form: keyed with the secret's characters,
+ * `whsec_` included.
+ */
+export function standardWebhooksKey(secret: string): Uint8Array {
+  const encoded = secret.startsWith(STANDARD_WEBHOOKS_SECRET_PREFIX)
+    ? secret.slice(STANDARD_WEBHOOKS_SECRET_PREFIX.length)
+    : '';
+  // Canonical only (padding where due, no stray bits), so that the key serializes back to the secret.
+  if (encoded && BASE64.test(encoded)) {
+    const key = Uint8Array.from(atob(encoded), (char) => char.charCodeAt(0));
+    if (base64Of(key) === encoded) return key;
+  }
+  return new TextEncoder().encode(secret);
+}
+
 /**
  * What a receiver passes to the `standardwebhooks` libraries (`new Webhook(…)`) for a webhook's
- * secret: `whsec_` + the standard base64 of the secret's UTF-8 bytes. The scheme's HMAC key is those
- * bytes — the same key X-Webhook-Signature is computed with —, and the libraries take a key as
- * `whsec_<base64>`, decoding the base64 back to the bytes. So a secret such as `my secret` (any
- * 1 to 256 characters, not only base64) is given to the library as `whsec_bXkgc2VjcmV0`.
+ * secret: a generated (`whsec_…`) secret as it is; a secret of another form as `whsec_` + the
+ * standard base64 of its UTF-8 bytes, so `my secret` is given as `whsec_bXkgc2VjcmV0`.
  */
-export function standardWebhooksSecret(secret: string): string {
-  let binary = '';
-  for (const byte of new TextEncoder().encode(secret)) binary += String.fromCharCode(byte);
-  return `${STANDARD_WEBHOOKS_SECRET_PREFIX}${btoa(binary)}`;
-}
+export const standardWebhooksSecret = (secret: string): string => serializedKey(standardWebhooksKey(secret));
 
 const standardNames: ReadonlySet<string> = new Set(STANDARD_WEBHOOKS_HEADERS);
 

@@ -5,7 +5,7 @@ import { api } from '../api';
 import { Link, useRouter } from '../router';
 import { useSession, useSessionContext } from '../session';
 import { useSubmit } from '../hooks/useSubmit';
-import { NoticesBell } from './NoticesBell';
+import { NoticesBell } from './alerts/NoticesBell';
 
 type Permissions = ReturnType<typeof useSession>['permissions'];
 

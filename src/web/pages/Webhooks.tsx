@@ -23,7 +23,7 @@ import { SendTestEventDialog } from '../components/webhooks/SendTestEventDialog'
 import { WebhookHealthDialog } from '../components/webhooks/WebhookHealthDialog';
 import { WebhookHealthSummary } from '../components/webhooks/WebhookHealthSummary';
 import { WebhookDialog, type WebhookRights } from '../components/webhooks/WebhookDialog';
-import { DisabledByService } from '../components/webhooks/DisabledByService';
+import { DisabledByService } from '../components/alerts/DisabledByService';
 import { DateTime } from '../format';
 import { useRouter } from '../router';
 import { useSession } from '../session';

@@ -1,4 +1,5 @@
 import { createHmac } from 'node:crypto';
+import { standardWebhooksKey } from '../../shared/webhooks/standard-webhooks';
 
 /**
  * One send of a delivery in the Standard Webhooks scheme (issue 27, item 2; the scheme's
@@ -27,12 +28,6 @@ export function signStandardWebhook(key: Uint8Array, message: StandardWebhookMes
   const mac = createHmac('sha256', key).update(`${id}.${timestamp}.`, 'utf8').update(body).digest('base64');
   return `v1,${mac}`;
 }
-
-/**
- * The scheme's key for a webhook secret: its UTF-8 bytes, the key X-Webhook-Signature uses too. A
- * receiver passes them to the libraries as `whsec_` + base64 (standardWebhooksSecret, src/shared).
- */
-export const standardWebhooksKey = (secret: string): Buffer => Buffer.from(secret, 'utf8');
 
 /**
  * The scheme's headers of one send: `webhook-id`, `webhook-timestamp` and, when a secret signs,

@@ -72,6 +72,10 @@ describe('what was sent and what came back (Event Details)', () => {
       { name: 'X-Service-Delivery-Id', value: created.id },
       { name: 'X-Webhook-Event', value: 'record.created' },
       { name: 'X-Webhook-Signature', value: MASKED_VALUE },
+      // Standard Webhooks, on by default for a new webhook (issue 37, item 4): its signature masked too.
+      { name: 'webhook-id', value: sent.headers['webhook-id'] },
+      { name: 'webhook-timestamp', value: sent.headers['webhook-timestamp'] },
+      { name: 'webhook-signature', value: MASKED_VALUE },
       { name: 'X-Team', value: MASKED_VALUE },
       { name: 'Content-Length', value: String(sent.rawBody.length) },
     ]);
@@ -84,6 +88,7 @@ describe('what was sent and what came back (Event Details)', () => {
     const text = JSON.stringify(answer);
     expect(text).not.toContain(TEAM_HEADER_VALUE);
     expect(text).not.toContain(sent.headers['x-webhook-signature'] as string);
+    expect(text).not.toContain(sent.headers['webhook-signature'] as string);
   });
 
   it('keeps what came back: headers with credentials masked, never the receiver’s body', async () => {

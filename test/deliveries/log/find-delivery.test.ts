@@ -165,6 +165,30 @@ describe('finding a delivery by event id, record id and short id', () => {
       expect(await listed(asB, { eventId })).toEqual([]);
       expect(await listed(asB, { recordId: deal.id })).toEqual([]);
       expect(await listed(asB, { deliveryIdPrefix: created[0]!.id.slice(0, 8) })).toEqual([]);
+
+      // get_delivery takes the short id list_deliveries takes (issue 37, item 6), by the same rule.
+      const wanted = updated[0]!.id;
+      for (const deliveryId of [wanted.slice(0, 8), wanted.slice(0, 13), wanted.toUpperCase(), wanted]) {
+        const got = await mcp.call('get_delivery', { deliveryId });
+        expect([deliveryId, got.isError ?? false, got.structuredContent?.id]).toEqual([
+          deliveryId,
+          false,
+          wanted,
+        ]);
+      }
+      const viaAction = await writer.call('manage_webhooks', {
+        action: 'get_delivery',
+        deliveryId: wanted.slice(0, 8),
+      });
+      expect(viaAction.structuredContent.id).toBe(wanted);
+      const short = await mcp.call('get_delivery', { deliveryId: '1a2b' });
+      expect(short._meta!.failure).toMatchObject({
+        kind: 'validation',
+        issues: [expect.objectContaining({ path: ['deliveryId'] })],
+      });
+      // Another workspace's short id is not found, as its whole id is.
+      const theirs = await asB.call('get_delivery', { deliveryId: wanted.slice(0, 8) });
+      expect(theirs._meta!.failure).toMatchObject({ kind: 'not_found' });
     } finally {
       await mcp.client.close();
       await writer.client.close();

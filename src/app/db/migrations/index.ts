@@ -1,7 +1,9 @@
 import { EmailProof1764702000000 } from './2025-12-02-from-noon/1764702000000-email-proof';
 import { Invitations1764705600000 } from './2025-12-02-from-noon/1764705600000-invitations';
 import { WorkspaceCreator1764709200000 } from './2025-12-02-from-noon/1764709200000-workspace-creator';
+import { DeliveryFilterIndexes1764720000000 } from './2025-12-03/1764720000000-delivery-filter-indexes';
 import { EndpointAlerts1764723600000 } from './2025-12-03/1764723600000-endpoint-alerts';
+import { StandardWebhooksDefault1764727200000 } from './2025-12-03/1764727200000-standard-webhooks-default';
 import { Identity1763769600000 } from './2025-11/1763769600000-identity';
 import { SessionsAndApiKeys1763856000000 } from './2025-11/1763856000000-sessions-and-api-keys';
 import { Records1763942400000 } from './2025-11/1763942400000-records';
@@ -66,5 +68,7 @@ export const migrations = [
   EmailProof1764702000000,
   Invitations1764705600000,
   WorkspaceCreator1764709200000,
+  DeliveryFilterIndexes1764720000000,
   EndpointAlerts1764723600000,
+  StandardWebhooksDefault1764727200000,
 ];

@@ -114,7 +114,6 @@ export function AttemptHistory({
         <ListTable
           className="table table-compact"
           testId="delivery-attempt-history"
-          cards={false}
           columns={['Attempt', 'Time', 'Status code', 'Message', 'Duration', 'Outcome']}
         >
           {details.attemptHistory.map((attempt) => [
@@ -124,6 +123,7 @@ export function AttemptHistory({
               data-outcome={attempt.outcome}
             >
               <td>
+                <span className="card-only">Attempt </span>
                 {attempt.attempt}
                 {attempt.send > 1 ? <span className="muted"> (request {attempt.send})</span> : null}
               </td>

@@ -2,22 +2,9 @@
 // the word in its colour (the colour is never the only signal) and, unless healthy, why and since when.
 import type { WebhookView } from '../../api';
 import { DateTime } from '../../format';
-import { ENDPOINT_STATE_LABELS, FAILING_AFTER } from '../../../shared/deliveries/endpoint-state';
+import { ENDPOINT_STATE_LABELS, endpointMeaning } from '../../../shared/deliveries/endpoint-state';
 
 export type Endpoint = NonNullable<WebhookView['health']['endpoint']>;
-
-/** What each state means for the owner's deliveries, in the Health dialog. */
-const MEANING: Record<Endpoint['state'], string> = {
-  healthy:
-    'Its latest attempt delivered. A receiver that answers slowly (within the 5 s timeout) gets as ' +
-    'many deliveries at once as its answers allow.',
-  degraded:
-    'Its latest attempt timed out, failed or got no response: its deliveries wait in the slow lane and ' +
-    'may arrive later, until an attempt delivers again.',
-  failing:
-    `${FAILING_AFTER} attempts in a row did not deliver: check the receiver. Its deliveries wait in the ` +
-    'slow lane and are retried on their schedule.',
-};
 
 export function EndpointStateBadge({ endpoint }: { endpoint: Endpoint }) {
   return (
@@ -71,7 +58,7 @@ export function EndpointStatePanel({ endpoint }: { endpoint: Endpoint | null }) 
         </p>
       ) : null}
       <p className="hint" data-testid="health-endpoint-meaning">
-        {MEANING[endpoint.state]}
+        {endpointMeaning(endpoint)}
       </p>
     </div>
   );

@@ -9,6 +9,7 @@ import { useSubmit } from '../../hooks/useSubmit';
 import { generateSecret } from '../../webhooks';
 import { secretRotationOf, WebhookDraftError } from '../../webhook-draft';
 import { CopyButton } from '../CopyButton';
+import { librarySecretHint } from './StandardWebhooksField';
 import { Dialog, DialogActions, ErrorMessage } from '../Dialog';
 
 type Props = {
@@ -74,7 +75,8 @@ export function RotateSecretDialog({ webhook, onCancel, onRotated }: Props) {
               For the standardwebhooks libraries:{' '}
               <code className="mono break" data-testid="rotate-secret-standard">
                 {standardWebhooksSecret(secret)}
-              </code>
+              </code>{' '}
+              ({librarySecretHint(secret, standardWebhooksSecret(secret))})
             </span>
           ) : null}
         </label>

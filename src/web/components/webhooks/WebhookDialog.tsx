@@ -17,7 +17,7 @@ import { RotateSecretDialog } from './RotateSecretDialog';
 import { RECORD_SETTINGS_REFUSED, useRecordIssues } from './useRecordIssues';
 import { useUnsavedEdits, useWebhookDraft } from './useWebhookDraft';
 import { MainFields } from './WebhookMainFields';
-import { DisabledByService } from './DisabledByService';
+import { DisabledByService } from '../alerts/DisabledByService';
 
 export type WebhookRights = { create: boolean; edit: boolean; delete: boolean };
 

@@ -5,12 +5,11 @@
 import { useState, type ChangeEvent } from 'react';
 import type { WebhookView } from '../../api';
 import { BODY_TEMPLATE_MAX, WEBHOOK_SECRET_MAX } from '../../../shared/limits';
-import { standardWebhooksSecret } from '../../../shared/webhooks/standard-webhooks';
 import { generateSecret, MASK, maskedHeaderLines, parseHeaderLines } from '../../webhooks';
 import type { WebhookDraft } from '../../webhook-draft';
 import { DateTime } from '../../format';
 import { CopyButton } from '../CopyButton';
-import { CheckboxField } from './WebhookMainFields';
+import { StandardWebhooksField } from './StandardWebhooksField';
 
 type SendingDraft = Pick<WebhookDraft, 'secret' | 'standardWebhooks' | 'headers' | 'bodyTemplate'>;
 
@@ -74,7 +73,7 @@ export function SendingFields({
             readOnly={readOnly}
             maxLength={WEBHOOK_SECRET_MAX}
             autoComplete="off"
-            {...edits('secret', 'webhook-secret', readOnly ? 'No secret' : 'Optional: signs every delivery')}
+            {...edits('secret', 'webhook-secret', secretPlaceholder(webhook, draft, readOnly))}
           />
           {readOnly ? null : (
             <button
@@ -112,9 +111,10 @@ export function SendingFields({
         ) : null}
         {readOnly ? null : (
           <span className="hint">
-            Signs every delivery: X-Webhook-Signature is the hex HMAC-SHA256 of the body. Generate makes a
-            random 64-character secret; give the same value to your receiver. A secret changed here replaces
-            the saved one at once; Rotate keeps the old one signing for a grace period.
+            Signs every delivery: X-Webhook-Signature is the hex HMAC-SHA256 of the body, keyed with the
+            secret exactly as shown. Generate makes a random <code>whsec_…</code> secret, which the
+            standardwebhooks libraries take as it is; give the same value to your receiver. A secret changed
+            here replaces the saved one at once; Rotate keeps the old one signing for a grace period.
             {webhook?.hasSecret ? ' It cannot be emptied here once set.' : ''}
           </span>
         )}
@@ -189,6 +189,14 @@ export function SendingFields({
   );
 }
 
+/** A new webhook with Standard Webhooks on is given a secret when saved without one. */
+function secretPlaceholder(webhook: WebhookView | undefined, draft: WebhookDraft, readOnly: boolean) {
+  if (readOnly) return 'No secret';
+  return !webhook && draft.standardWebhooks
+    ? 'Left empty: generated on save'
+    : 'Optional: signs every delivery';
+}
+
 function HeaderCount({ text }: { text: string }) {
   const headers = parseHeaderLines(text);
   const count = headers ? Object.keys(headers).length : 0;
@@ -196,48 +204,5 @@ function HeaderCount({ text }: { text: string }) {
     <span data-testid="webhook-header-count">
       {count === 0 ? 'No headers.' : count === 1 ? '1 header.' : `${count} headers.`}
     </span>
-  );
-}
-
-/**
- * The Standard Webhooks scheme (issue 27, item 2): its switch and, once the secret is shown, the
- * value a receiver gives the standardwebhooks libraries (whsec_ + base64 of the secret's bytes).
- */
-function StandardWebhooksField({
-  draft,
-  secretShown,
-  readOnly,
-  onChange,
-}: {
-  draft: WebhookDraft;
-  secretShown: boolean;
-  readOnly: boolean;
-  onChange: (on: boolean) => void;
-}) {
-  const librarySecret =
-    draft.standardWebhooks && secretShown && draft.secret ? standardWebhooksSecret(draft.secret) : '';
-  return (
-    <CheckboxField
-      label="Standard Webhooks headers"
-      checked={draft.standardWebhooks}
-      disabled={readOnly}
-      onChange={onChange}
-      testId="webhook-standard-webhooks"
-    >
-      <span className="hint">
-        Every delivery also carries <code>webhook-id</code>, <code>webhook-timestamp</code> and, with a
-        secret, <code>webhook-signature</code>, so receivers can verify it with the{' '}
-        <code>standardwebhooks</code> libraries, which refuse a delivery replayed more than 5 minutes later.
-      </span>
-      {librarySecret ? (
-        <span className="input-row">
-          <code className="mono break" data-testid="webhook-standard-secret">
-            {librarySecret}
-          </code>
-          <CopyButton text={librarySecret} label="Copy" testId="webhook-standard-secret-copy" />
-          <span className="hint">The secret as the libraries take it: pass this to new Webhook(…).</span>
-        </span>
-      ) : null}
-    </CheckboxField>
   );
 }

@@ -2,11 +2,11 @@
 // in the header: a count that turns red while any is open, and a panel to read and dismiss them. Read
 // again on each page change and every 30 s, so a webhook disabled meanwhile shows without a reload.
 import { useCallback, useEffect, useState } from 'react';
-import { api, type NoticeView } from '../api';
-import { DateTime } from '../format';
-import { useSubmit } from '../hooks/useSubmit';
-import { Link, useRouter } from '../router';
-import { ErrorMessage } from './Dialog';
+import { api, type NoticeView } from '../../api';
+import { DateTime } from '../../format';
+import { useSubmit } from '../../hooks/useSubmit';
+import { Link, useRouter } from '../../router';
+import { ErrorMessage } from '../Dialog';
 
 const READ_EVERY_MS = 30_000;
 

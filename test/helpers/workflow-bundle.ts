@@ -1,0 +1,29 @@
+import { existsSync, renameSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { projectRoot } from '../../src/project-root';
+import { writeWorkflowBundle, type WorkflowCode } from '../../src/temporal/workflow-bundle';
+import { testRunDir } from './test-run';
+
+const WORKFLOWS = require.resolve('../../workflows');
+
+/**
+ * Workflows bundled once per test run (webpack: about 3 s of CPU, 8 s on a busy machine), by the
+ * first file that runs a worker on them, into the run's folder; every later worker and replay loads
+ * that file. workflows/ by default, or a fixture's old workflows (test/fixtures/workflows/). Two
+ * files that start at once may both bundle: the rename makes either result whole.
+ */
+export async function testWorkflowBundle(workflowsPath = WORKFLOWS): Promise<{ codePath: string }> {
+  const name = relative(projectRoot(), workflowsPath).replace(/[^\w.-]+/g, '_');
+  const codePath = join(testRunDir(), `${name}.bundle.js`);
+  if (!existsSync(codePath)) {
+    const partial = `${codePath}.${process.pid}`;
+    await writeWorkflowBundle(partial, workflowsPath);
+    renameSync(partial, codePath);
+  }
+  return { codePath };
+}
+
+/** The run's bundle of workflows/ as `runWorkers` takes it. */
+export async function testWorkflowCode(): Promise<WorkflowCode> {
+  return { option: { workflowBundle: await testWorkflowBundle() } };
+}
