@@ -31,9 +31,10 @@ const READ_ONLY_TOOLS_LIST_MAX_BYTES = 25_000;
  * output schemas. What reaching 25,000 would cost is in docs/api.md; this bound makes growth a decision.
  * Decided for issue 37 (item 1): +1.1 KB for the 3 operational events in the event enums, the
  * webhook's disabledReason and disabledAt, and list_notices / dismiss_notice (one output schema for
- * both); what the model reads (the context above) stays under its 25,000.
+ * both); what the model reads (the context above) stays under its 25,000. With main's changes of the
+ * same day (Standard Webhooks by default) it measured 32,220 bytes (manage_webhooks input 12,787, output 11,133).
  */
-const TOOLS_LIST_MAX_BYTES = 32_000;
+const TOOLS_LIST_MAX_BYTES = 32_500;
 
 type Schema = Record<string, any>;
 
