@@ -28,7 +28,34 @@ interface TopologyStep {
   latency: Summary;
   sustained: boolean;
   cpu: { trees: Record<string, number>; machine: number };
+  /** The step's delivery starts, summed over the workers, and how many ran their first task eagerly. */
+  starts: Starts;
 }
+
+interface Starts {
+  eager: number;
+  total: number;
+}
+
+/** The workers' `webhook_workflow_starts_total`, summed (docs/topology.md#eager-start). */
+async function workerStarts(urls: string[]): Promise<Starts> {
+  const starts = { eager: 0, total: 0 };
+  for (const url of urls) {
+    const text = await (await fetch(url)).text();
+    for (const [, eager, value] of text.matchAll(
+      /^webhook_workflow_starts_total\{eager="(true|false)"\} (\S+)$/gm,
+    )) {
+      starts.total += Number(value);
+      if (eager === 'true') starts.eager += Number(value);
+    }
+  }
+  return starts;
+}
+
+const startsBetween = (before: Starts, after: Starts): Starts => ({
+  eager: after.eager - before.eager,
+  total: after.total - before.total,
+});
 
 export async function runTopologyBench(options: {
   projectRoot: string;
@@ -102,12 +129,14 @@ export async function runTopologyBench(options: {
       log(`deliveries at ${rate} writes/s for ${options.stepSeconds} s…`);
       let first = treeSnapshot(roots());
       setTimeout(() => (first = treeSnapshot(roots())), rampMs);
+      const startsBefore = await workerStarts(topology.workerMetricsUrls);
       const load = await openLoad({ rate, durationMs, maxInFlight: 2000, send });
       const cpu = treeCpuBetween(first, treeSnapshot(roots()));
       const from = load.startedAt + rampMs;
       const achieved = receiver.arrivedBetween(from, load.endedAt) / ((load.endedAt - from) / 1000);
       await load.settled;
       await drain(load.writes, 60_000);
+      const starts = startsBetween(startsBefore, await workerStarts(topology.workerMetricsUrls));
       const errors = load.skipped + load.writes.filter((w) => w.status !== 201).length;
       const latencies = load.writes.flatMap((w) => {
         const at = w.recordId ? receiver.arrivals.get(w.recordId) : undefined;
@@ -121,11 +150,13 @@ export async function runTopologyBench(options: {
         latency: summarize(latencies),
         sustained: achieved >= 0.9 * rate && errors <= 0.01 * Math.max(1, load.writes.length),
         cpu,
+        starts,
       };
       steps.push(step);
       log(
         `  ${rate}/s: achieved ${num(achieved)}/s, p50 ${ms(step.latency.p50)} p99 ${ms(step.latency.p99)}, ` +
-          `errors ${errors} → ${step.sustained ? 'sustained' : 'NOT sustained'}; CPU ${cpuLine(cpu.trees)}`,
+          `errors ${errors} → ${step.sustained ? 'sustained' : 'NOT sustained'}; CPU ${cpuLine(cpu.trees)}; ` +
+          `${starts.eager} of ${starts.total} workflow starts eager`,
       );
       if (!step.sustained) break;
     }
@@ -232,6 +263,7 @@ export function renderTopology(results: {
         'total',
         'CPU ms per delivery',
         'machine',
+        'eager starts',
       ],
       results.steps.map((step) => [
         String(step.rate),
@@ -244,6 +276,7 @@ export function renderTopology(results: {
         pct(total(step.cpu.trees)),
         num((total(step.cpu.trees) * 10) / Math.max(step.achieved, 0.001), 1),
         pct(step.cpu.machine),
+        `${step.starts.eager} of ${step.starts.total}`,
       ]),
     ),
     '',

@@ -22,6 +22,7 @@ import {
   type TemporalPorts,
 } from './spec';
 import { topologyPorts } from './ports';
+import { freePort } from '../stack';
 import { TemporalServer } from './temporal-server';
 
 export interface TopologyPorts {
@@ -38,6 +39,8 @@ export interface Topology {
   apis: NodeRole[];
   workers: NodeRole[];
   baseUrls: string[];
+  /** Each worker's metrics (METRICS_PORT): its delivery starts, eager or not (docs/topology.md#eager-start). */
+  workerMetricsUrls: string[];
   postgresUrl: string;
   /** The mail catcher every API sends to (MAIL_URL): its inbox page and JSON API. */
   mail: MailCatcher;
@@ -141,12 +144,15 @@ export async function startTopology(options: {
         log,
       }),
   );
-  const workers = Array.from(
-    { length: options.workers ?? WORKER_REPLICAS },
-    (_, k) =>
+  // Free now, and none an API's (those are not bound yet).
+  const metricsPorts: number[] = [];
+  const taken = new Set(options.ports.apis);
+  for (let k = 0; k < (options.workers ?? WORKER_REPLICAS); k++) metricsPorts.push(await freePort(taken));
+  const workers = metricsPorts.map(
+    (metricsPort, k) =>
       new NodeRole(`worker ${k + 1}`, {
         script: join(projectRoot, 'dist', 'src', 'worker.js'),
-        env: env(),
+        env: { ...env(), METRICS_HOST: '127.0.0.1', METRICS_PORT: String(metricsPort) },
         logFile: join(logs, `worker-${k + 1}.log`),
         log,
       }),
@@ -160,6 +166,7 @@ export async function startTopology(options: {
     apis,
     workers,
     baseUrls,
+    workerMetricsUrls: metricsPorts.map((port) => `http://127.0.0.1:${port}/metrics`),
     postgresUrl: postgres.url,
     mail,
     mailApiUrl: mail.apiUrl,

@@ -6,7 +6,8 @@ import { heldDeliveriesWorkflowId } from '../../workflows/held-deliveries.workfl
 import { DeliveriesService } from '../deliveries/log/deliveries.service';
 import { RetryNowService } from '../deliveries/log/retry-now.service';
 import { DeliveryAttemptsRepository, EndpointStatesRepository, type Delivery } from '../deliveries/store';
-import { Dispatcher } from '../deliveries/engine/dispatcher';
+import { Dispatcher, type StartedBy } from '../deliveries/engine/dispatcher';
+import { WorkerStarts } from '../deliveries/engine/worker-starts';
 import { HeldDeliveries } from '../deliveries/capacity/held-deliveries';
 import { TemporalHeldWorkflows } from '../deliveries/capacity/held-workflows';
 import type { DeliveryCapacity } from '../deliveries/capacity/delivery-capacity';
@@ -58,6 +59,13 @@ export function createServices(deps: {
   capacity?: DeliveryCapacity;
   /** Sends mail (MAIL_URL, or the embedded mail catcher); undefined when neither is there. */
   mailer?: Mailer;
+  /**
+   * Who starts the workflows of the deliveries this process dispatches: this process when it runs
+   * a worker (eager), else the worker processes (docs/topology.md#eager-start).
+   */
+  startedBy?: StartedBy;
+  /** Told of each delivery workflow this process starts, and whether it started eagerly (a metric). */
+  onDeliveryStarted?: (eagerly: boolean) => void;
 }) {
   const { config, logger, dataSource, temporal } = deps;
   if (!config.ENCRYPTION_KEY)
@@ -68,6 +76,7 @@ export function createServices(deps: {
     temporal.taskQueue,
     temporal.eagerStart,
     config.DELIVERY_FAIRNESS_WEIGHTS,
+    deps.onDeliveryStarted,
   );
   const held = new HeldDeliveries(
     dataSource,
@@ -83,7 +92,7 @@ export function createServices(deps: {
     deps.capacity,
     new TemporalHeldWorkflows(temporal.client, temporal.taskQueue, logger, config.DELIVERY_FAIRNESS_WEIGHTS),
   );
-  const dispatcher = new Dispatcher(dataSource, starter, logger, held);
+  const dispatcher = new Dispatcher(dataSource, starter, logger, held, deps.startedBy);
   // A held delivery has no workflow of its own yet: its endpoint's held-deliveries workflow shows it.
   const temporalUrl = (delivery: Delivery) =>
     config.TEMPORAL_UI_URL
@@ -130,6 +139,8 @@ export function createServices(deps: {
       },
     ),
     dispatcher,
+    /** A worker process's starts of what API processes dispatched (started when a worker runs). */
+    workerStarts: new WorkerStarts(dataSource, starter, logger),
     held,
     deliveries,
     retryNow: new RetryNowService(dataSource, deliveries, starter),

@@ -24,15 +24,8 @@ import { createDeliveryCapacity } from '../deliveries/capacity/delivery-capacity
 import { deliveryMetrics } from '../deliveries/capacity/delivery-metrics';
 import { createMetricsRegistry } from '../metrics/registry';
 import { serveMetrics } from '../metrics/metrics-server';
-import {
-  startAttemptDetailsSweep,
-  startDeliveryCountFold,
-  startDispatchSweep,
-  startHeldRelease,
-  startPreviousSecretSweep,
-  startRetentionSweep,
-  startUnusedOAuthClientSweep,
-} from './sweeps';
+import { startWorkerJobs } from './worker-jobs';
+import { workflowStartMetrics } from '../deliveries/engine/start-metrics';
 import { ensureDemoWorkspace, type CreatedWorkspace } from '../identity/bootstrap';
 import { Lifecycle } from '../runtime/lifecycle';
 import { assertPortFree } from '../runtime/ports';
@@ -203,8 +196,19 @@ async function run(
     capacity,
     slowLaneSlots: config.DELIVERY_SLOW_LANE_SLOTS,
   });
-  // One set of services per process, shared by the API and the worker of the embedded stack.
-  const services = createServices({ config, logger, dataSource, temporal, capacity, mailer });
+  // One set of services per process, shared by the API and the worker of the embedded stack. A
+  // process without a worker leaves its deliveries' starts to the worker processes, where they are
+  // eager (docs/topology.md#eager-start).
+  const services = createServices({
+    config,
+    logger,
+    dataSource,
+    temporal,
+    capacity,
+    mailer,
+    startedBy: options.worker ? 'this process' : 'worker processes',
+    onDeliveryStarted: workflowStartMetrics(metrics),
+  });
   // Stopped before the database pool: a dispatch pass in flight finishes first.
   lifecycle.add('dispatcher', () => services.dispatcher.idle());
   lifecycle.add('webhook notices being mailed', () => services.alerts.idle());
@@ -249,16 +253,8 @@ async function run(
       temporal.connection instanceof NativeConnection ? temporal.connection : undefined,
     );
     lifecycle.add('worker', worker.stop);
-    lifecycle.add('retention sweep', startRetentionSweep(services.trash, logger));
-    lifecycle.add('dispatch sweep', startDispatchSweep(services.dispatcher, logger, services.resendBatches));
-    lifecycle.add('release of held deliveries', startHeldRelease(services.held, logger));
-    lifecycle.add('fold of delivery counts', startDeliveryCountFold(dataSource, logger));
-    lifecycle.add('sweep of unused OAuth clients', startUnusedOAuthClientSweep(dataSource, logger));
-    lifecycle.add('sweep of ended previous secrets', startPreviousSecretSweep(dataSource, logger));
-    lifecycle.add(
-      'sweep of expired attempt details',
-      startAttemptDetailsSweep(dataSource, config.DELIVERY_ATTEMPT_DETAILS_DAYS, logger),
-    );
+    for (const [name, stop] of startWorkerJobs({ services, dataSource, databaseUrl, config, logger }))
+      lifecycle.add(name, stop);
     worker.done.catch((error) => {
       logger.fatal({ err: error }, 'the worker stopped unexpectedly');
       void lifecycle.stop().then(() => process.exit(1));

@@ -2,6 +2,8 @@ import type { DataSource } from 'typeorm';
 import type { Logger } from '../logger';
 import { removeUnusedOAuthClients } from '../oauth/registration/unused-clients';
 import type { Dispatcher } from '../deliveries/engine/dispatcher';
+import { DELIVERY_STARTS_CHANNEL, type WorkerStarts } from '../deliveries/engine/worker-starts';
+import { listen } from '../db/notifications';
 import { foldDeliveryCounts } from '../deliveries/store';
 import { expireAttemptDetails } from '../deliveries/log/attempt-details-sweep';
 import type { HeldDeliveries } from '../deliveries/capacity/held-deliveries';
@@ -116,6 +118,27 @@ export function startDispatchSweep(
     await dispatcher.sweep();
     await resendBatches?.sweep();
   });
+}
+
+/**
+ * A worker process starts the deliveries API processes dispatched as soon as one tells it
+ * (DELIVERY_STARTS_CHANNEL, on a connection of its own to `databaseUrl`), so their starts are eager
+ * (docs/topology.md#eager-start); a notification missed while the connection was lost is made up by
+ * a pass on reconnection, and by the dispatch sweep. Returns the stop function.
+ */
+export function startWorkerStarts(
+  starts: WorkerStarts,
+  databaseUrl: string,
+  logger: Logger,
+): () => Promise<void> {
+  const stopListening = listen(databaseUrl, DELIVERY_STARTS_CHANNEL, {
+    onNotify: () => starts.wake(),
+    onError: (error) => logger.warn({ err: error }, 'lost the connection that waits for deliveries to start'),
+  });
+  return async () => {
+    await stopListening();
+    await starts.idle();
+  };
 }
 
 const FOLD_COUNTS_EVERY_MS = 2_000;

@@ -57,7 +57,8 @@ export function assertMayWrite(actor: Actor): void {
  * it leaves undispatched stay in the outbox for the dispatcher's kick or sweep.
  */
 export interface WriteEventsDispatch {
-  inTransaction(manager: EntityManager, events: RecordEvent[]): Promise<() => void>;
+  /** `writer`: who makes the write, as read for it (a record owner the dispatch need not read again). */
+  inTransaction(manager: EntityManager, events: RecordEvent[], writer?: Actor): Promise<() => void>;
 }
 
 /** Without a dispatcher (tests of records alone): the events wait in the outbox. */
@@ -72,6 +73,8 @@ const LEAVE_IN_OUTBOX: WriteEventsDispatch = { inTransaction: async () => () => 
 export class RecordWrites {
   /** The events each open write transaction appended so far. */
   private readonly appended = new WeakMap<EntityManager, RecordEvent[]>();
+  /** Who makes each open write (the actor its context was made for). */
+  private readonly writers = new WeakMap<EntityManager, Actor>();
 
   constructor(
     private readonly dataSource: DataSource,
@@ -84,7 +87,8 @@ export class RecordWrites {
     const result = await writeTransaction(this.dataSource, async (manager) => {
       const value = await work(manager);
       const events = this.appended.get(manager);
-      if (events?.length) afterCommit = await this.dispatch.inTransaction(manager, events);
+      if (events?.length)
+        afterCommit = await this.dispatch.inTransaction(manager, events, this.writers.get(manager));
       return value;
     });
     afterCommit();
@@ -92,6 +96,7 @@ export class RecordWrites {
   }
 
   async context(manager: EntityManager, actor: Actor, typeRef: string): Promise<WriteContext> {
+    this.writers.set(manager, actor);
     const model = await modelOf(manager, actor);
     const access = recordAccessOf(actor.role, model);
     const type = findReadableType(model, access, typeRef);

@@ -27,7 +27,7 @@ export interface DeliveryFixture {
 /** The app with a worker, an Admin with an API key, and the built-in deal type. */
 export async function deliveryFixture(
   overrides: Record<string, string> = {},
-  options: { temporalAddress?: string } = {},
+  options: { temporalAddress?: string; topology?: boolean } = {},
 ): Promise<DeliveryFixture> {
   const app = await startTestApp(overrides, { worker: true, ...options });
   const signedUp = await WebClient.signUp(app.baseUrl, { email: 'deliveries@example.com' });

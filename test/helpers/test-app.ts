@@ -13,7 +13,9 @@ import { ensureSearchAttributes } from '../../src/temporal/search-attributes';
 import { createTestDatabase } from './database';
 import { createTimeSkippingEnv } from './temporal';
 import { createDeliveryCapacity } from '../../src/deliveries/capacity/delivery-capacity';
-import { startHeldRelease } from '../../src/app/sweeps';
+import { startHeldRelease, startWorkerStarts } from '../../src/app/sweeps';
+import { workflowStartMetrics } from '../../src/deliveries/engine/start-metrics';
+import { Client } from '@temporalio/client';
 import { laneSizes, runWorkers } from '../../src/app/temporal-worker';
 import { createMetricsRegistry } from '../../src/metrics/registry';
 import { deliveryMetrics } from '../../src/deliveries/capacity/delivery-metrics';
@@ -35,6 +37,8 @@ export interface TestApp {
   workerServices?: Services;
   /** The process's Prometheus metrics, as GET /metrics serves them. */
   metrics: Registry;
+  /** With `{ topology: true }`: the worker process's own metrics (its workflow starts). */
+  workerMetrics?: Registry;
   /** The real mail catcher (Mailpit) the app sends its mail to: read links from it. */
   mail: TestMailCatcher;
   mailer: Mailer;
@@ -53,6 +57,12 @@ export async function startTestApp(
     worker?: boolean;
     /** A Temporal server the test started (a dev server) instead of the time-skipping one. */
     temporalAddress?: string;
+    /**
+     * As the production topology runs them (`npm run api`, `npm run worker`): the API in a process
+     * of its own, which leaves its deliveries' starts to the worker's, whose client shares the
+     * worker's connection (eager start; needs a dev server, `temporalAddress`). Implies `worker`.
+     */
+    topology?: boolean;
   } = {},
 ): Promise<TestApp> {
   // Every test app mails for real, to a catcher of its own: sign-up's link, resets, invitations.
@@ -102,12 +112,40 @@ export async function startTestApp(
   const logger = process.env.TEST_LOG_LEVEL ? createLogger(process.env.TEST_LOG_LEVEL) : recording.logger;
   // With a worker, as `npm start` does: one set of services for the API and the worker, sharing the
   // worker's delivery capacity (its dispatcher holds what the fast lane has no room for).
-  const capacity = options.worker
+  const withWorker = options.worker || options.topology;
+  const capacity = withWorker
     ? createDeliveryCapacity({ config, dataSource: db.dataSource, logger })
     : undefined;
-  const services = createServices({ config, logger, dataSource: db.dataSource, temporal, capacity, mailer });
   const metrics = createMetricsRegistry();
-  const laneObserver = deliveryMetrics(metrics, {
+  const services = createServices({
+    config,
+    logger,
+    dataSource: db.dataSource,
+    temporal,
+    capacity: options.topology ? undefined : capacity,
+    mailer,
+    startedBy: options.topology ? 'worker processes' : 'this process',
+    onDeliveryStarted: workflowStartMetrics(metrics),
+  });
+  // The topology's worker process: its own services and metrics, its client on the worker's connection.
+  const workerMetrics = options.topology ? createMetricsRegistry() : undefined;
+  const ownWorkerServices = workerMetrics
+    ? createServices({
+        config,
+        logger,
+        dataSource: db.dataSource,
+        temporal: {
+          ...temporal,
+          connection: env.nativeConnection,
+          client: new Client({ connection: env.nativeConnection, namespace: temporal.namespace }),
+          eagerStart: true,
+        },
+        capacity,
+        startedBy: 'this process',
+        onDeliveryStarted: workflowStartMetrics(workerMetrics),
+      })
+    : undefined;
+  const laneObserver = deliveryMetrics(workerMetrics ?? metrics, {
     dataSource: db.dataSource,
     capacity,
     slowLaneSlots: config.DELIVERY_SLOW_LANE_SLOTS,
@@ -123,9 +161,9 @@ export async function startTestApp(
 
   let stopWorker = async () => undefined;
   let workerServices: Services | undefined;
-  if (options.worker) {
+  if (withWorker) {
     await ensureSearchAttributes(env.connection, temporal.namespace);
-    workerServices = services;
+    workerServices = ownWorkerServices ?? services;
     // As `npm start` does: loopback receivers are reachable unless OUTBOUND_ALLOWED_CIDRS says otherwise.
     const sender = new HttpSender({ allowedCidrs: allowedCidrsFor(config.OUTBOUND_ALLOWED_CIDRS, true) });
     // The workers of a worker process (the service's task queue and the slow lane's).
@@ -153,7 +191,11 @@ export async function startTestApp(
       await testWorkflowCode(),
     );
     const stopRelease = startHeldRelease(workerServices.held, logger);
+    const stopStarts = options.topology
+      ? startWorkerStarts(workerServices.workerStarts, db.url, logger)
+      : async () => undefined;
     stopWorker = async () => {
+      await stopStarts();
       await stopRelease();
       await running.stop();
       sender.close();
@@ -168,6 +210,7 @@ export async function startTestApp(
     taskQueue,
     workerServices,
     metrics,
+    workerMetrics,
     mail,
     mailer,
     close: async () => {

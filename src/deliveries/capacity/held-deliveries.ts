@@ -64,6 +64,13 @@ export class HeldDeliveries implements DeliveryHolds {
   private again = false;
   /** Release passes so far: where each workspace's turn across its unhealthy endpoints begins. */
   private passes = 0;
+  /**
+   * Whether any deliveries may be held: the last pass found some, or this process held some since
+   * it began. While none are, an attempt leaving the fast lane frees room for nobody, and asks for
+   * no pass (a statement per delivery otherwise); the passes twice a second find what others hold.
+   */
+  private mayBeHeld = true;
+  private holdsMade = 0;
 
   constructor(
     private readonly dataSource: DataSource,
@@ -75,7 +82,9 @@ export class HeldDeliveries implements DeliveryHolds {
     /** Where each endpoint's held deliveries show in Temporal (its held-deliveries workflow). */
     private readonly workflows?: HeldWorkflows,
   ) {
-    local?.fast.onLeave(() => void this.wake());
+    local?.fast.onLeave(() => {
+      if (this.mayBeHeld) void this.wake();
+    });
   }
 
   /** For each new delivery, whether it is held rather than started. */
@@ -85,7 +94,7 @@ export class HeldDeliveries implements DeliveryHolds {
       manager,
       keys.map((key) => key.webhookId),
     );
-    return keys.map((key) => {
+    const held = keys.map((key) => {
       if (unhealthy.has(key.webhookId)) return true;
       if (!this.local) return false;
       const known = this.local.health.known(key.webhookId);
@@ -93,6 +102,11 @@ export class HeldDeliveries implements DeliveryHolds {
       // A delivery started now takes its place in the fast lane at once, before its attempt comes.
       return !this.local.fast.reserve(key);
     });
+    if (held.includes(true)) {
+      this.holdsMade++;
+      this.mayBeHeld = true;
+    }
+    return held;
   }
 
   /** Asks for a release pass now (one runs at a time; asks meanwhile make one more after it). */
@@ -118,7 +132,9 @@ export class HeldDeliveries implements DeliveryHolds {
 
   /** One pass: starts what each endpoint with held deliveries may have started now; returns how many. */
   async release(): Promise<number> {
+    const holdsBefore = this.holdsMade;
     const endpoints = await heldEndpoints(this.dataSource.manager);
+    this.mayBeHeld = endpoints.length > 0 || this.holdsMade !== holdsBefore;
     if (!endpoints.length) return 0;
     // Every endpoint with held deliveries has its workflow in Temporal, whoever held them.
     for (const endpoint of endpoints)

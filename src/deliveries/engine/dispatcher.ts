@@ -12,16 +12,18 @@ import type { RecordEventData } from '../../records/redaction';
 import type { MatchableRecord } from '../../records/query/record-query';
 import { RecordsRepository } from '../../records/records.repository';
 import { WebhooksRepository, type Webhook } from '../../webhooks/webhooks.repository';
+import { notifyOnCommit } from '../../db/notifications';
 import {
   insertDispatched,
-  markWorkflowsStarted,
   unstartedBefore,
   type Delivery,
   type DeliveryElement,
   type OutboxTable,
 } from '../store';
 import type { DeliveryHolds, DeliveryStarter } from './delivery-starter';
-import { activeRecordOwner } from './record-owner';
+import { activeOwnerOnly, activeRecordOwner } from './record-owner';
+import { DELIVERY_STARTS_CHANNEL } from './worker-starts';
+import { startDeliveries } from './start-deliveries';
 import {
   changedFieldIdsOf,
   needsCurrentState,
@@ -50,7 +52,13 @@ interface Match {
 }
 
 const BATCH = 200;
-const START_CONCURRENCY = 8;
+
+/**
+ * Who starts the workflows of the deliveries this process dispatches: this process (it runs a worker
+ * of the task queue, so its starts are eager), or the worker processes, woken by a notification
+ * (an API process of the production topology; docs/topology.md#eager-start).
+ */
+export type StartedBy = 'this process' | 'worker processes';
 
 /**
  * From the outbox to deliveries (docs/architecture.md#one-record-write-to-a-received-webhook, step 3):
@@ -72,6 +80,7 @@ export class Dispatcher {
     private readonly logger: Logger,
     /** Holds the new deliveries of endpoints that are not healthy (docs/capacity.md). */
     private readonly held?: DeliveryHolds,
+    private readonly startedBy: StartedBy = 'this process',
   ) {}
 
   /**
@@ -100,7 +109,7 @@ export class Dispatcher {
    * committed (what this returns). Should matching fail, the events stay in the outbox and the
    * kick after the commit dispatches them the usual way.
    */
-  async inTransaction(manager: EntityManager, written: RecordEvent[]): Promise<() => void> {
+  async inTransaction(manager: EntityManager, written: RecordEvent[], writer?: Actor): Promise<() => void> {
     const events: OutboxRow[] = written.map((event) => ({
       id: event.id,
       workspace_id: event.workspaceId,
@@ -111,12 +120,13 @@ export class Dispatcher {
     }));
     let matches: Match[];
     try {
-      matches = await this.match(manager, events);
+      matches = await this.match(manager, events, writer);
     } catch (error) {
       this.logger.error({ err: error }, 'dispatch in the write failed; the outbox keeps its events');
       return () => this.kick('record');
     }
     const deliveries = await this.insertMarkingDispatched(manager, 'record_events', events, matches);
+    if (await this.leftToWorkers(manager, deliveries)) return () => undefined;
     return () => {
       if (!deliveries.length) return;
       // Not awaited: the write answers meanwhile. A start that fails is the sweep's to retry.
@@ -134,7 +144,15 @@ export class Dispatcher {
 
   /** Dispatches every undispatched event (record events, then messaging events); returns the deliveries it made. */
   async dispatchPending(): Promise<Delivery[]> {
-    return [...(await this.drain('record')), ...(await this.drain('messaging'))];
+    // One look at both outboxes first: the sweep finds them empty almost always, and a drain's
+    // transaction costs three statements even then.
+    const [waiting] = (await this.dataSource.query(
+      `SELECT EXISTS (SELECT 1 FROM record_events WHERE dispatched_at IS NULL) AS record,
+              EXISTS (SELECT 1 FROM stored_events WHERE dispatched_at IS NULL AND kind = 'messaging') AS messaging`,
+    )) as [Record<Outbox, boolean>];
+    const made: Delivery[] = [];
+    for (const outbox of OUTBOXES) if (waiting[outbox]) made.push(...(await this.drain(outbox)));
+    return made;
   }
 
   private async drain(outbox: Outbox): Promise<Delivery[]> {
@@ -153,16 +171,17 @@ export class Dispatcher {
            WHERE dispatched_at IS NULL ${only} ORDER BY occurred_at LIMIT $1 FOR UPDATE SKIP LOCKED`,
           [BATCH],
         );
-        if (!events.length) return { events: 0, deliveries: [] as Delivery[] };
+        if (!events.length) return { events: 0, deliveries: [] as Delivery[], left: false };
         const matches =
           outbox === 'record'
             ? await this.match(manager, events)
             : await this.matchMessaging(manager, events);
         const deliveries = await this.insertMarkingDispatched(manager, table, events, matches);
-        return { events: events.length, deliveries };
+        const left = await this.leftToWorkers(manager, deliveries);
+        return { events: events.length, deliveries, left };
       });
       made.push(...batch.deliveries);
-      await this.startAll(batch.deliveries);
+      if (!batch.left) await this.startAll(batch.deliveries);
       if (batch.events < BATCH) return made;
     }
   }
@@ -197,29 +216,23 @@ export class Dispatcher {
     return stale.length;
   }
 
-  /** Starts workflows a few at a time (a start is a round trip to Temporal), then marks them started. */
-  private async startAll(made: Delivery[]): Promise<void> {
-    const deliveries = made.filter((delivery) => !delivery.waitingSince);
-    for (let from = 0; from < deliveries.length; from += START_CONCURRENCY) {
-      const chunk = deliveries.slice(from, from + START_CONCURRENCY);
-      const results = await Promise.allSettled(chunk.map((delivery) => this.starter.startDelivery(delivery)));
-      const started: string[] = [];
-      results.forEach((result, index) => {
-        if (result.status === 'fulfilled') started.push(chunk[index]!.id);
-        // The sweep starts it later; the delivery row is already safe in the database.
-        else
-          this.logger.warn(
-            { err: result.reason, deliveryId: chunk[index]!.id },
-            'could not start a delivery workflow yet',
-          );
-      });
-      if (started.length) {
-        await markWorkflowsStarted(this.dataSource.manager, started);
-      }
-    }
+  /**
+   * In a process that leaves starts to the worker processes: wakes them when `deliveries` has any to
+   * start, once the transaction commits (they claim the rows, so a notification lost costs at most
+   * the sweep's delay). True when the starts are theirs.
+   */
+  private async leftToWorkers(manager: EntityManager, deliveries: Delivery[]): Promise<boolean> {
+    if (this.startedBy === 'this process') return false;
+    if (deliveries.some((delivery) => !delivery.waitingSince))
+      await notifyOnCommit(manager, DELIVERY_STARTS_CHANNEL);
+    return true;
   }
 
-  private async match(manager: EntityManager, events: OutboxRow[]): Promise<Match[]> {
+  private async startAll(made: Delivery[]): Promise<void> {
+    await startDeliveries(made, this.starter, this.dataSource.manager, this.logger);
+  }
+
+  private async match(manager: EntityManager, events: OutboxRow[], writer?: Actor): Promise<Match[]> {
     const matches: Match[] = [];
     for (const workspaceId of new Set(events.map((event) => event.workspace_id))) {
       const own = events.filter((event) => event.workspace_id === workspaceId);
@@ -227,7 +240,7 @@ export class Dispatcher {
         ...new Set(own.map((event) => event.event)),
       ]);
       if (!webhooks.length) continue;
-      const owners = await this.activeOwners(manager, workspaceId, webhooks);
+      const owners = await this.activeOwners(manager, workspaceId, webhooks, writer);
       // Without an active record owner no webhook receives record events (their access shapes them).
       if (!owners.size) continue;
       // The owners' workspace row carries the current schema revision: the model read once per revision.
@@ -288,21 +301,29 @@ export class Dispatcher {
         elements: matches.map(({ element }) => (element === null ? null : JSON.stringify(element))),
         sourcesVersions: matches.map(({ webhook }) => webhook.sourcesVersion),
         held,
+        startedHere: this.startedBy === 'this process',
       },
     );
   }
 
-  /** The webhooks' record owners who are Active members now, by user id. */
+  /**
+   * The webhooks' record owners who are Active members now, by user id. The write's own writer, read
+   * for this very write, is not read again (most webhooks are owned by whoever writes through them).
+   */
   private async activeOwners(
     manager: EntityManager,
     workspaceId: string,
     webhooks: Webhook[],
+    writer?: Actor,
   ): Promise<Map<string, Actor>> {
     const owners = new Map<string, Actor>();
     for (const ownerId of new Set(
       webhooks.map((webhook) => webhook.recordOwnerUserId).filter(Boolean) as string[],
     )) {
-      const owner = await activeRecordOwner(manager, workspaceId, ownerId);
+      const owner =
+        writer?.workspace.id === workspaceId && writer.user.id === ownerId
+          ? activeOwnerOnly(writer)
+          : await activeRecordOwner(manager, workspaceId, ownerId);
       if (owner) owners.set(ownerId, owner);
     }
     return owners;

@@ -53,11 +53,13 @@ export class TemporalDeliveryStarter implements DeliveryStarter, ResendBatchStar
     private readonly eagerStart = false,
     /** Fairness weights of workspaces other than 1 (DELIVERY_FAIRNESS_WEIGHTS). */
     private readonly weights: Readonly<Record<string, number>> = {},
+    /** Told of each delivery workflow started, and whether the server handed its first task over eagerly. */
+    private readonly onStarted: (eagerly: boolean) => void = () => undefined,
   ) {}
 
   async startDelivery(delivery: Delivery): Promise<void> {
     try {
-      await this.client.workflow.start(deliveryWorkflow, {
+      const { eagerlyStarted } = await this.client.workflow.start(deliveryWorkflow, {
         workflowId: deliveryWorkflowId(delivery.id),
         taskQueue: this.taskQueue,
         // The server hands the first workflow task back with the start's answer when this
@@ -68,6 +70,7 @@ export class TemporalDeliveryStarter implements DeliveryStarter, ResendBatchStar
         workflowIdReusePolicy: 'REJECT_DUPLICATE',
         ...visibility(delivery, this.weights),
       });
+      this.onStarted(eagerlyStarted);
     } catch (error) {
       if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;
     }

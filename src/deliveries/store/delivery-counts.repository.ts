@@ -11,8 +11,11 @@ import type { OutcomeCounts } from '../../shared/webhooks/webhook-health';
 /** The webhook_id of a workspace's rows summed over all its webhooks (the nil UUID: never a webhook's). */
 export const ALL_WEBHOOKS = '00000000-0000-0000-0000-000000000000';
 
-/** The states a delivery is counted under: its status, with Failed split by whether a retry is scheduled. */
-export type CountedState = 'pending' | 'sending' | 'delivered' | 'failed' | 'retrying';
+/**
+ * The states a delivery is counted under: its status, with Failed split by whether a retry is
+ * scheduled, and Sending counted as Pending (both in flight; migration 1764730800001).
+ */
+export type CountedState = 'pending' | 'delivered' | 'failed' | 'retrying';
 
 /**
  * The states each outcome sums: `failed` is failed for good, `retrying` (Failed by the spec's
@@ -22,7 +25,7 @@ const OUTCOME_STATES: Readonly<Record<keyof OutcomeCounts, readonly CountedState
   delivered: ['delivered'],
   failed: ['failed'],
   retrying: ['retrying'],
-  inFlight: ['pending', 'sending'],
+  inFlight: ['pending'],
 };
 
 /** A sum per outcome, named `<prefix><outcome>`, of the rows that also meet `condition`. */

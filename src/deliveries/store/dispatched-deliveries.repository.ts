@@ -18,6 +18,11 @@ export interface DispatchedDeliveries {
   sourcesVersions: number[];
   /** Whether each is held (`waiting_since` set) rather than started now. */
   held: boolean[];
+  /**
+   * Whether the dispatching process starts the workflows itself: those not held are born claimed, so
+   * no worker's pass (claimUnstarted) starts them too.
+   */
+  startedHere: boolean;
 }
 
 /**
@@ -40,6 +45,7 @@ export async function insertDispatched(
     deliveries.elements,
     deliveries.sourcesVersions,
     deliveries.held,
+    deliveries.startedHere,
   ]);
   return rows.map((row) => entityFromRow(manager, Delivery, row));
 }
@@ -67,6 +73,28 @@ export async function unstartedBefore(manager: EntityManager, before: Date): Pro
   );
 }
 
+/**
+ * Claims up to `limit` deliveries, oldest first, whose workflow was left for a worker process to
+ * start (dispatched by an API process) and nobody claimed: one statement, rows another process is
+ * claiming skipped, so two workers never start the same delivery. A claimed delivery that does not
+ * start is the dispatch sweep's, like any other; held ones are the release's, and resends and test
+ * events are started by whoever made them.
+ */
+export async function claimUnstarted(manager: EntityManager, limit: number): Promise<Delivery[]> {
+  const rows = await CLAIM_UNSTARTED.run(manager, [limit]);
+  return rows.map((row) => entityFromRow(manager, Delivery, row));
+}
+
+const CLAIM_UNSTARTED = new PreparedStatement(
+  (manager) =>
+    `UPDATE deliveries SET start_claimed_at = now()
+      WHERE id IN (SELECT id FROM deliveries
+                    WHERE workflow_started_at IS NULL AND waiting_since IS NULL AND start_claimed_at IS NULL
+                      AND trigger = 'event'
+                    ORDER BY created_at LIMIT $1 FOR UPDATE SKIP LOCKED)
+      RETURNING ${columnsOf(manager, Delivery, 'deliveries')}`,
+);
+
 const MARK_STARTED = new PreparedStatement(
   `UPDATE deliveries SET workflow_started_at = now() WHERE id = ANY($1::uuid[])`,
 );
@@ -81,9 +109,10 @@ function insertingMarking(table: string): PreparedStatement {
       (manager) =>
         `WITH dispatched AS (UPDATE ${table} SET dispatched_at = statement_timestamp() WHERE id = ANY($1::uuid[]))
          INSERT INTO deliveries (workspace_id, webhook_id, event_id, event, url, element, trigger, sources_version,
-                                 waiting_since)
+                                 waiting_since, start_claimed_at)
          SELECT workspace_id, webhook_id, event_id, event, url, element, 'event', sources_version,
-                CASE WHEN held THEN statement_timestamp() END
+                CASE WHEN held THEN statement_timestamp() END,
+                CASE WHEN $10::boolean AND NOT held THEN statement_timestamp() END
            FROM unnest($2::uuid[], $3::uuid[], $4::uuid[], $5::text[], $6::text[], $7::jsonb[], $8::integer[],
                        $9::boolean[])
              AS m(workspace_id, webhook_id, event_id, event, url, element, sources_version, held)

@@ -21,7 +21,12 @@ export type {
   SendRef,
   SendResult,
 } from './delivery-attempts.repository';
-export { insertDispatched, markWorkflowsStarted, unstartedBefore } from './dispatched-deliveries.repository';
+export {
+  claimUnstarted,
+  insertDispatched,
+  markWorkflowsStarted,
+  unstartedBefore,
+} from './dispatched-deliveries.repository';
 export type { DispatchedDeliveries, OutboxTable } from './dispatched-deliveries.repository';
 export {
   claimHeld,

@@ -1,6 +1,8 @@
+import type { QueryRunner } from 'typeorm';
 import { randomUUID } from 'node:crypto';
 import { Client } from 'pg';
 import { DeliveryCounts1764666000000 } from '../../../src/app/db/migrations/2025-12-01-to-02-morning/1764666000000-delivery-counts';
+import { CountSendingAsPending1764730800001 } from '../../../src/app/db/migrations/2025-12-03/1764730800001-count-sending-as-pending';
 import { identityHooks } from '../../../src/app/services';
 import { ALL_WEBHOOKS, foldDeliveryCounts } from '../../../src/deliveries/store/delivery-counts.repository';
 import { countDrift, type CountDrift } from '../../../src/deliveries/store';
@@ -210,6 +212,53 @@ describe('delivery counts', () => {
     expect(await foldDeliveryCounts(db.dataSource)).toBe(0);
     expect(await kept()).toEqual(before);
     expect(await drift()).toEqual([]);
+  });
+
+  it('count Sending as Pending after migration 1764730800001, equal to a recount either way', async () => {
+    const runner = db.dataSource.createQueryRunner();
+    const migration = new CountSendingAsPending1764730800001();
+    const inTransaction = async (step: (runner: QueryRunner) => Promise<void>) => {
+      await runner.startTransaction();
+      await step(runner);
+      await runner.commitTransaction();
+    };
+    const sendingRows = async () =>
+      (
+        await db.dataSource.query(
+          `SELECT (SELECT count(*) FROM delivery_counts WHERE state = 'sending')
+                + (SELECT count(*) FROM delivery_count_changes WHERE state = 'sending') AS n`,
+        )
+      )[0].n as string;
+    const client = await connect();
+    try {
+      // As before it: Sending counted apart, some of it folded, some not yet.
+      await inTransaction((r) => migration.down(r));
+      const sending = async (count: number) => {
+        for (const id of await insert(client, count))
+          await client.query(`UPDATE deliveries SET status = 'sending' WHERE id = $1`, [id]);
+      };
+      await sending(4);
+      await foldDeliveryCounts(db.dataSource);
+      await sending(3);
+      expect(Number(await sendingRows())).toBeGreaterThan(0);
+      expect(await drift()).toEqual([]);
+
+      await inTransaction((r) => migration.up(r));
+      expect(Number(await sendingRows())).toBe(0);
+      expect(await drift()).toEqual([]);
+      // An attempt's move from Pending to Sending appends no change; its outcome does.
+      const [id] = await insert(client, 1);
+      await foldDeliveryCounts(db.dataSource);
+      await client.query(`UPDATE deliveries SET status = 'sending' WHERE id = $1`, [id]);
+      expect(await foldDeliveryCounts(db.dataSource)).toBe(0);
+      await attempt(client, id!, 'delivered');
+      expect(await drift()).toEqual([]);
+      await foldDeliveryCounts(db.dataSource);
+      expect(await drift()).toEqual([]);
+    } finally {
+      await client.end();
+      await runner.release();
+    }
   });
 
   it('the migration counts an existing log while writes go on', async () => {

@@ -4,6 +4,8 @@ import { WorkspaceCreator1764709200000 } from './2025-12-02-from-noon/1764709200
 import { DeliveryFilterIndexes1764720000000 } from './2025-12-03/1764720000000-delivery-filter-indexes';
 import { EndpointAlerts1764723600000 } from './2025-12-03/1764723600000-endpoint-alerts';
 import { StandardWebhooksDefault1764727200000 } from './2025-12-03/1764727200000-standard-webhooks-default';
+import { DeliveryStartClaims1764730800000 } from './2025-12-03/1764730800000-delivery-start-claims';
+import { CountSendingAsPending1764730800001 } from './2025-12-03/1764730800001-count-sending-as-pending';
 import { Identity1763769600000 } from './2025-11/1763769600000-identity';
 import { SessionsAndApiKeys1763856000000 } from './2025-11/1763856000000-sessions-and-api-keys';
 import { Records1763942400000 } from './2025-11/1763942400000-records';
@@ -71,4 +73,6 @@ export const migrations = [
   DeliveryFilterIndexes1764720000000,
   EndpointAlerts1764723600000,
   StandardWebhooksDefault1764727200000,
+  DeliveryStartClaims1764730800000,
+  CountSendingAsPending1764730800001,
 ];
