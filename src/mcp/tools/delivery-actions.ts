@@ -103,7 +103,7 @@ export function deliveryActions(deps: {
         name: 'get_delivery',
         title: 'Get a delivery',
         description:
-          'One delivery (by its id or short id) with every attempt (time, duration, status code, response message or cause such as a ' +
+          'One delivery (id or short id) with every attempt (time, duration, status code, response message or cause such as a ' +
           'timeout, outcome) and the payload as you may read it now. Read-only. Once the cause is fixed, resend ' +
           'it with manage_webhooks action resend_delivery.',
       },

@@ -61,8 +61,8 @@ export const webhookInputs = {
   ),
   enabled: webhookFields.enabled.describe('false: receives nothing, keeps its settings. Default true.'),
   standardWebhooks: webhookFields.standardWebhooks.describe(
-    'true: also send Standard Webhooks headers (webhook-id, -timestamp, -signature). Default true; on create ' +
-      'without a secret one is generated (whsec_…, taken as it is by the libraries; never returned).',
+    'true: also send Standard Webhooks headers (webhook-id, -timestamp, -signature). Default true; ' +
+      'generated secrets are whsec_…, as the libraries take them (never returned).',
   ),
   expectedSchemaRevision: webhookFields.expectedSchemaRevision.describe(
     'schemaRevision from get_record_model: required with record events, and when recordTrigger, recordSources ' +
@@ -147,6 +147,4 @@ export const listDeliveriesInput = z.strictObject({
  */
 export const deliveryIdOrShortId = deliveryList.idPrefix
   .unwrap()
-  .describe(
-    'The delivery id, or its short id: its first 8+ hex digits (from list_deliveries or the web app).',
-  );
+  .describe('Its id, or short id (8+ hex digits).');
