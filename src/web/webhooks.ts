@@ -6,7 +6,7 @@ import {
   OPERATIONAL_EVENTS,
   RECORD_EVENTS,
   RETIRED_EVENTS,
-  WEBHOOK_EVENTS,
+  DELIVERED_EVENTS,
   isRetiredEvent,
 } from '../shared/events/event-catalog';
 import { maySteerWebhook } from '../shared/webhooks/ownership-rule';
@@ -16,14 +16,22 @@ import type { Session, WebhookView } from './api';
 
 export { RETIRED_EVENTS, isRetiredEvent, parseHeaderLines };
 
-/** The dialog's event checkboxes, grouped as the spec lists them (16 events), and the 3 operational ones. */
-export const EVENT_GROUPS: readonly { label: string; events: readonly string[] }[] = [
-  { label: 'Record', events: RECORD_EVENTS },
-  { label: 'Messaging', events: MESSAGING_EVENTS },
-  { label: 'Operational', events: OPERATIONAL_EVENTS },
+/**
+ * The dialog's event checkboxes: the catalog's 16 events (`events`), grouped as the spec lists them,
+ * and the 3 operational ones of their own subscription (`operationalEvents`).
+ */
+export const EVENT_GROUPS: readonly {
+  label: string;
+  events: readonly string[];
+  field: 'events' | 'operationalEvents';
+}[] = [
+  { label: 'Record', events: RECORD_EVENTS, field: 'events' },
+  { label: 'Messaging', events: MESSAGING_EVENTS, field: 'events' },
+  { label: 'Operational', events: OPERATIONAL_EVENTS, field: 'operationalEvents' },
 ];
 
-export const SELECTABLE_EVENTS: readonly string[] = WEBHOOK_EVENTS;
+/** The events the Deliveries filter offers: the catalog's and the operational ones. */
+export const DELIVERED_EVENT_NAMES: readonly string[] = DELIVERED_EVENTS;
 
 const recordEvents: ReadonlySet<string> = new Set(RECORD_EVENTS);
 export const isRecordEvent = (event: string) => recordEvents.has(event);

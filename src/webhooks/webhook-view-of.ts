@@ -24,6 +24,7 @@ export function webhookView(
     ...textValuesOf(webhook),
     events: webhook.events,
     legacyEvents: webhook.events.filter(isRetiredEvent),
+    operationalEvents: webhook.operationalEvents,
     enabled: webhook.enabled,
     disabledReason: webhook.disabledReason,
     disabledAt: webhook.disabledAt?.toISOString() ?? null,

@@ -97,6 +97,10 @@ export const webhookViewSchema = z
       description:
         'The retired type-specific events among `events` (older, imported webhooks): shown as (legacy).',
     }),
+    operationalEvents: z.array(z.string()).meta({
+      description:
+        'The operational events it also receives, about the workspace’s other webhooks (docs/events.md#operational-events).',
+    }),
     enabled: z.boolean(),
     disabledReason: z.string().nullable().meta({
       description:
@@ -166,6 +170,7 @@ export const webhookViewExample = {
   description: 'New and changed deals to the billing system',
   events: ['record.created', 'record.updated'],
   legacyEvents: [],
+  operationalEvents: [],
   enabled: true,
   disabledReason: null,
   disabledAt: null,

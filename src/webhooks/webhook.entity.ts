@@ -14,6 +14,10 @@ export class Webhook extends EditedRow {
   @Column({ type: 'text', array: true })
   events: string[];
 
+  /** The operational events it receives beside `events` (docs/events.md#operational-events). */
+  @Column({ name: 'operational_events', type: 'text', array: true, default: () => `'{}'` })
+  operationalEvents: string[];
+
   /** The signing secret, sealed (SecretBox). Never returned: `hasSecret` reports it. */
   @Column({ name: 'secret_sealed', type: 'text', nullable: true })
   secretSealed: string | null;

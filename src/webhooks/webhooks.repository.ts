@@ -55,7 +55,7 @@ export class WebhooksRepository {
     return this.manager.existsBy(Webhook, { workspaceId, id });
   }
 
-  /** The enabled webhooks that subscribe to any of `events`. */
+  /** The enabled webhooks that subscribe to any of `events` (catalog or operational). */
   async enabledSubscribers(workspaceId: string, events: string[]): Promise<Webhook[]> {
     const rows = await enabledSubscribersOf.rows(this.manager, { workspaceId, events });
     return rows.map((row) => entityFromRow(this.manager, Webhook, row, 'w'));
@@ -69,10 +69,13 @@ export class WebhooksRepository {
   ): Promise<boolean> {
     const query = this.manager
       .createQueryBuilder(Webhook, 'w')
-      .where('w.workspace_id = :workspaceId AND w.enabled AND :event = ANY(w.events)', {
-        workspaceId,
-        event,
-      });
+      .where(
+        'w.workspace_id = :workspaceId AND w.enabled AND (:event = ANY(w.events) OR :event = ANY(w.operational_events))',
+        {
+          workspaceId,
+          event,
+        },
+      );
     if (options.except) query.andWhere('w.id <> :except', { except: options.except });
     return query.getExists();
   }
@@ -85,6 +88,7 @@ export class WebhooksRepository {
       enabled: true,
       disabledReason: null,
       disabledAt: null,
+      operationalEvents: [],
       standardWebhooks: true,
       recordTrigger: null,
       recordSources: null,
@@ -208,5 +212,8 @@ export class WebhooksRepository {
 const enabledSubscribersOf = new PreparedSelect(['workspaceId', 'events'] as const, (manager, parameters) =>
   manager
     .createQueryBuilder(Webhook, 'w')
-    .where('w.workspace_id = :workspaceId AND w.enabled AND w.events && :events', parameters),
+    .where(
+      'w.workspace_id = :workspaceId AND w.enabled AND (w.events && :events OR w.operational_events && :events)',
+      parameters,
+    ),
 );

@@ -279,6 +279,7 @@ export class WebhooksService {
       recordTrigger: webhook.recordTrigger,
       recordSources: webhook.recordSources,
       events: webhook.events,
+      operationalEvents: webhook.operationalEvents,
       enabled: webhook.enabled,
       standardWebhooks: webhook.standardWebhooks,
       recordOwnerUserId: webhook.recordOwnerUserId,

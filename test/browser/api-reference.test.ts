@@ -126,6 +126,7 @@ describe('web app: API reference in a browser', () => {
     await expect(
       events.evaluateAll((items) => items.map((item) => item.getAttribute('data-event'))),
     ).resolves.toEqual(Object.keys(document.webhooks));
+    // The catalog's 16 events and the 3 operational ones.
     expect(Object.keys(document.webhooks)).toHaveLength(19);
 
     const created = page.locator('[data-testid=api-event][data-event="record.created"]');

@@ -85,7 +85,8 @@ describe('web app: webhooks in a browser', () => {
   it('adds a webhook with a secret, two headers and a record type; it is listed', async () => {
     await page.getByTestId('webhook-add').click();
     await dialog().waitFor();
-    // The 19 events, grouped Record (5), Messaging (11) and Operational (3).
+    // The catalog's 16 events, grouped Record (5) and Messaging (11), and the 3 operational ones
+    // (their own subscription, operationalEvents).
     await expect(dialog().getByTestId('webhook-event').count()).resolves.toBe(19);
     await expect(dialog().locator('[data-group=Record] [data-testid=webhook-event]').count()).resolves.toBe(
       5,

@@ -29,12 +29,8 @@ const READ_ONLY_TOOLS_LIST_MAX_BYTES = 25_000;
  * A default connection's list does not: 30,812 bytes, of which manage_webhooks is 23,045 (input 12,043,
  * output 10,483). It was 73,773 with the read-only twins listed beside it and descriptions in the
  * output schemas. What reaching 25,000 would cost is in docs/api.md; this bound makes growth a decision.
- * Decided for issue 37 (item 1): +1.1 KB for the 3 operational events in the event enums, the
- * webhook's disabledReason and disabledAt, and list_notices / dismiss_notice (one output schema for
- * both); what the model reads (the context above) stays under its 25,000. With main's changes of the
- * same day (Standard Webhooks by default) it measured 32,220 bytes (manage_webhooks input 12,787, output 11,133).
  */
-const TOOLS_LIST_MAX_BYTES = 32_500;
+const TOOLS_LIST_MAX_BYTES = 31_000;
 
 type Schema = Record<string, any>;
 

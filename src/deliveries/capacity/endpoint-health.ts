@@ -37,6 +37,13 @@ export class EndpointHealth {
   private readonly states = new Map<string, EndpointState>();
   /** Endpoints read with no stored state (none was ever saved). */
   private readonly unsaved = new Set<string>();
+  /**
+   * Each endpoint's latest save under way. Saves of one endpoint run one after another, in the
+   * order its state moved: two attempts finishing together otherwise could commit Degraded after
+   * Failing, and the stored state (which the Failing announcement and the auto-disable check) would
+   * lag behind this worker's.
+   */
+  private readonly saving = new Map<string, Promise<void>>();
   private watcher: EndpointWatcher | undefined;
 
   constructor(
@@ -102,15 +109,23 @@ export class EndpointHealth {
   private async move(key: LaneKey, previous: EndpointState, next: EndpointState): Promise<EndpointState> {
     this.remember(key.webhookId, next);
     const firstLearnt = this.unsaved.delete(key.webhookId);
-    if (firstLearnt || next.state !== previous.state || next.reason !== previous.reason) {
+    if (firstLearnt || next.state !== previous.state || next.reason !== previous.reason)
+      await this.saveInTurn(key, next);
+    return next;
+  }
+
+  private async saveInTurn(key: LaneKey, state: EndpointState): Promise<void> {
+    const save = (this.saving.get(key.webhookId) ?? Promise.resolve()).then(async () => {
       try {
-        await this.store.save(key, next);
+        await this.store.save(key, state);
       } catch (error) {
         // The owner's view lags; the lanes go on with what this worker knows.
         this.logger.warn({ err: error, webhookId: key.webhookId }, 'could not save the endpoint state');
       }
-    }
-    return next;
+    });
+    this.saving.set(key.webhookId, save);
+    await save;
+    if (this.saving.get(key.webhookId) === save) this.saving.delete(key.webhookId);
   }
 
   private remember(webhookId: string, state: EndpointState): EndpointState {

@@ -1,7 +1,7 @@
 import type { FieldDef, StoredValue } from '../../record-model/field-kinds';
 import { diffSnapshots, EMPTY_SNAPSHOT, type RecordSnapshot } from '../../records/record-change';
 import type { RecordEventData } from '../../records/redaction';
-import { isOperationalEvent, isRecordEvent, type WebhookEvent } from '../../shared/events/event-catalog';
+import { isOperationalEvent, isRecordEvent, type DeliveredEvent } from '../../shared/events/event-catalog';
 import { operationalSample } from '../alerts/operational-samples';
 
 /** A sample value of each field kind a sample record shows (other kinds are left out). */
@@ -53,7 +53,7 @@ const VERSIONS: Record<string, [number | null, number | null]> = {
  * carry made-up provider ids.
  */
 export function testEventData(
-  event: WebhookEvent,
+  event: DeliveredEvent,
   ids: { recordId: string; causeId: string; entityId: string; accountId: string },
   type?: SampleRecordType,
 ): Record<string, unknown> {

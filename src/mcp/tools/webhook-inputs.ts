@@ -47,6 +47,9 @@ export const webhookInputs = {
       'The events to receive. record.* events follow recordTrigger or recordSources; messaging.* come from ' +
       'connected messaging accounts.',
   }),
+  operationalEvents: webhookFields.operationalEvents.describe(
+    "Also receive these, about the workspace's other webhooks. Default none.",
+  ),
   secret: webhookFields.secret.describe(
     'Signs every delivery (X-Webhook-Signature). Never returned (hasSecret says if set); null removes it.',
   ),

@@ -1,9 +1,9 @@
 // What each event of the catalog announces, written once (docs/events.md#record-events): the OpenAPI
 // `webhooks` section describes each event with it, and the webhook dialog shows it beside each
 // event's checkbox. Text with `code` spans, as the OpenAPI document's descriptions are written.
-import { isRetiredEvent, type WebhookEvent } from './event-catalog';
+import { isRetiredEvent, type DeliveredEvent } from './event-catalog';
 
-export const EVENT_DESCRIPTIONS: Readonly<Record<WebhookEvent, string>> = {
+export const EVENT_DESCRIPTIONS: Readonly<Record<DeliveredEvent, string>> = {
   'record.created':
     'A record of a configured source type is created. `data.record.fields` holds its after-values.',
   'record.updated':
@@ -39,5 +39,5 @@ const RETIRED_DESCRIPTION =
 /** The description of any event name: the catalog's, the retired one's, or none for an unknown name. */
 export function describeEvent(name: string): string | undefined {
   if (isRetiredEvent(name)) return RETIRED_DESCRIPTION;
-  return Object.hasOwn(EVENT_DESCRIPTIONS, name) ? EVENT_DESCRIPTIONS[name as WebhookEvent] : undefined;
+  return Object.hasOwn(EVENT_DESCRIPTIONS, name) ? EVENT_DESCRIPTIONS[name as DeliveredEvent] : undefined;
 }

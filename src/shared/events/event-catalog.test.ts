@@ -8,15 +8,23 @@ import {
   RECORD_EVENTS,
   RETIRED_EVENTS,
   WEBHOOK_EVENTS,
+  DELIVERED_EVENTS,
 } from './event-catalog';
 
 describe('event catalog', () => {
-  it('holds the 19 selectable events: 5 record, 11 messaging and 3 operational, no duplicates', () => {
+  it('holds the 16 selectable events: 5 record and 11 messaging, no duplicates', () => {
     expect(RECORD_EVENTS).toHaveLength(5);
     expect(MESSAGING_EVENTS).toHaveLength(11);
+    expect(WEBHOOK_EVENTS).toHaveLength(16);
+    expect(new Set(WEBHOOK_EVENTS).size).toBe(16);
+  });
+
+  it('keeps the 3 operational events out of the catalog; the service delivers all 19', () => {
     expect(OPERATIONAL_EVENTS).toHaveLength(3);
-    expect(WEBHOOK_EVENTS).toHaveLength(19);
-    expect(new Set(WEBHOOK_EVENTS).size).toBe(19);
+    expect(OPERATIONAL_EVENTS.some((event) => (WEBHOOK_EVENTS as readonly string[]).includes(event))).toBe(
+      false,
+    );
+    expect(new Set(DELIVERED_EVENTS).size).toBe(19);
   });
 
   it('holds the 15 retired type-specific names, none of them selectable', () => {

@@ -48,6 +48,7 @@ const FIELD_WRITES: {
 } = {
   url: 'own', // normalized (webhook-url.ts)
   events: 'own', // checked (events-rule.ts)
+  operationalEvents: 'own', // without duplicates
   secret: 'own', // sealed
   headers: 'own', // checked, sealed, names kept apart
   bodyTemplate: 'copy', // after validateBodyTemplate
@@ -89,6 +90,8 @@ export async function applyWebhookWrite(
   if (input.url !== undefined) webhook.url = normalizeWebhookUrl(input.url);
   writeTextFields(webhook, input);
   if (input.events !== undefined) webhook.events = checkWebhookEvents(input.events);
+  if (input.operationalEvents !== undefined)
+    webhook.operationalEvents = [...new Set(input.operationalEvents)];
   // A new secret replaces the saved one at once, ending a rotation's grace; the saved value sent
   // again is no change and keeps it.
   if (input.secret !== undefined && input.secret !== webhooks.secretsOf(webhook).secret)

@@ -4,14 +4,20 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
  * Endpoint failure notices and auto-disable (issue 37, docs/deliveries.md#when-an-endpoint-keeps-failing):
  * a webhook the service disabled says why and since when; an endpoint's Failing episode is
  * announced once (whichever worker saw it first); the notices of the webhook's owner and the
- * workspace's Admins, each mailed once; operational events kept as sent in stored_events.
+ * workspace's Admins, each mailed once; the operational events a webhook subscribes to, kept as
+ * sent in stored_events.
  */
 export class EndpointAlerts1764723600000 implements MigrationInterface {
   name = 'EndpointAlerts1764723600000';
 
   async up(db: QueryRunner): Promise<void> {
     await db.query(
-      `ALTER TABLE webhooks ADD COLUMN disabled_reason text, ADD COLUMN disabled_at timestamptz`,
+      `ALTER TABLE webhooks ADD COLUMN disabled_reason text, ADD COLUMN disabled_at timestamptz,
+         ADD COLUMN operational_events text[] NOT NULL DEFAULT '{}'`,
+    );
+    // Beside webhooks_events_idx, so a subscriber lookup over both lists stays on indexes.
+    await db.query(
+      `CREATE INDEX webhooks_operational_events_idx ON webhooks USING gin (operational_events) WHERE enabled`,
     );
     await db.query(`ALTER TABLE endpoint_states ADD COLUMN failing_announced_at timestamptz`);
     await db.query(`
@@ -44,6 +50,8 @@ export class EndpointAlerts1764723600000 implements MigrationInterface {
     );
     await db.query(`DROP TABLE notices`);
     await db.query(`ALTER TABLE endpoint_states DROP COLUMN failing_announced_at`);
-    await db.query(`ALTER TABLE webhooks DROP COLUMN disabled_reason, DROP COLUMN disabled_at`);
+    await db.query(
+      `ALTER TABLE webhooks DROP COLUMN disabled_reason, DROP COLUMN disabled_at, DROP COLUMN operational_events`,
+    );
   }
 }
