@@ -55,8 +55,7 @@ function manageWebhooksTool(actions: WebhookAction[]): McpTool {
     description:
       'Webhooks (signed JSON POSTs of CRM events): create, list, get, update, rotate their secret, delete; their ' +
       'deliveries: list, read one with its attempts, resend one or the failed ones since a time; your notices. ' +
-      'Each action takes ' +
-      'its own inputs. For record events call get_record_model first (ids, schemaRevision). Delete is final.',
+      'For record events call get_record_model first (ids, schemaRevision).',
     input,
     output: z.union(outputs as [z.ZodObject, z.ZodObject, ...z.ZodObject[]]),
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
