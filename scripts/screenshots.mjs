@@ -140,9 +140,16 @@ async function appFetch(page, method, path, body) {
 }
 
 async function seed(page, receiverUrl) {
-  const webhook = (url, description, events) =>
-    appFetch(page, 'POST', '/app/api/webhooks', { url, description, events });
-  await webhook(`${receiverUrl}/ok`, 'CRM sync', ['record.created', 'record.updated']);
+  const webhook = (url, description, events, operationalEvents = []) =>
+    appFetch(page, 'POST', '/app/api/webhooks', { url, description, events, operationalEvents });
+  // It also hears of the others' trouble (their operational events, their own subscription): the
+  // log then lists the 410's webhook.endpoint.disabled and webhook.delivery.exhausted, delivered.
+  await webhook(
+    `${receiverUrl}/ok`,
+    'CRM sync',
+    ['record.created', 'record.updated'],
+    ['webhook.endpoint.failing', 'webhook.endpoint.disabled', 'webhook.delivery.exhausted'],
+  );
   await webhook(`${receiverUrl}/gone`, 'Billing bridge (retired endpoint)', ['record.created']);
   await webhook(`${receiverUrl}/busy`, 'Partner portal', ['record.updated']);
 

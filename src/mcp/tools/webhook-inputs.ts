@@ -1,11 +1,7 @@
 import { z } from 'zod';
 import { listAllDeliveriesQuery } from '../../deliveries/log/delivery-query';
 import { WEBHOOK_EVENTS } from '../../shared/events/event-catalog';
-import {
-  SECRET_ROTATION_GRACE_HOURS_DEFAULT,
-  SECRET_ROTATION_GRACE_HOURS_MAX,
-  WEBHOOK_SECRET_MAX,
-} from '../../shared/limits';
+import { SECRET_ROTATION_GRACE_HOURS_DEFAULT, WEBHOOK_SECRET_MAX } from '../../shared/limits';
 import { RESERVED_HEADER_NAMES, WEBHOOK_HEADERS_TOTAL_MAX } from '../../shared/webhooks/webhook-headers';
 import { WEBHOOK_URL_MAX } from '../../shared/webhooks/webhook-url';
 import { recordFilterSchema, recordQuerySchema } from '../../records/query/record-query';
