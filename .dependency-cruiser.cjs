@@ -27,6 +27,8 @@ const ROOMS = [
   'engine',
   // Lanes, held deliveries, endpoint health, metrics: around the engine.
   'capacity',
+  // A failing endpoint's notices, e-mails, operational events and auto-disable.
+  'alerts',
   // The delivery log: list, Event Details, stats, health, resend, Retry now.
   'log',
   // A test event: a sample delivered like any other, shown as the log shows it.

@@ -11,6 +11,7 @@ import { createDeliveryCapacity, type DeliveryCapacity } from '../src/deliveries
 import { DeliveryLanes, type LaneObserver } from '../src/deliveries/capacity/delivery-lanes';
 import { DeliveryAttemptsRepository } from '../src/deliveries/store';
 import type { HeldDeliveries } from '../src/deliveries/capacity/held-deliveries';
+import type { EndpointAlerts } from '../src/deliveries/alerts/endpoint-alerts';
 import { createDeliveryActivities } from './delivery.activities';
 import { createHeldDeliveryActivities } from './held-deliveries.activities';
 import { createRecordErasureActivities } from './record-erasure.activities';
@@ -31,6 +32,8 @@ export interface ActivityDeps {
   laneObserver?: LaneObserver;
   /** The held deliveries, which an operator releases by hand from their endpoint's workflow. */
   held?: HeldDeliveries;
+  /** Notices, operational events and auto-disable of endpoints that keep failing. */
+  alerts?: EndpointAlerts;
 }
 
 /**
@@ -45,12 +48,15 @@ export function createActivities(deps: ActivityDeps) {
     logger: deps.logger,
   });
   const capacity = deps.capacity ?? createDeliveryCapacity(deps);
+  const { alerts } = deps;
+  if (alerts) capacity.health.watch(alerts);
   const history = new DeliveryAttemptsRepository(deps.dataSource.manager);
   const lanes = new DeliveryLanes({
     attempts,
     ...capacity,
     markWaiting: (deliveryId) => history.markWaiting(deliveryId),
     observer: deps.laneObserver,
+    onFailedForGood: alerts ? (request) => alerts.failedForGood(request) : undefined,
   });
   return {
     ...createRecordErasureActivities(deps),

@@ -3,7 +3,8 @@
 // each "Failed · retrying at …"), Event Details (also of a retrying delivery, with Retry
 // now), the Dashboard's webhook health and chart, the Webhooks list with each webhook's health word,
 // a webhook's Health dialog, "Resend failed since…" with its preview, the lists as cards on a 390 px
-// phone and a last row's ⋯ menu opening upward, taken by a real headless Chromium of the real app,
+// phone and a last row's ⋯ menu opening upward, a webhook the service disabled (its 410) with why and
+// since when, and the Notices bell's panel, taken by a real headless Chromium of the real app,
 // so anyone can look without setting anything up.
 //
 // It starts the embedded stack exactly as `npm start` does (the built dist/src/main.js: PostgreSQL,
@@ -74,6 +75,7 @@ async function startStack(dataDir) {
   const ports = await onFreePorts(freePort);
   const port = Number(ports.PORT);
   const env = { ...process.env, LOG_LEVEL: 'warn', DATA_DIR: dataDir, ...ports };
+  const mailApi = `http://127.0.0.1:${ports.MAIL_CATCHER_UI_PORT}/api/v1`;
   // The stack's own mail catcher, whatever this shell points at.
   delete env.MAIL_URL;
   let output = '';
@@ -99,7 +101,26 @@ async function startStack(dataDir) {
     await stop();
     throw error;
   }
-  return { baseUrl: `http://127.0.0.1:${port}`, stop };
+  return { baseUrl: `http://127.0.0.1:${port}`, mailApi, stop };
+}
+
+/** The newest link of a kind mailed to `to`, read from the stack's mail catcher (Mailpit's JSON API). */
+async function mailedLink(mailApi, to, pattern) {
+  let link;
+  await waitUntil(
+    async () => {
+      const search = await fetch(`${mailApi}/search?query=${encodeURIComponent(`to:"${to}"`)}`);
+      for (const { ID } of (await search.json()).messages ?? []) {
+        const message = await (await fetch(`${mailApi}/message/${ID}`)).json();
+        link = pattern.exec(message.Text)?.[0];
+        if (link) return true;
+      }
+      return false;
+    },
+    `a link mailed to ${to}`,
+    DELIVERY_TIMEOUT_MS,
+  );
+  return link;
 }
 
 /**
@@ -119,9 +140,16 @@ async function appFetch(page, method, path, body) {
 }
 
 async function seed(page, receiverUrl) {
-  const webhook = (url, description, events) =>
-    appFetch(page, 'POST', '/app/api/webhooks', { url, description, events });
-  await webhook(`${receiverUrl}/ok`, 'CRM sync', ['record.created', 'record.updated']);
+  const webhook = (url, description, events, operationalEvents = []) =>
+    appFetch(page, 'POST', '/app/api/webhooks', { url, description, events, operationalEvents });
+  // It also hears of the others' trouble (their operational events, their own subscription): the
+  // log then lists the 410's webhook.endpoint.disabled and webhook.delivery.exhausted, delivered.
+  await webhook(
+    `${receiverUrl}/ok`,
+    'CRM sync',
+    ['record.created', 'record.updated'],
+    ['webhook.endpoint.failing', 'webhook.endpoint.disabled', 'webhook.delivery.exhausted'],
+  );
   await webhook(`${receiverUrl}/gone`, 'Billing bridge (retired endpoint)', ['record.created']);
   await webhook(`${receiverUrl}/busy`, 'Partner portal', ['record.updated']);
 
@@ -189,6 +217,14 @@ async function main() {
     await page.getByTestId('sign-up-password').fill('correct horse battery');
     await page.getByTestId('sign-up-workspace').fill('Analytical Engines');
     await page.getByTestId('sign-up-submit').click();
+    // The address is proven by the link mailed to it, as a person does (docs/mail.md).
+    await page.getByTestId('check-inbox').waitFor();
+    const link = new URL(
+      await mailedLink(stack.mailApi, 'ada@example.com', /https?:\/\/\S+\/app\/verify-email\?token=\S+/),
+    );
+    // Opened where the browser signed up (the link names PUBLIC_URL, localhost), so its cookie goes along.
+    await page.goto(`${stack.baseUrl}${link.pathname}${link.search}`);
+    await page.getByTestId('verify-email-continue').click();
     await page.getByTestId('onboarding-skip').click();
     await page.getByTestId('dashboard').waitFor();
     await seed(page, receiver.url);
@@ -209,9 +245,11 @@ async function main() {
     await page.goto(`${stack.baseUrl}/deliveries?status=failed`);
     await page.getByTestId('deliveries-total').waitFor();
     await shoot('deliveries-failed');
-    // Failed lists the retrying deliveries too: Event Details of one that failed for good.
+    // Failed lists the retrying deliveries too: Event Details of one that failed for good, the 410
+    // (its webhook's later deliveries were not sent: the service disabled it at that answer).
     await page
       .locator('[data-testid=delivery-row][data-state=failed]')
+      .filter({ hasText: '410' })
       .first()
       .getByTestId('delivery-open')
       .click();
@@ -251,6 +289,21 @@ async function main() {
     await page.goto(`${stack.baseUrl}/webhooks`);
     await page.getByTestId('webhook-verdict').first().waitFor();
     await shoot('webhooks');
+    // The 410 receiver's webhook was disabled by the service at its first attempt (issue 37): the
+    // row and the dialog say why and since when, and the header's Notices bell has its notice.
+    const goneRow = page.locator(`[data-testid=webhook-row][data-url="${receiver.url}/gone"]`);
+    await goneRow.getByTestId('webhook-disabled-by-service').waitFor();
+    await goneRow.scrollIntoViewIfNeeded();
+    await shoot('webhook-disabled-by-service', false);
+    await page.getByTestId('notices-bell').click();
+    await page.getByTestId('notices-panel').getByTestId('notice').first().waitFor();
+    await shoot('notices', false);
+    await page.getByTestId('notices-bell').click();
+    await goneRow.getByTestId('webhook-open').click();
+    await page.getByTestId('webhook-dialog').getByTestId('webhook-disabled-by-service').waitFor();
+    await shoot('webhook-dialog-disabled-by-service', false);
+    await page.keyboard.press('Escape');
+    await page.getByTestId('webhook-dialog').waitFor({ state: 'detached' });
     await page.getByTestId('webhook-row').first().getByTestId('webhook-menu').click();
     await page.getByTestId('webhook-show-health').click();
     await page.getByTestId('webhook-health-dialog').getByTestId('deliveries-chart').waitFor();

@@ -182,6 +182,17 @@ export const configSchema = z.object({
    */
   DELIVERY_ATTEMPT_DETAILS_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
   /**
+   * Seconds an endpoint may stay Failing, every attempt failing, before the service disables its
+   * webhook (docs/deliveries.md#when-an-endpoint-keeps-failing). 5 days by default, as Svix; 0 never
+   * disables for this (a 410 Gone still does).
+   */
+  WEBHOOK_AUTO_DISABLE_AFTER_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(365 * 86_400)
+    .default(5 * 86_400),
+  /**
    * The SMTP server mail goes out through (docs/mail.md): `smtp://` (STARTTLS when offered) or
    * `smtps://` (TLS from the start), with `user:password@` when it asks for them. Unset: the
    * embedded stack (`npm start`) runs a local mail catcher and sends there.

@@ -20,6 +20,7 @@ import { createServices, identityHooks, type Services } from './services';
 import { deliveriesRoutes } from '../deliveries/log/deliveries.routes';
 import { resendBatchesRoutes } from '../deliveries/resend/resend-batches.routes';
 import { testEventsRoutes } from '../deliveries/test-events/test-events.routes';
+import { noticesRoutes } from '../deliveries/alerts/notices.routes';
 import { webhooksRoutes } from '../webhooks/webhooks.routes';
 import type { TemporalHandle } from '../temporal/client';
 import { requireApiKey } from '../api-keys/require-api-key';
@@ -112,6 +113,7 @@ export function createApp(deps: AppDeps, services: Services = createServices(dep
     retryNow,
     testEvents,
     resendBatches,
+    notices,
     messaging,
     oauthServer,
     oauthTokens,
@@ -159,6 +161,7 @@ export function createApp(deps: AppDeps, services: Services = createServices(dep
   web.use(modelRoutes({ dataSource, modelChanges }).routes());
   web.use(deliveriesRoutes({ deliveries, retryNow, workspaceHealth, web: true }).routes());
   web.use(testEventsRoutes({ testEvents }).routes());
+  web.use(noticesRoutes({ notices }).routes());
   web.use(resendBatchesRoutes({ resendBatches, web: true }).routes());
   web.use(connectedAccountsRoutes({ messaging }).routes());
   web.use(connectedAppsRoutes({ connections: oauthConnections }).routes());
@@ -175,7 +178,16 @@ export function createApp(deps: AppDeps, services: Services = createServices(dep
       dataSource,
       share: byWorkspace,
       quota: withinQuota,
-      tools: mcpTools({ dataSource, records, webhooks, deliveries, retryNow, testEvents, resendBatches }),
+      tools: mcpTools({
+        dataSource,
+        records,
+        webhooks,
+        deliveries,
+        retryNow,
+        testEvents,
+        resendBatches,
+        notices,
+      }),
     }),
   );
 
@@ -201,6 +213,7 @@ export function createApp(deps: AppDeps, services: Services = createServices(dep
   rest.use(modelRoutes({ dataSource, modelChanges }).routes());
   rest.use(deliveriesRoutes({ deliveries, retryNow }).routes());
   rest.use(testEventsRoutes({ testEvents }).routes());
+  rest.use(noticesRoutes({ notices }).routes());
   rest.use(resendBatchesRoutes({ resendBatches }).routes());
   rest.use(webhooksRoutes({ webhooks, web: false }).routes());
   mount(app, rest);

@@ -5,7 +5,7 @@ import { deliveryWorkflowId } from '../../workflows/delivery.workflow';
 import { heldDeliveriesWorkflowId } from '../../workflows/held-deliveries.workflow';
 import { DeliveriesService } from '../deliveries/log/deliveries.service';
 import { RetryNowService } from '../deliveries/log/retry-now.service';
-import { DeliveryAttemptsRepository, type Delivery } from '../deliveries/store';
+import { DeliveryAttemptsRepository, EndpointStatesRepository, type Delivery } from '../deliveries/store';
 import { Dispatcher, type StartedBy } from '../deliveries/engine/dispatcher';
 import { WorkerStarts } from '../deliveries/engine/worker-starts';
 import { HeldDeliveries } from '../deliveries/capacity/held-deliveries';
@@ -25,6 +25,8 @@ import type { Config } from '../config';
 import type { IdentityHooks } from '../identity/identity-hooks';
 import type { Logger } from '../logger';
 import type { Mailer } from '../mail/mailer';
+import { EndpointAlerts } from '../deliveries/alerts/endpoint-alerts';
+import { NoticesService } from '../deliveries/alerts/notices.service';
 import { MessagingService } from '../messaging/messaging.service';
 import { seedBuiltinModel } from '../record-model/builtin-model';
 import { ModelChangesService } from '../record-model/model-changes.service';
@@ -101,7 +103,13 @@ export function createServices(deps: {
         }`
       : null;
   const deliveries = new DeliveriesService(dataSource, starter, temporalUrl, logger);
-  const webhooks = new WebhooksService(dataSource, box, loadWebhookHealth);
+  // Re-enabled by hand: the endpoint's state is forgotten, so its next attempts start afresh.
+  const webhooks = new WebhooksService(
+    dataSource,
+    box,
+    loadWebhookHealth,
+    (manager, workspaceId, webhookId) => new EndpointStatesRepository(manager).clear(workspaceId, webhookId),
+  );
   // One count per client address of credentials that are not valid: API keys and OAuth tokens.
   const invalidCredentials = FailureThrottle.postgres(
     (dataSource.driver as PostgresDriver).master as Pool,
@@ -143,6 +151,15 @@ export function createServices(deps: {
     webhooks,
     workspaceHealth: new WorkspaceHealthService(dataSource, webhooks),
     messaging: new MessagingService(dataSource, box, config, () => dispatcher.kick('messaging')),
+    alerts: new EndpointAlerts({
+      dataSource,
+      logger,
+      mailer: deps.mailer,
+      publicUrl: () => config.PUBLIC_URL,
+      autoDisableAfterMs: config.WEBHOOK_AUTO_DISABLE_AFTER_SECONDS * 1000,
+      onStored: () => dispatcher.kick('messaging'),
+    }),
+    notices: new NoticesService(dataSource),
     box,
   };
 }

@@ -211,6 +211,7 @@ async function run(
   });
   // Stopped before the database pool: a dispatch pass in flight finishes first.
   lifecycle.add('dispatcher', () => services.dispatcher.idle());
+  lifecycle.add('webhook notices being mailed', () => services.alerts.idle());
 
   if (options.worker) {
     say('Starting the Temporal worker…');
@@ -247,6 +248,7 @@ async function run(
         capacity,
         laneObserver,
         held: services.held,
+        alerts: services.alerts,
       },
       temporal.connection instanceof NativeConnection ? temporal.connection : undefined,
     );

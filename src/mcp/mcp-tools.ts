@@ -3,6 +3,7 @@ import type { TestEventsService } from '../deliveries/test-events/test-events.se
 import type { DeliveriesService } from '../deliveries/log/deliveries.service';
 import type { RetryNowService } from '../deliveries/log/retry-now.service';
 import type { ResendBatchesService } from '../deliveries/resend/resend-batches.service';
+import type { NoticesService } from '../deliveries/alerts/notices.service';
 import type { RecordsService } from '../records/records.service';
 import type { WebhooksService } from '../webhooks/webhooks.service';
 import type { McpTool } from './mcp-tool';
@@ -18,6 +19,7 @@ export const mcpTools = (deps: {
   retryNow: RetryNowService;
   testEvents: TestEventsService;
   resendBatches: ResendBatchesService;
+  notices: NoticesService;
 }): McpTool[] => [...recordTools(deps), ...webhookTools(deps)];
 
 /** The header a client sends to see only the tools that change nothing. */

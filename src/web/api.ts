@@ -46,6 +46,8 @@ import type { RecordPage, RecordView } from '../records/record-view';
 import type { listRecordsQuery, recordWriteBody } from '../records/records.schemas';
 import type { RecordSource, RecordTrigger } from '../webhooks/record-source-schemas';
 import type { WebhookPage, WebhookSecrets, WebhookView } from '../webhooks/webhook-view';
+import type { NoticeList, NoticeView } from '../deliveries/alerts/notice-view';
+export type { NoticeView };
 import type {
   createWebhookBody,
   listWebhooksQuery,
@@ -289,6 +291,10 @@ export const api = {
   rotateWebhookSecret: (id: string, input: SecretRotation) =>
     request<WebhookView>('POST', `${webhookPath(id)}/rotate-secret`, input),
   webhookSecrets: (id: string) => request<WebhookSecrets>('GET', `${webhookPath(id)}/secrets`),
+  /** Your notices of failing and disabled webhooks (docs/deliveries.md#when-an-endpoint-keeps-failing). */
+  notices: () => request<NoticeList>('GET', '/app/api/notices'),
+  dismissNotice: (id: string) =>
+    request<NoticeList>('POST', `/app/api/notices/${encodeURIComponent(id)}/dismiss`),
   deliveries: (query: DeliveryListQuery = {}) =>
     request<DeliveryPage>('GET', `/app/api/webhooks/deliveries${queryString(query)}`),
   /** Deliveries by outcome per hour or day (docs/deliveries.md, "Health and the chart of outcomes"). */

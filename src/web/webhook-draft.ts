@@ -1,6 +1,6 @@
 // The webhook dialog's draft of a webhook and the requests it leads to (only what changed,
 // docs/api.md#webhook-rules). No React here: the dialog and its parts use these.
-import { isRetiredEvent } from '../shared/events/event-catalog';
+import { isOperationalEvent, isRetiredEvent } from '../shared/events/event-catalog';
 import { SECRET_ROTATION_GRACE_HOURS_MAX, WEBHOOK_SECRET_MAX } from '../shared/limits';
 import {
   TEXT_FIELD_NAMES,
@@ -23,6 +23,8 @@ import { MASK, headerLines, isRecordEvent, maskedHeaderLines } from './webhooks'
 export type WebhookDraft = {
   url: string;
   events: string[];
+  /** The operational events it also receives (docs/events.md#operational-events). */
+  operationalEvents: string[];
   enabled: boolean;
   secret: string;
   /** Standard Webhooks headers on every delivery, beside X-Webhook-Signature. */
@@ -40,6 +42,7 @@ export const EMPTY_DRAFT: WebhookDraft = {
   url: '',
   ...byTextField(() => ''),
   events: [],
+  operationalEvents: [],
   enabled: true,
   secret: '',
   // On for new webhooks; left without a secret, the service generates one (read it here after).
@@ -58,6 +61,7 @@ export function draftOfWebhook(webhook: WebhookView, secrets: WebhookSecrets | u
     url: webhook.url,
     ...byTextField((field) => webhook[field] ?? ''),
     events: [...webhook.events],
+    operationalEvents: [...webhook.operationalEvents],
     enabled: webhook.enabled,
     secret: secrets ? (secrets.secret ?? '') : webhook.hasSecret ? MASK : '',
     standardWebhooks: webhook.standardWebhooks,
@@ -117,6 +121,9 @@ function checkDraft(draft: WebhookDraft, events = true): void {
 /** The events to send: retired names cannot be selected, so a changed list leaves them out. */
 const selectable = (events: readonly string[]) => events.filter((event) => !isRetiredEvent(event));
 
+/** The draft's operational events as the request takes them. */
+const operational = (draft: WebhookDraft) => draft.operationalEvents.filter(isOperationalEvent);
+
 /** What a field's sending may read beside the draft. */
 type SendContext = {
   /** The model's schema revision the dialog read, sent with record settings. */
@@ -164,6 +171,11 @@ export const DIALOG_FIELDS: {
     create: (draft) => selectable(draft.events),
     update: (draft, { initial }) =>
       sameSet(draft.events, initial.events) ? undefined : selectable(draft.events),
+  },
+  operationalEvents: {
+    create: (draft) => (draft.operationalEvents.length ? operational(draft) : undefined),
+    update: (draft, { initial }) =>
+      sameSet(draft.operationalEvents, initial.operationalEvents) ? undefined : operational(draft),
   },
   enabled: {
     create: (draft) => draft.enabled,

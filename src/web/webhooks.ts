@@ -3,9 +3,10 @@
 // page's filters are deliveries.ts). No React here: the pages and dialogs use these.
 import {
   MESSAGING_EVENTS,
+  OPERATIONAL_EVENTS,
   RECORD_EVENTS,
   RETIRED_EVENTS,
-  WEBHOOK_EVENTS,
+  DELIVERED_EVENTS,
   isRetiredEvent,
 } from '../shared/events/event-catalog';
 import { maySteerWebhook } from '../shared/webhooks/ownership-rule';
@@ -15,13 +16,22 @@ import type { Session, WebhookView } from './api';
 
 export { RETIRED_EVENTS, isRetiredEvent, parseHeaderLines };
 
-/** The dialog's event checkboxes, grouped as the spec lists them (16 events). */
-export const EVENT_GROUPS: readonly { label: string; events: readonly string[] }[] = [
-  { label: 'Record', events: RECORD_EVENTS },
-  { label: 'Messaging', events: MESSAGING_EVENTS },
+/**
+ * The dialog's event checkboxes: the catalog's 16 events (`events`), grouped as the spec lists them,
+ * and the 3 operational ones of their own subscription (`operationalEvents`).
+ */
+export const EVENT_GROUPS: readonly {
+  label: string;
+  events: readonly string[];
+  field: 'events' | 'operationalEvents';
+}[] = [
+  { label: 'Record', events: RECORD_EVENTS, field: 'events' },
+  { label: 'Messaging', events: MESSAGING_EVENTS, field: 'events' },
+  { label: 'Operational', events: OPERATIONAL_EVENTS, field: 'operationalEvents' },
 ];
 
-export const SELECTABLE_EVENTS: readonly string[] = WEBHOOK_EVENTS;
+/** The events the Deliveries filter offers: the catalog's and the operational ones. */
+export const DELIVERED_EVENT_NAMES: readonly string[] = DELIVERED_EVENTS;
 
 const recordEvents: ReadonlySet<string> = new Set(RECORD_EVENTS);
 export const isRecordEvent = (event: string) => recordEvents.has(event);

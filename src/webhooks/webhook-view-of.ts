@@ -24,7 +24,10 @@ export function webhookView(
     ...textValuesOf(webhook),
     events: webhook.events,
     legacyEvents: webhook.events.filter(isRetiredEvent),
+    operationalEvents: webhook.operationalEvents,
     enabled: webhook.enabled,
+    disabledReason: webhook.disabledReason,
+    disabledAt: webhook.disabledAt?.toISOString() ?? null,
     standardWebhooks: webhook.standardWebhooks,
     hasSecret: webhook.secretSealed !== null,
     // Past its grace a previous secret signs nothing, whether or not the sweep has dropped it yet.

@@ -97,7 +97,18 @@ export const webhookViewSchema = z
       description:
         'The retired type-specific events among `events` (older, imported webhooks): shown as (legacy).',
     }),
+    operationalEvents: z.array(z.string()).meta({
+      description:
+        'The operational events it also receives, about the workspace’s other webhooks (docs/events.md#operational-events).',
+    }),
     enabled: z.boolean(),
+    disabledReason: z.string().nullable().meta({
+      description:
+        'Why the service disabled the webhook: its endpoint failed every attempt for the auto-disable period, or answered 410 Gone (docs/deliveries.md). null when enabled, or disabled by a person. Enabling it again clears this.',
+    }),
+    disabledAt: timestamp.nullable().meta({
+      description: 'Since when the service has disabled it; null like disabledReason.',
+    }),
     standardWebhooks: z.boolean().meta({
       description:
         'Each POST also carries the Standard Webhooks headers webhook-id (the event id), webhook-timestamp and, with a secret, webhook-signature (v1,<base64>), for the standardwebhooks libraries.',
@@ -159,7 +170,10 @@ export const webhookViewExample = {
   description: 'New and changed deals to the billing system',
   events: ['record.created', 'record.updated'],
   legacyEvents: [],
+  operationalEvents: [],
   enabled: true,
+  disabledReason: null,
+  disabledAt: null,
   standardWebhooks: true,
   hasSecret: true,
   previousSecretExpiresAt: null,

@@ -14,6 +14,10 @@ export class Webhook extends EditedRow {
   @Column({ type: 'text', array: true })
   events: string[];
 
+  /** The operational events it receives beside `events` (docs/events.md#operational-events). */
+  @Column({ name: 'operational_events', type: 'text', array: true, default: () => `'{}'` })
+  operationalEvents: string[];
+
   /** The signing secret, sealed (SecretBox). Never returned: `hasSecret` reports it. */
   @Column({ name: 'secret_sealed', type: 'text', nullable: true })
   secretSealed: string | null;
@@ -41,6 +45,17 @@ export class Webhook extends EditedRow {
 
   @Column({ type: 'boolean', default: true })
   enabled: boolean;
+
+  /**
+   * Why the service disabled the webhook (its endpoint kept failing, or answered 410 Gone;
+   * docs/deliveries.md#when-an-endpoint-keeps-failing). null when enabled or disabled by a person.
+   */
+  @Column({ name: 'disabled_reason', type: 'text', nullable: true })
+  disabledReason: string | null;
+
+  /** Since when the service has disabled it; null like disabledReason. */
+  @Column({ name: 'disabled_at', type: 'timestamptz', nullable: true })
+  disabledAt: Date | null;
 
   /**
    * Standard Webhooks headers on every POST (`webhook-id`, `webhook-timestamp`, `webhook-signature`;

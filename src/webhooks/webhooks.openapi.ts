@@ -3,7 +3,7 @@ import type { ComponentSchemas } from '../http/openapi/components';
 import { answer, body, DELETED, type OperationSpec, pagedList, uuidParam } from '../http/openapi/operation';
 import type { Check, Same } from '../http/view-schemas';
 import { FILTER_CODES } from '../records/records.openapi';
-import { WEBHOOK_EVENTS } from '../shared/events/event-catalog';
+import { OPERATIONAL_EVENTS, WEBHOOK_EVENTS } from '../shared/events/event-catalog';
 import { recordSourceSchema, recordTriggerSchema } from './record-source-schemas';
 import {
   webhookCreatedExample,
@@ -94,7 +94,7 @@ export const WEBHOOK_OPERATIONS: OperationSpec[] = [
     path: '/api/v1/webhooks',
     operationId: 'createWebhook',
     summary: 'Create a webhook',
-    description: `Needs Create on API & Webhooks. \`events\`: one or more of ${WEBHOOK_EVENTS.join(', ')}. A URL without a scheme is saved with \`https://\`; custom headers need \`https://\` (or \`http://\` on localhost). \`recordTrigger\` or \`recordSources\` narrow the record events to lists of one type; only an Admin can choose another \`recordOwnerUserId\`. \`standardWebhooks\` (default true) adds the Standard Webhooks headers to every POST (then \`webhook-id\`, \`webhook-timestamp\` and \`webhook-signature\` are reserved header names); with it on and no \`secret\` sent, a secret is generated (\`whsec_\` + base64 of 32 random bytes, which the standardwebhooks libraries take as it is; never returned, read in the web app's dialog); \`secret: null\` creates an unsigned webhook.`,
+    description: `Needs Create on API & Webhooks. \`events\`: one or more of ${WEBHOOK_EVENTS.join(', ')}. \`operationalEvents\` (default none): any of ${OPERATIONAL_EVENTS.join(', ')}, news about the workspace's other webhooks. A URL without a scheme is saved with \`https://\`; custom headers need \`https://\` (or \`http://\` on localhost). \`recordTrigger\` or \`recordSources\` narrow the record events to lists of one type; only an Admin can choose another \`recordOwnerUserId\`. \`standardWebhooks\` (default true) adds the Standard Webhooks headers to every POST (then \`webhook-id\`, \`webhook-timestamp\` and \`webhook-signature\` are reserved header names); with it on and no \`secret\` sent, a secret is generated (\`whsec_\` + base64 of 32 random bytes, which the standardwebhooks libraries take as it is; never returned, read in the web app's dialog); \`secret: null\` creates an unsigned webhook.`,
     tag: 'Webhooks',
     body: body(createWebhookBody, createWebhookExample),
     success: answer(201, 'The new webhook.', webhookViewSchema, webhookCreatedExample),

@@ -21,6 +21,8 @@ export type NewWebhook = Partial<
     | 'previousSecretExpiresAt'
     | 'headersSealed'
     | 'headerNames'
+    | 'disabledReason'
+    | 'disabledAt'
   >
 >;
 
@@ -53,18 +55,29 @@ export class WebhooksRepository {
     return this.manager.existsBy(Webhook, { workspaceId, id });
   }
 
-  /** The enabled webhooks that subscribe to any of `events`. */
+  /** The enabled webhooks that subscribe to any of `events` (catalog or operational). */
   async enabledSubscribers(workspaceId: string, events: string[]): Promise<Webhook[]> {
     const rows = await enabledSubscribersOf.rows(this.manager, { workspaceId, events });
     return rows.map((row) => entityFromRow(this.manager, Webhook, row, 'w'));
   }
 
-  /** Whether an enabled webhook subscribes to `event`. */
-  async hasEnabledSubscriber(workspaceId: string, event: string): Promise<boolean> {
-    return this.manager
+  /** Whether an enabled webhook (other than `except`) subscribes to `event`. */
+  async hasEnabledSubscriber(
+    workspaceId: string,
+    event: string,
+    options: { except?: string } = {},
+  ): Promise<boolean> {
+    const query = this.manager
       .createQueryBuilder(Webhook, 'w')
-      .where('w.workspace_id = :workspaceId AND w.enabled AND :event = ANY(w.events)', { workspaceId, event })
-      .getExists();
+      .where(
+        'w.workspace_id = :workspaceId AND w.enabled AND (:event = ANY(w.events) OR :event = ANY(w.operational_events))',
+        {
+          workspaceId,
+          event,
+        },
+      );
+    if (options.except) query.andWhere('w.id <> :except', { except: options.except });
+    return query.getExists();
   }
 
   /** A new, unsaved webhook of the workspace: no secret, no headers, enabled, Standard Webhooks on. */
@@ -73,6 +86,9 @@ export class WebhooksRepository {
       description: null,
       bodyTemplate: null,
       enabled: true,
+      disabledReason: null,
+      disabledAt: null,
+      operationalEvents: [],
       standardWebhooks: true,
       recordTrigger: null,
       recordSources: null,
@@ -164,6 +180,23 @@ export class WebhooksRepository {
     return count;
   }
 
+  /**
+   * The service disables a webhook whose endpoint keeps failing (docs/deliveries.md#when-an-endpoint-keeps-failing),
+   * saying why; the webhook as it now is, or null when it was already disabled or is gone (another
+   * worker, or a person, came first). `updated_at` stays: nobody edited it.
+   */
+  async disableByService(workspaceId: string, id: string, reason: string): Promise<Webhook | null> {
+    const rows: { id: string }[] = await this.manager.query(
+      `WITH disabled AS (
+         UPDATE webhooks SET enabled = false, disabled_reason = $3, disabled_at = now()
+          WHERE workspace_id = $1 AND id = $2 AND enabled
+          RETURNING id)
+       SELECT id FROM disabled`,
+      [workspaceId, id, reason],
+    );
+    return rows.length ? this.find(workspaceId, id) : null;
+  }
+
   /** Seals new header values into the webhook (not saved yet); the names stay readable. */
   setHeaders(webhook: Webhook, headers: Record<string, string> | null): void {
     webhook.headersSealed = headers ? this.secretBox().seal(JSON.stringify(headers)) : null;
@@ -179,5 +212,8 @@ export class WebhooksRepository {
 const enabledSubscribersOf = new PreparedSelect(['workspaceId', 'events'] as const, (manager, parameters) =>
   manager
     .createQueryBuilder(Webhook, 'w')
-    .where('w.workspace_id = :workspaceId AND w.enabled AND w.events && :events', parameters),
+    .where(
+      'w.workspace_id = :workspaceId AND w.enabled AND (w.events && :events OR w.operational_events && :events)',
+      parameters,
+    ),
 );

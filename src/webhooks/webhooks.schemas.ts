@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { withCode } from '../errors/zod-issues';
+import { OPERATIONAL_EVENTS } from '../shared/events/event-catalog';
 import { canonicalUuid } from '../shared/id-spelling';
 import {
   BODY_TEMPLATE_MAX,
@@ -64,6 +65,8 @@ export const webhookFields = {
   // The plain text fields (description…), described in src/shared/webhooks/webhook-fields.ts.
   ...textFields,
   events: z.array(z.string().max(100)).max(50),
+  // Beside the catalog's events, not among them (docs/events.md#operational-events).
+  operationalEvents: z.array(z.enum(OPERATIONAL_EVENTS)).max(OPERATIONAL_EVENTS.length),
   secret: secret.nullable().meta({ minLength: 1, maxLength: WEBHOOK_SECRET_MAX }),
   // The shape bounds only cap the request; the rules (with their customCodes) are checked by the
   // header and template rules, and the documents advertise those real limits.

@@ -36,6 +36,13 @@ export type WebhookHealthSource = (
   webhookIds: readonly string[],
 ) => Promise<Map<string, WebhookHealth>>;
 
+/** What else a re-enable clears, given by the composition root. */
+export type WebhookReEnabled = (
+  manager: EntityManager,
+  workspaceId: string,
+  webhookId: string,
+) => Promise<void>;
+
 /** A secret the service makes (a rotation or a create without one): whsec_ + base64 of 32 random bytes. */
 const generatedSecret = () => newWebhookSecret(randomBytes(GENERATED_SECRET_BYTES));
 
@@ -54,6 +61,8 @@ export class WebhooksService {
     box: SecretBox,
     /** The delivery log's health of these webhooks (the deliveries feature counts it). */
     private readonly healthOf: WebhookHealthSource,
+    /** After a disabled webhook is enabled again, in its transaction (the deliveries feature forgets its endpoint's state). */
+    private readonly onReEnabled?: WebhookReEnabled,
   ) {
     this.webhooks = new WebhooksRepository(dataSource.manager, box);
   }
@@ -149,7 +158,9 @@ export class WebhooksService {
       if (!maySteerWebhook(editor, webhook.recordOwnerUserId)) {
         checkWebhookSteering(editor, this.sendingSettings(webhook), unmasked);
       }
+      const wasEnabled = webhook.enabled;
       await applyWebhookWrite(manager, webhooks, actor, webhook, unmasked, { channel, creating: false });
+      if (!wasEnabled && webhook.enabled) await this.onReEnabled?.(manager, actor.workspace.id, webhook.id);
     });
   }
 
@@ -268,6 +279,7 @@ export class WebhooksService {
       recordTrigger: webhook.recordTrigger,
       recordSources: webhook.recordSources,
       events: webhook.events,
+      operationalEvents: webhook.operationalEvents,
       enabled: webhook.enabled,
       standardWebhooks: webhook.standardWebhooks,
       recordOwnerUserId: webhook.recordOwnerUserId,

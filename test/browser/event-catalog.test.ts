@@ -1,5 +1,5 @@
 import type { Page } from 'playwright-core';
-import { WEBHOOK_EVENTS } from '../../src/shared/events/event-catalog';
+import { DELIVERED_EVENTS } from '../../src/shared/events/event-catalog';
 import { EVENT_DESCRIPTIONS } from '../../src/shared/events/event-catalog-descriptions';
 import { appFetch, eventually, screenshot, useBrowserSession } from '../helpers/browser';
 import { importLegacyWebhook } from '../helpers/legacy-import';
@@ -40,7 +40,7 @@ describe('web app: the event catalog in a browser', () => {
     await page.getByTestId('nav-webhooks').click();
     await page.getByTestId('webhook-add').click();
     await dialog().waitFor();
-    for (const event of WEBHOOK_EVENTS) {
+    for (const event of DELIVERED_EVENTS) {
       // The catalog's text, its `code` spans drawn as code.
       await expect(option(event).getByTestId('webhook-event-description').textContent()).resolves.toBe(
         EVENT_DESCRIPTIONS[event].replace(/`/g, ''),
@@ -115,7 +115,7 @@ describe('web app: the event catalog in a browser', () => {
     });
     await page.goto(`${app.baseUrl}/deliveries`);
     await page.getByTestId('deliveries-page').waitFor();
-    await expect(eventFilter()).resolves.toEqual(['All events', ...WEBHOOK_EVENTS]);
+    await expect(eventFilter()).resolves.toEqual(['All events', ...DELIVERED_EVENTS]);
   });
 
   it('adds the retired events of this workspace’s imported webhooks and deliveries, marked (legacy)', async () => {
@@ -128,12 +128,12 @@ describe('web app: the event catalog in a browser', () => {
     );
     await page.reload();
     await eventually(
-      async () => (await eventFilter()).length === 19,
-      'the filter lists the catalog and this workspace’s two retired events',
+      async () => (await eventFilter()).length === DELIVERED_EVENTS.length + 3,
+      'the filter lists the catalog, the operational events and this workspace’s two retired events',
     );
     await expect(eventFilter()).resolves.toEqual([
       'All events',
-      ...WEBHOOK_EVENTS,
+      ...DELIVERED_EVENTS,
       'deal.created (legacy)',
       'task.updated (legacy)',
     ]);

@@ -85,14 +85,18 @@ describe('web app: webhooks in a browser', () => {
   it('adds a webhook with a secret, two headers and a record type; it is listed', async () => {
     await page.getByTestId('webhook-add').click();
     await dialog().waitFor();
-    // The 16 events, grouped Record (5) and Messaging (11).
-    await expect(dialog().getByTestId('webhook-event').count()).resolves.toBe(16);
+    // The catalog's 16 events, grouped Record (5) and Messaging (11), and the 3 operational ones
+    // (their own subscription, operationalEvents).
+    await expect(dialog().getByTestId('webhook-event').count()).resolves.toBe(19);
     await expect(dialog().locator('[data-group=Record] [data-testid=webhook-event]').count()).resolves.toBe(
       5,
     );
     await expect(
       dialog().locator('[data-group=Messaging] [data-testid=webhook-event]').count(),
     ).resolves.toBe(11);
+    await expect(
+      dialog().locator('[data-group=Operational] [data-testid=webhook-event]').count(),
+    ).resolves.toBe(3);
 
     await dialog().getByTestId('webhook-url').fill(HOOK_URL);
     await dialog().getByTestId('webhook-description').fill('Deals to billing');

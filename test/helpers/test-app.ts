@@ -186,6 +186,7 @@ export async function startTestApp(
         capacity,
         laneObserver,
         held: workerServices.held,
+        alerts: workerServices.alerts,
       },
       await testWorkflowCode(),
     );
@@ -218,6 +219,8 @@ export async function startTestApp(
       await new Promise((resolve) => server.close(resolve));
       server.closeAllConnections();
       await stopWorker();
+      // Webhook notices being mailed (src/deliveries/alerts/) finish before the mailer closes.
+      await services.alerts.idle();
       await env.teardown();
       await db.drop();
       mailer.close();

@@ -10,6 +10,7 @@ import {
   RESEND_BATCH_OPERATIONS,
 } from '../../deliveries/resend/resend-batches.openapi';
 import { ME_COMPONENTS, ME_OPERATIONS } from '../../api-keys/me.openapi';
+import { NOTICE_COMPONENTS, NOTICE_OPERATIONS } from '../../deliveries/alerts/notices.openapi';
 import { MCP_COMPONENTS, MCP_OPERATIONS } from '../../mcp/mcp.openapi';
 import { MESSAGING_COMPONENTS, MESSAGING_OPERATIONS } from '../../messaging/messaging.openapi';
 import { MODEL_COMPONENTS, MODEL_OPERATIONS } from '../../record-model/model.openapi';
@@ -54,6 +55,7 @@ export const OPERATIONS: readonly OperationSpec[] = [
   ...DELIVERY_OPERATIONS,
   ...TEST_EVENT_OPERATIONS,
   ...RESEND_BATCH_OPERATIONS,
+  ...NOTICE_OPERATIONS,
   ...MESSAGING_OPERATIONS,
   ...MCP_OPERATIONS,
 ];
@@ -66,6 +68,7 @@ export const COMPONENT_SCHEMAS: readonly ComponentSchemas[] = [
   DELIVERY_COMPONENTS,
   TEST_EVENT_COMPONENTS,
   RESEND_BATCH_COMPONENTS,
+  NOTICE_COMPONENTS,
   ME_COMPONENTS,
   MESSAGING_COMPONENTS,
   MCP_COMPONENTS,

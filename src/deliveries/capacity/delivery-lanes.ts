@@ -49,6 +49,8 @@ export class DeliveryLanes {
       slow: LaneBudget;
       markWaiting: (deliveryId: string) => Promise<void>;
       observer?: LaneObserver;
+      /** Hears of a sent delivery that ended Failed with no automatic attempt left (the alerts). */
+      onFailedForGood?: (request: LaneRequest) => Promise<void>;
     },
   ) {}
 
@@ -93,9 +95,18 @@ export class DeliveryLanes {
       if (place)
         this.deps.fast.learn(request, place, { signal: windowSignalOf(signal), durationMs: seconds * 1000 });
       await this.deps.health.record(request, signal);
+      if (outcome.done && outcome.status === 'failed') await this.failedForGood(request);
     }
     this.deps.observer?.attempted(lane, request, outcome, seconds, signal);
     return outcome;
+  }
+
+  private async failedForGood(request: LaneRequest): Promise<void> {
+    try {
+      await this.deps.onFailedForGood?.(request);
+    } catch {
+      // Its operational event is lost, not the attempt's outcome: the delivery log has it.
+    }
   }
 
   private async defer(request: LaneRequest, why: Deferral, message: string): Promise<DeferredAttempt> {

@@ -6,6 +6,7 @@ import { modelAtRevision } from '../../record-model/model-cache';
 import { recordAccessOf } from '../../record-model/record-access';
 import type { Actor } from '../../identity/actor';
 import type { RecordEventName } from '../../shared/events/record-event-names';
+import { isOperationalEvent } from '../../shared/events/event-catalog';
 import type { RecordEvent } from '../../records/record-event.entity';
 import type { RecordEventData } from '../../records/redaction';
 import type { MatchableRecord } from '../../records/query/record-query';
@@ -39,7 +40,7 @@ interface OutboxRow {
   data: RecordEventData;
 }
 
-/** Where events wait for dispatch: record events and stored messaging events. */
+/** Where events wait for dispatch: record events, and events stored as sent (messaging, operational). */
 export type Outbox = 'record' | 'messaging';
 const OUTBOXES: readonly Outbox[] = ['record', 'messaging'];
 
@@ -160,7 +161,8 @@ export class Dispatcher {
       outbox === 'record'
         ? `id, workspace_id, event, type_id, record_id, data`
         : `id, workspace_id, event, NULL AS type_id, NULL AS record_id, data`;
-    const only = outbox === 'record' ? '' : `AND kind = 'messaging'`;
+    // Operational events (src/deliveries/alerts/) wait beside the messaging events: both are kept as sent.
+    const only = outbox === 'record' ? '' : `AND kind IN ('messaging', 'operational')`;
     const made: Delivery[] = [];
     for (;;) {
       const batch = await this.dataSource.transaction(async (manager) => {
@@ -184,16 +186,24 @@ export class Dispatcher {
     }
   }
 
-  /** A messaging event reaches every enabled webhook of its workspace that subscribes to it. */
+  /**
+   * A messaging event reaches every enabled webhook of its workspace that subscribes to it; an
+   * operational event every one but the webhook it is about (docs/events.md#operational-events).
+   */
   private async matchMessaging(manager: EntityManager, events: OutboxRow[]): Promise<Match[]> {
     const matches: Match[] = [];
     for (const event of events) {
       const webhooks = await new WebhooksRepository(manager).enabledSubscribers(event.workspace_id, [
         event.event,
       ]);
-      const entityId = (event.data as unknown as { entityId?: string }).entityId;
-      for (const webhook of webhooks)
+      const { entityId, webhook: about } = event.data as unknown as {
+        entityId?: string;
+        webhook?: { id?: string };
+      };
+      for (const webhook of webhooks) {
+        if (isOperationalEvent(event.event) && about?.id === webhook.id) continue;
         matches.push({ webhook, event, element: entityId ? { entityId } : null });
+      }
     }
     return matches;
   }

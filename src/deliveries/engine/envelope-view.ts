@@ -62,6 +62,43 @@ export const messagingEventDataSchema = z
       'Ids of provider records (also `providerMessageId`, `threadId` and similar, by event); no CRM record is embedded.',
   });
 
+export const operationalEventDataSchema = z
+  .looseObject({
+    webhook: z
+      .object({ id: z.string(), url: z.string(), description: z.string().nullable() })
+      .meta({ description: 'The webhook it is about (never the webhook receiving it).' }),
+    endpoint: z
+      .object({
+        state: z.string(),
+        reason: z.string().nullable(),
+        since: z.iso.datetime(),
+        failuresInARow: z.int(),
+      })
+      .optional()
+      .meta({ description: 'webhook.endpoint.failing and .disabled: the endpoint’s state.' }),
+    disabled: z
+      .object({ reason: z.string(), at: z.iso.datetime(), gone: z.boolean() })
+      .optional()
+      .meta({ description: 'webhook.endpoint.disabled: why, since when, and whether for a 410 Gone.' }),
+    delivery: z
+      .object({
+        id: z.string(),
+        event: z.string(),
+        eventId: z.string(),
+        trigger: z.string(),
+        attempts: z.int(),
+        statusCode: z.int().nullable(),
+        responseMessage: z.string().nullable(),
+      })
+      .optional()
+      .meta({ description: 'webhook.delivery.exhausted: the delivery that failed for good.' }),
+    test: z
+      .literal(true)
+      .optional()
+      .meta({ description: 'Present only on a test event ("Send test event").' }),
+  })
+  .meta({ description: 'The service’s news of another webhook of the workspace (docs/events.md).' });
+
 const envelope = <Data extends z.ZodType>(data: Data) =>
   z.object({
     event: z.string().meta({ description: 'The event name.' }),
@@ -82,4 +119,7 @@ export const recordEventEnvelopeSchema = envelope(recordEventDataSchema).meta({
 });
 export const messagingEventEnvelopeSchema = envelope(messagingEventDataSchema).meta({
   description: 'The body of a messaging event delivery (without a body template).',
+});
+export const operationalEventEnvelopeSchema = envelope(operationalEventDataSchema).meta({
+  description: 'The body of an operational event delivery (without a body template).',
 });

@@ -5,7 +5,11 @@ import { deliveryStatsQuery, listAllDeliveriesQuery, listDeliveriesQuery } from 
 import { deliveryStatsExample, deliveryStatsSchema, type DeliveryStatsView } from './delivery-stats-view';
 import type { EncodedPage } from '../../http/paging';
 import type { DeliveriesService } from './deliveries.service';
-import { messagingEventEnvelopeSchema, recordEventEnvelopeSchema } from '../engine/envelope-view';
+import {
+  messagingEventEnvelopeSchema,
+  operationalEventEnvelopeSchema,
+  recordEventEnvelopeSchema,
+} from '../engine/envelope-view';
 import {
   deliveryPageExample,
   deliveryPageSchema,
@@ -143,6 +147,7 @@ export const DELIVERY_COMPONENTS: ComponentSchemas = {
   responses: {
     RecordEventEnvelope: recordEventEnvelopeSchema,
     MessagingEventEnvelope: messagingEventEnvelopeSchema,
+    OperationalEventEnvelope: operationalEventEnvelopeSchema,
     Delivery: deliveryViewSchema,
     DeliveryPage: deliveryPageSchema,
     EventDetails: eventDetailsSchema,

@@ -39,6 +39,29 @@ export class EndpointStatesRepository {
     await SAVE.run(this.manager, { ...key, ...state, since: new Date(state.since) });
   }
 
+  /**
+   * Marks the endpoint's Failing episode announced; true for the one caller that did (several
+   * workers may see it turn Failing). A save of any other state opens the next episode.
+   */
+  async announceFailing(webhookId: string): Promise<boolean> {
+    const rows = await ANNOUNCE_FAILING.run(this.manager, [webhookId]);
+    return rows.length > 0;
+  }
+
+  /** Whether the stored state is Failing since `cutoff` or earlier (the auto-disable's check). */
+  async failingSince(webhookId: string, cutoff: Date): Promise<boolean> {
+    const rows = await FAILING_SINCE.run(this.manager, [webhookId, cutoff]);
+    return rows.length > 0;
+  }
+
+  /** Forgets the endpoint's state (its webhook re-enabled by hand): its next attempts start afresh. */
+  async clear(workspaceId: string, webhookId: string): Promise<void> {
+    await this.manager.query(`DELETE FROM endpoint_states WHERE workspace_id = $1 AND webhook_id = $2`, [
+      workspaceId,
+      webhookId,
+    ]);
+  }
+
   /** The states of some webhooks of one workspace; a webhook never attempted has none. */
   async ofWebhooks(
     workspaceId: string,
@@ -113,5 +136,16 @@ const SAVE = new NamedStatement(
     WHERE EXISTS (SELECT 1 FROM webhooks WHERE id = $1::uuid)
    ON CONFLICT (webhook_id) DO UPDATE
       SET state = EXCLUDED.state, reason = EXCLUDED.reason, since = EXCLUDED.since,
-          failures_in_a_row = EXCLUDED.failures_in_a_row, updated_at = now()`,
+          failures_in_a_row = EXCLUDED.failures_in_a_row, updated_at = now(),
+          failing_announced_at = CASE WHEN EXCLUDED.state = 'failing' THEN endpoint_states.failing_announced_at END`,
+);
+
+const ANNOUNCE_FAILING = new PreparedStatement(
+  `UPDATE endpoint_states SET failing_announced_at = now()
+    WHERE webhook_id = $1 AND state = 'failing' AND failing_announced_at IS NULL
+    RETURNING webhook_id`,
+);
+
+const FAILING_SINCE = new PreparedStatement(
+  `SELECT webhook_id FROM endpoint_states WHERE webhook_id = $1 AND state = 'failing' AND since <= $2`,
 );

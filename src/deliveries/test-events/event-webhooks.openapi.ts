@@ -1,8 +1,17 @@
 import type { z } from 'zod';
 import type { FieldDef } from '../../record-model/field-kinds';
-import { isRecordEvent, WEBHOOK_EVENTS, type WebhookEvent } from '../../shared/events/event-catalog';
+import {
+  isOperationalEvent,
+  isRecordEvent,
+  DELIVERED_EVENTS,
+  type DeliveredEvent,
+} from '../../shared/events/event-catalog';
 import { EVENT_DESCRIPTIONS } from '../../shared/events/event-catalog-descriptions';
-import { messagingEventEnvelopeSchema, recordEventEnvelopeSchema } from '../engine/envelope-view';
+import {
+  messagingEventEnvelopeSchema,
+  operationalEventEnvelopeSchema,
+  recordEventEnvelopeSchema,
+} from '../engine/envelope-view';
 import { testEventData } from './test-event';
 
 const field = (id: string, name: string, kind: FieldDef['kind'], position: number, options?: string[]) => ({
@@ -31,7 +40,7 @@ const EXAMPLE_IDS = {
 };
 
 /** A realistic body of `event` (the shape of a test event, without its `test` mark). */
-function exampleEnvelope(event: WebhookEvent) {
+function exampleEnvelope(event: DeliveredEvent) {
   const { test: _test, ...data } = testEventData(event, EXAMPLE_IDS, EXAMPLE_TYPE);
   const record = isRecordEvent(event);
   return {
@@ -45,16 +54,20 @@ function exampleEnvelope(event: WebhookEvent) {
 }
 
 export interface EventWebhookSpec {
-  event: WebhookEvent;
+  event: DeliveredEvent;
   summary: string;
   envelope: z.ZodType;
   example: unknown;
 }
 
-/** The OpenAPI `webhooks` entries: one POST per event a webhook can subscribe to. */
-export const EVENT_WEBHOOKS: readonly EventWebhookSpec[] = WEBHOOK_EVENTS.map((event) => ({
+/** The OpenAPI `webhooks` entries: one POST per event a webhook can receive (catalog and operational). */
+export const EVENT_WEBHOOKS: readonly EventWebhookSpec[] = DELIVERED_EVENTS.map((event) => ({
   event,
   summary: EVENT_DESCRIPTIONS[event],
-  envelope: isRecordEvent(event) ? recordEventEnvelopeSchema : messagingEventEnvelopeSchema,
+  envelope: isRecordEvent(event)
+    ? recordEventEnvelopeSchema
+    : isOperationalEvent(event)
+      ? operationalEventEnvelopeSchema
+      : messagingEventEnvelopeSchema,
   example: exampleEnvelope(event),
 }));

@@ -1,7 +1,8 @@
 import type { FieldDef, StoredValue } from '../../record-model/field-kinds';
 import { diffSnapshots, EMPTY_SNAPSHOT, type RecordSnapshot } from '../../records/record-change';
 import type { RecordEventData } from '../../records/redaction';
-import { isRecordEvent, type WebhookEvent } from '../../shared/events/event-catalog';
+import { isOperationalEvent, isRecordEvent, type DeliveredEvent } from '../../shared/events/event-catalog';
+import { operationalSample } from '../alerts/operational-samples';
 
 /** A sample value of each field kind a sample record shows (other kinds are left out). */
 function sampleValue(field: FieldDef, typeName: string): StoredValue | undefined {
@@ -52,10 +53,11 @@ const VERSIONS: Record<string, [number | null, number | null]> = {
  * carry made-up provider ids.
  */
 export function testEventData(
-  event: WebhookEvent,
+  event: DeliveredEvent,
   ids: { recordId: string; causeId: string; entityId: string; accountId: string },
   type?: SampleRecordType,
 ): Record<string, unknown> {
+  if (isOperationalEvent(event)) return { test: true, ...operationalSample(event, ids.entityId) };
   if (!isRecordEvent(event)) {
     return {
       test: true,

@@ -8,7 +8,7 @@ import { StoredEvent } from '../../messaging/stored-event.entity';
 import { loadModel } from '../../record-model/model.service';
 import { loadRecordAccess } from '../../record-model/record-access';
 import { conflictError } from '../../shared/app-error';
-import { isRecordEvent, type WebhookEvent } from '../../shared/events/event-catalog';
+import { isRecordEvent, type DeliveredEvent } from '../../shared/events/event-catalog';
 import { WebhooksRepository, type Webhook } from '../../webhooks/webhooks.repository';
 import { webhookNotFound } from '../../webhooks/webhooks.service';
 import type { DeliveryStarter } from '../engine/delivery-starter';
@@ -33,13 +33,13 @@ export class TestEventsService {
     private readonly logger: Logger,
   ) {}
 
-  async send(actor: Actor, webhookId: string, event: WebhookEvent): Promise<DeliveryView> {
+  async send(actor: Actor, webhookId: string, event: DeliveredEvent): Promise<DeliveryView> {
     assertApiRight(actor, 'apiCreate');
     const manager = this.dataSource.manager;
     const webhook = await new WebhooksRepository(manager).find(actor.workspace.id, webhookId);
     if (!webhook) throw webhookNotFound();
     if (!webhook.enabled) throw conflictError('The webhook is disabled.', 'webhookDisabled');
-    if (!webhook.events.includes(event)) {
+    if (!webhook.events.includes(event) && !webhook.operationalEvents.includes(event)) {
       throw conflictError(`The webhook does not subscribe to ${event}.`, 'webhookNotSubscribed');
     }
     const ids = {

@@ -41,6 +41,41 @@ describe('inputJsonSchema', () => {
     expect(id!.description).toBe('get: The thing. list: Only under this parent. count: A name.');
   });
 
+  it('says "those of" an earlier action whose inputs another takes, keeps a description shared by most plain, and drops a shape another accepts whole', () => {
+    const fields = { a: z.string().describe('A.'), b: z.string(), c: z.string(), d: z.string() };
+    const schema = inputJsonSchema(
+      z.discriminatedUnion('action', [
+        z.strictObject({ action: z.literal('create').describe('Makes.'), ...fields }),
+        z.strictObject({
+          action: z.literal('update').describe('Changes.'),
+          ...z.object(fields).partial().shape,
+          id: z.uuid().describe('The thing.'),
+        }),
+        z.strictObject({ action: z.literal('find').describe('Finds.'), a: z.string().describe('Another.') }),
+        z.strictObject({
+          action: z.literal('send').describe('Sends.'),
+          id: z.string().max(36).describe('Its id, or a short one.'),
+          kind: z.enum(['x.created', 'x.deleted']).describe('One of its kinds.'),
+        }),
+        z.strictObject({
+          action: z.literal('filter').describe('Filters.'),
+          kind: z.string().max(100).describe('A kind.'),
+        }),
+      ]),
+    ).properties!;
+    expect(schema.action!.description).toContain(
+      '- update: Changes. Inputs: those of create (none required), id (required).',
+    );
+    expect(schema.a!.description).toBe('A. find: Another.');
+    expect(schema.id).toEqual({
+      type: 'string',
+      maxLength: 36,
+      description: 'update: The thing. send: Its id, or a short one.',
+    });
+    expect(schema.kind).toMatchObject({ type: 'string', maxLength: 100 });
+    expect(schema.kind).not.toHaveProperty('anyOf');
+  });
+
   it('leaves a plain object as zod writes it, without $schema (MCP reads 2020-12 by default)', () => {
     const plain = z.strictObject({ q: z.string().describe('Query.') });
     const { $schema, ...written } = z.toJSONSchema(plain, { io: 'input' });

@@ -56,14 +56,23 @@ function advertisedOutput(schema: z.ZodType): JsonSchema {
 function flattenActions(variants: JsonSchema[]): JsonSchema {
   const byProperty = new Map<string, { action: string; schema: JsonSchema }[]>();
   const actionLines: string[] = [];
+  const inputsOf = new Map<string, string[]>();
   for (const variant of variants) {
     const { action: actionSchema, ...properties } = variant.properties ?? {};
     const action = String(actionSchema?.const);
     const required = new Set((variant.required as string[] | undefined) ?? []);
     // Every action takes idempotencyKey: its own description says so, not each line.
-    const inputs = Object.keys(properties)
-      .filter((name) => name !== 'idempotencyKey')
-      .map((name) => (required.has(name) ? `${name} (required)` : name));
+    const names = Object.keys(properties).filter((name) => name !== 'idempotencyKey');
+    const like = earlierWithin(inputsOf, names);
+    inputsOf.set(action, names);
+    const listed = like ? names.filter((name) => !inputsOf.get(like)!.includes(name)) : names;
+    const shared = like ? inputsOf.get(like)!.filter((name) => required.has(name)) : [];
+    const inputs = [
+      ...(like
+        ? [`those of ${like} (${shared.length ? `${shared.join(', ')} required` : 'none required'})`]
+        : []),
+      ...listed.map((name) => (required.has(name) ? `${name} (required)` : name)),
+    ];
     actionLines.push(
       `- ${action}: ${String(actionSchema?.description ?? '')} Inputs: ${inputs.join(', ') || 'none'}.`,
     );
@@ -90,9 +99,23 @@ function flattenActions(variants: JsonSchema[]): JsonSchema {
 }
 
 /**
- * One flattened property: its schema (or the distinct schemas of the actions). Which actions take it,
- * and which require it, is said once, in the `action` description's line per action; descriptions
- * that differ by action are each prefixed with their actions.
+ * The earlier action whose inputs (at least 4) are all among `names`, the one with most: an action
+ * line then says "those of <it>" instead of restating them (update takes create's fields).
+ */
+function earlierWithin(inputsOf: Map<string, string[]>, names: string[]): string | undefined {
+  let found: string | undefined;
+  for (const [action, earlier] of inputsOf) {
+    if (earlier.length < 4 || !earlier.every((name) => names.includes(name))) continue;
+    if (!found || earlier.length > inputsOf.get(found)!.length) found = action;
+  }
+  return found;
+}
+
+/**
+ * One flattened property: its schema (or the distinct schemas of the actions, less those another
+ * one already accepts). Which actions take it, and which require it, is said once, in the `action`
+ * description's line per action; where descriptions differ by action, one used by more actions than
+ * any other is said plainly, and each other one is prefixed with its actions.
  */
 function mergedProperty(uses: { action: string; schema: JsonSchema }[]): JsonSchema {
   const shapes = new Map<string, JsonSchema>();
@@ -104,13 +127,29 @@ function mergedProperty(uses: { action: string; schema: JsonSchema }[]): JsonSch
       descriptions.set(description, [...(descriptions.get(description) ?? []), action]);
     }
   }
-  const described =
-    descriptions.size === 1
-      ? [...descriptions.keys()][0]!
-      : [...descriptions].map(([text, by]) => `${by.join(', ')}: ${text}`).join(' ');
-  const [single] = shapes.values();
+  const [most, next] = [...descriptions].sort(([, a], [, b]) => b.length - a.length);
+  const plain = most && (!next || most[1].length > next[1].length) ? most[0] : undefined;
+  const described = [
+    ...(plain ? [plain] : []),
+    ...[...descriptions].filter(([text]) => text !== plain).map(([text, by]) => `${by.join(', ')}: ${text}`),
+  ].join(' ');
+  const all = [...shapes.values()];
+  const kept = all.filter((shape) => !all.some((other) => other !== shape && acceptsAll(other, shape)));
   return {
-    ...(shapes.size === 1 ? single : { anyOf: [...shapes.values()] }),
+    ...(kept.length === 1 ? kept[0] : { anyOf: kept }),
     ...(described ? { description: described } : {}),
   };
+}
+
+/**
+ * Whether `wide`, a string of at most some length and nothing more, takes every value `narrow`
+ * takes (names of an enum, a uuid, a shorter string): then `narrow` tells a client nothing more.
+ */
+function acceptsAll(wide: JsonSchema, narrow: JsonSchema): boolean {
+  const { type, maxLength, ...other } = wide;
+  if (type !== 'string' || typeof maxLength !== 'number' || Object.keys(other).length) return false;
+  if (narrow.type !== 'string' || narrow.pattern !== undefined) return false;
+  if (Array.isArray(narrow.enum)) return narrow.enum.every((value) => String(value).length <= maxLength);
+  if (narrow.format === 'uuid') return maxLength >= 36;
+  return typeof narrow.maxLength === 'number' && narrow.maxLength <= maxLength && narrow.format === undefined;
 }

@@ -118,7 +118,7 @@ export function deliveryActions(deps: {
         "Sends a sample of one of the webhook's events (made-up values, data.test: true), listed as a test.",
       input: z.strictObject({
         id: webhookId,
-        event: sendTestEventBody.shape.event.describe("Which of the webhook's events to send a sample of."),
+        event: sendTestEventBody.shape.event.describe('One the webhook subscribes to.'),
       }),
       output: deliveryViewSchema,
       writes: true,

@@ -4,9 +4,11 @@ import type { TestEventsService } from '../../deliveries/test-events/test-events
 import type { DeliveriesService } from '../../deliveries/log/deliveries.service';
 import type { RetryNowService } from '../../deliveries/log/retry-now.service';
 import type { ResendBatchesService } from '../../deliveries/resend/resend-batches.service';
+import type { NoticesService } from '../../deliveries/alerts/notices.service';
 import type { WebhooksService } from '../../webhooks/webhooks.service';
 import { defineTool, idempotencyKeyField, jsonResult, type McpTool } from '../mcp-tool';
 import { deliveryActions } from './delivery-actions';
+import { noticeActions } from './notice-actions';
 import { resendBatchActions } from './resend-batch-actions';
 import type { WebhookAction } from './webhook-action';
 import { webhookActions } from './webhook-actions';
@@ -23,11 +25,13 @@ export function webhookTools(deps: {
   retryNow: RetryNowService;
   testEvents: TestEventsService;
   resendBatches: ResendBatchesService;
+  notices: NoticesService;
 }): McpTool[] {
   const actions = [
     ...webhookActions(deps.webhooks),
     ...deliveryActions(deps),
     ...resendBatchActions(deps.resendBatches),
+    ...noticeActions(deps.notices),
   ];
   return [manageWebhooksTool(actions), ...actions.flatMap(readOnlyToolOf)];
 }
@@ -50,8 +54,8 @@ function manageWebhooksTool(actions: WebhookAction[]): McpTool {
     title: 'Manage webhooks',
     description:
       'Webhooks (signed JSON POSTs of CRM events): create, list, get, update, rotate their secret, delete; their ' +
-      'deliveries: list, read one with its attempts, resend one or the failed ones since a time. Each action takes ' +
-      'its own inputs. For record events call get_record_model first (ids, schemaRevision). Delete is final.',
+      'deliveries: list, read one with its attempts, resend one or the failed ones since a time; your notices. ' +
+      'For record events call get_record_model first (ids, schemaRevision).',
     input,
     output: z.union(outputs as [z.ZodObject, z.ZodObject, ...z.ZodObject[]]),
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },

@@ -12,9 +12,8 @@ import { listWebhooksInput, rotateSecretInputs, webhookId, webhookInputs } from 
  * clients we know give the model no outputSchema, so its descriptions are not sent (json-schemas.ts).
  */
 const HEALTH =
-  `its health: recent outcomes, and its endpoint healthy, degraded (its latest attempt failed: its ` +
-  `deliveries wait in the slow lane, so may arrive later) or failing (${FAILING_AFTER} attempts in a ` +
-  `row did not deliver), with the reason and since when`;
+  `its health: recent outcomes; its endpoint healthy, degraded (latest attempt failed: deliveries ` +
+  `wait in the slow lane) or failing (${FAILING_AFTER} failures in a row), with reason and since when`;
 
 /** What delete answers: the webhook that is gone (its past deliveries stay listed). */
 export const deletedWebhookSchema = z.object({ id, deleted: z.literal(true) });
@@ -24,7 +23,7 @@ export function webhookActions(webhooks: WebhooksService): WebhookAction[] {
   return [
     defineAction({
       action: 'create',
-      summary: 'Creates a webhook (record events need ids and schemaRevision from get_record_model).',
+      summary: 'Creates a webhook.',
       input: z.strictObject(webhookInputs).partial().required({ url: true, events: true }),
       output: webhookViewSchema,
       writes: true,
@@ -32,7 +31,7 @@ export function webhookActions(webhooks: WebhooksService): WebhookAction[] {
     }),
     defineAction({
       action: 'list',
-      summary: 'The webhooks of your workspace, newest first.',
+      summary: 'Your workspace’s webhooks, newest first.',
       input: listWebhooksInput,
       output: webhookPageSchema,
       writes: false,

@@ -1,11 +1,7 @@
 import { z } from 'zod';
 import { listAllDeliveriesQuery } from '../../deliveries/log/delivery-query';
 import { WEBHOOK_EVENTS } from '../../shared/events/event-catalog';
-import {
-  SECRET_ROTATION_GRACE_HOURS_DEFAULT,
-  SECRET_ROTATION_GRACE_HOURS_MAX,
-  WEBHOOK_SECRET_MAX,
-} from '../../shared/limits';
+import { SECRET_ROTATION_GRACE_HOURS_DEFAULT, WEBHOOK_SECRET_MAX } from '../../shared/limits';
 import { RESERVED_HEADER_NAMES, WEBHOOK_HEADERS_TOTAL_MAX } from '../../shared/webhooks/webhook-headers';
 import { WEBHOOK_URL_MAX } from '../../shared/webhooks/webhook-url';
 import { recordFilterSchema, recordQuerySchema } from '../../records/query/record-query';
@@ -21,7 +17,7 @@ import { describeInput } from '../schemas/names';
 
 // The record settings inside (a source's query, its filters, events), as an assistant must fill them:
 // stable ids from get_record_model, never names.
-describeInput(recordQuerySchema, "One type's records, narrowed by search and filters.");
+describeInput(recordQuerySchema, "One type's records.");
 describeInput(recordQuerySchema.shape.typeId, 'A type id from get_record_model.');
 describeInput(recordQuerySchema.shape.search, 'Text in a text, email, URL or select value.');
 describeInput(recordQuerySchema.shape.filters, 'All must match.');
@@ -37,7 +33,7 @@ describeInput(recordSourceSchema.shape.events, "Its record events (default: the 
 export const webhookInputs = {
   ...webhookFields,
   url: webhookFields.url.describe(
-    'The receiver: http:// or https://, no user name or password (https:// is added when no scheme is given). ' +
+    'http:// or https://, no user name or password (https:// added when no scheme is given). ' +
       'With custom headers: https://, or http:// on localhost, 127.0.0.1 or ::1.',
   ),
   events: webhookFields.events.meta({
@@ -47,11 +43,14 @@ export const webhookInputs = {
       'The events to receive. record.* events follow recordTrigger or recordSources; messaging.* come from ' +
       'connected messaging accounts.',
   }),
+  operationalEvents: webhookFields.operationalEvents.describe(
+    "Also these, about the workspace's other webhooks. Default none.",
+  ),
   secret: webhookFields.secret.describe(
-    'Signs every delivery (X-Webhook-Signature). Never returned (hasSecret says if set); null removes it.',
+    'Signs every delivery (X-Webhook-Signature); never returned (hasSecret). null removes it.',
   ),
   headers: webhookFields.headers.describe(
-    `Custom request headers, name to value: names HTTP tokens, values Latin-1 on one line, ` +
+    `Name to value: names HTTP tokens, values Latin-1 on one line, ` +
       `${WEBHOOK_HEADERS_TOTAL_MAX} characters in all; not ${RESERVED_HEADER_NAMES.join(', ')}. ` +
       'Values never returned (headerNames). Update: omitted keeps, null clears.',
   ),
@@ -62,14 +61,14 @@ export const webhookInputs = {
   enabled: webhookFields.enabled.describe('false: receives nothing, keeps its settings. Default true.'),
   standardWebhooks: webhookFields.standardWebhooks.describe(
     'true: also send Standard Webhooks headers (webhook-id, -timestamp, -signature). Default true; ' +
-      'generated secrets are whsec_…, as the libraries take them (never returned).',
+      'generated secrets are whsec_…, as the libraries take them.',
   ),
   expectedSchemaRevision: webhookFields.expectedSchemaRevision.describe(
     'schemaRevision from get_record_model: required with record events, and when recordTrigger, recordSources ' +
       'or recordOwnerUserId change. Refused when stale.',
   ),
   recordTrigger: webhookFields.recordTrigger.describe(
-    'Which records send record events; changedFieldIds limits record.updated to changes of those fields. ' +
+    'Which records send record events. ' +
       'null: every type the record owner can read. Not with recordSources.',
   ),
   recordSources: webhookFields.recordSources.describe(
@@ -88,10 +87,10 @@ export const rotateSecretInputs = {
   secret: rotation.secret.meta({
     minLength: 1,
     maxLength: WEBHOOK_SECRET_MAX,
-    description: 'The new secret; omit or null to generate one (never returned).',
+    description: 'The new secret; omit or null to generate one.',
   }),
   graceHours: rotation.graceHours.describe(
-    `Hours (0-${SECRET_ROTATION_GRACE_HOURS_MAX}, default ${SECRET_ROTATION_GRACE_HOURS_DEFAULT}) the old secret ` +
+    `Hours (default ${SECRET_ROTATION_GRACE_HOURS_DEFAULT}) the old secret ` +
       'still signs: webhook-signature carries both, X-Webhook-Signature the old one until then.',
   ),
 };
@@ -100,8 +99,8 @@ export const deliveryId = z.uuid().describe('The delivery id (from list_deliveri
 const limit = <Limit extends z.ZodType>(schema: Limit) => schema.describe('Page size (default 50).');
 const cursor = <Cursor extends z.ZodType>(schema: Cursor) =>
   schema.describe('nextCursor of the previous page.');
-const from = 'A date starts at 00:00 UTC.';
-const to = 'A date covers its whole day (UTC).';
+const from = 'A date: from 00:00 UTC.';
+const to = 'A date: its whole day (UTC).';
 
 const webhookList = listWebhooksQuery.shape;
 export const listWebhooksInput = z.strictObject({
@@ -123,9 +122,7 @@ export const listDeliveriesInput = z.strictObject({
   id: deliveryList.webhookId.describe("This webhook's deliveries (a deleted one's too)."),
   searchTerm: deliveryList.searchTerm.describe('Text in the URL or event name.'),
   status: deliveryList.status.describe("The spec's status; failed includes the retrying ones."),
-  state: deliveryList.state.describe(
-    'retrying (failed, next attempt scheduled), failed (for good), pending, sending or delivered.',
-  ),
+  state: deliveryList.state.describe('retrying: failed, next attempt scheduled; failed: for good.'),
   event: deliveryList.event.describe('This event name, exactly.'),
   // Deliveries are sent to saved URLs, so a longer one matches none: the rule's limit is advertised.
   deliveryUrl: deliveryList.url.meta({

@@ -1,9 +1,9 @@
 // What each event of the catalog announces, written once (docs/events.md#record-events): the OpenAPI
 // `webhooks` section describes each event with it, and the webhook dialog shows it beside each
 // event's checkbox. Text with `code` spans, as the OpenAPI document's descriptions are written.
-import { isRetiredEvent, type WebhookEvent } from './event-catalog';
+import { isRetiredEvent, type DeliveredEvent } from './event-catalog';
 
-export const EVENT_DESCRIPTIONS: Readonly<Record<WebhookEvent, string>> = {
+export const EVENT_DESCRIPTIONS: Readonly<Record<DeliveredEvent, string>> = {
   'record.created':
     'A record of a configured source type is created. `data.record.fields` holds its after-values.',
   'record.updated':
@@ -24,6 +24,12 @@ export const EVENT_DESCRIPTIONS: Readonly<Record<WebhookEvent, string>> = {
   'messaging.calendar.changed': 'A connected calendar changes.',
   'messaging.calendar_event.changed': 'A calendar event changes.',
   'messaging.relation.created': 'A new provider relation is created.',
+  'webhook.endpoint.failing':
+    'Another webhook of the workspace has just turned Failing: several attempts in a row did not deliver. `data.webhook` names it, `data.endpoint` says why and since when. Once per Failing episode.',
+  'webhook.endpoint.disabled':
+    'The service disabled another webhook of the workspace: its endpoint failed every attempt for the auto-disable period, or answered 410 Gone. `data.disabled` says why and since when.',
+  'webhook.delivery.exhausted':
+    'A delivery of another webhook of the workspace failed for good: no automatic attempt is left (resend it by hand). Never emitted for deliveries of operational or test events.',
 };
 
 /** docs/messaging.md#retired-legacy-events: what an older webhook's type-specific event used to carry. */
@@ -33,5 +39,5 @@ const RETIRED_DESCRIPTION =
 /** The description of any event name: the catalog's, the retired one's, or none for an unknown name. */
 export function describeEvent(name: string): string | undefined {
   if (isRetiredEvent(name)) return RETIRED_DESCRIPTION;
-  return Object.hasOwn(EVENT_DESCRIPTIONS, name) ? EVENT_DESCRIPTIONS[name as WebhookEvent] : undefined;
+  return Object.hasOwn(EVENT_DESCRIPTIONS, name) ? EVENT_DESCRIPTIONS[name as DeliveredEvent] : undefined;
 }

@@ -4,9 +4,11 @@ import {
   isRecordEvent,
   isRetiredEvent,
   MESSAGING_EVENTS,
+  OPERATIONAL_EVENTS,
   RECORD_EVENTS,
   RETIRED_EVENTS,
   WEBHOOK_EVENTS,
+  DELIVERED_EVENTS,
 } from './event-catalog';
 
 describe('event catalog', () => {
@@ -15,6 +17,14 @@ describe('event catalog', () => {
     expect(MESSAGING_EVENTS).toHaveLength(11);
     expect(WEBHOOK_EVENTS).toHaveLength(16);
     expect(new Set(WEBHOOK_EVENTS).size).toBe(16);
+  });
+
+  it('keeps the 3 operational events out of the catalog; the service delivers all 19', () => {
+    expect(OPERATIONAL_EVENTS).toHaveLength(3);
+    expect(OPERATIONAL_EVENTS.some((event) => (WEBHOOK_EVENTS as readonly string[]).includes(event))).toBe(
+      false,
+    );
+    expect(new Set(DELIVERED_EVENTS).size).toBe(19);
   });
 
   it('holds the 15 retired type-specific names, none of them selectable', () => {

@@ -21,11 +21,31 @@ export const MESSAGING_EVENTS = [
 export type MessagingEventName = (typeof MESSAGING_EVENTS)[number];
 
 /**
+ * docs/events.md#operational-events: the service's own news of a workspace's webhooks (issue 37).
+ * Not in the catalog: a webhook receives them through its own subscription (`operationalEvents`).
+ * About a webhook, never delivered to that webhook; `webhook.delivery.exhausted` is never emitted
+ * for a delivery of one of these, so dead receivers of them cannot feed each other.
+ */
+export const OPERATIONAL_EVENTS = [
+  'webhook.endpoint.failing',
+  'webhook.endpoint.disabled',
+  'webhook.delivery.exhausted',
+] as const;
+export type OperationalEventName = (typeof OPERATIONAL_EVENTS)[number];
+
+const operationalEvents: ReadonlySet<string> = new Set(OPERATIONAL_EVENTS);
+export const isOperationalEvent = (name: string): name is OperationalEventName => operationalEvents.has(name);
+
+/**
  * docs/events.md#record-events: "A webhook subscribes to 16 events: 5 record events and 11
- * messaging events."
+ * messaging events" (its `events`).
  */
 export const WEBHOOK_EVENTS = [...RECORD_EVENTS, ...MESSAGING_EVENTS] as const;
 export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
+
+/** Every event the service POSTs: the catalog's 16, and the 3 operational ones a webhook may add. */
+export const DELIVERED_EVENTS = [...WEBHOOK_EVENTS, ...OPERATIONAL_EVENTS] as const;
+export type DeliveredEvent = (typeof DELIVERED_EVENTS)[number];
 
 /**
  * docs/messaging.md#retired-legacy-events: "`<type>.created`, `<type>.updated`, `<type>.deleted`

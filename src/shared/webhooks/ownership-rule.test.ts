@@ -14,6 +14,7 @@ const saved: SendingSettings = {
   recordTrigger: { query: { typeId: 't1' }, changedFieldIds: ['f1'] },
   recordSources: null,
   events: ['record.created', 'record.updated'],
+  operationalEvents: [],
   enabled: true,
   standardWebhooks: false,
   recordOwnerUserId: 'owner',

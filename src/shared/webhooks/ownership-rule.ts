@@ -22,6 +22,7 @@ export interface SendingSettings {
   recordTrigger: unknown;
   recordSources: unknown;
   events: readonly string[];
+  operationalEvents: readonly string[];
   enabled: boolean;
   standardWebhooks: boolean;
   recordOwnerUserId: string | null;
@@ -36,6 +37,7 @@ export interface SendingInput {
   recordTrigger?: unknown;
   recordSources?: unknown;
   events?: string[];
+  operationalEvents?: string[];
   enabled?: boolean;
   standardWebhooks?: boolean;
   recordOwnerUserId?: string;
@@ -101,6 +103,8 @@ export function changedSendingFields(saved: SendingSettings, input: SendingInput
     recordTrigger: input.recordTrigger !== undefined && !same(input.recordTrigger, saved.recordTrigger),
     recordSources: input.recordSources !== undefined && !same(input.recordSources, saved.recordSources),
     events: input.events !== undefined && !sameSet(input.events, saved.events),
+    operationalEvents:
+      input.operationalEvents !== undefined && !sameSet(input.operationalEvents, saved.operationalEvents),
     enabled: input.enabled !== undefined && input.enabled !== saved.enabled,
     standardWebhooks:
       input.standardWebhooks !== undefined && input.standardWebhooks !== saved.standardWebhooks,

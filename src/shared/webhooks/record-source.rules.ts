@@ -21,9 +21,8 @@ export const recordTriggerSchema = z.strictObject({
     .optional()
     .meta({
       description:
-        'The fields whose change sends record.updated, by id. In answers, a watched field you cannot ' +
-        `read reads as \`${MASKED_VALUE}\`, as does a filter value on such a field; send them back as ` +
-        'read to keep the saved ones.',
+        'Field ids whose change sends record.updated. A field you cannot read answers ' +
+        `\`${MASKED_VALUE}\` (also as a filter value); send it back as read to keep it.`,
     }),
 });
 export type RecordTrigger = z.infer<typeof recordTriggerSchema>;

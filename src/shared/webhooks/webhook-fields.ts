@@ -55,6 +55,7 @@ export const WEBHOOK_FIELD_OWNERSHIP = {
   recordTrigger: 'sending',
   recordSources: 'sending',
   events: 'sending',
+  operationalEvents: 'sending',
   enabled: 'sending',
   standardWebhooks: 'sending',
   recordOwnerUserId: 'sending',

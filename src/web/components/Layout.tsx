@@ -5,6 +5,7 @@ import { api } from '../api';
 import { Link, useRouter } from '../router';
 import { useSession, useSessionContext } from '../session';
 import { useSubmit } from '../hooks/useSubmit';
+import { NoticesBell } from './alerts/NoticesBell';
 
 type Permissions = ReturnType<typeof useSession>['permissions'];
 
@@ -93,6 +94,7 @@ export function Layout({ children }: { children: ReactNode }) {
           </span>
         ) : null}
         <div className="topbar-user">
+          {permissions.apiRead && session.member.status === 'active' ? <NoticesBell /> : null}
           <Link
             to="/settings/account"
             className="user-name"

@@ -60,22 +60,22 @@ describe('the Deliveries page’s Status filter', () => {
 });
 
 describe('the Deliveries page’s event filter', () => {
-  it('offers the 16 catalog events, and no retired one the workspace does not have', () => {
+  it('offers the 16 catalog events and the 3 operational ones, and no retired one the workspace does not have', () => {
     const sut = eventFilterOptions([], '');
-    expect(sut).toHaveLength(16);
+    expect(sut).toHaveLength(19);
     expect(sut.slice(0, 2)).toEqual(['record.created', 'record.updated']);
     expect(sut.some((name) => name.includes('contact') || name.includes('deal.'))).toBe(false);
   });
 
   it('adds the retired events the workspace has, after the catalog, and only retired names', () => {
     const sut = eventFilterOptions(['deal.created', 'task.deleted', 'record.created', 'made.up'], '');
-    expect(sut).toHaveLength(18);
-    expect(sut.slice(16)).toEqual(['deal.created', 'task.deleted']);
+    expect(sut).toHaveLength(21);
+    expect(sut.slice(19)).toEqual(['deal.created', 'task.deleted']);
   });
 
   it('keeps a name the address asks for, once', () => {
-    expect(eventFilterOptions([], 'contact.updated').slice(16)).toEqual(['contact.updated']);
-    expect(eventFilterOptions(['contact.updated'], 'contact.updated').slice(16)).toEqual(['contact.updated']);
-    expect(eventFilterOptions([], 'record.created')).toHaveLength(16);
+    expect(eventFilterOptions([], 'contact.updated').slice(19)).toEqual(['contact.updated']);
+    expect(eventFilterOptions(['contact.updated'], 'contact.updated').slice(19)).toEqual(['contact.updated']);
+    expect(eventFilterOptions([], 'record.created')).toHaveLength(19);
   });
 });

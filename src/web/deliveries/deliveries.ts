@@ -4,7 +4,7 @@
 import { isRetiredEvent } from '../../shared/events/event-catalog';
 import { deliveryIdRange, isWholeId, shortId } from '../../shared/deliveries/delivery-ids';
 import type { DeliveryListQuery, DeliveryPage, DeliveryState, DeliveryStatus, DeliveryView } from '../api';
-import { createdBound, SELECTABLE_EVENTS } from '../webhooks';
+import { createdBound, DELIVERED_EVENT_NAMES } from '../webhooks';
 
 /**
  * The spec's four statuses, as the Status column and the Status filter name them
@@ -34,7 +34,9 @@ const isFailedState = (value: string): value is FailedState => value in FAILED_S
  * (`legacyEvents`, from the server), and a name the address asks for.
  */
 export function eventFilterOptions(legacyEvents: readonly string[], asked: string): string[] {
-  return [...new Set([...SELECTABLE_EVENTS, ...legacyEvents.filter(isRetiredEvent), asked])].filter(Boolean);
+  return [...new Set([...DELIVERED_EVENT_NAMES, ...legacyEvents.filter(isRetiredEvent), asked])].filter(
+    Boolean,
+  );
 }
 
 /**

@@ -23,13 +23,14 @@ import { SendTestEventDialog } from '../components/webhooks/SendTestEventDialog'
 import { WebhookHealthDialog } from '../components/webhooks/WebhookHealthDialog';
 import { WebhookHealthSummary } from '../components/webhooks/WebhookHealthSummary';
 import { WebhookDialog, type WebhookRights } from '../components/webhooks/WebhookDialog';
+import { DisabledByService } from '../components/alerts/DisabledByService';
 import { DateTime } from '../format';
 import { useRouter } from '../router';
 import { useSession } from '../session';
 import { useDebounced } from '../hooks/useDebounced';
 import { usePagedList } from '../hooks/usePagedList';
 import { deliveriesPathOf } from '../deliveries/deliveries';
-import { dayBound, eventLabel } from '../webhooks';
+import { dayBound, eventLabel, maySteer } from '../webhooks';
 
 const PAGE_SIZE = 25;
 const SEARCH_DELAY_MS = 250;
@@ -92,6 +93,14 @@ export function WebhooksPage() {
     list.update((webhooks) => webhooks.map((item) => (item.id === webhook.id ? webhook : item)));
     list.reload();
   };
+
+  const onEnabled = (webhook: WebhookView) => {
+    setNotice(`Webhook to ${webhook.url} re-enabled.`);
+    setAdded(undefined);
+    list.update((webhooks) => webhooks.map((item) => (item.id === webhook.id ? webhook : item)));
+  };
+  // Switching it on is a change of how it sends: Edit, and on someone else's record webhook an Admin.
+  const mayEnable = (webhook: WebhookView) => rights.edit && maySteer(webhook, session);
 
   const onDeleted = (webhook: WebhookView) => {
     setOpen(undefined);
@@ -211,6 +220,8 @@ export function WebhooksPage() {
                 rights={rights}
                 onOpen={setOpen}
                 onShowDeliveries={showDeliveries}
+                canEnable={mayEnable(webhook)}
+                onEnabled={onEnabled}
               />
             ))}
           </ListTable>
@@ -257,11 +268,15 @@ function WebhookRow({
   rights,
   onOpen,
   onShowDeliveries,
+  canEnable,
+  onEnabled,
 }: {
   webhook: WebhookView;
   rights: WebhookRights;
   onOpen: (open: Open) => void;
   onShowDeliveries: (webhook: WebhookView) => void;
+  canEnable: boolean;
+  onEnabled: (webhook: WebhookView) => void;
 }) {
   return (
     <OpenRow
@@ -288,6 +303,7 @@ function WebhookRow({
         >
           {webhook.enabled ? 'Enabled' : 'Disabled'}
         </span>
+        <DisabledByService webhook={webhook} canEnable={canEnable} onEnabled={onEnabled} compact />
         <WebhookHealthSummary webhook={webhook} />
       </td>
       <td>

@@ -48,10 +48,11 @@ const FIELD_WRITES: {
 } = {
   url: 'own', // normalized (webhook-url.ts)
   events: 'own', // checked (events-rule.ts)
+  operationalEvents: 'own', // without duplicates
   secret: 'own', // sealed
   headers: 'own', // checked, sealed, names kept apart
   bodyTemplate: 'copy', // after validateBodyTemplate
-  enabled: 'copy',
+  enabled: 'own', // a change clears why the service disabled it
   standardWebhooks: 'copy', // then no custom header may take the scheme's names (checkStandardHeaderNames)
   recordTrigger: 'copy',
   recordSources: 'copy',
@@ -89,6 +90,8 @@ export async function applyWebhookWrite(
   if (input.url !== undefined) webhook.url = normalizeWebhookUrl(input.url);
   writeTextFields(webhook, input);
   if (input.events !== undefined) webhook.events = checkWebhookEvents(input.events);
+  if (input.operationalEvents !== undefined)
+    webhook.operationalEvents = [...new Set(input.operationalEvents)];
   // A new secret replaces the saved one at once, ending a rotation's grace; the saved value sent
   // again is no change and keeps it.
   if (input.secret !== undefined && input.secret !== webhooks.secretsOf(webhook).secret)
@@ -109,6 +112,11 @@ export async function applyWebhookWrite(
       );
     }
     webhook.recordOwnerUserId = input.recordOwnerUserId;
+  }
+  if (input.enabled !== undefined && input.enabled !== webhook.enabled) {
+    webhook.enabled = input.enabled;
+    webhook.disabledReason = null;
+    webhook.disabledAt = null;
   }
   // The fields stored as sent (FIELD_WRITES): after the rules above, which never read them.
   for (const field of COPIED_FIELDS) copySent(webhook, input, field);

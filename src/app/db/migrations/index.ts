@@ -2,6 +2,7 @@ import { EmailProof1764702000000 } from './2025-12-02-from-noon/1764702000000-em
 import { Invitations1764705600000 } from './2025-12-02-from-noon/1764705600000-invitations';
 import { WorkspaceCreator1764709200000 } from './2025-12-02-from-noon/1764709200000-workspace-creator';
 import { DeliveryFilterIndexes1764720000000 } from './2025-12-03/1764720000000-delivery-filter-indexes';
+import { EndpointAlerts1764723600000 } from './2025-12-03/1764723600000-endpoint-alerts';
 import { StandardWebhooksDefault1764727200000 } from './2025-12-03/1764727200000-standard-webhooks-default';
 import { DeliveryStartClaims1764730800000 } from './2025-12-03/1764730800000-delivery-start-claims';
 import { CountSendingAsPending1764730800001 } from './2025-12-03/1764730800001-count-sending-as-pending';
@@ -70,6 +71,7 @@ export const migrations = [
   Invitations1764705600000,
   WorkspaceCreator1764709200000,
   DeliveryFilterIndexes1764720000000,
+  EndpointAlerts1764723600000,
   StandardWebhooksDefault1764727200000,
   DeliveryStartClaims1764730800000,
   CountSendingAsPending1764730800001,

@@ -17,6 +17,7 @@ import { RotateSecretDialog } from './RotateSecretDialog';
 import { RECORD_SETTINGS_REFUSED, useRecordIssues } from './useRecordIssues';
 import { useUnsavedEdits, useWebhookDraft } from './useWebhookDraft';
 import { MainFields } from './WebhookMainFields';
+import { DisabledByService } from '../alerts/DisabledByService';
 
 export type WebhookRights = { create: boolean; edit: boolean; delete: boolean };
 
@@ -208,6 +209,7 @@ export function WebhookDialog({ webhook, rights, onClose, onSaved, onDeleted, on
               only its owner or an administrator can change where or how it sends.
             </p>
           ) : null}
+          <DisabledByService webhook={webhook} canEnable={editable && steerable} onEnabled={onSaved} />
           <ErrorMessage message={secretsError} />
           <MainFields draft={draft} urlInput={urlInput} readOnly={readOnly} fixed={fixed} onChange={change} />
           <SendingFields

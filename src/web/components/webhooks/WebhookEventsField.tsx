@@ -1,12 +1,14 @@
 // The Events field of the webhook dialog: the catalog's events in groups with All/None per group,
 // each with what it announces and a Sample of its body, and the retired events a webhook still
-// holds (shown, never selectable again).
+// holds (shown, never selectable again); the operational events, their own subscription, beside.
 import { useState } from 'react';
 import { describeEvent } from '../../../shared/events/event-catalog-descriptions';
 import { EVENT_GROUPS, eventLabel, isRetiredEvent } from '../../webhooks';
 import type { WebhookDraft } from '../../webhook-draft';
 import { RichText } from '../OpenApi';
 import { EVENT_SAMPLE_PANEL_ID, EventSamplePanel } from './EventSamplePanel';
+
+type EventsPatch = Partial<Pick<WebhookDraft, 'events' | 'operationalEvents'>>;
 
 export function EventsField({
   draft,
@@ -15,18 +17,20 @@ export function EventsField({
 }: {
   draft: WebhookDraft;
   readOnly: boolean;
-  onChange: (events: string[]) => void;
+  onChange: (patch: EventsPatch) => void;
 }) {
   const legacy = draft.events.filter((event) => isRetiredEvent(event));
   const [sampled, setSampled] = useState<string>();
-  const toggle = (event: string, on: boolean) =>
-    onChange(on ? [...draft.events, event] : draft.events.filter((name) => name !== event));
+  const set = (field: keyof EventsPatch, events: string[]) => onChange({ [field]: events });
   return (
     <fieldset className="link-field events-field" data-testid="webhook-events">
       <legend>Events</legend>
       <div className="event-groups">
         {EVENT_GROUPS.map((group) => {
-          const all = group.events.every((event) => draft.events.includes(event));
+          const chosen = draft[group.field];
+          const toggle = (event: string, on: boolean) =>
+            set(group.field, on ? [...chosen, event] : chosen.filter((name) => name !== event));
+          const all = group.events.every((event) => chosen.includes(event));
           return (
             <div
               key={group.label}
@@ -36,15 +40,19 @@ export function EventsField({
             >
               <div className="event-group-header">
                 <strong>{group.label}</strong>
+                {group.field === 'operationalEvents' ? (
+                  <span className="hint">about the workspace’s other webhooks</span>
+                ) : null}
                 {readOnly ? null : (
                   <button
                     type="button"
                     className="link-button small"
                     onClick={() =>
-                      onChange(
+                      set(
+                        group.field,
                         all
-                          ? draft.events.filter((event) => !group.events.includes(event))
-                          : [...new Set([...draft.events, ...group.events])],
+                          ? chosen.filter((event) => !group.events.includes(event))
+                          : [...new Set([...chosen, ...group.events])],
                       )
                     }
                     data-testid="webhook-events-all"
@@ -64,7 +72,7 @@ export function EventsField({
                     <label className="inline">
                       <input
                         type="checkbox"
-                        checked={draft.events.includes(event)}
+                        checked={chosen.includes(event)}
                         disabled={readOnly}
                         onChange={(change) => toggle(event, change.target.checked)}
                         aria-describedby={`event-description-${event}`}

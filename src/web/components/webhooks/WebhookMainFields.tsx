@@ -57,7 +57,7 @@ export function MainFields({
         />
       ))}
 
-      <EventsField draft={draft} readOnly={fixed} onChange={(events) => onChange({ events })} />
+      <EventsField draft={draft} readOnly={fixed} onChange={onChange} />
 
       <CheckboxField
         label="Enabled"
