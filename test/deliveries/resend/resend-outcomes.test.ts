@@ -30,9 +30,12 @@ describe('resend workflows: their results say how the deliveries ended (time ski
     (await workflows().getHandle(workflowId).describe()).status.name;
   const row = (id: string) => fx.app.dataSource.manager.findOneByOrFail(Delivery, { id });
 
-  /** A webhook whose receiver answers 410 Gone (not retried): each delivery fails for good at once. */
+  /**
+   * A webhook whose receiver answers 400 Bad Request (not retried): each delivery fails for good at
+   * once, and the webhook stays enabled (a 410 Gone would disable it: docs/deliveries.md#when-an-endpoint-keeps-failing).
+   */
   async function goneDeliveries(path: string, count: number) {
-    receiver.replies(`/${path}`, { status: 410, statusText: 'Gone' });
+    receiver.replies(`/${path}`, { status: 400, statusText: 'Bad Request' });
     const webhook = await fx.webhook(`${receiver.url}/${path}`, { events: ['record.created'] });
     for (let made = 1; made <= count; made++) await fx.createDeal(`Deal ${path} ${made}`);
     const deliveries = await fx.deliveriesOf(webhook.id, count);
@@ -50,11 +53,11 @@ describe('resend workflows: their results say how the deliveries ended (time ski
     await expect(workflows().getHandle(resendWorkflowId(resent.body.id)).result()).resolves.toEqual({
       status: 'failed',
       attempts: 1,
-      reason: 'Delivery failed after 1 attempt: Gone',
+      reason: 'Delivery failed after 1 attempt: Bad Request',
     });
     expect(await statusOf(resendWorkflowId(resent.body.id))).toBe('COMPLETED');
     expect(await statusOf(deliveryWorkflowId(resent.body.id))).toBe('FAILED');
-    expect(await row(resent.body.id)).toMatchObject({ status: 'failed', statusCode: 410 });
+    expect(await row(resent.body.id)).toMatchObject({ status: 'failed', statusCode: 400 });
   });
 
   /** Resends the webhook's Failed deliveries of the last hour; the ids of the resends, once it completed. */
