@@ -15,6 +15,8 @@ type Sample = {
   url: string;
   text: 0 | 1;
   events: string[];
+  /** The operational events, a subscription of their own. */
+  operational: string[];
   enabled: boolean;
   secret: string;
   standardWebhooks: boolean;
@@ -29,6 +31,7 @@ const FIRST: Sample = {
   url: 'https://first.example.com/dialog',
   text: 0,
   events: ['record.created', 'record.updated'],
+  operational: ['webhook.endpoint.failing'],
   enabled: false,
   secret: 'first-dialog-secret',
   standardWebhooks: true,
@@ -41,6 +44,7 @@ const SECOND: Sample = {
   url: 'https://second.example.com/dialog',
   text: 1,
   events: ['record.created', 'messaging.email.received'],
+  operational: ['webhook.endpoint.disabled', 'webhook.delivery.exhausted'],
   enabled: true,
   secret: 'second-dialog-secret',
   standardWebhooks: false,
@@ -65,6 +69,16 @@ const FIELDS: Record<string, { set: (dialog: Locator, sample: Sample) => Promise
       }
     },
     read: (got, sample) => [got.view.events, sample.events],
+  },
+  operationalEvents: {
+    set: async (dialog, sample) => {
+      for (const event of [...FIRST.operational, ...SECOND.operational]) {
+        await dialog
+          .locator(`[data-testid=webhook-event][data-event="${event}"]`)
+          .setChecked(sample.operational.includes(event));
+      }
+    },
+    read: (got, sample) => [got.view.operationalEvents, sample.operational],
   },
   enabled: {
     set: (dialog, sample) => dialog.getByTestId('webhook-enabled').setChecked(sample.enabled),
