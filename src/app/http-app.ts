@@ -42,6 +42,7 @@ import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
 import type { ApiKeyActor } from '../api-keys/api-key-auth';
 import type { McpActor } from '../mcp/mcp-tool';
 import type { Mailer } from '../mail/mailer';
+import type { Registry } from 'prom-client';
 
 export interface AppDeps {
   config: Config;
@@ -50,6 +51,8 @@ export interface AppDeps {
   temporal: TemporalHandle;
   /** Sends mail (MAIL_URL, or the embedded mail catcher); used when `services` are not given. */
   mailer?: Mailer;
+  /** The process's Prometheus registry: the API's requests are counted in it (docs/observability.md#metrics). */
+  metrics?: Registry;
 }
 
 /** The Koa application: REST and MCP under /api/v1, the web app's /app/api, and /healthz. */
@@ -95,6 +98,7 @@ export function createApp(deps: AppDeps, services: Services = createServices(dep
     logger: deps.logger,
     bodyLimitKb: config.REQUEST_BODY_LIMIT_KB,
     trustProxy: config.TRUST_PROXY,
+    metrics: deps.metrics,
     authorizationServerPath: isAuthorizationServerPath,
     beforeBody: (ctx, next) => {
       const client = clientOf(ctx);

@@ -264,7 +264,7 @@ async function run(
   let server: Server | undefined;
   if (options.api) {
     server = await listen(
-      createApp({ config, logger, dataSource, temporal }, services),
+      createApp({ config, logger, dataSource, temporal, metrics }, services),
       config.PORT,
       config.HOST,
     );

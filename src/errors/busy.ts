@@ -21,7 +21,7 @@ export function busyErrorFrom(error: unknown): AppError | undefined {
       error.message,
     );
   if (poolTimeout || code === LOCK_NOT_AVAILABLE || code === QUERY_CANCELED) {
-    return rateLimitError(BUSY_MESSAGE, BUSY_RETRY_AFTER_SECONDS);
+    return rateLimitError(BUSY_MESSAGE, BUSY_RETRY_AFTER_SECONDS, undefined, 'databaseBusy');
   }
   return undefined;
 }

@@ -1,7 +1,9 @@
 import { bodyParser } from '@koa/bodyparser';
 import Koa from 'koa';
+import type { Registry } from 'prom-client';
 import type { Logger } from '../logger';
 import { errorMiddleware } from './error-middleware';
+import { httpMetrics } from './http-metrics';
 import { requestId } from './request-id';
 import { securityHeaders } from './security-headers';
 
@@ -13,6 +15,8 @@ export function createBaseApp(options: {
   logger: Logger;
   bodyLimitKb: number;
   trustProxy?: boolean;
+  /** The process's Prometheus registry, which gets the requests' series (http-metrics.ts). */
+  metrics?: Registry;
   /** Runs before the body is read (the line each client's requests wait in). */
   beforeBody?: Koa.Middleware;
   /**
@@ -28,6 +32,8 @@ export function createBaseApp(options: {
   const app = new Koa({ proxy: options.trustProxy ?? false, maxIpsCount: 1 });
   // Errors are answered by errorMiddleware; Koa's default handler would log them again.
   app.silent = true;
+  // Outermost, so every answer is counted and timed, refusals and the raw MCP and OAuth answers too.
+  if (options.metrics) app.use(httpMetrics(options.metrics));
   // First, so every answer carries them, errors and the raw answers of OAuth and MCP included.
   app.use(securityHeaders({ formPostsToClients: ownBody }));
   app.use(requestId(options.logger));

@@ -2,6 +2,13 @@ import type { Middleware } from 'koa';
 import { AppError, MethodNotAllowedError, ValidationError } from '../shared/app-error';
 import { busyErrorFrom } from '../errors/busy';
 
+declare module 'koa' {
+  interface DefaultState {
+    /** Which limit answered this request 429 (a quota, a throttle, a full line), for /metrics. */
+    rateLimitedBy?: string;
+  }
+}
+
 /**
  * The single place where thrown errors become HTTP answers (docs/api.md#errors):
  * an AppError becomes the spec's refusal body and status; body-parser failures become
@@ -21,7 +28,10 @@ export function errorMiddleware(): Middleware {
         if (known.options.retryAfterSeconds !== undefined) {
           ctx.set('Retry-After', String(Math.ceil(known.options.retryAfterSeconds)));
         }
-        if (known.kind === 'rate_limit') ctx.state.log?.warn({ err: thrown }, 'refused: busy');
+        if (known.kind === 'rate_limit') {
+          ctx.state.rateLimitedBy = known.options.limit ?? 'other';
+          ctx.state.log?.warn({ err: thrown }, 'refused: busy');
+        }
         return;
       }
       ctx.state.log?.error({ err: thrown }, 'unexpected error');

@@ -41,6 +41,9 @@ interface StaticFile {
   mtime: Date;
 }
 
+/** The route label of the web app's files and pages in /metrics (their paths are unbounded). */
+export const WEB_APP_ROUTE = 'web app';
+
 /**
  * Serves the built web app (dist/web) for GET and HEAD: existing files with their content type,
  * and `index.html` for any other page path a browser asks for (the app routes on the client).
@@ -61,6 +64,7 @@ export function webAppMiddleware(options: { root: string }): Koa.Middleware {
     const requested = path === '/' ? indexPath : resolveInside(root, path);
     const file = requested === indexPath ? index : requested ? await fileAt(requested) : undefined;
     if (file) {
+      ctx.state.route = WEB_APP_ROUTE;
       const cacheControl =
         file.path === indexPath ? REVALIDATE : path.startsWith('/assets/') ? IMMUTABLE : SHORT;
       return send(ctx, file, cacheControl);
@@ -68,6 +72,7 @@ export function webAppMiddleware(options: { root: string }): Koa.Middleware {
 
     // SPA fallback: a page of the app (not a missing asset) asked for by a browser.
     if (!path.startsWith('/assets/') && acceptsHtml(ctx.get('Accept'))) {
+      ctx.state.route = WEB_APP_ROUTE;
       return send(ctx, index, REVALIDATE);
     }
     return next();

@@ -29,12 +29,14 @@ export function oauthServerRoutes(deps: {
   return async (ctx, next) => {
     if (ctx.path === PROTECTED_RESOURCE_PATH || ctx.path === '/.well-known/oauth-protected-resource') {
       if (ctx.method !== 'GET' && ctx.method !== 'HEAD') return next();
+      ctx.state.route = PROTECTED_RESOURCE_PATH;
       ctx.set('Access-Control-Allow-Origin', '*');
       ctx.set('Cache-Control', 'public, max-age=3600');
       ctx.body = protectedResourceMetadata(deps.config.PUBLIC_URL);
       return;
     }
     if (!isAuthorizationServerPath(ctx.path)) return next();
+    ctx.state.route = `${OAUTH_ISSUER_PATH}/*`;
     const inner = METADATA_ALIASES.includes(ctx.path)
       ? '/.well-known/openid-configuration'
       : ctx.path.slice(OAUTH_ISSUER_PATH.length);
@@ -44,5 +46,7 @@ export function oauthServerRoutes(deps: {
     ctx.respond = false;
     handle ??= deps.provider().callback();
     await handle(ctx.req, ctx.res);
+    // The authorization server's one 429 is the registration limit's (registration-limit.ts).
+    if (ctx.res.statusCode === 429) ctx.state.rateLimitedBy = 'clientRegistrations';
   };
 }

@@ -31,6 +31,8 @@ export interface AppErrorOptions {
   retryable?: boolean;
   /** Seconds; sent as the `Retry-After` header (rate_limit). */
   retryAfterSeconds?: number;
+  /** Which limit refused a rate_limit request, as /metrics counts it (docs/observability.md); never answered. */
+  limit?: string;
   cause?: unknown;
 }
 
@@ -122,5 +124,10 @@ export const conflictError = (message: string, customCode?: string, path?: (stri
 export const unavailableError = (message: string, customCode?: string, retryable?: boolean) =>
   single('unavailable', message, customCode, [], { retryable });
 
-export const rateLimitError = (message: string, retryAfterSeconds: number, customCode?: string) =>
-  single('rate_limit', message, customCode, [], { retryAfterSeconds, retryable: true });
+/** `limit` names the limit that refused for /metrics; without it, the customCode does. */
+export const rateLimitError = (
+  message: string,
+  retryAfterSeconds: number,
+  customCode?: string,
+  limit = customCode,
+) => single('rate_limit', message, customCode, [], { retryAfterSeconds, retryable: true, limit });

@@ -150,7 +150,7 @@ export async function startTestApp(
     capacity,
     slowLaneSlots: config.DELIVERY_SLOW_LANE_SLOTS,
   });
-  const app = createApp({ config, logger, dataSource: db.dataSource, temporal }, services);
+  const app = createApp({ config, logger, dataSource: db.dataSource, temporal, metrics }, services);
   const server: Server = app.listen(0, '127.0.0.1');
   await new Promise((resolve) => server.once('listening', resolve));
   const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;

@@ -27,7 +27,7 @@ export class FairShare {
     }
     if (entry.running >= this.limits.concurrency) {
       if (entry.waiting.length >= this.limits.queue)
-        throw rateLimitError(BUSY_MESSAGE, BUSY_RETRY_AFTER_SECONDS);
+        throw rateLimitError(BUSY_MESSAGE, BUSY_RETRY_AFTER_SECONDS, undefined, 'lineFull');
       await new Promise<void>((resolve) => entry.waiting.push(resolve));
     } else {
       entry.running++;

@@ -153,5 +153,6 @@ function quotaRefusal(decision: QuotaDecision, quota: RequestQuota): AppError {
       `second, with bursts of up to ${quota.limits.burst} more. Retry after ${seconds} s.`,
     seconds,
     'requestQuotaExceeded',
+    `${decision.name}Quota`,
   );
 }
