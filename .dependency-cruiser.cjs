@@ -55,6 +55,7 @@ const KIT = [
   '^src/embedded/',
   '^src/mail/',
   '^src/metrics/',
+  '^src/tracing/',
   '^src/runtime/',
   '^src/(config|logger|project-root)\\.ts$',
 ];

@@ -18,10 +18,16 @@ const transform = {
     '@swc/jest',
     { jsc: { target: 'es2022' }, module: { type: 'commonjs', ignoreDynamic: true } },
   ],
+  // OpenTelemetry's OTLP exporter loads node:http with import(), which Jest's module loader refuses
+  // without --experimental-vm-modules: SWC turns those imports into require() for the tests.
+  '/node_modules/@opentelemetry/otlp-exporter-base/.+\\.js$': [
+    '@swc/jest',
+    { jsc: { target: 'es2022' }, module: { type: 'commonjs', ignoreDynamic: false } },
+  ],
 };
 
 /** Every other package in node_modules is CommonJS and loads untransformed. */
-const transformIgnorePatterns = ['/node_modules/(?!(oidc-provider|jose)/)'];
+const transformIgnorePatterns = ['/node_modules/(?!(oidc-provider|jose|@opentelemetry/otlp-exporter-base)/)'];
 
 /** @type {import('jest').Config} */
 module.exports = {

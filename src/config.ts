@@ -69,6 +69,13 @@ export const configSchema = z.object({
     .union([z.literal('none'), port])
     .default(9464)
     .transform((value) => (value === 'none' ? undefined : value)),
+  // Traces (docs/observability.md#traces): exported over OTLP/HTTP only when an endpoint is set.
+  /** The OTLP collector's base URL (`/v1/traces` is added), as OpenTelemetry's SDKs read it. */
+  OTEL_EXPORTER_OTLP_ENDPOINT: optionalString.pipe(z.url({ protocol: /^https?$/ }).optional()),
+  /** The traces URL itself, used as given (instead of the base URL's `/v1/traces`). */
+  OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: optionalString.pipe(z.url({ protocol: /^https?$/ }).optional()),
+  /** The spans' `service.name`. */
+  OTEL_SERVICE_NAME: z.string().min(1).default('crm-webhooks'),
   // Request quotas (docs/security.md, "Limits"): token buckets shared by every API process.
   /** Requests per second one API key or OAuth connection may make… */
   QUOTA_PER_KEY: z.coerce.number().int().min(1).max(100_000).default(20),

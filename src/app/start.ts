@@ -24,6 +24,7 @@ import { createDeliveryCapacity } from '../deliveries/capacity/delivery-capacity
 import { deliveryMetrics } from '../deliveries/capacity/delivery-metrics';
 import { createMetricsRegistry } from '../metrics/registry';
 import { serveMetrics } from '../metrics/metrics-server';
+import { startTracing } from '../tracing/tracing';
 import { startWorkerJobs } from './worker-jobs';
 import { workflowStartMetrics } from '../deliveries/engine/start-metrics';
 import { ensureDemoWorkspace, type CreatedWorkspace } from '../identity/bootstrap';
@@ -155,6 +156,11 @@ async function run(
   const mailer = config.MAIL_URL ? new Mailer({ url: config.MAIL_URL, from: config.MAIL_FROM }) : undefined;
   if (mailer) lifecycle.add('mailer', async () => mailer.close());
   else logger.warn('MAIL_URL is not set and there is no mail catcher: no mail is sent (docs/mail.md)');
+
+  // Before the Temporal client, the worker and the API, which add their spans only when it is on;
+  // stopped last, so the spans of everything stopping before it are exported.
+  const tracing = startTracing(config);
+  if (tracing) lifecycle.add('tracing', tracing.shutdown);
 
   const dataSource = createDataSource({ url: databaseUrl, poolSize: config.DATABASE_POOL_SIZE });
   await dataSource.initialize();

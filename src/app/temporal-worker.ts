@@ -6,6 +6,7 @@ import type { Logger } from '../logger';
 import { installTemporalRuntime } from '../temporal/runtime';
 import { configureSlowLane } from '../temporal/task-queue-config';
 import { workflowCode, type WorkflowCode } from '../temporal/workflow-bundle';
+import { tracingActivityInterceptors, tracingSinks, WORKFLOW_TRACING_MODULE } from '../temporal/tracing';
 
 export interface RunningWorker {
   worker: Worker;
@@ -100,6 +101,12 @@ export async function runWorkers(
     taskQueue: options.taskQueue,
     ...code.option,
     activities,
+    interceptors: {
+      // A prebuilt bundle has the workflow interceptors in it (workflow-bundle.ts); a bundle made at start takes them here.
+      workflowModules: 'workflowsPath' in code.option ? [WORKFLOW_TRACING_MODULE] : undefined,
+      activity: tracingActivityInterceptors(),
+    },
+    sinks: tracingSinks(),
     maxConcurrentWorkflowTaskExecutions: taskSlots,
     maxConcurrentLocalActivityExecutions: taskSlots,
     // Every workflow whose attempt is in flight stays cached, and as many again waiting for a retry
@@ -111,6 +118,7 @@ export async function runWorkers(
     namespace: options.namespace,
     taskQueue: slowLaneQueue(options.taskQueue),
     activities: { attemptInSlowLane: activities.attemptInSlowLane },
+    interceptors: { activity: tracingActivityInterceptors() },
     maxConcurrentActivityTaskExecutions: lanes.slowSlots,
   });
   const stopBoth = () => {

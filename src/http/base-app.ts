@@ -4,6 +4,8 @@ import type { Registry } from 'prom-client';
 import type { Logger } from '../logger';
 import { errorMiddleware } from './error-middleware';
 import { httpMetrics } from './http-metrics';
+import { traceRequests } from './request-tracing';
+import { currentTracing } from '../tracing/tracing';
 import { requestId } from './request-id';
 import { securityHeaders } from './security-headers';
 
@@ -34,6 +36,8 @@ export function createBaseApp(options: {
   app.silent = true;
   // Outermost, so every answer is counted and timed, refusals and the raw MCP and OAuth answers too.
   if (options.metrics) app.use(httpMetrics(options.metrics));
+  // With tracing off (no OTLP endpoint) not even installed: no cost per request.
+  if (currentTracing()) app.use(traceRequests());
   // First, so every answer carries them, errors and the raw answers of OAuth and MCP included.
   app.use(securityHeaders({ formPostsToClients: ownBody }));
   app.use(requestId(options.logger));

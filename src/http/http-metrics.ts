@@ -1,15 +1,6 @@
-import type { Context, Middleware } from 'koa';
+import type { Middleware } from 'koa';
 import { Counter, Histogram, type Registry } from 'prom-client';
-
-declare module 'koa' {
-  interface DefaultState {
-    /** The route label of a request no router matched but a handler served (the OAuth server, the web app). */
-    route?: string;
-  }
-}
-
-/** The route label of a request that no route matched: one value, so stray paths add no series. */
-export const UNMATCHED_ROUTE = 'unmatched';
+import { requestRoute } from './request-route';
 
 /**
  * The API's requests in /metrics (docs/observability.md#metrics): `http_requests_total` and
@@ -43,7 +34,7 @@ export function httpMetrics(registry: Registry): Middleware {
     try {
       await next();
     } finally {
-      const route = routeOf(ctx);
+      const route = requestRoute(ctx);
       // Koa's status is the raw response's, so answers written by MCP's transport count too.
       const labels = { method: ctx.method, route, status: String(ctx.status) };
       requests.inc(labels);
@@ -51,16 +42,4 @@ export function httpMetrics(registry: Registry): Middleware {
       if (ctx.status === 429) rateLimited.inc({ route, limit: ctx.state.rateLimitedBy ?? 'other' });
     }
   };
-}
-
-/**
- * The template of the route that served the request: the first matched layer with this request's
- * method (routes run in order; a router's `use` layers have no methods), else the first route of
- * the path (a 405 keeps its template).
- */
-function routeOf(ctx: Context): string {
-  const matched = (ctx as { matched?: { path: string; methods: string[] }[] }).matched ?? [];
-  const routes = matched.filter((layer) => layer.methods.length > 0);
-  const served = routes.find((layer) => layer.methods.includes(ctx.method)) ?? routes[0];
-  return served?.path ?? ctx.state.route ?? UNMATCHED_ROUTE;
 }

@@ -13,6 +13,7 @@ import type { RecordView } from './record-view';
 import { recordView } from './record-view-of';
 import { RecordsRepository } from './records.repository';
 import type { RecordEventData } from './redaction';
+import { inSpan } from '../tracing/tracing';
 import type { WriteCause } from './write-cause';
 
 /** What one record write reads and writes through: the type addressed, its model and the actor's access. */
@@ -81,18 +82,24 @@ export class RecordWrites {
     private readonly dispatch: WriteEventsDispatch = LEAVE_IN_OUTBOX,
   ) {}
 
-  /** Runs a write in a transaction with its events' dispatch, then what follows the commit. */
+  /**
+   * Runs a write in a transaction with its events' dispatch, then what follows the commit; traced
+   * as one span, whose children are the workflow starts (docs/observability.md#traces).
+   */
   async write<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
-    let afterCommit = () => undefined as void;
-    const result = await writeTransaction(this.dataSource, async (manager) => {
-      const value = await work(manager);
-      const events = this.appended.get(manager);
-      if (events?.length)
-        afterCommit = await this.dispatch.inTransaction(manager, events, this.writers.get(manager));
-      return value;
+    return inSpan('record write', {}, async (span) => {
+      let afterCommit = () => undefined as void;
+      const result = await writeTransaction(this.dataSource, async (manager) => {
+        const value = await work(manager);
+        const events = this.appended.get(manager);
+        span?.setAttribute('crm.record_events', events?.length ?? 0);
+        if (events?.length)
+          afterCommit = await this.dispatch.inTransaction(manager, events, this.writers.get(manager));
+        return value;
+      });
+      afterCommit();
+      return result;
     });
-    afterCommit();
-    return result;
   }
 
   async context(manager: EntityManager, actor: Actor, typeRef: string): Promise<WriteContext> {

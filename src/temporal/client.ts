@@ -1,5 +1,6 @@
 import { Client, Connection } from '@temporalio/client';
 import { NativeConnection } from '@temporalio/worker';
+import { tracingClientInterceptors } from './tracing';
 
 /** A gRPC connection to Temporal: the client's own, or the worker's native one shared with it. */
 export type TemporalConnection = Connection | NativeConnection;
@@ -33,7 +34,7 @@ export async function connectTemporal(
     const connection = await NativeConnection.connect({ address });
     return {
       connection,
-      client: new Client({ connection, namespace }),
+      client: new Client({ connection, namespace, interceptors: tracingClientInterceptors() }),
       namespace,
       taskQueue,
       eagerStart: true,
@@ -42,7 +43,7 @@ export async function connectTemporal(
   const connection = await Connection.connect({ address, connectTimeout: '10s' });
   return {
     connection,
-    client: new Client({ connection, namespace }),
+    client: new Client({ connection, namespace, interceptors: tracingClientInterceptors() }),
     namespace,
     taskQueue,
     eagerStart: false,

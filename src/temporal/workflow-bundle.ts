@@ -1,6 +1,7 @@
 import { existsSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { extname, join } from 'node:path';
 import { bundleWorkflowCode, DefaultLogger } from '@temporalio/worker';
+import { WORKFLOW_TRACING_MODULE } from './tracing';
 
 /**
  * The workflow code a worker loads (issue 11, item 5). Bundling workflows/ with webpack takes
@@ -53,13 +54,18 @@ function newestJs(dir: string): number {
 
 /**
  * Bundles workflows/ (the compiled JavaScript beside this file, or the TypeScript sources under
- * Jest), or the workflows at `from`, into `path` (WORKFLOW_BUNDLE_PATH by default).
+ * Jest), or the workflows at `from`, with the tracing interceptors, into `path` (WORKFLOW_BUNDLE_PATH by default).
  */
 export async function writeWorkflowBundle(
   path = WORKFLOW_BUNDLE_PATH,
   from = workflowsPath(),
 ): Promise<string> {
-  const { code } = await bundleWorkflowCode({ workflowsPath: from, logger: new DefaultLogger('WARN') });
+  const { code } = await bundleWorkflowCode({
+    workflowsPath: from,
+    // Temporal's OpenTelemetry interceptors run inside every workflow (./tracing.ts).
+    workflowInterceptorModules: [WORKFLOW_TRACING_MODULE],
+    logger: new DefaultLogger('WARN'),
+  });
   writeFileSync(path, code);
   return path;
 }

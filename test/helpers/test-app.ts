@@ -26,6 +26,8 @@ import { registerMailbox, unregisterMailbox } from './mailboxes';
 import { recordingLogger } from './server-errors';
 import { sharedDevServerAddress } from './test-run';
 import { testWorkflowCode } from './workflow-bundle';
+import { startTracing } from '../../src/tracing/tracing';
+import { tracingClientInterceptors } from '../../src/temporal/tracing';
 
 export interface TestApp {
   baseUrl: string;
@@ -80,15 +82,6 @@ export async function startTestApp(
     throw error;
   }
   const taskQueue = `test-${randomUUID()}`;
-  const temporal = {
-    connection: env.connection,
-    client: env.client,
-    namespace: env.namespace ?? 'default',
-    taskQueue,
-    // The time-skipping test server has no eager start, and eager start needs the worker's
-    // connection: the embedded-stack tests cover it.
-    eagerStart: false,
-  };
   const config = loadConfig({
     ...process.env,
     LOG_LEVEL: 'silent',
@@ -106,6 +99,20 @@ export async function startTestApp(
     INVITATIONS_PER_ADDRESS_PER_DAY: '100000',
     ...overrides,
   });
+  // With an OTLP endpoint among the overrides, the app traces as `npm start` does (src/tracing/).
+  const tracing = startTracing(config);
+  const interceptors = tracingClientInterceptors();
+  const temporal = {
+    connection: env.connection,
+    client: interceptors
+      ? new Client({ connection: env.connection, namespace: env.namespace ?? 'default', interceptors })
+      : env.client,
+    namespace: env.namespace ?? 'default',
+    taskQueue,
+    // The time-skipping test server has no eager start, and eager start needs the worker's
+    // connection: the embedded-stack tests cover it.
+    eagerStart: false,
+  };
   const mailer = new Mailer({ url: config.MAIL_URL!, from: config.MAIL_FROM });
   // Errors are kept for the failure messages of requests that answer 500 (server-errors.ts).
   const recording = recordingLogger();
@@ -225,6 +232,7 @@ export async function startTestApp(
       await db.drop();
       mailer.close();
       await mail.stop();
+      await tracing?.shutdown();
     },
   };
 }

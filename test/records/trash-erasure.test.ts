@@ -24,6 +24,7 @@ import { recordErasureWorkflowId } from '../../workflows/record-erasure.workflow
 import { createTestDatabase, type TestDatabase } from '../helpers/database';
 import { createTimeSkippingEnv } from '../helpers/temporal';
 import { testWorkflowBundle } from '../helpers/workflow-bundle';
+import { tracingSinks } from '../../src/temporal/tracing';
 
 /**
  * docs/events.md#record-events: a trashed record is erased 30 days after trashing (emitting
@@ -55,6 +56,7 @@ describe('trash retention timer (time skipping)', () => {
     records = new RecordsService(db.dataSource);
     trash = new TrashService(db.dataSource, new TemporalTrashTimer(env.client, taskQueue), logger);
     worker = await Worker.create({
+      sinks: tracingSinks(),
       connection: env.nativeConnection,
       namespace: env.namespace,
       taskQueue,

@@ -6,6 +6,7 @@ import { RETRY_NOT_WAITING, retryNowUpdate } from '../../workflows/delivery.work
 import { ensureSearchAttributes } from '../../src/temporal/search-attributes';
 import { ATTEMPT_OUTCOMES, createTimeSkippingEnv } from '../helpers/temporal';
 import { testWorkflowBundle } from '../helpers/workflow-bundle';
+import { tracingSinks } from '../../src/temporal/tracing';
 
 /**
  * Deliveries in flight during an upgrade: histories recorded by the delivery workflow as it was
@@ -40,6 +41,7 @@ describe('delivery workflow replay across its patches (time skipping)', () => {
   async function oldHistory(fixture: string, outcomes: AttemptOutcome[], lanes = false) {
     const taskQueue = `old-${randomUUID()}`;
     const worker = await Worker.create({
+      sinks: tracingSinks(),
       connection: env.nativeConnection,
       namespace: env.namespace,
       taskQueue,
@@ -79,7 +81,11 @@ describe('delivery workflow replay across its patches (time skipping)', () => {
       ).length,
     ).toBe(outcomes.length);
     await expect(
-      Worker.runReplayHistory({ workflowBundle: await testWorkflowBundle() }, history, workflowId),
+      Worker.runReplayHistory(
+        { sinks: tracingSinks(), workflowBundle: await testWorkflowBundle() },
+        history,
+        workflowId,
+      ),
     ).resolves.toBeUndefined();
   });
 
@@ -100,6 +106,7 @@ describe('delivery workflow replay across its patches (time skipping)', () => {
     // The old worker runs the first attempt and starts its 10 s wait, then stops (no sticky cache,
     // so the next workflow task goes to whichever worker polls).
     const old = await Worker.create({
+      sinks: tracingSinks(),
       connection: env.nativeConnection,
       namespace: env.namespace,
       taskQueue,
@@ -120,6 +127,7 @@ describe('delivery workflow replay across its patches (time skipping)', () => {
 
     // Today's worker replays that wait as the sleep it was, so it cannot be ended…
     const current = await Worker.create({
+      sinks: tracingSinks(),
       connection: env.nativeConnection,
       namespace: env.namespace,
       taskQueue,
@@ -151,7 +159,11 @@ describe('delivery workflow replay across its patches (time skipping)', () => {
     // The refused Retry now left nothing in the history; the accepted one did.
     expect(eventsOf(history, 'workflowExecutionUpdateAcceptedEventAttributes')).toHaveLength(1);
     await expect(
-      Worker.runReplayHistory({ workflowBundle: await testWorkflowBundle() }, history, workflowId),
+      Worker.runReplayHistory(
+        { sinks: tracingSinks(), workflowBundle: await testWorkflowBundle() },
+        history,
+        workflowId,
+      ),
     ).resolves.toBeUndefined();
   });
 });

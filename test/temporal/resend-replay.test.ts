@@ -6,6 +6,7 @@ import { deliveryWorkflowId } from '../../workflows/delivery.workflow';
 import { resendWorkflowId } from '../../workflows/resend-delivery.workflow';
 import { ATTEMPT_OUTCOMES, createDeliveryTimeSkippingEnv } from '../helpers/temporal';
 import { testWorkflowBundle } from '../helpers/workflow-bundle';
+import { tracingSinks } from '../../src/temporal/tracing';
 
 /**
  * Issue 33, item 2, across an upgrade: histories recorded by the resend workflows as they were
@@ -45,6 +46,7 @@ describe('resend workflows replay across the outcome patches (time skipping)', (
   };
   const worker = async (workflowsPath: string, taskQueue: string, activities: object, cache = true) =>
     Worker.create({
+      sinks: tracingSinks(),
       connection: env.nativeConnection,
       namespace: env.namespace,
       taskQueue,
@@ -62,7 +64,11 @@ describe('resend workflows replay across the outcome patches (time skipping)', (
     url: 'https://receiver.example.com/hooks',
   });
   const replayOnToday = async (history: Awaited<ReturnType<typeof historyOf>>, workflowId: string) =>
-    Worker.runReplayHistory({ workflowBundle: await testWorkflowBundle(TODAY) }, history, workflowId);
+    Worker.runReplayHistory(
+      { sinks: tracingSinks(), workflowBundle: await testWorkflowBundle(TODAY) },
+      history,
+      workflowId,
+    );
   const historyOf = (workflowId: string) => env.client.workflow.getHandle(workflowId).fetchHistory();
   const has = (history: Awaited<ReturnType<typeof historyOf>>, kind: string) =>
     (history.events ?? []).some((event) => (event as Record<string, unknown>)[kind]);

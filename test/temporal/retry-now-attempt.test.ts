@@ -5,6 +5,7 @@ import type { AttemptOutcome } from '../../src/deliveries/engine/delivery-attemp
 import { RETRY_NOT_WAITING, retryNowUpdate } from '../../workflows/delivery.workflow';
 import { ATTEMPT_OUTCOMES, createDeliveryTimeSkippingEnv } from '../helpers/temporal';
 import { testWorkflowBundle } from '../helpers/workflow-bundle';
+import { tracingSinks } from '../../src/temporal/tracing';
 
 /**
  * Issue 33, item 3: one Retry now per scheduled attempt, in the delivery workflow itself (today's
@@ -44,6 +45,7 @@ describe('Retry now names its attempt (time skipping)', () => {
     const taskQueue = `retry-now-${randomUUID()}`;
     const workflowId = `delivery-${randomUUID()}`;
     const worker = await Worker.create({
+      sinks: tracingSinks(),
       connection: env.nativeConnection,
       namespace: env.namespace,
       taskQueue,

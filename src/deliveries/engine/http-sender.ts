@@ -13,6 +13,8 @@ import {
   type AllowList,
   type OwnListener,
 } from './outbound-guard';
+import { SpanKind } from '@opentelemetry/api';
+import { inSpan } from '../../tracing/tracing';
 import type { AttemptResult } from '../../shared/deliveries/retry-policy';
 
 /** A destination the outbound guard refused; `message` is the delivery's failure message. */
@@ -100,7 +102,32 @@ export class HttpSender {
     };
   }
 
+  /**
+   * POSTs a delivery; traced as a client span, the attempt's activity's child
+   * (docs/observability.md#traces), naming the receiver's host and port, never the URL (its path
+   * or query may hold a token).
+   */
   post(
+    url: string,
+    headers: Record<string, string>,
+    body: string,
+    cancel?: AbortSignal,
+  ): Promise<AttemptResult> {
+    const { hostname, port, protocol } = new URL(url);
+    const attributes = {
+      'http.request.method': 'POST',
+      'server.address': hostname,
+      'server.port': Number(port) || (protocol === 'https:' ? 443 : 80),
+    };
+    return inSpan('POST', { kind: SpanKind.CLIENT, attributes }, async (span) => {
+      const result = await this.send(url, headers, body, cancel);
+      if (result.kind === 'response') span?.setAttribute('http.response.status_code', result.statusCode);
+      else span?.setAttribute('error.type', result.kind);
+      return result;
+    });
+  }
+
+  private send(
     url: string,
     headers: Record<string, string>,
     body: string,

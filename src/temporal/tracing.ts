@@ -1,0 +1,73 @@
+import { createTraceState } from '@opentelemetry/api';
+import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
+import type { ClientInterceptors } from '@temporalio/client';
+import {
+  OpenTelemetryActivityInboundInterceptor,
+  OpenTelemetryActivityOutboundInterceptor,
+  OpenTelemetryWorkflowClientInterceptor,
+  type OpenTelemetrySinks,
+  type SerializableSpan,
+} from '@temporalio/interceptors-opentelemetry';
+import type { InjectedSinks, WorkerInterceptors } from '@temporalio/worker';
+import { currentTracing, type Tracing } from '../tracing/tracing';
+
+/**
+ * Temporal's OpenTelemetry interceptors, bundled into the workflow code whether tracing is on or
+ * not (the bundle is built once): they make spans inside the workflow sandbox, deterministically,
+ * and hand them to the worker through the `exporter` sink, which drops them while tracing is off.
+ */
+export const WORKFLOW_TRACING_MODULE =
+  require.resolve('@temporalio/interceptors-opentelemetry/lib/workflow-interceptors');
+
+/** The client's interceptors: with tracing on, a workflow start is a span whose context travels in the start's headers. */
+export function tracingClientInterceptors(): ClientInterceptors | undefined {
+  return currentTracing() ? { workflow: [new OpenTelemetryWorkflowClientInterceptor()] } : undefined;
+}
+
+/** A worker's activity interceptors (each activity a span, child of the workflow's) while tracing is on. */
+export function tracingActivityInterceptors(): WorkerInterceptors['activity'] {
+  if (!currentTracing()) return [];
+  return [
+    (ctx) => ({
+      inbound: new OpenTelemetryActivityInboundInterceptor(ctx),
+      outbound: new OpenTelemetryActivityOutboundInterceptor(ctx),
+    }),
+  ];
+}
+
+/** The sink the bundled workflow interceptors export their spans to (never called on replay). */
+export function tracingSinks(): InjectedSinks<OpenTelemetrySinks> {
+  const tracing = currentTracing();
+  return {
+    exporter: {
+      export: {
+        fn: tracing
+          ? (_info, spans) => spans.forEach((span) => tracing.processor.onEnd(readableSpan(span, tracing)))
+          : () => undefined,
+        callDuringReplay: false,
+      },
+    },
+  };
+}
+
+/**
+ * A span from the sandbox as this process's SDK reads it. The interceptors' sandbox side is
+ * OpenTelemetry's 1.x SDK (`parentSpanId`, `instrumentationLibrary`); the exporter is 2.x
+ * (`parentSpanContext`, `instrumentationScope`), which would otherwise drop the parent link.
+ */
+function readableSpan(span: SerializableSpan, tracing: Tracing): ReadableSpan {
+  const { spanContext, parentSpanId, instrumentationLibrary, ...rest } = span;
+  const context = {
+    ...spanContext,
+    traceState: spanContext.traceState ? createTraceState(spanContext.traceState) : undefined,
+  };
+  return {
+    ...rest,
+    spanContext: () => context,
+    parentSpanContext: parentSpanId
+      ? { traceId: context.traceId, spanId: parentSpanId, traceFlags: context.traceFlags }
+      : undefined,
+    resource: tracing.resource,
+    instrumentationScope: instrumentationLibrary,
+  };
+}
