@@ -13,6 +13,7 @@ import {
   logService,
   migrateOne,
   newActor,
+  seedInBulk,
 } from '../../helpers/delivery-log';
 
 const SEEDED = 200_000;
@@ -41,8 +42,9 @@ describe('delivery find indexes', () => {
     await migrate('down');
     // SEEDED deliveries over 30 days and four webhooks: each event to two webhooks, each record's
     // events spread over the month, one in ten a messaging event, 0.5 % failed.
-    await db.dataSource.query(
-      `INSERT INTO deliveries (workspace_id, webhook_id, event_id, event, url, element, trigger, sources_version,
+    await seedInBulk(db, async (run) => {
+      await run(
+        `INSERT INTO deliveries (workspace_id, webhook_id, event_id, event, url, element, trigger, sources_version,
                                status, status_code, attempts, workflow_started_at, created_at, updated_at)
        SELECT $1, md5('webhook' || (i % 4))::uuid, md5('event' || (i / 2))::uuid,
               CASE WHEN messaging THEN 'messaging.message.received' ELSE 'record.updated' END,
@@ -55,8 +57,9 @@ describe('delivery find indexes', () => {
          FROM generate_series(1, $2::integer) AS i,
               LATERAL (SELECT now() - random() * interval '30 days' + i * interval '0 s' AS at,
                               random() < 0.005 + i * 0 AS failed, (i / 2) % 10 = 0 AS messaging) AS shape`,
-      [actor.workspace.id, SEEDED, RECORDS],
-    );
+        [actor.workspace.id, SEEDED, RECORDS],
+      );
+    });
     [known] = await db.dataSource.query(
       `SELECT id, event_id AS "eventId", element ->> 'recordId' AS "recordId", webhook_id AS "webhookId"
          FROM deliveries WHERE element ? 'recordId' ORDER BY created_at DESC OFFSET 1000 LIMIT 1`,
