@@ -44,7 +44,7 @@ export type WebhookReEnabled = (
 ) => Promise<void>;
 
 /** A secret the service makes (a rotation or a create without one): whsec_ + base64 of 32 random bytes. */
-const generatedSecret = () => newWebhookSecret(randomBytes(GENERATED_SECRET_BYTES));
+export const generatedSecret = () => newWebhookSecret(randomBytes(GENERATED_SECRET_BYTES));
 
 export const webhookNotFound = () => notFoundError('Webhook not found.', 'webhookNotFound');
 
