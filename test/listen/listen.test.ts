@@ -213,6 +213,9 @@ describe('listen: a workspace’s deliveries forwarded to a local URL', () => {
     // The command itself ends on a refusal, saying why.
     const bad = listenTo('/x', '--events', 'record.exploded');
     expect(await bad.exitCode()).toBe(1);
+    const help = listenCommand('--help');
+    expect(await help.exitCode()).toBe(0);
+    expect(help.output()).toMatch(/^ {2}listen --forward-to LOCAL_URL /m);
     expect(bad.output()).toMatch(
       /400: record\.exploded is not an event of the catalog\. \[webhookEventUnknown\]/,
     );

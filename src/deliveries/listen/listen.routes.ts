@@ -26,7 +26,10 @@ export function listenRoutes(deps: { listen: ListenService }): Router {
     // Every refusal (permission, events, an unknown session) is thrown here, before the stream opens.
     const session = query.session
       ? await listen.resume(actor, query.session)
-      : await listen.open(actor, query.events);
+      : await listen.open(
+          actor,
+          query.events?.split(',').map((event) => event.trim()),
+        );
     const body = new PassThrough();
     const stream: ListenerStream = {
       send: (event) => void body.write(serverSentEvent(event)),

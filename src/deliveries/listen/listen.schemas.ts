@@ -1,20 +1,13 @@
 import { z } from 'zod';
-import { WEBHOOK_EVENTS } from '../../shared/events/event-catalog';
 import { canonicalUuid } from '../../shared/id-spelling';
-import { webhookFields } from '../../webhooks/webhooks.schemas';
 
 /**
- * `GET /api/v1/listen` (docs/listen.md#the-stream): `events`, comma-separated, shaped as a webhook's
- * `events` field (the catalog rule runs in the service, as for a webhook); every event of the
- * catalog when left out. `session` resumes a session instead of opening one.
+ * `GET /api/v1/listen` (docs/listen.md#the-stream): `events`, comma-separated (the service holds
+ * them to the webhook's events rule; every event of the catalog when left out). `session` resumes
+ * a session instead of opening one.
  */
 export const listenQuery = z.strictObject({
-  events: z
-    .string()
-    .max(5_000)
-    .optional()
-    .transform((list) => (list === undefined ? [...WEBHOOK_EVENTS] : list.split(',').map((e) => e.trim())))
-    .pipe(webhookFields.events),
+  events: z.string().max(5_000).optional(),
   session: canonicalUuid().optional(),
 });
 export type ListenQuery = z.infer<typeof listenQuery>;

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { DataSource } from 'typeorm';
 import { AppError, notFoundError } from '../../shared/app-error';
+import { WEBHOOK_EVENTS } from '../../shared/events/event-catalog';
 import { LISTEN_HEARTBEAT_MS, LISTEN_RESUME_GRACE_MS } from '../../shared/limits';
 import type { Actor } from '../../identity/actor';
 import { assertApiRight } from '../../identity/permissions';
@@ -51,8 +52,11 @@ export class ListenService {
     return new WebhooksRepository(this.deps.dataSource.manager, this.deps.box);
   }
 
-  /** A new session receiving `events` (checked as a webhook's are), with a secret of its own. */
-  async open(actor: Actor, events: string[]): Promise<OpenedSession> {
+  /**
+   * A new session receiving `events` (checked as a webhook's are; every event of the catalog when
+   * not given), with a secret of its own.
+   */
+  async open(actor: Actor, events: string[] = [...WEBHOOK_EVENTS]): Promise<OpenedSession> {
     assertApiRight(actor, 'apiCreate');
     const checked = checkWebhookEvents(events);
     const secret = generatedSecret();
