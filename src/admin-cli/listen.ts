@@ -53,7 +53,7 @@ export async function listen(options: ListenOptions): Promise<void> {
     } catch (error) {
       if (signal?.aborted) return;
       if (error instanceof ListenRefusedError) throw error;
-      say(`The stream was lost (${error instanceof Error ? error.message : String(error)}).`);
+      say(`The stream was lost (${reasonOf(error)}).`);
     }
     if (signal?.aborted) return;
     failures = Math.min(failures + 1, BACKOFF_MS.length);
@@ -133,12 +133,7 @@ async function forward(options: ListenOptions, sessionId: string, delivery: Forw
     await response.arrayBuffer();
     answer = { statusCode: response.status, statusText: response.statusText };
   } catch (error) {
-    answer = {
-      error:
-        error instanceof Error
-          ? ((error.cause as Error | undefined)?.message ?? error.message)
-          : String(error),
-    };
+    answer = { error: reasonOf(error) };
   }
   const ms = Date.now() - started;
   const event = delivery.headers['X-Webhook-Event'] ?? '';
@@ -178,4 +173,10 @@ async function* serverSentEvents(body: ReadableStream<Uint8Array>): AsyncGenerat
       yield event;
     }
   }
+}
+
+/** What failed, in a word a person reads: fetch's own cause (ECONNREFUSED, …) rather than "fetch failed". */
+function reasonOf(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  return error.cause instanceof Error ? error.cause.message : error.message;
 }
