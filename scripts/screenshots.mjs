@@ -432,6 +432,8 @@ async function main() {
       30_000,
     );
     await page.setViewportSize({ width: 1100, height: 260 });
+    // A blank page first: the app's Content-Security-Policy would refuse the inline styles.
+    await page.goto('about:blank');
     await page.setContent(
       terminalHtml(
         `npm run cli -- listen --forward-to ${receiver.url}/hook --events record.created,record.updated`,

@@ -183,13 +183,13 @@ export class WebhooksRepository {
   /**
    * The service disables a webhook whose endpoint keeps failing (docs/deliveries.md#when-an-endpoint-keeps-failing),
    * saying why; the webhook as it now is, or null when it was already disabled or is gone (another
-   * worker, or a person, came first). `updated_at` stays: nobody edited it.
+   * worker, or a person, came first), or is a `listen` session (never disabled: it ends by itself). `updated_at` stays: nobody edited it.
    */
   async disableByService(workspaceId: string, id: string, reason: string): Promise<Webhook | null> {
     const rows: { id: string }[] = await this.manager.query(
       `WITH disabled AS (
          UPDATE webhooks SET enabled = false, disabled_reason = $3, disabled_at = now()
-          WHERE workspace_id = $1 AND id = $2 AND enabled
+          WHERE workspace_id = $1 AND id = $2 AND enabled AND listener_until IS NULL
           RETURNING id)
        SELECT id FROM disabled`,
       [workspaceId, id, reason],

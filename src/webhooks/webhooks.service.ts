@@ -293,7 +293,8 @@ export class WebhooksService {
     lock = false,
   ): Promise<Webhook> {
     const webhook = await webhooks.find(workspaceId, id, { lock });
-    if (!webhook) throw webhookNotFound();
+    // A `listen` session is no webhook to read, edit or delete (docs/listen.md#the-temporary-endpoint).
+    if (!webhook || webhook.listenerUntil) throw webhookNotFound();
     return webhook;
   }
 }

@@ -133,6 +133,9 @@ describe('listen: a workspace’s deliveries forwarded to a local URL', () => {
     // Not one of the workspace's webhooks.
     const listed = (await fx.api('GET', '/webhooks')).body;
     expect(JSON.stringify(listed)).not.toContain(sessionId);
+    expect((await fx.api('GET', `/webhooks/${sessionId}`)).status).toBe(404);
+    expect((await fx.api('DELETE', `/webhooks/${sessionId}`)).status).toBe(404);
+    expect((await fx.api('GET', `/webhooks/${sessionId}/deliveries`)).body.data).toHaveLength(1);
 
     // The stream drops server-side while the command is frozen; two writes are made meanwhile.
     cli.child.kill('SIGSTOP');
