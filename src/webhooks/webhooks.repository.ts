@@ -1,4 +1,4 @@
-import type { EntityManager } from 'typeorm';
+import { IsNull, type EntityManager } from 'typeorm';
 import { entityFromRow } from '../db/entity-from-row';
 import { PreparedSelect } from '../db/prepared';
 import type { SecretBox } from '../security/secret-box';
@@ -111,9 +111,9 @@ export class WebhooksRepository {
     return this.manager.save(webhook);
   }
 
-  /** Whether a webhook was deleted. */
+  /** Whether a webhook was deleted (a `listen` session is not one: it ends by itself). */
   async delete(workspaceId: string, id: string): Promise<boolean> {
-    return !!(await this.manager.delete(Webhook, { workspaceId, id })).affected;
+    return !!(await this.manager.delete(Webhook, { workspaceId, id, listenerUntil: IsNull() })).affected;
   }
 
   /** The secret and header values as sent with deliveries. */
