@@ -35,6 +35,8 @@ const ROOMS = [
   'test-events',
   // "Resend failed since …": batches of the log's single resend.
   'resend',
+  // `listen` sessions: temporary endpoints whose deliveries go down a stream (catching up by Retry now).
+  'listen',
 ];
 const roomPath = (names) => `^src/deliveries/(${names.join('|')})/`;
 

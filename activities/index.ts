@@ -11,6 +11,7 @@ import { createDeliveryCapacity, type DeliveryCapacity } from '../src/deliveries
 import { DeliveryLanes, type LaneObserver } from '../src/deliveries/capacity/delivery-lanes';
 import { DeliveryAttemptsRepository } from '../src/deliveries/store';
 import type { HeldDeliveries } from '../src/deliveries/capacity/held-deliveries';
+import type { ListenerHub } from '../src/deliveries/listen/listener-hub';
 import type { EndpointAlerts } from '../src/deliveries/alerts/endpoint-alerts';
 import { createDeliveryActivities } from './delivery.activities';
 import { createHeldDeliveryActivities } from './held-deliveries.activities';
@@ -34,6 +35,8 @@ export interface ActivityDeps {
   held?: HeldDeliveries;
   /** Notices, operational events and auto-disable of endpoints that keep failing. */
   alerts?: EndpointAlerts;
+  /** The `listen` streams of this process: deliveries to `listen://` URLs go down them. */
+  listeners?: ListenerHub;
 }
 
 /**
@@ -44,7 +47,7 @@ export function createActivities(deps: ActivityDeps) {
   const attempts = new DeliveryAttempts({
     dataSource: deps.dataSource,
     webhooks: new WebhooksRepository(deps.dataSource.manager, deps.box),
-    sender: deps.sender,
+    sender: deps.listeners ? deps.listeners.routing(deps.sender) : deps.sender,
     logger: deps.logger,
   });
   const capacity = deps.capacity ?? createDeliveryCapacity(deps);

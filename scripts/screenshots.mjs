@@ -4,8 +4,8 @@
 // now), the Dashboard's webhook health and chart, the Webhooks list with each webhook's health word,
 // a webhook's Health dialog, "Resend failed since…" with its preview, the lists as cards on a 390 px
 // phone and a last row's ⋯ menu opening upward, a webhook the service disabled (its 410) with why and
-// since when, and the Notices bell's panel, taken by a real headless Chromium of the real app,
-// so anyone can look without setting anything up.
+// since when, the Notices bell's panel, and `npm run cli -- listen`'s output rendered as a terminal,
+// taken by a real headless Chromium of the real app, so anyone can look without setting anything up.
 //
 // It starts the embedded stack exactly as `npm start` does (the built dist/src/main.js: PostgreSQL,
 // the Temporal dev server, API and worker) in a throwaway data folder on free ports, runs a small
@@ -32,6 +32,52 @@ const DELIVERY_TIMEOUT_MS = 60_000;
 
 const log = (message) => process.stdout.write(`[screenshots] ${message}\n`);
 
+/**
+ * `npm run cli -- listen` (docs/listen.md) against the stack, as a person runs it in a terminal: its
+ * output is what the picture shows. Returns its lines so far and a stop function.
+ */
+function startListen(baseUrl, apiKey, forwardTo) {
+  const child = spawn(
+    process.execPath,
+    [
+      join(root, 'dist', 'src', 'cli.js'),
+      'listen',
+      '--forward-to',
+      forwardTo,
+      '--events',
+      'record.created,record.updated',
+    ],
+    { env: { PATH: process.env.PATH, HOME: process.env.HOME, CRM_API_KEY: apiKey, PUBLIC_URL: baseUrl } },
+  );
+  const lines = [];
+  let pending = '';
+  const collect = (chunk) => {
+    pending += chunk.toString('utf8');
+    const parts = pending.split('\n');
+    pending = parts.pop();
+    lines.push(...parts);
+  };
+  child.stdout.on('data', collect);
+  child.stderr.on('data', collect);
+  const exited = new Promise((done) => child.once('exit', done));
+  return {
+    lines,
+    stop: async () => {
+      if (child.exitCode === null) child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}
+
+/** A terminal's look for `lines` (the command shown first): a dark page with monospace text. */
+const terminalHtml = (command, lines) => {
+  const escape = (text) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+  return `<!doctype html><html><body style="margin:0;background:#1e1e1e">
+<pre style="margin:0;padding:16px 20px;color:#d4d4d4;font:14px/1.5 'DejaVu Sans Mono',monospace;white-space:pre-wrap">${escape(
+    ['$ ' + command, ...lines].join('\n'),
+  )}</pre></body></html>`;
+};
+
 async function freePort() {
   const server = createNetServer();
   await new Promise((done) => server.listen(0, '127.0.0.1', done));
@@ -51,7 +97,7 @@ async function waitUntil(check, what, timeoutMs) {
 
 /** The receiver of the webhooks: its path says how it answers. */
 async function startReceiver() {
-  const statusOf = { '/ok': 204, '/gone': 410, '/busy': 503 };
+  const statusOf = { '/ok': 204, '/gone': 410, '/busy': 503, '/hook': 200 };
   const server = createServer((request, response) => {
     request.resume();
     request.on('end', () => {
@@ -363,6 +409,38 @@ async function main() {
       .locator('[data-testid=api-operation][data-method=POST][data-path="/api/v1/webhooks"]')
       .evaluate((element) => element.scrollIntoView({ block: 'start' }));
     await shoot('api-reference-curl', false);
+
+    // `listen` (issue 37, item 2): a workspace's deliveries forwarded to a local URL, in a terminal.
+    log('running listen…');
+    const { value: apiKey } = await appFetch(page, 'POST', '/app/api/api-keys', { name: 'listen' });
+    const listen = startListen(stack.baseUrl, apiKey, `${receiver.url}/hook`);
+    cleanups.push(listen.stop);
+    await waitUntil(
+      () => listen.lines.some((line) => line.startsWith('Signing secret')),
+      'listen opened',
+      30_000,
+    );
+    const deal = (await appFetch(page, 'POST', '/app/api/model/read', { type: 'deal' })).type;
+    const name = deal.fields.find((candidate) => candidate.name === 'Name').id;
+    const made = await appFetch(page, 'POST', '/app/api/records/deal', { values: { [name]: 'Hooli trial' } });
+    await appFetch(page, 'PATCH', `/app/api/records/deal/${made.id}`, {
+      values: { [name]: 'Hooli trial (signed)' },
+    });
+    await waitUntil(
+      () => listen.lines.filter((line) => line.includes('→')).length >= 2,
+      'listen forwarded both',
+      30_000,
+    );
+    await page.setViewportSize({ width: 1100, height: 260 });
+    // A blank page first: the app's Content-Security-Policy would refuse the inline styles.
+    await page.goto('about:blank');
+    await page.setContent(
+      terminalHtml(
+        `npm run cli -- listen --forward-to ${receiver.url}/hook --events record.created,record.updated`,
+        listen.lines,
+      ),
+    );
+    await shoot('listen-output');
 
     log(`wrote ${saved.length} screenshots to ${OUT}:`);
     for (const path of saved) process.stdout.write(`  ${path}\n`);

@@ -22,6 +22,7 @@ import { resolveEncryptionKey } from '../security/encryption-key';
 import { SecretBox } from '../security/secret-box';
 import { importLegacyWebhooks } from '../webhooks/legacy-import';
 import { importedDeliveries } from '../deliveries/store';
+import { listen } from './listen';
 import { UsageError } from './usage';
 
 const say = (line: string) => process.stdout.write(`${line}\n`);
@@ -222,6 +223,33 @@ async function resetPasswordCommand(args: string[]): Promise<void> {
   say(`Generated password (shown once): ${reset.password}`);
 }
 
+async function listenCommand(args: string[]): Promise<void> {
+  const { values } = parseArgs({
+    args,
+    options: {
+      'forward-to': { type: 'string' },
+      events: { type: 'string' },
+      'api-key': { type: 'string' },
+      url: { type: 'string' },
+    },
+  });
+  const forwardTo = required(values, 'forward-to');
+  if (!URL.canParse(forwardTo)) throw new UsageError(`--forward-to: ${forwardTo} is not a URL.`);
+  const apiKey = values['api-key'] ?? process.env.CRM_API_KEY;
+  if (!apiKey) throw new UsageError('--api-key (or the CRM_API_KEY environment variable) is required.');
+  const ending = new AbortController();
+  process.once('SIGINT', () => ending.abort());
+  process.once('SIGTERM', () => ending.abort());
+  await listen({
+    baseUrl: values.url ?? loadConfig().PUBLIC_URL,
+    apiKey,
+    forwardTo,
+    events: values.events?.split(',').map((event) => event.trim()),
+    say,
+    signal: ending.signal,
+  });
+}
+
 /** Runs one of the commands in COMMANDS (src/admin-cli/usage.ts) with its arguments. */
 export async function runCommand(command: string, args: string[]): Promise<void> {
   switch (command) {
@@ -235,6 +263,8 @@ export async function runCommand(command: string, args: string[]): Promise<void>
       return messagingCommand(args);
     case 'import-legacy-webhooks':
       return importLegacyCommand(args);
+    case 'listen':
+      return listenCommand(args);
     default:
       throw new UsageError(`Unknown command "${command}".`);
   }

@@ -20,6 +20,12 @@ Commands:
   import-legacy-webhooks FILE --workspace WORKSPACE_ID_OR_NAME
       Imports older webhooks (retired events, several record sources) and their delivery records
       from a JSON file (docs/messaging.md).
+  listen --forward-to LOCAL_URL [--events EVENT,…] [--api-key KEY] [--url BASE_URL]
+      Receives the workspace's deliveries on this machine, without a tunnel: opens a stream from the
+      service (a temporary endpoint of the key's workspace), prints its signing secret, POSTs each
+      delivery to LOCAL_URL exactly as a webhook would get it, prints the local answer, and
+      reconnects after a dropped stream (docs/listen.md). The key may come from CRM_API_KEY;
+      BASE_URL defaults to PUBLIC_URL. Ctrl-C ends it.
   help [COMMAND]
       Shows this text, or one command's part of it (as COMMAND --help does).`;
 
@@ -29,6 +35,7 @@ export const COMMANDS = [
   'reset-password',
   'messaging',
   'import-legacy-webhooks',
+  'listen',
 ];
 
 /**

@@ -20,6 +20,7 @@ import { createServices, identityHooks, type Services } from './services';
 import { deliveriesRoutes } from '../deliveries/log/deliveries.routes';
 import { resendBatchesRoutes } from '../deliveries/resend/resend-batches.routes';
 import { testEventsRoutes } from '../deliveries/test-events/test-events.routes';
+import { listenRoutes } from '../deliveries/listen/listen.routes';
 import { noticesRoutes } from '../deliveries/alerts/notices.routes';
 import { webhooksRoutes } from '../webhooks/webhooks.routes';
 import type { TemporalHandle } from '../temporal/client';
@@ -118,6 +119,7 @@ export function createApp(deps: AppDeps, services: Services = createServices(dep
     testEvents,
     resendBatches,
     notices,
+    listen,
     messaging,
     oauthServer,
     oauthTokens,
@@ -220,6 +222,7 @@ export function createApp(deps: AppDeps, services: Services = createServices(dep
   rest.use(noticesRoutes({ notices }).routes());
   rest.use(resendBatchesRoutes({ resendBatches }).routes());
   rest.use(webhooksRoutes({ webhooks, web: false }).routes());
+  rest.use(listenRoutes({ listen }).routes());
   mount(app, rest);
 
   // Unknown API paths answer the spec's not_found body rather than Koa's plain-text 404; a path

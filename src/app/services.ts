@@ -25,6 +25,8 @@ import type { Config } from '../config';
 import type { IdentityHooks } from '../identity/identity-hooks';
 import type { Logger } from '../logger';
 import type { Mailer } from '../mail/mailer';
+import { ListenerHub } from '../deliveries/listen/listener-hub';
+import { ListenService } from '../deliveries/listen/listen.service';
 import { EndpointAlerts } from '../deliveries/alerts/endpoint-alerts';
 import { NoticesService } from '../deliveries/alerts/notices.service';
 import { MessagingService } from '../messaging/messaging.service';
@@ -120,6 +122,9 @@ export function createServices(deps: {
   let oauthProvider: Provider | undefined;
   const oauthServer = () => (oauthProvider ??= createOAuthProvider({ config, dataSource, box, logger }));
   const oauthTokens = new OAuthTokenAuthenticator(oauthServer, dataSource, config, invalidCredentials);
+  const retryNow = new RetryNowService(dataSource, deliveries, starter);
+  // The `listen` streams open in this process: the API attaches them, the worker's sender reaches them.
+  const listenerHub = new ListenerHub();
   return {
     mailer: deps.mailer,
     authenticator,
@@ -143,7 +148,9 @@ export function createServices(deps: {
     workerStarts: new WorkerStarts(dataSource, starter, logger),
     held,
     deliveries,
-    retryNow: new RetryNowService(dataSource, deliveries, starter),
+    retryNow,
+    listenerHub,
+    listen: new ListenService({ dataSource, box, hub: listenerHub, retryNow, logger }),
     resendBatches: new ResendBatchesService(dataSource, starter, logger),
     resendSteps: new ResendBatchSteps(dataSource, deliveries, authenticator, oauthTokens),
     testEvents: new TestEventsService(dataSource, starter, temporalUrl, logger),

@@ -255,6 +255,7 @@ async function run(
         laneObserver,
         held: services.held,
         alerts: services.alerts,
+        listeners: services.listenerHub,
       },
       temporal.connection instanceof NativeConnection ? temporal.connection : undefined,
     );
@@ -275,6 +276,8 @@ async function run(
       config.HOST,
     );
     lifecycle.add('api', () => closeServer(server!));
+    // Before the server closes: an open `listen` stream would hold it open (the commands reconnect).
+    lifecycle.add('listen streams', async () => services.listenerHub.endAll());
   }
 
   let metricsUrl: string | undefined;

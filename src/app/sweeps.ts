@@ -72,6 +72,25 @@ export function startPreviousSecretSweep(dataSource: DataSource, logger: Logger)
   );
 }
 
+const ENDED_LISTENER_SWEEP_EVERY_MS = 5 * 60 * 1000;
+
+/**
+ * Every five minutes, removes the `listen` sessions that ended (docs/listen.md#the-temporary-endpoint):
+ * they stopped receiving when they ended (the dispatcher skips them); their deliveries stay in the log.
+ */
+export function startEndedListenerSweep(dataSource: DataSource, logger: Logger): () => Promise<void> {
+  return repeatEvery(
+    ENDED_LISTENER_SWEEP_EVERY_MS,
+    logger,
+    'sweep of ended listen sessions failed',
+    async () => {
+      const removed = await new WebhooksRepository(dataSource.manager).removeEndedListeners(new Date());
+      if (removed) logger.info({ removed }, 'removed listen sessions that ended');
+    },
+    { atStart: true },
+  );
+}
+
 const ATTEMPT_DETAILS_SWEEP_EVERY_MS = 60 * 60 * 1000;
 
 /**

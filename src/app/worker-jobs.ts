@@ -10,6 +10,7 @@ import {
   startHeldRelease,
   startLateNoticeMail,
   startPreviousSecretSweep,
+  startEndedListenerSweep,
   startRetentionSweep,
   startUnusedOAuthClientSweep,
   startWorkerStarts,
@@ -37,6 +38,7 @@ export function startWorkerJobs(deps: {
     ['fold of delivery counts', startDeliveryCountFold(dataSource, logger)],
     ['sweep of unused OAuth clients', startUnusedOAuthClientSweep(dataSource, logger)],
     ['sweep of ended previous secrets', startPreviousSecretSweep(dataSource, logger)],
+    ['sweep of ended listen sessions', startEndedListenerSweep(dataSource, logger)],
     [
       'sweep of expired attempt details',
       startAttemptDetailsSweep(dataSource, config.DELIVERY_ATTEMPT_DETAILS_DAYS, logger),

@@ -39,3 +39,11 @@ export const RENDERED_BODY_MAX = 131072;
  * webhook, oldest first; the batch says when more were left for another one.
  */
 export const RESEND_BATCH_MAX = 100;
+
+/**
+ * docs/listen.md#the-temporary-endpoint: a `listen` session outlives its stream by this long, so a
+ * dropped stream can resume; its endpoint stops receiving once it passes with no stream open.
+ */
+export const LISTEN_RESUME_GRACE_MS = 60_000;
+/** docs/listen.md#the-stream: how often an open stream says it is alive (and extends its session). */
+export const LISTEN_HEARTBEAT_MS = 15_000;

@@ -76,4 +76,5 @@ const INTERNAL_COLUMNS: Record<string, string> = {
   schemaRevision: 'the request and view call it expectedSchemaRevision',
   sourcesVersion: 'raised when the record settings change; a record resend checks it',
   createdBy: 'who created it, for the record',
+  listenerUntil: 'set only on a `listen` session, which is no webhook of the list (docs/listen.md)',
 };

@@ -80,4 +80,11 @@ export class Webhook extends EditedRow {
   /** Raised when the record trigger or sources change: a record-event resend checks it. */
   @Column({ name: 'sources_version', type: 'integer', default: 1 })
   sourcesVersion: number;
+
+  /**
+   * Set on a `listen` session's temporary endpoint (docs/listen.md#the-temporary-endpoint): it receives
+   * deliveries until then (its stream extends it while open) and is removed after. null on a webhook.
+   */
+  @Column({ name: 'listener_until', type: 'timestamptz', nullable: true })
+  listenerUntil: Date | null;
 }

@@ -17,7 +17,8 @@ export async function listWebhookRows(
 ): Promise<{ rows: Webhook[]; next: PageCursor | null }> {
   const builder = manager
     .createQueryBuilder(Webhook, 'w')
-    .where('w.workspace_id = :workspaceId', { workspaceId });
+    // A `listen` session's temporary endpoint is not one of the workspace's webhooks (docs/listen.md).
+    .where('w.workspace_id = :workspaceId AND w.listener_until IS NULL', { workspaceId });
   if (query.search) {
     builder.andWhere(`w.url ILIKE :search ESCAPE '\\'`, {
       search: containsPattern(query.search),

@@ -1,4 +1,4 @@
-import type { EntityManager } from 'typeorm';
+import { IsNull, type EntityManager } from 'typeorm';
 import { entityFromRow } from '../db/entity-from-row';
 import { PreparedSelect } from '../db/prepared';
 import type { SecretBox } from '../security/secret-box';
@@ -67,15 +67,14 @@ export class WebhooksRepository {
     event: string,
     options: { except?: string } = {},
   ): Promise<boolean> {
-    const query = this.manager
-      .createQueryBuilder(Webhook, 'w')
-      .where(
-        'w.workspace_id = :workspaceId AND w.enabled AND (:event = ANY(w.events) OR :event = ANY(w.operational_events))',
-        {
-          workspaceId,
-          event,
-        },
-      );
+    const query = this.manager.createQueryBuilder(Webhook, 'w').where(
+      `w.workspace_id = :workspaceId AND w.enabled AND ${LIVE}
+           AND (:event = ANY(w.events) OR :event = ANY(w.operational_events))`,
+      {
+        workspaceId,
+        event,
+      },
+    );
     if (options.except) query.andWhere('w.id <> :except', { except: options.except });
     return query.getExists();
   }
@@ -95,6 +94,7 @@ export class WebhooksRepository {
       recordOwnerUserId: null,
       schemaRevision: null,
       sourcesVersion: 1,
+      listenerUntil: null,
       createdBy: null,
       ...fields,
       workspaceId,
@@ -111,9 +111,9 @@ export class WebhooksRepository {
     return this.manager.save(webhook);
   }
 
-  /** Whether a webhook was deleted. */
+  /** Whether a webhook was deleted (a `listen` session is not one: it ends by itself). */
   async delete(workspaceId: string, id: string): Promise<boolean> {
-    return !!(await this.manager.delete(Webhook, { workspaceId, id })).affected;
+    return !!(await this.manager.delete(Webhook, { workspaceId, id, listenerUntil: IsNull() })).affected;
   }
 
   /** The secret and header values as sent with deliveries. */
@@ -183,18 +183,67 @@ export class WebhooksRepository {
   /**
    * The service disables a webhook whose endpoint keeps failing (docs/deliveries.md#when-an-endpoint-keeps-failing),
    * saying why; the webhook as it now is, or null when it was already disabled or is gone (another
-   * worker, or a person, came first). `updated_at` stays: nobody edited it.
+   * worker, or a person, came first), or is a `listen` session (never disabled: it ends by itself). `updated_at` stays: nobody edited it.
    */
   async disableByService(workspaceId: string, id: string, reason: string): Promise<Webhook | null> {
     const rows: { id: string }[] = await this.manager.query(
       `WITH disabled AS (
          UPDATE webhooks SET enabled = false, disabled_reason = $3, disabled_at = now()
-          WHERE workspace_id = $1 AND id = $2 AND enabled
+          WHERE workspace_id = $1 AND id = $2 AND enabled AND listener_until IS NULL
           RETURNING id)
        SELECT id FROM disabled`,
       [workspaceId, id, reason],
     );
     return rows.length ? this.find(workspaceId, id) : null;
+  }
+
+  /**
+   * A `listen` session's temporary endpoint (docs/listen.md#the-temporary-endpoint): a webhook row of
+   * the workspace, owned by the key's user, signed with the session's secret, receiving `events`
+   * until `until`. Its URL names the session, so the log shows where its deliveries went.
+   */
+  async openListener(
+    workspaceId: string,
+    listener: { id: string; ownerUserId: string; events: string[]; secret: string; until: Date },
+  ): Promise<Webhook> {
+    const webhook = this.create(workspaceId, {
+      url: listenerUrl(listener.id),
+      description: 'listen session',
+      events: listener.events,
+      recordOwnerUserId: listener.ownerUserId,
+      createdBy: listener.ownerUserId,
+      listenerUntil: listener.until,
+    });
+    webhook.id = listener.id;
+    this.setSecret(webhook, listener.secret);
+    return this.save(workspaceId, webhook);
+  }
+
+  /** Keeps a listener until `until` (its stream is open, or just closed); false when it has ended. */
+  async extendListener(workspaceId: string, id: string, until: Date): Promise<boolean> {
+    const rows: unknown[] = await this.manager.query(
+      `UPDATE webhooks SET listener_until = $3
+        WHERE workspace_id = $1 AND id = $2 AND listener_until > now() RETURNING 1`,
+      [workspaceId, id, until],
+    );
+    return rows.length > 0;
+  }
+
+  /** The workspace's listener `id` while it lasts (never a regular webhook). */
+  async liveListener(workspaceId: string, id: string): Promise<Webhook | null> {
+    return this.manager
+      .createQueryBuilder(Webhook, 'w')
+      .where('w.workspace_id = :workspaceId AND w.id = :id AND w.listener_until > now()', { workspaceId, id })
+      .getOne();
+  }
+
+  /** Removes the listeners that ended by `now`, in every workspace (their deliveries stay in the log). */
+  async removeEndedListeners(now: Date): Promise<number> {
+    const rows: unknown[] = await this.manager.query(
+      `DELETE FROM webhooks WHERE listener_until <= $1 RETURNING 1`,
+      [now],
+    );
+    return rows.length;
   }
 
   /** Seals new header values into the webhook (not saved yet); the names stay readable. */
@@ -209,11 +258,17 @@ export class WebhooksRepository {
   }
 }
 
+/** A webhook, or a listener that has not ended: an ended one receives nothing while it waits for the sweep. */
+const LIVE = '(w.listener_until IS NULL OR w.listener_until > now())';
+
+/** Where a listener's deliveries go: its stream, named by the session (docs/listen.md#the-temporary-endpoint). */
+export const LISTENER_URL_PREFIX = 'listen://';
+export const listenerUrl = (sessionId: string) => `${LISTENER_URL_PREFIX}${sessionId}`;
+
 const enabledSubscribersOf = new PreparedSelect(['workspaceId', 'events'] as const, (manager, parameters) =>
-  manager
-    .createQueryBuilder(Webhook, 'w')
-    .where(
-      'w.workspace_id = :workspaceId AND w.enabled AND (w.events && :events OR w.operational_events && :events)',
-      parameters,
-    ),
+  manager.createQueryBuilder(Webhook, 'w').where(
+    `w.workspace_id = :workspaceId AND w.enabled AND ${LIVE}
+         AND (w.events && :events OR w.operational_events && :events)`,
+    parameters,
+  ),
 );

@@ -44,7 +44,7 @@ export type WebhookReEnabled = (
 ) => Promise<void>;
 
 /** A secret the service makes (a rotation or a create without one): whsec_ + base64 of 32 random bytes. */
-const generatedSecret = () => newWebhookSecret(randomBytes(GENERATED_SECRET_BYTES));
+export const generatedSecret = () => newWebhookSecret(randomBytes(GENERATED_SECRET_BYTES));
 
 export const webhookNotFound = () => notFoundError('Webhook not found.', 'webhookNotFound');
 
@@ -293,7 +293,8 @@ export class WebhooksService {
     lock = false,
   ): Promise<Webhook> {
     const webhook = await webhooks.find(workspaceId, id, { lock });
-    if (!webhook) throw webhookNotFound();
+    // A `listen` session is no webhook to read, edit or delete (docs/listen.md#the-temporary-endpoint).
+    if (!webhook || webhook.listenerUntil) throw webhookNotFound();
     return webhook;
   }
 }

@@ -11,7 +11,7 @@ export async function tallyWebhooks(
 ): Promise<{ total: number; disabled: number }> {
   const [row] = (await manager.query(
     `SELECT count(*)::int AS total, (count(*) FILTER (WHERE NOT enabled))::int AS disabled
-       FROM webhooks WHERE workspace_id = $1`,
+       FROM webhooks WHERE workspace_id = $1 AND listener_until IS NULL`,
     [workspaceId],
   )) as [{ total: number; disabled: number }];
   return row;

@@ -194,6 +194,7 @@ export async function startTestApp(
         laneObserver,
         held: workerServices.held,
         alerts: workerServices.alerts,
+        listeners: workerServices.listenerHub,
       },
       await testWorkflowCode(),
     );
@@ -223,6 +224,8 @@ export async function startTestApp(
     close: async () => {
       unregisterMailbox(baseUrl);
       recording.forget();
+      // An open `listen` stream would hold the server open.
+      services.listenerHub.endAll();
       await new Promise((resolve) => server.close(resolve));
       server.closeAllConnections();
       await stopWorker();

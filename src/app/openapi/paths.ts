@@ -10,6 +10,7 @@ import {
   RESEND_BATCH_OPERATIONS,
 } from '../../deliveries/resend/resend-batches.openapi';
 import { ME_COMPONENTS, ME_OPERATIONS } from '../../api-keys/me.openapi';
+import { LISTEN_COMPONENTS, LISTEN_OPERATIONS } from '../../deliveries/listen/listen.openapi';
 import { NOTICE_COMPONENTS, NOTICE_OPERATIONS } from '../../deliveries/alerts/notices.openapi';
 import { MCP_COMPONENTS, MCP_OPERATIONS } from '../../mcp/mcp.openapi';
 import { MESSAGING_COMPONENTS, MESSAGING_OPERATIONS } from '../../messaging/messaging.openapi';
@@ -56,6 +57,7 @@ export const OPERATIONS: readonly OperationSpec[] = [
   ...TEST_EVENT_OPERATIONS,
   ...RESEND_BATCH_OPERATIONS,
   ...NOTICE_OPERATIONS,
+  ...LISTEN_OPERATIONS,
   ...MESSAGING_OPERATIONS,
   ...MCP_OPERATIONS,
 ];
@@ -69,6 +71,7 @@ export const COMPONENT_SCHEMAS: readonly ComponentSchemas[] = [
   TEST_EVENT_COMPONENTS,
   RESEND_BATCH_COMPONENTS,
   NOTICE_COMPONENTS,
+  LISTEN_COMPONENTS,
   ME_COMPONENTS,
   MESSAGING_COMPONENTS,
   MCP_COMPONENTS,

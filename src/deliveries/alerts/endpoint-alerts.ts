@@ -61,6 +61,8 @@ export class EndpointAlerts implements EndpointWatcher {
     const delivery = await new DeliveriesRepository(manager).find(key.workspaceId, key.deliveryId);
     if (!delivery || delivery.trigger === 'test' || isOperationalEvent(delivery.event)) return;
     const webhook = await new WebhooksRepository(manager).find(key.workspaceId, key.webhookId);
+    // A `listen` session alerts no one: its person sees every answer in the terminal (docs/listen.md).
+    if (webhook?.listenerUntil) return;
     const stored = await storeOperationalEvent(
       manager,
       key.workspaceId,
@@ -91,7 +93,7 @@ export class EndpointAlerts implements EndpointWatcher {
     const manager = this.deps.dataSource.manager;
     if (!(await new EndpointStatesRepository(manager).announceFailing(key.webhookId))) return;
     const webhook = await new WebhooksRepository(manager).find(key.workspaceId, key.webhookId);
-    if (!webhook?.enabled) return;
+    if (!webhook?.enabled || webhook.listenerUntil) return;
     await this.notify(webhook, failingText(webhook, state.reason, this.deps.autoDisableAfterMs));
     const data = { webhook: aboutWebhook(webhook), endpoint: endpointData(state) };
     if (await storeOperationalEvent(manager, key.workspaceId, 'webhook.endpoint.failing', webhook.id, data))

@@ -28,6 +28,9 @@ import type { HttpSender } from './http-sender';
 import { classifyAttempt, type AttemptResult } from '../../shared/deliveries/retry-policy';
 import type { AttemptSignal } from '../../shared/deliveries/endpoint-state';
 
+/** What sends a prepared request: the HTTP sender, or it routed through `listen` streams (src/deliveries/listen/). */
+export type DeliverySender = Pick<HttpSender, 'post'>;
+
 /** One attempt of the schedule, as the delivery workflow asks for it. */
 export interface AttemptRequest {
   deliveryId: string;
@@ -96,7 +99,7 @@ export class DeliveryAttempts {
     private readonly deps: {
       dataSource: DataSource;
       webhooks: WebhooksRepository;
-      sender: HttpSender;
+      sender: DeliverySender;
       logger: Logger;
     },
   ) {

@@ -1,0 +1,135 @@
+import { randomUUID } from 'node:crypto';
+import type { DataSource } from 'typeorm';
+import { AppError, notFoundError } from '../../shared/app-error';
+import { WEBHOOK_EVENTS } from '../../shared/events/event-catalog';
+import { LISTEN_HEARTBEAT_MS, LISTEN_RESUME_GRACE_MS } from '../../shared/limits';
+import type { Actor } from '../../identity/actor';
+import { assertApiRight } from '../../identity/permissions';
+import type { Logger } from '../../logger';
+import type { SecretBox } from '../../security/secret-box';
+import { checkWebhookEvents } from '../../webhooks/write/events-rule';
+import { WebhooksRepository } from '../../webhooks/webhooks.repository';
+import { generatedSecret } from '../../webhooks/webhooks.service';
+import type { RetryNowService } from '../log/retry-now.service';
+import type { ListenerHub, ListenerStream, LocalAnswer } from './listener-hub';
+
+export const listenSessionNotFound = () =>
+  notFoundError('No listen session of yours has this id, or it has ended.', 'listenSessionNotFound');
+
+/** What the stream's first event says: the session, and its secret when the session is new (shown once). */
+export interface OpenedSession {
+  sessionId: string;
+  events: string[];
+  secret?: string;
+}
+
+/** What a resumed stream did about the deliveries it missed (docs/listen.md#reconnecting). */
+export interface CatchUp {
+  resent: string[];
+  notResent: { deliveryId: string; reason: string }[];
+}
+
+const graceEnd = () => new Date(Date.now() + LISTEN_RESUME_GRACE_MS);
+
+/**
+ * `listen` sessions (docs/listen.md): a session is a temporary endpoint of the key's workspace (a
+ * webhook row with `listener_until`), so the dispatcher matches it, its deliveries are logged and
+ * counted as any webhook's, and the rules of adding a webhook apply to opening one (Create on
+ * API & Webhooks; events of the catalog). It lives while its stream is open and the grace after.
+ */
+export class ListenService {
+  constructor(
+    private readonly deps: {
+      dataSource: DataSource;
+      box: SecretBox;
+      hub: ListenerHub;
+      retryNow: RetryNowService;
+      logger: Logger;
+    },
+  ) {}
+
+  private repository(): WebhooksRepository {
+    return new WebhooksRepository(this.deps.dataSource.manager, this.deps.box);
+  }
+
+  /**
+   * A new session receiving `events` (checked as a webhook's are; every event of the catalog when
+   * not given), with a secret of its own.
+   */
+  async open(actor: Actor, events: string[] = [...WEBHOOK_EVENTS]): Promise<OpenedSession> {
+    assertApiRight(actor, 'apiCreate');
+    const checked = checkWebhookEvents(events);
+    const secret = generatedSecret();
+    const sessionId = randomUUID();
+    await this.repository().openListener(actor.workspace.id, {
+      id: sessionId,
+      ownerUserId: actor.user.id,
+      events: checked,
+      secret,
+      until: graceEnd(),
+    });
+    return { sessionId, events: checked, secret };
+  }
+
+  /** The caller's own session that has not ended, for a stream that resumes it. */
+  async resume(actor: Actor, sessionId: string): Promise<OpenedSession> {
+    assertApiRight(actor, 'apiCreate');
+    const listener = await this.repository().liveListener(actor.workspace.id, sessionId);
+    if (!listener || listener.recordOwnerUserId !== actor.user.id) throw listenSessionNotFound();
+    return { sessionId, events: listener.events };
+  }
+
+  /**
+   * The session's stream is `stream` until it closes: heartbeats keep the session alive, and once
+   * the stream closes it lasts the grace more (a resumed stream extends it again), then ends.
+   */
+  attach(actor: Actor, sessionId: string, stream: ListenerStream): { detach: () => void } {
+    const { hub, logger } = this.deps;
+    const workspaceId = actor.workspace.id;
+    hub.attach(sessionId, workspaceId, stream);
+    const extend = () =>
+      this.repository()
+        .extendListener(workspaceId, sessionId, graceEnd())
+        .catch((error: unknown) => logger.warn({ err: error, sessionId }, 'listen session not extended'));
+    const heartbeat = setInterval(() => {
+      stream.send({ name: 'heartbeat', data: {} });
+      void extend();
+    }, LISTEN_HEARTBEAT_MS);
+    heartbeat.unref();
+    return {
+      detach: () => {
+        clearInterval(heartbeat);
+        hub.detach(sessionId, stream);
+        void extend();
+        // Not resumed within the grace: the session has ended, and this process forgets it.
+        setTimeout(() => hub.forgetDetached(sessionId), LISTEN_RESUME_GRACE_MS + 1_000).unref();
+      },
+    };
+  }
+
+  /**
+   * After a resumed stream attached: the deliveries that found no stream (or got no answer) while it
+   * was away are retried now, within their one delivery record, rather than at their scheduled retry.
+   */
+  async catchUp(actor: Actor, sessionId: string): Promise<CatchUp> {
+    const result: CatchUp = { resent: [], notResent: [] };
+    for (const deliveryId of this.deps.hub.takeMissed(sessionId)) {
+      try {
+        await this.deps.retryNow.retryNow(actor, sessionId, deliveryId);
+        result.resent.push(deliveryId);
+      } catch (error) {
+        if (!(error instanceof AppError)) throw error;
+        // Under way already (it will come down the stream), or it ended: say so rather than guess.
+        result.notResent.push({ deliveryId, reason: error.message });
+      }
+    }
+    return result;
+  }
+
+  /** The command's local answer to a delivery of its session; refused for another workspace's session. */
+  answer(actor: Actor, sessionId: string, deliveryId: string, answer: LocalAnswer): void {
+    const { hub } = this.deps;
+    if (!hub.has(sessionId, actor.workspace.id)) throw listenSessionNotFound();
+    hub.answer(sessionId, deliveryId, answer);
+  }
+}
