@@ -6,7 +6,7 @@ import {
   WEBHOOK_RATE_LIMIT_MAX,
   WEBHOOK_RATE_LIMIT_MIN,
   WEBHOOK_RATE_LIMIT_RULE,
-} from '../shared/deliveries/send-rate';
+} from '../shared/webhooks/send-rate';
 import {
   TEXT_FIELD_NAMES,
   byTextField,

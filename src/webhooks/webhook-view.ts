@@ -5,7 +5,7 @@ import { EXAMPLE } from '../http/view-examples';
 import { WEBHOOK_TEXT_FIELDS, byTextField } from '../shared/webhooks/webhook-fields';
 import { DELIVERY_STATES, DELIVERY_STATUSES } from '../shared/deliveries/delivery-state';
 import { ENDPOINT_STATES, FAILING_AFTER } from '../shared/deliveries/endpoint-state';
-import { WEBHOOK_RATE_LIMIT_ABOUT } from '../shared/deliveries/send-rate';
+import { WEBHOOK_RATE_LIMIT_ABOUT } from '../shared/webhooks/send-rate';
 
 /** Deliveries by outcome over a window (also a chart's totals). */
 export const windowHealthSchema = z.object({

@@ -6,7 +6,7 @@ import {
   WEBHOOK_RATE_LIMIT_MAX,
   WEBHOOK_RATE_LIMIT_MIN,
   WEBHOOK_RATE_LIMIT_RULE,
-} from '../shared/deliveries/send-rate';
+} from '../shared/webhooks/send-rate';
 import { canonicalUuid } from '../shared/id-spelling';
 import {
   BODY_TEMPLATE_MAX,

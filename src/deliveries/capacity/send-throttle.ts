@@ -1,5 +1,5 @@
 import type { Logger } from '../../logger';
-import { sendWaitMs } from '../../shared/deliveries/send-rate';
+import { sendWaitMs } from '../../shared/webhooks/send-rate';
 import type { SendSlotsRepository } from '../store';
 
 /** How long a worker trusts what it read of a webhook's limit: a changed limit applies within it. */

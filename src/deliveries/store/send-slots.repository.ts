@@ -27,7 +27,7 @@ export class SendSlotsRepository {
 
 const RATE_LIMIT = new PreparedStatement(`SELECT rate_limit FROM webhooks WHERE id = $1`);
 
-// claimSendSlot of src/shared/deliveries/send-rate.ts in SQL: the slot is the stored next time or
+// claimSendSlot of src/shared/webhooks/send-rate.ts in SQL: the slot is the stored next time or
 // now, whichever is later; the stored time moves one interval (ceil(1e6 / limit) µs) past it. The
 // row lock of ON CONFLICT orders concurrent claims of one webhook; other webhooks' rows are apart.
 const CLAIM = new PreparedStatement(

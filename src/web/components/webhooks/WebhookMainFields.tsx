@@ -7,7 +7,7 @@ import {
   WEBHOOK_TEXT_FIELDS,
   type WebhookTextFieldName,
 } from '../../../shared/webhooks/webhook-fields';
-import { WEBHOOK_RATE_LIMIT_MAX, WEBHOOK_RATE_LIMIT_MIN } from '../../../shared/deliveries/send-rate';
+import { WEBHOOK_RATE_LIMIT_MAX, WEBHOOK_RATE_LIMIT_MIN } from '../../../shared/webhooks/send-rate';
 import { textFieldTestId, type WebhookDraft } from '../../webhook-draft';
 import { EventsField } from './WebhookEventsField';
 
