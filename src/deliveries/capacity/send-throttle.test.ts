@@ -24,7 +24,7 @@ describe('SendThrottle', () => {
   const sut = (repository: SendSlotsRepository) =>
     new SendThrottle(repository, createLogger('silent'), () => now);
 
-  it('claims no slot for a webhook without a limit, and reads its limit at most once a second', async () => {
+  it('claims no slot for a webhook without a limit, and reads its limit at most once per freshness', async () => {
     const { calls, repository } = slots(null);
     const throttle = sut(repository);
     for (let i = 0; i < 10; i++) expect(await throttle.waitFor('w1')).toBe(0);
@@ -43,7 +43,7 @@ describe('SendThrottle', () => {
     expect(calls).toEqual({ reads: 1, claims: 4 });
   });
 
-  it('sees a limit set or removed within a second, and a removal at the next claim', async () => {
+  it('sees a limit set or removed within its freshness, and a removal at the next claim', async () => {
     const { store, calls, repository } = slots(null, [100]);
     const throttle = sut(repository);
     expect(await throttle.waitFor('w1')).toBe(0);

@@ -1,3 +1,4 @@
+import { RATE_LIMIT_FRESH_MS } from '../../../src/deliveries/capacity/send-throttle';
 import { secondTenant, startCapacityStack, type CapacityStack } from '../../helpers/capacity-stack';
 import type { DeliveryFixture } from '../../helpers/delivery-fixture';
 import { eventually } from '../../helpers/eventually';
@@ -90,8 +91,8 @@ describe('a webhook rate limit', () => {
       [hook.id],
     );
     expect((await a.api('PATCH', `/webhooks/${hook.id}`, { rateLimit: BATCH_LIMIT })).status).toBe(200);
-    // A limit read less than a second ago is still the worker's (docs/deliveries.md#rate-limit).
-    await new Promise((resolve) => setTimeout(resolve, 1100));
+    // A limit read less than RATE_LIMIT_FRESH_MS ago is still the worker's (docs/deliveries.md#rate-limit).
+    await new Promise((resolve) => setTimeout(resolve, RATE_LIMIT_FRESH_MS + 100));
     const [{ free_at: slotsFreeAt }] = await a.app.dataSource.query(
       `INSERT INTO webhook_send_slots (webhook_id, next_at) VALUES ($1, now() + make_interval(secs => $2))
        ON CONFLICT (webhook_id) DO UPDATE SET next_at = EXCLUDED.next_at RETURNING next_at AS free_at`,
