@@ -23,7 +23,8 @@ import { startStack, type Stack } from '../stack';
 import { ms, num, summarize, table, wallMs } from '../stats';
 import { prepareWorkspace } from '../workspace';
 import { measureRoutes, type RouteTiming } from './routes';
-import { seedDeliveries, seedRare, withIndexesRebuilt } from './seed';
+import { seedDeliveries, seedRare } from './seed';
+import { withIndexesRebuilt } from '../bulk-load';
 import { LOG_HEADING } from './heading';
 import { runMain } from '../run-main';
 
@@ -129,7 +130,8 @@ async function main(): Promise<void> {
         // Times are positions in the largest log: a smaller size holds its oldest deliveries, so
         // each size's log is a prefix of the next, created in order.
         await withIndexesRebuilt(
-          db,
+          (sql, parameters) => db.query(sql, parameters).then((result) => result.rows),
+          'deliveries',
           () =>
             seedDeliveries(db, seed, { from: have + 1, to: size, total: ROWS }, (done) =>
               log(`  ${num(done, 0)} seeded`),

@@ -105,29 +105,3 @@ const RARE = `
          jsonb_build_object('typeId', '00000000-0000-4000-8000-000000000001', 'recordId', gen_random_uuid()),
          'event', 'delivered', 204, 'No Content', 1, at, at, at
     FROM generate_series(1, $4::integer) AS i, LATERAL (SELECT now() - interval '25 days' - i * interval '1 hour' AS at) AS t`;
-
-/**
- * Runs `load` with the deliveries table's indexes dropped (all but its primary key), then builds
- * them again from their own definitions and vacuums: a bulk load that sorts once per index instead
- * of inserting each row into twenty of them. The indexes come out packed (90 % full pages), as a
- * log's are after a REINDEX; grown one delivery at a time they are larger (docs/deliveries.md).
- */
-export async function withIndexesRebuilt(
-  client: Client,
-  load: () => Promise<void>,
-  log: (message: string) => void,
-): Promise<void> {
-  const { rows: indexes } = await client.query<{ name: string; definition: string }>(
-    `SELECT i.indexname AS name, i.indexdef AS definition FROM pg_indexes i
-      WHERE i.schemaname = current_schema() AND i.tablename = 'deliveries' AND i.indexname <> 'deliveries_pkey'`,
-  );
-  for (const { name } of indexes) await client.query(`DROP INDEX ${name}`);
-  await load();
-  await client.query(`SET maintenance_work_mem = '512MB'`);
-  for (const { name, definition } of indexes) {
-    const started = Date.now();
-    await client.query(definition);
-    log(`  rebuilt ${name} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
-  }
-  await client.query('RESET maintenance_work_mem');
-}

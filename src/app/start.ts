@@ -253,7 +253,7 @@ async function run(
       temporal.connection instanceof NativeConnection ? temporal.connection : undefined,
     );
     lifecycle.add('worker', worker.stop);
-    for (const [name, stop] of startWorkerJobs({ services, dataSource, databaseUrl, config, logger }))
+    for (const [name, stop] of startWorkerJobs({ services, dataSource, databaseUrl, config, logger, mailer }))
       lifecycle.add(name, stop);
     worker.done.catch((error) => {
       logger.fatal({ err: error }, 'the worker stopped unexpectedly');

@@ -10,6 +10,7 @@ import type { HeldDeliveries } from '../deliveries/capacity/held-deliveries';
 import type { ResendBatchesService } from '../deliveries/resend/resend-batches.service';
 import type { TrashService } from '../records/trash/trash.service';
 import { WebhooksRepository } from '../webhooks/webhooks.repository';
+import { mailLateNotices, type LateNoticeMail } from '../deliveries/alerts/notice-mail-sweep';
 
 const SWEEP_EVERY_MS = 10 * 60 * 1000;
 
@@ -99,6 +100,20 @@ export function startAttemptDetailsSweep(
     },
     { atStart: true },
   );
+}
+
+const LATE_NOTICE_MAIL_EVERY_MS = 60 * 1000;
+
+/**
+ * Every minute, mails the webhook notices whose e-mail was not sent when they were made
+ * (src/deliveries/alerts/notice-mail-sweep.ts). Every worker process runs it; each notice is
+ * mailed once. Returns the stop function.
+ */
+export function startLateNoticeMail(deps: Omit<LateNoticeMail, 'now'>): () => Promise<void> {
+  return repeatEvery(LATE_NOTICE_MAIL_EVERY_MS, deps.logger, 'mailing of late notices failed', async () => {
+    const mailed = await mailLateNotices(deps);
+    if (mailed) deps.logger.info({ mailed }, 'mailed webhook notices whose e-mail was not sent at the time');
+  });
 }
 
 const DISPATCH_SWEEP_EVERY_MS = 2_000;

@@ -1,12 +1,14 @@
 import type { DataSource } from 'typeorm';
 import type { Config } from '../config';
 import type { Logger } from '../logger';
+import type { Mailer } from '../mail/mailer';
 import type { Services } from './services';
 import {
   startAttemptDetailsSweep,
   startDeliveryCountFold,
   startDispatchSweep,
   startHeldRelease,
+  startLateNoticeMail,
   startPreviousSecretSweep,
   startRetentionSweep,
   startUnusedOAuthClientSweep,
@@ -20,9 +22,11 @@ export function startWorkerJobs(deps: {
   databaseUrl: string;
   config: Config;
   logger: Logger;
+  /** Without one (no MAIL_URL), notices stay in the app and no late mail is tried. */
+  mailer?: Mailer;
 }): [string, () => Promise<void>][] {
-  const { services, dataSource, databaseUrl, config, logger } = deps;
-  return [
+  const { services, dataSource, databaseUrl, config, logger, mailer } = deps;
+  const jobs: [string, () => Promise<void>][] = [
     ['retention sweep', startRetentionSweep(services.trash, logger)],
     ['dispatch sweep', startDispatchSweep(services.dispatcher, logger, services.resendBatches)],
     ['release of held deliveries', startHeldRelease(services.held, logger)],
@@ -38,4 +42,10 @@ export function startWorkerJobs(deps: {
       startAttemptDetailsSweep(dataSource, config.DELIVERY_ATTEMPT_DETAILS_DAYS, logger),
     ],
   ];
+  if (mailer)
+    jobs.push([
+      'mailing of late notices',
+      startLateNoticeMail({ dataSource, mailer, publicUrl: () => config.PUBLIC_URL, logger }),
+    ]);
+  return jobs;
 }

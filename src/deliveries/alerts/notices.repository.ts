@@ -1,11 +1,14 @@
 import type { EntityManager } from 'typeorm';
 import type { NoticeKind } from '../../shared/alerts/notices';
 
-/** Someone a notice goes to: the webhook's owner or an Admin, Active in the workspace. */
-export interface NoticeRecipient {
-  userId: string;
+interface NoticeRecipientAddress {
   email: string;
   name: string;
+}
+
+/** Someone a notice goes to: the webhook's owner or an Admin, Active in the workspace. */
+export interface NoticeRecipient extends NoticeRecipientAddress {
+  userId: string;
 }
 
 export interface NewNotice {
@@ -26,6 +29,14 @@ export interface NoticeRow {
   message: string;
   createdAt: Date;
   dismissedAt: Date | null;
+}
+
+/** A notice not mailed yet, with what its e-mail needs. */
+export interface UnmailedNotice extends NoticeRecipientAddress {
+  id: string;
+  kind: NoticeKind;
+  title: string;
+  message: string;
 }
 
 /** A reader's notices at most, newest first (older ones stay until dismissed). */
@@ -73,6 +84,23 @@ export class NoticesRepository {
       ],
     );
     return rows.map((row) => row.id);
+  }
+
+  /**
+   * Locks up to `limit` notices never mailed, made between `from` and `to`, oldest first, with
+   * their reader's address; rows another transaction holds are skipped. Call within a transaction,
+   * which keeps them locked while they are mailed.
+   */
+  async lockUnmailed(from: Date, to: Date, limit: number): Promise<UnmailedNotice[]> {
+    return this.manager.query(
+      `SELECT n.id, n.kind, n.title, n.message, u.email, u.name
+         FROM notices n JOIN users u ON u.id = n.user_id
+        WHERE n.mailed_at IS NULL AND n.dismissed_at IS NULL AND n.created_at >= $1 AND n.created_at < $2
+        ORDER BY n.created_at
+        LIMIT ${limit}
+          FOR UPDATE OF n SKIP LOCKED`,
+      [from, to],
+    );
   }
 
   async markMailed(id: string): Promise<void> {

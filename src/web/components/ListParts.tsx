@@ -1,5 +1,5 @@
 // The parts the list pages share: the search box and "Clear" of the toolbar, "Loading…", the table's frame (dimmed while a newer query is
-// read), the table with its header row, a row that opens on a click and its button, and the "Load more" button of
+// read), the table with its header row, a list read whole as a table, a row that opens on a click and its button, and the "Load more" button of
 // a cursor-paged list.
 import { useRef, type HTMLAttributes, type ReactNode } from 'react';
 import type { PagedList } from '../hooks/usePagedList';
@@ -133,6 +133,34 @@ export function ListTable({
       </table>
     </TableWrap>
   );
+}
+
+/**
+ * A list read whole (members, connected accounts) as a table: Loading until it is read (nothing if
+ * reading failed: the page says why), `empty` when it has no item, else one row per item.
+ */
+export function ItemsTable<Item>({
+  items,
+  failed,
+  empty,
+  table,
+  children,
+}: {
+  items: Item[] | undefined;
+  failed: boolean;
+  empty?: { text: ReactNode; testId: string };
+  table: Omit<ListTableProps, 'children'>;
+  /** An item's row. */
+  children: (item: Item) => ReactNode;
+}) {
+  if (items === undefined) return <Loading failed={failed} />;
+  if (empty && items.length === 0)
+    return (
+      <div className="empty" data-testid={empty.testId}>
+        {empty.text}
+      </div>
+    );
+  return <ListTable {...table}>{items.map(children)}</ListTable>;
 }
 
 /** A row that opens (its dialog) on a click anywhere in it; `data-*` attributes go to the `tr`. */

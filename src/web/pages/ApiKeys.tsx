@@ -8,7 +8,7 @@ import {
   zonedDate,
 } from '../../shared/credentials/api-key.rules';
 import { api, type ApiKey, type CreatedKey } from '../api';
-import { CardList } from '../components/CardList';
+import { CardList, Facts } from '../components/CardList';
 import { CreatedKeyDialog } from '../components/CreatedKeyDialog';
 import { ConfirmDialog, DangerButton, Dialog, DialogActions, ErrorMessage } from '../components/Dialog';
 import { PageHeader } from '../components/PageHeader';
@@ -22,6 +22,7 @@ import { useSubmit } from '../hooks/useSubmit';
 const EXPIRY_DEFAULT_DAYS = 90;
 
 const readApiKeys = async () => (await api.apiKeys()).data;
+const NO_KEYS = { text: 'You have no API keys in this workspace yet.', testId: 'api-keys-empty' };
 
 type Open = 'none' | 'menu' | 'standard' | 'quick';
 
@@ -33,7 +34,8 @@ export function ApiKeysPage() {
   const canCreate = permissions.apiCreate && !inactive && !planMissing;
   const canDelete = permissions.apiDelete && !inactive;
 
-  const { value: keys, error: loadError, reload: load } = useLoaded(readApiKeys);
+  const keys = useLoaded(readApiKeys);
+  const load = keys.reload;
   const [open, setOpen] = useState<Open>('none');
   const [created, setCreated] = useState<CreatedKey>();
   const [deleting, setDeleting] = useState<ApiKey>();
@@ -69,13 +71,7 @@ export function ApiKeysPage() {
         </p>
       ) : null}
 
-      <CardList
-        items={keys}
-        loadError={loadError}
-        empty="You have no API keys in this workspace yet."
-        emptyTestId="api-keys-empty"
-        testId="api-key-list"
-      >
+      <CardList list={keys} empty={NO_KEYS} testId="api-key-list">
         {(key) => (
           <KeyCard key={key.id} apiKey={key} canDelete={canDelete} onDelete={() => setDeleting(key)} />
         )}
@@ -279,20 +275,25 @@ function KeyCard({
         <h3 data-testid="api-key-name">{apiKey.name}</h3>
         {apiKey.kind === 'quick' ? <span className="tag">Quick connection</span> : null}
       </div>
-      <dl className="facts">
-        <dt>Created at</dt>
-        <dd>
-          <DateTime value={apiKey.createdAt} testId="api-key-created-at" />
-        </dd>
-        <dt>Expires at</dt>
-        <dd data-testid="api-key-expires">
-          {apiKey.expiresAt ? <DateTime value={apiKey.expiresAt} testId="api-key-expires-at" /> : 'Never'}
-        </dd>
-        <dt>Last used</dt>
-        <dd data-testid="api-key-last-used">
-          {apiKey.lastUsedAt ? <DateTime value={apiKey.lastUsedAt} testId="api-key-last-used-at" /> : 'Never'}
-        </dd>
-      </dl>
+      <Facts
+        facts={[
+          ['Created at', <DateTime value={apiKey.createdAt} testId="api-key-created-at" />],
+          [
+            'Expires at',
+            apiKey.expiresAt ? <DateTime value={apiKey.expiresAt} testId="api-key-expires-at" /> : 'Never',
+            'api-key-expires',
+          ],
+          [
+            'Last used',
+            apiKey.lastUsedAt ? (
+              <DateTime value={apiKey.lastUsedAt} testId="api-key-last-used-at" />
+            ) : (
+              'Never'
+            ),
+            'api-key-last-used',
+          ],
+        ]}
+      />
       {canDelete ? (
         <div className="card-actions">
           <DangerButton label="Delete" onClick={onDelete} testId="api-key-delete" />

@@ -24,13 +24,24 @@ import {
   ErrorMessage,
   SubmitButton,
 } from '../components/Dialog';
-import { ListTable, Loading } from '../components/ListParts';
+import { ItemsTable } from '../components/ListParts';
 import { RequiredField } from '../components/RequiredField';
 import { useFormFields } from '../components/useFormFields';
 import { PageHeader } from '../components/PageHeader';
 import { DateTime } from '../format';
 import { useSession } from '../session';
 import { useSubmit } from '../hooks/useSubmit';
+
+const ACCOUNTS_TABLE = {
+  className: 'table accounts-table',
+  testId: 'connected-accounts-table',
+  columns: ['Provider', 'Account id', 'Display name', 'Inbound endpoint', 'Connected at'],
+  actions: true,
+};
+const NO_ACCOUNTS = {
+  text: 'No connected accounts yet. Connect one to receive its activity as messaging events.',
+  testId: 'connected-accounts-empty',
+};
 
 export function ConnectedAccountsPage() {
   const session = useSession();
@@ -90,56 +101,43 @@ export function ConnectedAccountsPage() {
       ) : null}
       <ErrorMessage message={loadError} />
 
-      {accounts === undefined ? (
-        <Loading failed={Boolean(loadError)} />
-      ) : accounts.length === 0 ? (
-        <div className="empty" data-testid="connected-accounts-empty">
-          No connected accounts yet. Connect one to receive its activity as messaging events.
-        </div>
-      ) : (
-        <ListTable
-          className="table accounts-table"
-          testId="connected-accounts-table"
-          columns={['Provider', 'Account id', 'Display name', 'Inbound endpoint', 'Connected at']}
-          actions
-        >
-          {accounts.map((account) => (
-            <tr
-              key={account.id}
-              data-testid="connected-account-row"
-              data-id={account.id}
-              data-provider={account.provider}
-              data-account-id={account.accountId}
-            >
-              <td className="cell-provider" data-testid="account-cell-provider" title={account.provider}>
-                {providerLabel(account.provider)}
-              </td>
-              <td className="cell-account-id" data-testid="account-cell-account-id">
-                {account.accountId}
-              </td>
-              <td className="cell-display-name" data-testid="account-cell-display-name">
-                {account.displayName}
-              </td>
-              <td className="cell-url">
-                <code className="endpoint" data-testid="account-cell-endpoint">
-                  {inboundUrlOf(publicUrl, account.id)}
-                </code>
-              </td>
-              <td>
-                <DateTime value={account.createdAt} testId="account-connected-at" />
-              </td>
-              <td className="cell-actions">
-                <DangerButton
-                  small
-                  label="Disconnect"
-                  onClick={opening(() => setDisconnecting(account))}
-                  testId="account-disconnect"
-                />
-              </td>
-            </tr>
-          ))}
-        </ListTable>
-      )}
+      <ItemsTable items={accounts} failed={Boolean(loadError)} empty={NO_ACCOUNTS} table={ACCOUNTS_TABLE}>
+        {(account) => (
+          <tr
+            key={account.id}
+            data-testid="connected-account-row"
+            data-id={account.id}
+            data-provider={account.provider}
+            data-account-id={account.accountId}
+          >
+            <td className="cell-provider" data-testid="account-cell-provider" title={account.provider}>
+              {providerLabel(account.provider)}
+            </td>
+            <td className="cell-account-id" data-testid="account-cell-account-id">
+              {account.accountId}
+            </td>
+            <td className="cell-display-name" data-testid="account-cell-display-name">
+              {account.displayName}
+            </td>
+            <td className="cell-url">
+              <code className="endpoint" data-testid="account-cell-endpoint">
+                {inboundUrlOf(publicUrl, account.id)}
+              </code>
+            </td>
+            <td>
+              <DateTime value={account.createdAt} testId="account-connected-at" />
+            </td>
+            <td className="cell-actions">
+              <DangerButton
+                small
+                label="Disconnect"
+                onClick={opening(() => setDisconnecting(account))}
+                testId="account-disconnect"
+              />
+            </td>
+          </tr>
+        )}
+      </ItemsTable>
       {accounts && accounts.length > 0 ? (
         <p className="hint section-title">
           Each provider sends <code>POST</code> requests to its account&rsquo;s endpoint with an{' '}
@@ -193,6 +191,40 @@ export function ConnectedAccountsPage() {
   );
 }
 
+/** The dialog's text fields, in order (the first only for another provider), and each one's refusal when empty. */
+const ACCOUNT_FIELDS = {
+  otherProvider: {
+    input: {
+      label: 'Other provider',
+      hint: 'The provider’s id, as your integration names it.',
+      maxLength: PROVIDER_MAX,
+      placeholder: 'e.g. zoho-mail',
+      testId: 'account-provider-other',
+    },
+    missing: 'Enter the provider.',
+  },
+  accountId: {
+    input: {
+      label: 'Account id',
+      hint: 'The provider’s id of the account: an address, a phone number, a workspace id.',
+      maxLength: ACCOUNT_ID_MAX,
+      placeholder: 'e.g. sales@example.com',
+      testId: 'account-id',
+    },
+    missing: 'Enter the account id.',
+  },
+  displayName: {
+    input: {
+      label: 'Display name',
+      maxLength: DISPLAY_NAME_MAX,
+      placeholder: 'e.g. Sales inbox',
+      testId: 'account-display-name',
+    },
+    missing: 'Enter a display name.',
+  },
+} as const;
+type AccountField = keyof typeof ACCOUNT_FIELDS;
+
 function ConnectAccountDialog({
   onClose,
   onConnected,
@@ -204,20 +236,17 @@ function ConnectAccountDialog({
   const { form, field } = useFormFields({ otherProvider: '', accountId: '', displayName: '' });
   const { busy, error, setError, run } = useSubmit();
   const other = choice === OTHER_PROVIDER;
+  const shown = (Object.keys(ACCOUNT_FIELDS) as AccountField[]).filter(
+    (name) => other || name !== 'otherProvider',
+  );
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
     const provider = (other ? form.otherProvider : choice).trim();
     const input = { provider, accountId: form.accountId.trim(), displayName: form.displayName.trim() };
-    const missing = !input.provider
-      ? 'Enter the provider.'
-      : !input.accountId
-        ? 'Enter the account id.'
-        : !input.displayName
-          ? 'Enter a display name.'
-          : undefined;
-    if (missing) {
-      setError(missing);
+    const empty = shown.find((name) => !(name === 'otherProvider' ? provider : input[name]));
+    if (empty) {
+      setError(ACCOUNT_FIELDS[empty].missing);
       return;
     }
     void run(async () => onConnected(await api.connectAccount(input)));
@@ -244,31 +273,9 @@ function ConnectAccountDialog({
             <option value={OTHER_PROVIDER}>Other…</option>
           </select>
         </label>
-        {other ? (
-          <RequiredField
-            label="Other provider"
-            hint="The provider’s id, as your integration names it."
-            maxLength={PROVIDER_MAX}
-            placeholder="e.g. zoho-mail"
-            testId="account-provider-other"
-            {...field('otherProvider')}
-          />
-        ) : null}
-        <RequiredField
-          label="Account id"
-          hint="The provider’s id of the account: an address, a phone number, a workspace id."
-          maxLength={ACCOUNT_ID_MAX}
-          placeholder="e.g. sales@example.com"
-          testId="account-id"
-          {...field('accountId')}
-        />
-        <RequiredField
-          label="Display name"
-          maxLength={DISPLAY_NAME_MAX}
-          placeholder="e.g. Sales inbox"
-          testId="account-display-name"
-          {...field('displayName')}
-        />
+        {shown.map((name) => (
+          <RequiredField key={name} {...ACCOUNT_FIELDS[name].input} {...field(name)} />
+        ))}
         <p className="hint">
           The account gets a signing secret, shown once after connecting, for the provider&rsquo;s
           configuration.

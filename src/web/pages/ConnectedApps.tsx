@@ -3,7 +3,7 @@
 // keys. Disconnect revokes the app's tokens at once.
 import { useState } from 'react';
 import { api, type ConnectedApp } from '../api';
-import { CardList } from '../components/CardList';
+import { CardList, Facts } from '../components/CardList';
 import { ConfirmDialog, DangerButton } from '../components/Dialog';
 import { PageHeader } from '../components/PageHeader';
 import { DateTime } from '../format';
@@ -11,10 +11,11 @@ import { useSession } from '../session';
 import { useLoaded } from '../hooks/useLoaded';
 
 const readConnectedApps = async () => (await api.connectedApps()).data;
+const NO_APPS = { text: 'You have not connected any app in this workspace.', testId: 'connected-apps-empty' };
 
 export function ConnectedAppsPage() {
   const session = useSession();
-  const { value: apps, error: loadError, reload: load } = useLoaded(readConnectedApps);
+  const apps = useLoaded(readConnectedApps);
   const [disconnecting, setDisconnecting] = useState<ConnectedApp>();
 
   return (
@@ -29,33 +30,28 @@ export function ConnectedAppsPage() {
           </>
         }
       />
-      <CardList
-        items={apps}
-        loadError={loadError}
-        empty="You have not connected any app in this workspace."
-        emptyTestId="connected-apps-empty"
-        testId="connected-app-list"
-      >
+      <CardList list={apps} empty={NO_APPS} testId="connected-app-list">
         {(app) => (
           <li className="card" key={app.id} data-testid="connected-app-card" data-app-id={app.id}>
             <div className="card-header">
               <h3 data-testid="connected-app-name">{app.clientName}</h3>
               <span className="tag">{app.redirectHost}</span>
             </div>
-            <dl className="facts">
-              <dt>Access</dt>
-              <dd data-testid="connected-app-access">
-                {app.readOnly ? 'Read only: changes nothing' : 'Reads and changes, as your role allows'}
-              </dd>
-              <dt>Created at</dt>
-              <dd>
-                <DateTime value={app.createdAt} testId="connected-app-created-at" />
-              </dd>
-              <dt>Last used</dt>
-              <dd data-testid="connected-app-last-used">
-                {app.lastUsedAt ? <DateTime value={app.lastUsedAt} /> : 'Never'}
-              </dd>
-            </dl>
+            <Facts
+              facts={[
+                [
+                  'Access',
+                  app.readOnly ? 'Read only: changes nothing' : 'Reads and changes, as your role allows',
+                  'connected-app-access',
+                ],
+                ['Created at', <DateTime value={app.createdAt} testId="connected-app-created-at" />],
+                [
+                  'Last used',
+                  app.lastUsedAt ? <DateTime value={app.lastUsedAt} /> : 'Never',
+                  'connected-app-last-used',
+                ],
+              ]}
+            />
             <div className="card-actions">
               <DangerButton
                 label="Disconnect"
@@ -79,7 +75,7 @@ export function ConnectedAppsPage() {
           action={() => api.disconnectApp(disconnecting.id)}
           onDone={() => {
             setDisconnecting(undefined);
-            void load();
+            void apps.reload();
           }}
           onCancel={() => setDisconnecting(undefined)}
         />

@@ -4,11 +4,18 @@
 import { useCallback, useEffect, useState, type FormEvent } from 'react';
 import { api, errorMessage, type Invitation, type Member, type MemberStatus, type Role } from '../api';
 import { ConfirmDialog, Dialog, DialogActions, ErrorMessage, SubmitButton } from '../components/Dialog';
-import { ListTable, Loading } from '../components/ListParts';
+import { ItemsTable, ListTable } from '../components/ListParts';
 import { PageHeader } from '../components/PageHeader';
 import { DateTime } from '../format';
 import { useSession, useSessionContext } from '../session';
 import { useSubmit } from '../hooks/useSubmit';
+
+const MEMBERS_TABLE = {
+  className: 'table',
+  testId: 'members-table',
+  columns: ['Name', 'Email', 'Role', 'Status', 'Added'],
+  actions: true,
+};
 
 export function MembersPage() {
   const session = useSession();
@@ -61,64 +68,55 @@ export function MembersPage() {
         <SubmitButton label="Invite member" onClick={() => setInviting(true)} testId="invite-member" />
       </PageHeader>
       <ErrorMessage message={error ?? updating.error} />
-      {members === undefined ? (
-        <Loading failed={Boolean(error)} />
-      ) : (
-        <ListTable
-          className="table"
-          testId="members-table"
-          columns={['Name', 'Email', 'Role', 'Status', 'Added']}
-          actions
-        >
-          {members.map((member) => (
-            <tr key={member.userId} data-testid="member-row" data-email={member.email}>
-              <td data-testid="member-name">
-                {member.name}
-                {member.userId === session.user.id ? <span className="tag">You</span> : null}
-              </td>
-              <td data-testid="member-email">{member.email}</td>
-              <td>
-                <select
-                  aria-label={`Role of ${member.email}`}
-                  value={member.roleId}
-                  onChange={(event) => void update(member, { roleId: event.target.value })}
-                  data-testid="member-role"
-                >
-                  {roles.map((role) => (
-                    <option key={role.id} value={role.id}>
-                      {role.name}
-                    </option>
-                  ))}
-                </select>
-              </td>
-              <td>
-                <select
-                  aria-label={`Status of ${member.email}`}
-                  value={member.status}
-                  onChange={(event) => void update(member, { status: event.target.value as MemberStatus })}
-                  data-testid="member-status"
-                >
-                  <option value="active">Active</option>
-                  <option value="inactive">Inactive</option>
-                </select>
-              </td>
-              <td>
-                <DateTime value={member.createdAt} />
-              </td>
-              <td className="cell-actions">
-                <button
-                  type="button"
-                  className="button button-small button-danger-outline"
-                  onClick={() => setRemoving(member)}
-                  data-testid="member-remove"
-                >
-                  Remove
-                </button>
-              </td>
-            </tr>
-          ))}
-        </ListTable>
-      )}
+      <ItemsTable items={members} failed={Boolean(error)} table={MEMBERS_TABLE}>
+        {(member) => (
+          <tr key={member.userId} data-testid="member-row" data-email={member.email}>
+            <td data-testid="member-name">
+              {member.name}
+              {member.userId === session.user.id ? <span className="tag">You</span> : null}
+            </td>
+            <td data-testid="member-email">{member.email}</td>
+            <td>
+              <select
+                aria-label={`Role of ${member.email}`}
+                value={member.roleId}
+                onChange={(event) => void update(member, { roleId: event.target.value })}
+                data-testid="member-role"
+              >
+                {roles.map((role) => (
+                  <option key={role.id} value={role.id}>
+                    {role.name}
+                  </option>
+                ))}
+              </select>
+            </td>
+            <td>
+              <select
+                aria-label={`Status of ${member.email}`}
+                value={member.status}
+                onChange={(event) => void update(member, { status: event.target.value as MemberStatus })}
+                data-testid="member-status"
+              >
+                <option value="active">Active</option>
+                <option value="inactive">Inactive</option>
+              </select>
+            </td>
+            <td>
+              <DateTime value={member.createdAt} />
+            </td>
+            <td className="cell-actions">
+              <button
+                type="button"
+                className="button button-small button-danger-outline"
+                onClick={() => setRemoving(member)}
+                data-testid="member-remove"
+              >
+                Remove
+              </button>
+            </td>
+          </tr>
+        )}
+      </ItemsTable>
 
       <PendingInvitations
         invitations={invitations}

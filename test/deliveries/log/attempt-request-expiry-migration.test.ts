@@ -4,6 +4,7 @@ import { identityHooks } from '../../../src/app/services';
 import { signUp } from '../../../src/identity/sign-in/accounts.service';
 import { createTestDatabase, type TestDatabase } from '../../helpers/database';
 import { writesDuring } from '../../helpers/writes-during';
+import { seedInBulk } from '../../helpers/delivery-log';
 
 const DELIVERIES = 50_000;
 const SENDS_EACH = 4;
@@ -36,14 +37,16 @@ describe('attempt request expiry migration', () => {
     // The table as it was before this migration: 200,000 sends spread over 60 days, each with its
     // request kept (headers and a small body), as the service writes them.
     await migrate('down');
-    await db.dataSource.query(
-      `INSERT INTO deliveries (workspace_id, webhook_id, event_id, event, url, trigger, status, status_code,
+    await seedInBulk(db, async (run) => {
+      await run(
+        `INSERT INTO deliveries (workspace_id, webhook_id, event_id, event, url, trigger, status, status_code,
                                attempts, created_at)
        SELECT $1, gen_random_uuid(), gen_random_uuid(), 'record.updated', 'https://example.com/hook', 'event',
               'delivered', 200, $3::integer, now() - random() * interval '60 days'
          FROM generate_series(1, $2::integer)`,
-      [workspaceId, DELIVERIES, SENDS_EACH],
-    );
+        [workspaceId, DELIVERIES, SENDS_EACH],
+      );
+    });
     await db.dataSource.query(
       `INSERT INTO delivery_attempts (delivery_id, attempt, send, started_at, duration_ms, url, status_code,
                                       response_message, outcome, request_headers, request_body,

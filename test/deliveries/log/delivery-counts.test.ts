@@ -11,6 +11,7 @@ import { loadWebhookHealth } from '../../../src/deliveries/log/webhook-health.re
 import { signUp } from '../../../src/identity/sign-in/accounts.service';
 import { statsWindow } from '../../../src/shared/deliveries/delivery-stats';
 import { createTestDatabase, type TestDatabase } from '../../helpers/database';
+import { seedInBulk } from '../../helpers/delivery-log';
 
 const WEBHOOKS = [randomUUID(), randomUUID(), randomUUID()];
 
@@ -266,13 +267,15 @@ describe('delivery counts', () => {
     const migration = new DeliveryCounts1764666000000();
     await migration.down(runner);
     // The log as it was before the counts: 150,000 deliveries over 30 days, 0.5 % failed.
-    await db.dataSource.query(
-      `INSERT INTO deliveries (workspace_id, webhook_id, event_id, event, url, trigger, status, attempts, created_at)
+    await seedInBulk(db, (run) =>
+      run(
+        `INSERT INTO deliveries (workspace_id, webhook_id, event_id, event, url, trigger, status, attempts, created_at)
        SELECT $1, ($2::uuid[])[i % 3 + 1], gen_random_uuid(), 'record.created', 'http://127.0.0.1:41123/hooks',
               'event', CASE WHEN random() < 0.005 THEN 'failed' ELSE 'delivered' END, 1,
               now() - random() * interval '30 days'
          FROM generate_series(1, 150000) AS i`,
-      [workspaceId, WEBHOOKS],
+        [workspaceId, WEBHOOKS],
+      ),
     );
     const writer = await connect();
     const writes: { sent: number; answered: number }[] = [];

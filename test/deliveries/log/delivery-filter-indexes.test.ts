@@ -14,6 +14,7 @@ import {
   logService,
   migrateOne,
   newActor,
+  seedInBulk,
 } from '../../helpers/delivery-log';
 
 const SEEDED = 100_000;
@@ -44,8 +45,9 @@ describe('delivery filter indexes', () => {
     actor = await newActor(db, 'filters@example.com', 'Filter Co');
     service = logService(db);
     await migrate('down');
-    await db.dataSource.query(
-      `INSERT INTO deliveries (workspace_id, webhook_id, event_id, event, url, element, trigger, status,
+    await seedInBulk(db, async (run) => {
+      await run(
+        `INSERT INTO deliveries (workspace_id, webhook_id, event_id, event, url, element, trigger, status,
                                status_code, attempts, workflow_started_at, created_at, updated_at)
        SELECT $1, md5('webhook' || i % $3)::uuid, gen_random_uuid(),
               CASE WHEN draw < 0.55 THEN 'record.created' WHEN draw < 0.95 THEN 'record.updated'
@@ -56,8 +58,9 @@ describe('delivery filter indexes', () => {
          FROM generate_series(1, $2::integer) AS i,
               LATERAL (SELECT now() - interval '30 days' * (1 - i::float8 / $2) AS at, random() + i * 0 AS draw,
                               random() + i * 0 < 0.015 AS failed) AS shape`,
-      [actor.workspace.id, SEEDED, WEBHOOKS, ONE_PERCENT, RARE],
-    );
+        [actor.workspace.id, SEEDED, WEBHOOKS, ONE_PERCENT, RARE],
+      );
+    });
     [webhook] = await db.dataSource.query(
       `SELECT md5('webhook1')::uuid AS id, 'http://127.0.0.1:4100/hooks/crm/1' AS url,
               'http://127.0.0.1:4100/hooks/crm/2' AS "otherUrl"`,

@@ -9,7 +9,7 @@ import { searchMatches } from '../../../src/deliveries/store/delivery-search';
 import type { Actor } from '../../../src/identity/actor';
 import { createTestDatabase, type TestDatabase } from '../../helpers/database';
 import { writesDuring } from '../../helpers/writes-during';
-import { everyPage, logService, migrateOne, newActor } from '../../helpers/delivery-log';
+import { everyPage, logService, migrateOne, newActor, seedInBulk } from '../../helpers/delivery-log';
 
 const SEEDED = 200_000;
 const WEBHOOKS = [randomUUID(), randomUUID(), randomUUID(), randomUUID()];
@@ -34,8 +34,9 @@ describe('delivery log indexes', () => {
     // ones the service writes (spread over 30 days across four webhooks, 0.5 % failed), with three
     // old deliveries to a URL nothing else uses.
     await migrate('down');
-    await db.dataSource.query(
-      `INSERT INTO deliveries (workspace_id, webhook_id, event_id, event, url, element, trigger, sources_version,
+    await seedInBulk(db, async (run) => {
+      await run(
+        `INSERT INTO deliveries (workspace_id, webhook_id, event_id, event, url, element, trigger, sources_version,
                                status, status_code, response_message, attempts, workflow_started_at, created_at,
                                updated_at)
        SELECT $1, ($2::uuid[])[i % 4 + 1], gen_random_uuid(), (ARRAY['record.created', 'record.updated'])[i % 2 + 1],
@@ -47,16 +48,17 @@ describe('delivery log indexes', () => {
          FROM generate_series(1, $3::integer) AS i,
               LATERAL (SELECT now() - random() * interval '30 days' + i * interval '0 s' AS at,
                               random() < 0.005 + i * 0 AS failed) AS shape`,
-      [workspace.id, WEBHOOKS, SEEDED],
-    );
-    await db.dataSource.query(
-      `INSERT INTO deliveries (workspace_id, webhook_id, event_id, event, url, trigger, status, status_code,
+        [workspace.id, WEBHOOKS, SEEDED],
+      );
+      await run(
+        `INSERT INTO deliveries (workspace_id, webhook_id, event_id, event, url, trigger, status, status_code,
                                attempts, created_at)
        SELECT $1, $2, gen_random_uuid(), 'record.created', $3, 'event', 'delivered', 204, 1,
               now() - interval '25 days' - i * interval '1 hour'
          FROM generate_series(1, 3) AS i`,
-      [workspace.id, WEBHOOKS[0], RARE_URL],
-    );
+        [workspace.id, WEBHOOKS[0], RARE_URL],
+      );
+    });
     await db.dataSource.query(`ANALYZE deliveries`);
   }, 180_000);
 

@@ -13,6 +13,7 @@ import {
   logService,
   migrateOne,
   newActor,
+  seedInBulk,
 } from '../../helpers/delivery-log';
 
 const SEEDED = 200_000;
@@ -45,8 +46,9 @@ describe('delivery retrying indexes', () => {
     await migrate('down');
     // SEEDED deliveries over 30 days and four webhooks: 2 % failed for good over the whole month,
     // 0.2 % retrying, all of the last two hours (a retry schedule lasts about 1.5 h).
-    await db.dataSource.query(
-      `INSERT INTO deliveries (workspace_id, webhook_id, event_id, event, url, element, trigger, sources_version,
+    await seedInBulk(db, async (run) => {
+      await run(
+        `INSERT INTO deliveries (workspace_id, webhook_id, event_id, event, url, element, trigger, sources_version,
                                status, status_code, attempts, next_attempt_at, workflow_started_at, created_at, updated_at)
        SELECT $1, md5('webhook' || (i % 4))::uuid, gen_random_uuid(), 'record.updated',
               'http://127.0.0.1:4' || (i % 4 + 1) || '123/hooks/crm', NULL, 'event', 1,
@@ -57,8 +59,9 @@ describe('delivery retrying indexes', () => {
               LATERAL (SELECT i % $4 < 4 AS retrying, i % $4 >= 4 AND i % $3 = 7 AS failed) AS kind,
               LATERAL (SELECT CASE WHEN retrying THEN now() - random() * interval '2 hours'
                                    ELSE now() - random() * interval '30 days' END + i * interval '0 s' AS at) AS shape`,
-      [actor.workspace.id, SEEDED, FAILED_EVERY, RETRYING_EVERY],
-    );
+        [actor.workspace.id, SEEDED, FAILED_EVERY, RETRYING_EVERY],
+      );
+    });
     [{ webhookId }] = await db.dataSource.query(`SELECT md5('webhook1')::uuid AS "webhookId"`);
     await db.dataSource.query(`ANALYZE deliveries`);
   }, 300_000);

@@ -4,7 +4,7 @@ import type { DeliveriesService } from '../../../src/deliveries/log/deliveries.s
 import type { Actor } from '../../../src/identity/actor';
 import { RETIRED_EVENTS } from '../../../src/shared/events/event-catalog';
 import { createTestDatabase, type TestDatabase } from '../../helpers/database';
-import { deliveryIndexes, logService, newActor } from '../../helpers/delivery-log';
+import { deliveryIndexes, logService, newActor, seedInBulk } from '../../helpers/delivery-log';
 import { importLegacyWebhook } from '../../helpers/legacy-import';
 
 const SEEDED = 50_000;
@@ -29,13 +29,15 @@ describe('legacy events of a workspace', () => {
     a = await newActor(db, 'legacy-a@example.com', 'Old Systems');
     b = await newActor(db, 'legacy-b@example.com', 'New Systems');
     // B's log is large (SEEDED deliveries) and holds no retired event: nothing of it should be read for the answer.
-    await db.dataSource.query(
-      `INSERT INTO deliveries (workspace_id, webhook_id, event_id, event, url, trigger, status, attempts, created_at)
+    await seedInBulk(db, async (run) => {
+      await run(
+        `INSERT INTO deliveries (workspace_id, webhook_id, event_id, event, url, trigger, status, attempts, created_at)
        SELECT $1, gen_random_uuid(), gen_random_uuid(), 'record.updated', 'https://b.example.com/in', 'event',
               'delivered', 1, now() - i * interval '1 minute'
          FROM generate_series(1, $2::integer) AS i`,
-      [b.workspace.id, SEEDED],
-    );
+        [b.workspace.id, SEEDED],
+      );
+    });
     await db.dataSource.query(`ANALYZE deliveries`);
   }, 120_000);
 

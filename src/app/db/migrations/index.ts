@@ -6,6 +6,7 @@ import { EndpointAlerts1764723600000 } from './2025-12-03/1764723600000-endpoint
 import { StandardWebhooksDefault1764727200000 } from './2025-12-03/1764727200000-standard-webhooks-default';
 import { DeliveryStartClaims1764730800000 } from './2025-12-03/1764730800000-delivery-start-claims';
 import { CountSendingAsPending1764730800001 } from './2025-12-03/1764730800001-count-sending-as-pending';
+import { DeliveryRecordStatistics1764734400000 } from './2025-12-03/1764734400000-delivery-record-statistics';
 import { WebhookRateLimit1764741600000 } from './2025-12-04/1764741600000-webhook-rate-limit';
 import { Identity1763769600000 } from './2025-11/1763769600000-identity';
 import { SessionsAndApiKeys1763856000000 } from './2025-11/1763856000000-sessions-and-api-keys';
@@ -76,5 +77,6 @@ export const migrations = [
   StandardWebhooksDefault1764727200000,
   DeliveryStartClaims1764730800000,
   CountSendingAsPending1764730800001,
+  DeliveryRecordStatistics1764734400000,
   WebhookRateLimit1764741600000,
 ];

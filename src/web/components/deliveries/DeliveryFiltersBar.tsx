@@ -51,40 +51,18 @@ export function DeliveryFiltersBar({
           onChange={(search) => setFilters({ search })}
           testId="deliveries-search"
         />
-        <FilterSelect
-          label="Status"
-          value={filters.status}
-          allLabel="All statuses"
-          options={Object.entries(STATUS_LABELS)}
-          onChange={(status) => setFilters({ status: status as DeliveryFilters['status'], state: '' })}
-          testId="deliveries-status"
-        />
-        {filters.status === 'failed' ? (
+        {choicesOf(filters, eventOptions, webhookOptions).map(([name, testId, label, allLabel, options]) => (
           <FilterSelect
-            label="Failed deliveries"
-            value={filters.state}
-            allLabel="Retrying or not"
-            options={Object.entries(FAILED_STATE_LABELS)}
-            onChange={(state) => setFilters({ state: state as DeliveryFilters['state'] })}
-            testId="deliveries-state"
+            key={name}
+            label={label}
+            value={filters[name]}
+            allLabel={allLabel}
+            options={options}
+            // A new status drops the narrowing of Failed.
+            onChange={(value) => setFilters({ [name]: value, ...(name === 'status' ? { state: '' } : {}) })}
+            testId={testId}
           />
-        ) : null}
-        <FilterSelect
-          label="Event"
-          value={filters.event}
-          allLabel="All events"
-          options={eventOptions.map((name) => [name, eventLabel(name)])}
-          onChange={(event) => setFilters({ event })}
-          testId="deliveries-event"
-        />
-        <FilterSelect
-          label="Webhook"
-          value={filters.webhookId}
-          allLabel="All webhooks"
-          options={webhookOptions.map((webhook) => [webhook.id, webhook.label])}
-          onChange={(webhookId) => setFilters({ webhookId })}
-          testId="deliveries-webhook"
-        />
+        ))}
         <label className="toolbar-field">
           <span className="visually-hidden">Exact URL</span>
           <input
@@ -141,6 +119,34 @@ export function DeliveryFiltersBar({
       ) : null}
     </>
   );
+}
+
+const FAILED_STATES = Object.entries(FAILED_STATE_LABELS);
+
+/** A choice's filter, its test id, its label and its first option's, and its other options. */
+type Choice = [
+  name: 'status' | 'state' | 'event' | 'webhookId',
+  testId: string,
+  label: string,
+  allLabel: string,
+  options: readonly (readonly [string, string])[],
+];
+
+/** The bar's choices, in order: Failed is narrowed only while the status filter is Failed. */
+function choicesOf(
+  filters: DeliveryFilters,
+  eventOptions: Props['eventOptions'],
+  webhookOptions: Props['webhookOptions'],
+): Choice[] {
+  const events = eventOptions.map((name) => [name, eventLabel(name)] as const);
+  const webhooks = webhookOptions.map((webhook) => [webhook.id, webhook.label] as const);
+  const failed: Choice = ['state', 'deliveries-state', 'Failed deliveries', 'Retrying or not', FAILED_STATES];
+  return [
+    ['status', 'deliveries-status', 'Status', 'All statuses', Object.entries(STATUS_LABELS)],
+    ...(filters.status === 'failed' ? [failed] : []),
+    ['event', 'deliveries-event', 'Event', 'All events', events],
+    ['webhookId', 'deliveries-webhook', 'Webhook', 'All webhooks', webhooks],
+  ];
 }
 
 /** One of the bar's choices: '' (its first option) applies no filter. */
