@@ -57,9 +57,10 @@ describe('a webhook rate limit', () => {
       for (const refused of [created, updated]) {
         expect(refused.status).toBe(400);
         expect(refused.body.error).toMatchObject({ kind: 'validation', issues: [{ path: ['rateLimit'] }] });
-        // A number out of the rule has its own code; another type gets the generic field check's.
-        if (typeof rateLimit === 'number')
-          expect(refused.body.error.issues[0].customCode).toBe('webhookRateLimitInvalid');
+        // A number out of the rule has its own code; another type is told apart from a missing value.
+        expect(refused.body.error.issues[0].customCode).toBe(
+          typeof rateLimit === 'number' ? 'webhookRateLimitInvalid' : 'invalidType',
+        );
       }
     }
     const listed = (await a.api('GET', '/webhooks')).body.data;
