@@ -7,6 +7,7 @@ import { installTemporalRuntime } from '../temporal/runtime';
 import { configureSlowLane } from '../temporal/task-queue-config';
 import { workflowCode, type WorkflowCode } from '../temporal/workflow-bundle';
 import { tracingActivityInterceptors, tracingSinks, WORKFLOW_TRACING_MODULE } from '../temporal/tracing';
+import { currentTracing } from '../tracing/tracing';
 
 export interface RunningWorker {
   worker: Worker;
@@ -102,8 +103,10 @@ export async function runWorkers(
     ...code.option,
     activities,
     interceptors: {
-      // A prebuilt bundle has the workflow interceptors in it (workflow-bundle.ts); a bundle made at start takes them here.
-      workflowModules: 'workflowsPath' in code.option ? [WORKFLOW_TRACING_MODULE] : undefined,
+      // Workflows make spans only in a process that traces (a bundle made at start takes them here;
+      // a prebuilt one has them when it was bundled traced: workflow-bundle.ts).
+      workflowModules:
+        'workflowsPath' in code.option && currentTracing() ? [WORKFLOW_TRACING_MODULE] : undefined,
       activity: tracingActivityInterceptors(),
     },
     sinks: tracingSinks(),

@@ -12,9 +12,10 @@ import type { InjectedSinks, WorkerInterceptors } from '@temporalio/worker';
 import { currentTracing, type Tracing } from '../tracing/tracing';
 
 /**
- * Temporal's OpenTelemetry interceptors, bundled into the workflow code whether tracing is on or
- * not (the bundle is built once): they make spans inside the workflow sandbox, deterministically,
- * and hand them to the worker through the `exporter` sink, which drops them while tracing is off.
+ * Temporal's OpenTelemetry interceptors, bundled into the workflow code of a process that traces
+ * (workflow-bundle.ts): they make spans inside the workflow sandbox, deterministically, and hand
+ * them to the worker through the `exporter` sink. The workflows use no randomness of their own, so
+ * a history made with them replays without them and the other way round.
  */
 export const WORKFLOW_TRACING_MODULE =
   require.resolve('@temporalio/interceptors-opentelemetry/lib/workflow-interceptors');

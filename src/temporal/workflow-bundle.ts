@@ -1,6 +1,7 @@
 import { existsSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { extname, join } from 'node:path';
 import { bundleWorkflowCode, DefaultLogger } from '@temporalio/worker';
+import { currentTracing } from '../tracing/tracing';
 import { WORKFLOW_TRACING_MODULE } from './tracing';
 
 /**
@@ -33,6 +34,8 @@ export function workflowCode(): WorkflowCode {
     bundledAtStartBecause: reason,
   });
   if (!compiled) return atStart('running from the TypeScript sources');
+  // The prebuilt bundle has no tracing interceptors: a process that traces bundles them in at start.
+  if (currentTracing()) return atStart('tracing is on (OTEL_EXPORTER_OTLP_ENDPOINT)');
   if (!existsSync(WORKFLOW_BUNDLE_PATH)) return atStart(`${WORKFLOW_BUNDLE_PATH} is missing (npm run build)`);
   const bundledAt = statSync(WORKFLOW_BUNDLE_PATH).mtimeMs;
   const newest = Math.max(newestJs(join(distDir, 'workflows')), newestJs(join(distDir, 'src')));
@@ -54,16 +57,18 @@ function newestJs(dir: string): number {
 
 /**
  * Bundles workflows/ (the compiled JavaScript beside this file, or the TypeScript sources under
- * Jest), or the workflows at `from`, with the tracing interceptors, into `path` (WORKFLOW_BUNDLE_PATH by default).
+ * Jest), or the workflows at `from`, into `path` (WORKFLOW_BUNDLE_PATH by default); `traced`, with
+ * Temporal's OpenTelemetry interceptors, which then make spans inside every workflow (./tracing.ts).
+ * Without them a workflow makes none: what tracing costs, only a process that traces pays.
  */
 export async function writeWorkflowBundle(
   path = WORKFLOW_BUNDLE_PATH,
   from = workflowsPath(),
+  { traced = false } = {},
 ): Promise<string> {
   const { code } = await bundleWorkflowCode({
     workflowsPath: from,
-    // Temporal's OpenTelemetry interceptors run inside every workflow (./tracing.ts).
-    workflowInterceptorModules: [WORKFLOW_TRACING_MODULE],
+    workflowInterceptorModules: traced ? [WORKFLOW_TRACING_MODULE] : [],
     logger: new DefaultLogger('WARN'),
   });
   writeFileSync(path, code);
