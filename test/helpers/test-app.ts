@@ -194,7 +194,7 @@ export async function startTestApp(
         laneObserver,
         held: workerServices.held,
         alerts: workerServices.alerts,
-        listeners: workerServices.listenerHub,
+        listeners: workerServices.listenerSender,
       },
       await testWorkflowCode(),
     );
@@ -207,6 +207,7 @@ export async function startTestApp(
       await stopRelease();
       await running.stop();
       sender.close();
+      await workerServices?.listenerSender.close();
     };
   }
 
@@ -225,7 +226,7 @@ export async function startTestApp(
       unregisterMailbox(baseUrl);
       recording.forget();
       // An open `listen` stream would hold the server open.
-      services.listenerHub.endAll();
+      await services.listenerHub.close();
       await new Promise((resolve) => server.close(resolve));
       server.closeAllConnections();
       await stopWorker();
