@@ -248,7 +248,7 @@ export async function startTestApp(
 export async function startSecondApiProcess(
   app: TestApp,
 ): Promise<{ baseUrl: string; close: () => Promise<void> }> {
-  const server: Server = createApp({
+  const deps = {
     config: app.config,
     logger: createLogger('silent'),
     dataSource: app.dataSource,
@@ -260,7 +260,9 @@ export async function startSecondApiProcess(
       taskQueue: app.taskQueue,
       eagerStart: false,
     },
-  }).listen(0, '127.0.0.1');
+  };
+  const services = createServices(deps);
+  const server: Server = createApp(deps, services).listen(0, '127.0.0.1');
   await new Promise((resolve) => server.once('listening', resolve));
   const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   registerMailbox(baseUrl, app.mail);
@@ -268,6 +270,8 @@ export async function startSecondApiProcess(
     baseUrl,
     close: async () => {
       unregisterMailbox(baseUrl);
+      // Its `listen` streams, and their LISTEN connection, if a test opened one here.
+      await services.listenerHub.close();
       server.closeAllConnections();
       await new Promise((resolve) => server.close(resolve));
     },
