@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { IsNull, Not, type DataSource } from 'typeorm';
+import type { DataSource } from 'typeorm';
 import { AppError, notFoundError } from '../../shared/app-error';
 import { WEBHOOK_EVENTS } from '../../shared/events/event-catalog';
 import { LISTEN_HEARTBEAT_MS, LISTEN_RESUME_GRACE_MS } from '../../shared/limits';
@@ -11,7 +11,7 @@ import { checkWebhookEvents } from '../../webhooks/write/events-rule';
 import { WebhooksRepository } from '../../webhooks/webhooks.repository';
 import { generatedSecret } from '../../webhooks/webhooks.service';
 import type { RetryNowService } from '../log/retry-now.service';
-import { Delivery } from '../store/delivery.entity';
+import { DeliveriesRepository } from '../store';
 import type { ListenerHub, ListenerStream } from './listener-hub';
 import { ListenerSendsRepository, type LocalAnswer } from './listener-sends.repository';
 
@@ -114,17 +114,11 @@ export class ListenService {
    */
   async catchUp(actor: Actor, sessionId: string): Promise<CatchUp> {
     const result: CatchUp = { resent: [], notResent: [] };
-    const waiting = await this.deps.dataSource.manager.find(Delivery, {
-      select: { id: true },
-      where: {
-        workspaceId: actor.workspace.id,
-        webhookId: sessionId,
-        status: 'failed',
-        nextAttemptAt: Not(IsNull()),
-      },
-      order: { createdAt: 'ASC' },
-    });
-    for (const { id: deliveryId } of waiting) {
+    const waiting = await new DeliveriesRepository(this.deps.dataSource.manager).retryingOf(
+      actor.workspace.id,
+      sessionId,
+    );
+    for (const deliveryId of waiting) {
       try {
         await this.deps.retryNow.retryNow(actor, sessionId, deliveryId);
         result.resent.push(deliveryId);
