@@ -1,4 +1,6 @@
 import { Delivery } from '../../src/deliveries/store/delivery.entity';
+import { LISTEN_RESUME_GRACE_MS } from '../../src/shared/limits';
+import { WebhooksRepository } from '../../src/webhooks/webhooks.repository';
 import { deliveryFixture, type DeliveryFixture } from '../helpers/delivery-fixture';
 import { eventually } from '../helpers/eventually';
 import { ListenCommand, verifies } from '../helpers/listen-command';
@@ -117,5 +119,12 @@ describe('listen with the API and the worker in processes apart', () => {
     expect(logged).toMatchObject({ statusCode: 202, attempts: 1 });
     expect(await sendsInFlight()).toBe(0);
     await stream.body?.cancel();
+
+    // The sweep of ended sessions counts what it removed: this test's two sessions, once past their
+    // time, and then none.
+    const later = new Date(Date.now() + 3 * LISTEN_RESUME_GRACE_MS);
+    const webhooks = new WebhooksRepository(fx.app.dataSource.manager);
+    expect(await webhooks.removeEndedListeners(later)).toBe(2);
+    expect(await webhooks.removeEndedListeners(later)).toBe(0);
   });
 });
