@@ -178,15 +178,25 @@ function retryNowWait(): (pause: number, next: number) => Promise<void> {
 }
 
 type LaneRequest = Parameters<Activities['attemptInSlowLane']>[0];
+type AttemptOutcome = Awaited<ReturnType<Activities['attemptInSlowLane']>>;
 
 /**
- * One attempt: in the fast lane at once when it has room and the endpoint is healthy; otherwise in
+ * One attempt, at its slot of the webhook's rate limit when it has one (docs/deliveries.md#rate-limit):
+ * in the fast lane at once when it has room and the endpoint is healthy; otherwise in
  * the slow lane, where it waits in Temporal's task queue, dispatched fairly by workspace, until a
  * slot and the workspace's rate allow it. Waiting is not an attempt: the attempt is opened (and
  * its time taken) when it starts, so a retry is never early, only late when capacity is short.
  */
-async function attemptInLanes(request: LaneRequest, showLane: (lane: 'fast' | 'slow') => void) {
+async function attemptInLanes(
+  request: LaneRequest,
+  showLane: (lane: 'fast' | 'slow') => void,
+): Promise<AttemptOutcome> {
   const fast = await attemptInFastLane(request);
+  if ('throttled' in fast) {
+    // The webhook's rate limit gave this attempt a later slot: a timer here holds no worker slot.
+    await sleep(fast.waitMs, { summary: `Attempt ${request.attempt}. ${fast.message}` });
+    return attemptInLanes({ ...request, sendSlotTaken: true }, showLane);
+  }
   if (!('deferred' in fast)) {
     showLane('fast');
     return fast;

@@ -30,6 +30,21 @@ describe('parse and safeParseRequest', () => {
     expect(result.error?.issues).toEqual([controlIssue(['filters', 0, 'value'])]);
   });
 
+  it('tell a value of the wrong type from a missing one, and never answer the value', () => {
+    const schema = z.object({ rateLimit: z.number(), name: z.string() });
+    try {
+      parse(schema, { rateLimit: 'twenty, and a secret' });
+      throw new Error('parsed');
+    } catch (error) {
+      const { issues } = (error as ValidationError).toBody().error;
+      expect(issues).toEqual([
+        expect.objectContaining({ path: ['rateLimit'], customCode: 'invalidType' }),
+        expect.objectContaining({ path: ['name'], customCode: 'required' }),
+      ]);
+      expect(JSON.stringify(issues)).not.toContain('secret');
+    }
+  });
+
   it('report the schema’s own refusals first', () => {
     const result = safeParseRequest(z.object({ name: z.string().max(2) }), { name: 'abc\u0000' });
     expect(result.error?.issues).toEqual([expect.objectContaining({ code: 'too_big', path: ['name'] })]);

@@ -28,7 +28,9 @@ export function safeParseRequest<Schema extends z.ZodType>(
   schema: Schema,
   value: unknown,
 ): z.ZodSafeParseResult<z.output<Schema>> {
-  const result = schema.safeParse(value ?? {});
+  // With the input on each issue, a value of the wrong type is told from a missing one
+  // (defaultCustomCode: invalidType or required); the issues answered never carry it.
+  const result = schema.safeParse(value ?? {}, { reportInput: true });
   if (!result.success) return result;
   const issues = controlCharacterIssues(result.data, fieldsWithOwnRule(schema));
   if (issues.length === 0) return result;

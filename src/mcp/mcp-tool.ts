@@ -40,8 +40,7 @@ export const idempotencyKeyField = z
   .max(IDEMPOTENCY_KEY_MAX)
   .optional()
   .describe(
-    'Any unique string: a write sent again with it within 24 h (after a timeout or rate_limit) gets the first ' +
-      'answer instead of writing twice.',
+    'Any unique string: a write sent again with it within 24 h gets the first answer instead of writing twice.',
   );
 
 export const defineTool = <Input extends z.ZodType>(tool: McpTool<Input>): McpTool =>

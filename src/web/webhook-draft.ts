@@ -3,6 +3,11 @@
 import { isOperationalEvent, isRetiredEvent } from '../shared/events/event-catalog';
 import { SECRET_ROTATION_GRACE_HOURS_MAX, WEBHOOK_SECRET_MAX } from '../shared/limits';
 import {
+  WEBHOOK_RATE_LIMIT_MAX,
+  WEBHOOK_RATE_LIMIT_MIN,
+  WEBHOOK_RATE_LIMIT_RULE,
+} from '../shared/webhooks/send-rate';
+import {
   TEXT_FIELD_NAMES,
   byTextField,
   WEBHOOK_TEXT_FIELDS,
@@ -31,6 +36,8 @@ export type WebhookDraft = {
   standardWebhooks: boolean;
   headers: string;
   bodyTemplate: string;
+  /** Most deliveries per second, as typed; empty: no limit (docs/deliveries.md#rate-limit). */
+  rateLimit: string;
   /** recordTrigger or recordSources (src/web/record-sources.ts). */
   record: RecordSettingsDraft;
 } & {
@@ -49,6 +56,7 @@ export const EMPTY_DRAFT: WebhookDraft = {
   standardWebhooks: true,
   headers: '',
   bodyTemplate: '',
+  rateLimit: '',
   record: NO_RECORD_SETTINGS,
 };
 
@@ -67,6 +75,7 @@ export function draftOfWebhook(webhook: WebhookView, secrets: WebhookSecrets | u
     standardWebhooks: webhook.standardWebhooks,
     headers: secrets ? headerLines(secrets.headers) : maskedHeaderLines(webhook.headerNames),
     bodyTemplate: webhook.bodyTemplate ?? '',
+    rateLimit: webhook.rateLimit === null ? '' : String(webhook.rateLimit),
     record: recordSettingsOf(webhook),
   };
 }
@@ -116,6 +125,22 @@ function checkDraft(draft: WebhookDraft, events = true): void {
   if (draft.secret.length > WEBHOOK_SECRET_MAX) {
     throw new WebhookDraftError(`Secret can have at most ${WEBHOOK_SECRET_MAX} characters.`);
   }
+  rateLimitOf(draft);
+}
+
+/** The draft's rate limit as the request takes it: null when empty; refused unless a whole number in bounds. */
+function rateLimitOf(draft: WebhookDraft): number | null {
+  const typed = draft.rateLimit.trim();
+  if (typed === '') return null;
+  const perSecond = Number(typed);
+  if (
+    !Number.isInteger(perSecond) ||
+    perSecond < WEBHOOK_RATE_LIMIT_MIN ||
+    perSecond > WEBHOOK_RATE_LIMIT_MAX
+  ) {
+    throw new WebhookDraftError(WEBHOOK_RATE_LIMIT_RULE.replace('null for none', 'empty for none'));
+  }
+  return perSecond;
 }
 
 /** The events to send: retired names cannot be selected, so a changed list leaves them out. */
@@ -214,6 +239,11 @@ export const DIALOG_FIELDS: {
       if (webhook.bodyTemplate !== null) throw new WebhookDraftError(EMPTIED_TEMPLATE_MESSAGE);
       return undefined;
     },
+  },
+  rateLimit: {
+    create: (draft) => rateLimitOf(draft) ?? undefined,
+    update: (draft, { initial }) =>
+      rateLimitOf(draft) !== rateLimitOf(initial) ? rateLimitOf(draft) : undefined,
   },
   recordTrigger: recordField('recordTrigger'),
   recordSources: recordField('recordSources'),

@@ -29,6 +29,7 @@ export function webhookView(
     disabledReason: webhook.disabledReason,
     disabledAt: webhook.disabledAt?.toISOString() ?? null,
     standardWebhooks: webhook.standardWebhooks,
+    rateLimit: webhook.rateLimit,
     hasSecret: webhook.secretSealed !== null,
     // Past its grace a previous secret signs nothing, whether or not the sweep has dropped it yet.
     previousSecretExpiresAt: previousSecretSigns(webhook.previousSecretExpiresAt, now)

@@ -5,6 +5,7 @@ import { EXAMPLE } from '../http/view-examples';
 import { WEBHOOK_TEXT_FIELDS, byTextField } from '../shared/webhooks/webhook-fields';
 import { DELIVERY_STATES, DELIVERY_STATUSES } from '../shared/deliveries/delivery-state';
 import { ENDPOINT_STATES, FAILING_AFTER } from '../shared/deliveries/endpoint-state';
+import { WEBHOOK_RATE_LIMIT_ABOUT } from '../shared/webhooks/send-rate';
 
 /** Deliveries by outcome over a window (also a chart's totals). */
 export const windowHealthSchema = z.object({
@@ -113,6 +114,7 @@ export const webhookViewSchema = z
       description:
         'Each POST also carries the Standard Webhooks headers webhook-id (the event id), webhook-timestamp and, with a secret, webhook-signature (v1,<base64>), for the standardwebhooks libraries.',
     }),
+    rateLimit: z.int().nullable().meta({ description: WEBHOOK_RATE_LIMIT_ABOUT }),
     hasSecret: z.boolean().meta({ description: 'The secret itself is never returned.' }),
     previousSecretExpiresAt: timestamp.nullable().meta({
       description:
@@ -175,6 +177,7 @@ export const webhookViewExample = {
   disabledReason: null,
   disabledAt: null,
   standardWebhooks: true,
+  rateLimit: 20,
   hasSecret: true,
   previousSecretExpiresAt: null,
   headerNames: ['X-Billing-Token'],

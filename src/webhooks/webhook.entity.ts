@@ -64,6 +64,13 @@ export class Webhook extends EditedRow {
   @Column({ name: 'standard_webhooks', type: 'boolean', default: true })
   standardWebhooks: boolean;
 
+  /**
+   * At most this many deliveries per second leave for the webhook, retries and resends included
+   * (issue 37, item 3; docs/deliveries.md#rate-limit); null: no limit.
+   */
+  @Column({ name: 'rate_limit', type: 'integer', nullable: true })
+  rateLimit: number | null;
+
   @Column({ name: 'record_trigger', type: 'jsonb', nullable: true })
   recordTrigger: RecordTrigger | null;
 

@@ -1,6 +1,12 @@
 import { z } from 'zod';
 import { withCode } from '../errors/zod-issues';
 import { OPERATIONAL_EVENTS } from '../shared/events/event-catalog';
+import {
+  WEBHOOK_RATE_LIMIT_ABOUT,
+  WEBHOOK_RATE_LIMIT_MAX,
+  WEBHOOK_RATE_LIMIT_MIN,
+  WEBHOOK_RATE_LIMIT_RULE,
+} from '../shared/webhooks/send-rate';
 import { canonicalUuid } from '../shared/id-spelling';
 import {
   BODY_TEMPLATE_MAX,
@@ -84,6 +90,20 @@ export const webhookFields = {
   bodyTemplate: z.string().max(100_000).meta({ maxLength: BODY_TEMPLATE_MAX }).nullable(),
   enabled: z.boolean(),
   standardWebhooks: z.boolean(),
+  // One refusal for every number out of its rule (0, -1, 2.5, 1001), with its own customCode; the
+  // documents advertise the integer and its bounds.
+  rateLimit: z
+    .number()
+    .refine(
+      (perSecond) =>
+        Number.isInteger(perSecond) &&
+        perSecond >= WEBHOOK_RATE_LIMIT_MIN &&
+        perSecond <= WEBHOOK_RATE_LIMIT_MAX,
+      withCode('webhookRateLimitInvalid', WEBHOOK_RATE_LIMIT_RULE),
+    )
+    .meta({ type: 'integer', minimum: WEBHOOK_RATE_LIMIT_MIN, maximum: WEBHOOK_RATE_LIMIT_MAX })
+    .nullable()
+    .meta({ description: WEBHOOK_RATE_LIMIT_ABOUT }),
   expectedSchemaRevision: z.number().int().min(0),
   recordTrigger: recordTriggerSchema.nullable(),
   recordSources: recordSourcesSchema.nullable(),

@@ -282,6 +282,7 @@ export class WebhooksService {
       operationalEvents: webhook.operationalEvents,
       enabled: webhook.enabled,
       standardWebhooks: webhook.standardWebhooks,
+      rateLimit: webhook.rateLimit,
       recordOwnerUserId: webhook.recordOwnerUserId,
     };
   }

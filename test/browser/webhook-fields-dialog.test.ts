@@ -20,6 +20,8 @@ type Sample = {
   enabled: boolean;
   secret: string;
   standardWebhooks: boolean;
+  /** As typed in the dialog: deliveries per second. */
+  rateLimit: string;
   headers: string;
   bodyTemplate: string;
   /** One source (recordTrigger) or two (recordSources). */
@@ -35,6 +37,7 @@ const FIRST: Sample = {
   enabled: false,
   secret: 'first-dialog-secret',
   standardWebhooks: true,
+  rateLimit: '20',
   headers: 'X-First: one',
   bodyTemplate: '{"event":"{{event}}","hook":"first"}',
   search: 'renewal',
@@ -48,6 +51,7 @@ const SECOND: Sample = {
   enabled: true,
   secret: 'second-dialog-secret',
   standardWebhooks: false,
+  rateLimit: '750',
   headers: 'X-Second: two',
   bodyTemplate: '{"type":"{{event}}","hook":"second"}',
   search: 'grace',
@@ -92,6 +96,10 @@ const FIELDS: Record<string, { set: (dialog: Locator, sample: Sample) => Promise
     set: (dialog, sample) =>
       dialog.getByTestId('webhook-standard-webhooks').setChecked(sample.standardWebhooks),
     read: (got, sample) => [got.view.standardWebhooks, sample.standardWebhooks],
+  },
+  rateLimit: {
+    set: (dialog, sample) => dialog.getByTestId('webhook-rate-limit').fill(sample.rateLimit),
+    read: (got, sample) => [got.view.rateLimit, Number(sample.rateLimit)],
   },
   headers: {
     set: (dialog, sample) => dialog.getByTestId('webhook-headers').fill(sample.headers),

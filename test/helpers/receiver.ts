@@ -9,6 +9,8 @@ export interface Received {
   json: any;
   /** Whether X-Webhook-Signature verified (constant time, over the raw body) with the receiver's secret. */
   signatureValid: boolean | undefined;
+  /** When the request's body had arrived (epoch ms): the rate tests measure the spacing. */
+  at: number;
 }
 
 type Reply = {
@@ -45,6 +47,7 @@ export class Receiver {
         const rawBody = Buffer.concat(chunks);
         const header = request.headers['x-webhook-signature'];
         this.received.push({
+          at: Date.now(),
           path: request.url ?? '',
           headers: request.headers,
           rawBody,

@@ -103,6 +103,7 @@ describe('every webhook field, round trip', () => {
     bodyTemplate: '{"event":"{{event}}","hook":"first"}',
     enabled: false,
     standardWebhooks: true,
+    rateLimit: 20,
     expectedSchemaRevision: schemaRevision,
     recordTrigger: {
       query: {
@@ -129,6 +130,7 @@ describe('every webhook field, round trip', () => {
     bodyTemplate: '{"type":"{{event}}","id":"{{id}}"}',
     enabled: true,
     standardWebhooks: false,
+    rateLimit: 1000,
     expectedSchemaRevision: schemaRevision,
     recordTrigger: null,
     recordSources: [

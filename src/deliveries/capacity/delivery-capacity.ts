@@ -2,14 +2,17 @@ import type { DataSource } from 'typeorm';
 import type { Config } from '../../config';
 import type { Logger } from '../../logger';
 import { EndpointHealth } from './endpoint-health';
-import { EndpointStatesRepository } from '../store';
+import { EndpointStatesRepository, SendSlotsRepository } from '../store';
 import { LaneBudget } from './lane-budget';
+import { SendThrottle } from './send-throttle';
 
 /** One worker process's delivery capacity: the two lanes' budgets and what it knows of each endpoint. */
 export interface DeliveryCapacity {
   fast: LaneBudget;
   slow: LaneBudget;
   health: EndpointHealth;
+  /** Each webhook's rate limit, which every attempt passes before the lanes. */
+  throttle: SendThrottle;
 }
 
 export function createDeliveryCapacity(deps: {
@@ -33,5 +36,6 @@ export function createDeliveryCapacity(deps: {
     // budget only counts what is in flight.
     slow: LaneBudget.counting(slowSlots),
     health: new EndpointHealth(new EndpointStatesRepository(deps.dataSource.manager), deps.logger),
+    throttle: new SendThrottle(new SendSlotsRepository(deps.dataSource.manager), deps.logger),
   };
 }

@@ -1,17 +1,21 @@
 import { servedByFastLane, type AttemptSignal } from '../../shared/deliveries/endpoint-state';
 import { windowSignalOf } from '../../shared/deliveries/endpoint-window';
-import type { Deferral, DeferredAttempt } from '../../shared/deliveries/lanes';
+import type { Deferral, DeferredAttempt, ThrottledAttempt } from '../../shared/deliveries/lanes';
 import type { AttemptOutcome, AttemptRequest, DeliveryAttempts } from '../engine/delivery-attempts';
 import type { EndpointHealth } from './endpoint-health';
 import type { LaneBudget, LaneKey, LanePlace } from './lane-budget';
+import type { SendThrottle } from './send-throttle';
 
 export type Lane = 'fast' | 'slow';
 
-/** An attempt as the lanes take it: who it belongs to, for the budgets and the endpoint's state. */
-export type LaneRequest = AttemptRequest & LaneKey;
+/**
+ * An attempt as the lanes take it: who it belongs to, for the budgets and the endpoint's state;
+ * `sendSlotTaken` once it claimed its slot of the webhook's rate limit and waited for it.
+ */
+export type LaneRequest = AttemptRequest & LaneKey & { sendSlotTaken?: boolean };
 
-/** What the fast lane answers: the attempt's outcome, or that the slow lane makes it. */
-export type FastLaneOutcome = AttemptOutcome | DeferredAttempt;
+/** What the fast lane answers: the attempt's outcome, that the slow lane makes it, or that it waits for its slot. */
+export type FastLaneOutcome = AttemptOutcome | DeferredAttempt | ThrottledAttempt;
 
 /** Who watches the lanes (the metrics). */
 export interface LaneObserver {
@@ -47,6 +51,7 @@ export class DeliveryLanes {
       health: EndpointHealth;
       fast: LaneBudget;
       slow: LaneBudget;
+      throttle: SendThrottle;
       markWaiting: (deliveryId: string) => Promise<void>;
       observer?: LaneObserver;
       /** Hears of a sent delivery that ended Failed with no automatic attempt left (the alerts). */
@@ -55,6 +60,11 @@ export class DeliveryLanes {
   ) {}
 
   async fast(request: LaneRequest, cancel?: AbortSignal): Promise<FastLaneOutcome> {
+    // The rate limit first: an attempt sent later by the slow lane keeps the slot it took here.
+    if (!request.sendSlotTaken) {
+      const waitMs = await this.deps.throttle.waitFor(request.webhookId);
+      if (waitMs > 0) return this.throttled(request, waitMs);
+    }
     const endpoint = await this.deps.health.stateOf(request);
     if (!servedByFastLane(endpoint))
       return this.defer(
@@ -107,6 +117,18 @@ export class DeliveryLanes {
     } catch {
       // Its operational event is lost, not the attempt's outcome: the delivery log has it.
     }
+  }
+
+  /**
+   * The attempt waits for its slot in its workflow: the place reserved for it (a delivery being
+   * started) is given back, so the endpoint's next deliveries start and claim their slots meanwhile.
+   * Not marked waiting: that counts what waits in the slow lane, which holds back the release of the
+   * workspace's held deliveries (docs/capacity.md), and this attempt holds no capacity.
+   */
+  private throttled(request: LaneRequest, waitMs: number): ThrottledAttempt {
+    this.deps.fast.forgo(request);
+    const seconds = (waitMs / 1000).toFixed(waitMs < 10_000 ? 2 : 0);
+    return { throttled: true, waitMs, message: `Waiting ${seconds} s for the webhook's rate limit.` };
   }
 
   private async defer(request: LaneRequest, why: Deferral, message: string): Promise<DeferredAttempt> {

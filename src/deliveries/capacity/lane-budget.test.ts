@@ -93,6 +93,22 @@ describe('LaneBudget', () => {
     expect(left).toEqual(['a1']);
   });
 
+  it('gives a reservation back at once when its attempt waits for the rate limit, and says so', () => {
+    const sut = new LaneBudget(fixed(5, 5, 2));
+    const left: string[] = [];
+    sut.onLeave((leaving) => left.push(leaving.webhookId));
+    expect([1, 2, 3].map(() => sut.reserve(key('a', 'a1')))).toEqual([true, true, false]);
+    sut.forgo(key('a', 'a1'));
+    expect([sut.inFlight, sut.roomFor(key('a', 'a1')), left]).toEqual([1, 1, ['a1']]);
+    sut.forgo(key('a', 'a1'));
+    // No reservation left: nothing more to give back, an attempt in flight keeps its place.
+    const place = placeOf(sut.enter(key('a', 'a1')));
+    sut.forgo(key('a', 'a1'));
+    expect([sut.inFlight, left]).toEqual([1, ['a1', 'a1']]);
+    place.leave();
+    expect(sut.inFlight).toBe(0);
+  });
+
   it('counts a reservation as a place until its attempt takes it, and gives it back when none comes', () => {
     let now = 0;
     const sut = new LaneBudget(fixed(5, 5, 2), () => now);

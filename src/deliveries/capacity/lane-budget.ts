@@ -144,6 +144,19 @@ export class LaneBudget {
     return true;
   }
 
+  /**
+   * The endpoint's attempt will not enter now (it waits for its rate limit's slot): the place
+   * reserved for it, if any, is given back at once, as an attempt leaving gives its place.
+   */
+  forgo(key: LaneKey): void {
+    const endpoint = this.byEndpoint.get(key.webhookId);
+    if (!endpoint?.reserved.length) return;
+    endpoint.reserved.shift();
+    this.byWorkspace.get(key.workspaceId)!.starting--;
+    this.give(key);
+    for (const listener of this.leaveListeners) listener(key);
+  }
+
   /** Hears every attempt that leaves (the release of held deliveries waits for room). */
   onLeave(listener: (key: LaneKey) => void): void {
     this.leaveListeners.push(listener);

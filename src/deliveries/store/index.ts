@@ -1,6 +1,6 @@
 // The one owner of the deliveries feature's tables — `deliveries`, `delivery_attempts`, the kept
-// counts (`delivery_counts`, `delivery_count_changes`), `endpoint_states`, `resend_batches` and
-// `resend_batch_results` (docs/architecture.md#the-direction-of-imports): every read and write of
+// counts (`delivery_counts`, `delivery_count_changes`), `endpoint_states`, `webhook_send_slots`,
+// `resend_batches` and `resend_batch_results` (docs/architecture.md#the-direction-of-imports): every read and write of
 // them is a named function or method of this folder, and everything outside it imports only this
 // file (dependency-cruiser: deliveries-store-owns-its-tables). The entities are exported as types
 // only, so no caller can build a query of its own on them.
@@ -45,6 +45,7 @@ export { ResendBatchesRepository } from './resend-batches.repository';
 export type { NewResendBatch, ResendBatchResultRow, ResendBatchStepKey } from './resend-batches.repository';
 export type { ResendBatch, ResendRefusal } from './resend-batch.entity';
 export { EndpointStatesRepository } from './endpoint-states.repository';
+export { SendSlotsRepository } from './send-slots.repository';
 export type { EndpointKey } from './endpoint-states.repository';
 export {
   ALL_WEBHOOKS,

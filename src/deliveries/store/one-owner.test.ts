@@ -15,6 +15,7 @@ const TABLES = [
   'delivery_counts',
   'delivery_count_changes',
   'endpoint_states',
+  'webhook_send_slots',
   'resend_batches',
   'resend_batch_results',
 ];
@@ -46,6 +47,7 @@ test('the check sees the SQL the owner writes (it is not blind)', () => {
       'src/deliveries/store/held-deliveries.repository.ts',
       'src/deliveries/store/delivery-counts.repository.ts',
       'src/deliveries/store/endpoint-states.repository.ts',
+      'src/deliveries/store/send-slots.repository.ts',
       'src/deliveries/store/resend-batches.repository.ts',
     ]),
   );

@@ -53,9 +53,8 @@ function manageWebhooksTool(actions: WebhookAction[]): McpTool {
     name: 'manage_webhooks',
     title: 'Manage webhooks',
     description:
-      'Webhooks (signed JSON POSTs of CRM events): create, list, get, update, rotate their secret, delete; their ' +
-      'deliveries: list, read one with its attempts, resend one or the failed ones since a time; your notices. ' +
-      'For record events call get_record_model first (ids, schemaRevision).',
+      'Webhooks (signed JSON POSTs of CRM events), their deliveries and your notices: `action` lists what each ' +
+      'action does. For record events call get_record_model first (ids, schemaRevision).',
     input,
     output: z.union(outputs as [z.ZodObject, z.ZodObject, ...z.ZodObject[]]),
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },

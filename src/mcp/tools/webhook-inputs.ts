@@ -33,7 +33,7 @@ describeInput(recordSourceSchema.shape.events, "Its record events (default: the 
 export const webhookInputs = {
   ...webhookFields,
   url: webhookFields.url.describe(
-    'http:// or https://, no user name or password (https:// added when no scheme is given). ' +
+    'http(s)://, no user or password (https:// added without a scheme). ' +
       'With custom headers: https://, or http:// on localhost, 127.0.0.1 or ::1.',
   ),
   events: webhookFields.events.meta({
@@ -50,7 +50,7 @@ export const webhookInputs = {
     'Signs every delivery (X-Webhook-Signature); never returned (hasSecret). null removes it.',
   ),
   headers: webhookFields.headers.describe(
-    `Name to value: names HTTP tokens, values Latin-1 on one line, ` +
+    `Name to value: HTTP token names, one-line Latin-1 values, ` +
       `${WEBHOOK_HEADERS_TOTAL_MAX} characters in all; not ${RESERVED_HEADER_NAMES.join(', ')}. ` +
       'Values never returned (headerNames). Update: omitted keeps, null clears.',
   ),
@@ -60,12 +60,12 @@ export const webhookInputs = {
   ),
   enabled: webhookFields.enabled.describe('false: receives nothing, keeps its settings. Default true.'),
   standardWebhooks: webhookFields.standardWebhooks.describe(
-    'true: also send Standard Webhooks headers (webhook-id, -timestamp, -signature). Default true; ' +
-      'generated secrets are whsec_…, as the libraries take them.',
+    'Also send Standard Webhooks headers (webhook-id, -timestamp, -signature). Default true; ' +
+      'generated secrets are whsec_… for the libraries.',
   ),
   expectedSchemaRevision: webhookFields.expectedSchemaRevision.describe(
-    'schemaRevision from get_record_model: required with record events, and when recordTrigger, recordSources ' +
-      'or recordOwnerUserId change. Refused when stale.',
+    'schemaRevision from get_record_model: needed with record events and when recordTrigger, recordSources ' +
+      'or recordOwnerUserId change; refused when stale.',
   ),
   recordTrigger: webhookFields.recordTrigger.describe(
     'Which records send record events. ' +
@@ -75,7 +75,7 @@ export const webhookInputs = {
     'Several record sources, each as recordTrigger with its own events; null clears them. Not with recordTrigger.',
   ),
   recordOwnerUserId: webhookFields.recordOwnerUserId.describe(
-    'The member whose record access redacts deliveries. Default: you; only an administrator picks another.',
+    'The member whose record access redacts deliveries. Default: you; only an Admin picks another.',
   ),
 };
 

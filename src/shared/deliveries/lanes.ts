@@ -28,3 +28,15 @@ export interface DeferredAttempt {
   /** For the Web UI: why, in words. */
   message: string;
 }
+
+/**
+ * A fast-lane attempt that did not start because its webhook's rate limit has a later slot for it
+ * (docs/deliveries.md#rate-limit): the slot is taken; the workflow sleeps `waitMs`, then makes the
+ * attempt (`sendSlotTaken`), with no slot of any lane held while it waits.
+ */
+export interface ThrottledAttempt {
+  throttled: true;
+  waitMs: number;
+  /** For the Web UI: the wait, in words. */
+  message: string;
+}

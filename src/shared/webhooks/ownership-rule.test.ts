@@ -17,6 +17,7 @@ const saved: SendingSettings = {
   operationalEvents: [],
   enabled: true,
   standardWebhooks: false,
+  rateLimit: null,
   recordOwnerUserId: 'owner',
 };
 const member = { userId: 'member', isAdmin: false };
@@ -53,6 +54,7 @@ describe('changedSendingFields', () => {
         events: ['record.updated', 'record.created', 'record.created'],
         enabled: true,
         standardWebhooks: false,
+        rateLimit: null,
         recordOwnerUserId: 'owner',
         description: 'anything',
       }),
@@ -72,6 +74,7 @@ describe('changedSendingFields', () => {
         events: ['record.created'],
         enabled: false,
         standardWebhooks: true,
+        rateLimit: 5,
         recordOwnerUserId: 'member',
       }),
     ).toEqual([
@@ -84,6 +87,7 @@ describe('changedSendingFields', () => {
       'events',
       'enabled',
       'standardWebhooks',
+      'rateLimit',
       'recordOwnerUserId',
     ]);
     expect(changedSendingFields(saved, { url: 'mailto:x@example.com' })).toEqual(['url']);

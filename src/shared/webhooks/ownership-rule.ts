@@ -25,6 +25,7 @@ export interface SendingSettings {
   operationalEvents: readonly string[];
   enabled: boolean;
   standardWebhooks: boolean;
+  rateLimit: number | null;
   recordOwnerUserId: string | null;
 }
 
@@ -40,6 +41,7 @@ export interface SendingInput {
   operationalEvents?: string[];
   enabled?: boolean;
   standardWebhooks?: boolean;
+  rateLimit?: number | null;
   recordOwnerUserId?: string;
   /** Not a sending field: open to every role with Edit. */
   description?: string | null;
@@ -108,6 +110,7 @@ export function changedSendingFields(saved: SendingSettings, input: SendingInput
     enabled: input.enabled !== undefined && input.enabled !== saved.enabled,
     standardWebhooks:
       input.standardWebhooks !== undefined && input.standardWebhooks !== saved.standardWebhooks,
+    rateLimit: input.rateLimit !== undefined && input.rateLimit !== saved.rateLimit,
     recordOwnerUserId:
       input.recordOwnerUserId !== undefined && input.recordOwnerUserId !== saved.recordOwnerUserId,
   };

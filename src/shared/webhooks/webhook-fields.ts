@@ -58,6 +58,7 @@ export const WEBHOOK_FIELD_OWNERSHIP = {
   operationalEvents: 'sending',
   enabled: 'sending',
   standardWebhooks: 'sending',
+  rateLimit: 'sending',
   recordOwnerUserId: 'sending',
   // A precondition of the write (the model it read), not a setting.
   expectedSchemaRevision: 'open',

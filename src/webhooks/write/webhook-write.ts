@@ -53,6 +53,7 @@ const FIELD_WRITES: {
   headers: 'own', // checked, sealed, names kept apart
   bodyTemplate: 'copy', // after validateBodyTemplate
   enabled: 'own', // a change clears why the service disabled it
+  rateLimit: 'copy', // its bounds are the schema's; every attempt reads it (docs/deliveries.md#rate-limit)
   standardWebhooks: 'copy', // then no custom header may take the scheme's names (checkStandardHeaderNames)
   recordTrigger: 'copy',
   recordSources: 'copy',

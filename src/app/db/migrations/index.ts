@@ -9,6 +9,7 @@ import { CountSendingAsPending1764730800001 } from './2025-12-03/1764730800001-c
 import { DeliveryRecordStatistics1764734400000 } from './2025-12-03/1764734400000-delivery-record-statistics';
 import { ListenerEndpoints1764738000000 } from './2025-12-04/1764738000000-listener-endpoints';
 import { ListenerSends1764738000010 } from './2025-12-04/1764738000010-listener-sends';
+import { WebhookRateLimit1764741600000 } from './2025-12-04/1764741600000-webhook-rate-limit';
 import { Identity1763769600000 } from './2025-11/1763769600000-identity';
 import { SessionsAndApiKeys1763856000000 } from './2025-11/1763856000000-sessions-and-api-keys';
 import { Records1763942400000 } from './2025-11/1763942400000-records';
@@ -81,4 +82,5 @@ export const migrations = [
   DeliveryRecordStatistics1764734400000,
   ListenerEndpoints1764738000000,
   ListenerSends1764738000010,
+  WebhookRateLimit1764741600000,
 ];

@@ -1,5 +1,5 @@
 // The webhook dialog's first fields: URL, the plain text fields of
-// src/shared/webhooks/webhook-fields.ts (description…), events and Enabled. The plain text
+// src/shared/webhooks/webhook-fields.ts (description…), events, Enabled and the rate limit. The plain text
 // fields take their label, limit and placeholder from their one description there.
 import type { ReactNode, RefObject } from 'react';
 import {
@@ -7,6 +7,7 @@ import {
   WEBHOOK_TEXT_FIELDS,
   type WebhookTextFieldName,
 } from '../../../shared/webhooks/webhook-fields';
+import { WEBHOOK_RATE_LIMIT_MAX, WEBHOOK_RATE_LIMIT_MIN } from '../../../shared/webhooks/send-rate';
 import { textFieldTestId, type WebhookDraft } from '../../webhook-draft';
 import { EventsField } from './WebhookEventsField';
 
@@ -68,6 +69,28 @@ export function MainFields({
       >
         <span className="hint">A disabled webhook receives nothing and keeps its settings.</span>
       </CheckboxField>
+
+      <label>
+        Rate limit (deliveries per second)
+        <input
+          type="number"
+          inputMode="numeric"
+          min={WEBHOOK_RATE_LIMIT_MIN}
+          max={WEBHOOK_RATE_LIMIT_MAX}
+          step={1}
+          value={draft.rateLimit}
+          readOnly={fixed}
+          placeholder="No limit"
+          onChange={(event) => onChange({ rateLimit: event.target.value })}
+          data-testid="webhook-rate-limit"
+        />
+        {fixed ? null : (
+          <span className="hint">
+            {WEBHOOK_RATE_LIMIT_MIN} to {WEBHOOK_RATE_LIMIT_MAX}. Retries, Retry now, test events and resends
+            wait their turn too. Empty: as fast as deliveries come.
+          </span>
+        )}
+      </label>
     </>
   );
 }
