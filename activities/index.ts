@@ -11,7 +11,7 @@ import { createDeliveryCapacity, type DeliveryCapacity } from '../src/deliveries
 import { DeliveryLanes, type LaneObserver } from '../src/deliveries/capacity/delivery-lanes';
 import { DeliveryAttemptsRepository } from '../src/deliveries/store';
 import type { HeldDeliveries } from '../src/deliveries/capacity/held-deliveries';
-import type { ListenerHub } from '../src/deliveries/listen/listener-hub';
+import type { ListenerSender } from '../src/deliveries/listen/listener-sender';
 import type { EndpointAlerts } from '../src/deliveries/alerts/endpoint-alerts';
 import { createDeliveryActivities } from './delivery.activities';
 import { createHeldDeliveryActivities } from './held-deliveries.activities';
@@ -35,8 +35,8 @@ export interface ActivityDeps {
   held?: HeldDeliveries;
   /** Notices, operational events and auto-disable of endpoints that keep failing. */
   alerts?: EndpointAlerts;
-  /** The `listen` streams of this process: deliveries to `listen://` URLs go down them. */
-  listeners?: ListenerHub;
+  /** Deliveries to `listen://` URLs go to their session's stream, in whichever API process holds it. */
+  listeners?: ListenerSender;
 }
 
 /**

@@ -26,6 +26,7 @@ import type { IdentityHooks } from '../identity/identity-hooks';
 import type { Logger } from '../logger';
 import type { Mailer } from '../mail/mailer';
 import { ListenerHub } from '../deliveries/listen/listener-hub';
+import { ListenerSender } from '../deliveries/listen/listener-sender';
 import { ListenService } from '../deliveries/listen/listen.service';
 import { EndpointAlerts } from '../deliveries/alerts/endpoint-alerts';
 import { NoticesService } from '../deliveries/alerts/notices.service';
@@ -123,8 +124,8 @@ export function createServices(deps: {
   const oauthServer = () => (oauthProvider ??= createOAuthProvider({ config, dataSource, box, logger }));
   const oauthTokens = new OAuthTokenAuthenticator(oauthServer, dataSource, config, invalidCredentials);
   const retryNow = new RetryNowService(dataSource, deliveries, starter);
-  // The `listen` streams open in this process: the API attaches them, the worker's sender reaches them.
-  const listenerHub = new ListenerHub();
+  // `listen` across processes (docs/listen.md#across-processes): the API's streams, the worker's sends.
+  const listenerHub = new ListenerHub({ dataSource, logger });
   return {
     mailer: deps.mailer,
     authenticator,
@@ -150,6 +151,7 @@ export function createServices(deps: {
     deliveries,
     retryNow,
     listenerHub,
+    listenerSender: new ListenerSender({ dataSource, logger }),
     listen: new ListenService({ dataSource, box, hub: listenerHub, retryNow, logger }),
     resendBatches: new ResendBatchesService(dataSource, starter, logger),
     resendSteps: new ResendBatchSteps(dataSource, deliveries, authenticator, oauthTokens),

@@ -255,11 +255,12 @@ async function run(
         laneObserver,
         held: services.held,
         alerts: services.alerts,
-        listeners: services.listenerHub,
+        listeners: services.listenerSender,
       },
       temporal.connection instanceof NativeConnection ? temporal.connection : undefined,
     );
     lifecycle.add('worker', worker.stop);
+    lifecycle.add('listen answers', () => services.listenerSender.close());
     for (const [name, stop] of startWorkerJobs({ services, dataSource, databaseUrl, config, logger, mailer }))
       lifecycle.add(name, stop);
     worker.done.catch((error) => {
@@ -277,7 +278,7 @@ async function run(
     );
     lifecycle.add('api', () => closeServer(server!));
     // Before the server closes: an open `listen` stream would hold it open (the commands reconnect).
-    lifecycle.add('listen streams', async () => services.listenerHub.endAll());
+    lifecycle.add('listen streams', () => services.listenerHub.close());
   }
 
   let metricsUrl: string | undefined;

@@ -1,15 +1,26 @@
 import { Client } from 'pg';
-import type { EntityManager } from 'typeorm';
+import type { DataSource, EntityManager } from 'typeorm';
+import type { PostgresConnectionOptions } from 'typeorm/driver/postgres/PostgresConnectionOptions';
 
 /** Wakes whoever listens on `channel` once the caller's transaction commits (nothing if it rolls back). */
 export async function notifyOnCommit(manager: EntityManager, channel: string): Promise<void> {
   await manager.query(`SELECT pg_notify($1, '')`, [channel]);
 }
 
+/** The database URL the data source was built with: a LISTEN needs a connection of its own. */
+export function databaseUrlOf(dataSource: DataSource): string {
+  const { url } = dataSource.options as PostgresConnectionOptions;
+  if (!url) throw new Error('The data source was built without a URL.');
+  return url;
+}
+
 /** What a listener reports: a connection lost (it reconnects by itself). */
 export interface ListenerEvents {
-  /** Called on every notification, and once after each (re)connection: anything missed meanwhile. */
-  onNotify: () => void;
+  /**
+   * Called on every notification with its payload, and once after each (re)connection without one:
+   * anything missed meanwhile.
+   */
+  onNotify: (payload?: string) => void;
   onError: (error: unknown) => void;
 }
 
@@ -41,7 +52,7 @@ export function listen(url: string, channel: string, events: ListenerEvents): ()
     };
     next.on('error', reconnect);
     next.on('end', () => reconnect(new Error(`the connection listening on ${channel} ended`)));
-    next.on('notification', () => events.onNotify());
+    next.on('notification', (message) => events.onNotify(message.payload));
     try {
       await next.connect();
       // A channel name is an identifier, not a parameter.

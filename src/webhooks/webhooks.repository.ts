@@ -221,12 +221,13 @@ export class WebhooksRepository {
 
   /** Keeps a listener until `until` (its stream is open, or just closed); false when it has ended. */
   async extendListener(workspaceId: string, id: string, until: Date): Promise<boolean> {
-    const rows: unknown[] = await this.manager.query(
+    // A bare UPDATE answers [rows, count] through TypeORM.
+    const [, count]: [unknown, number] = await this.manager.query(
       `UPDATE webhooks SET listener_until = $3
-        WHERE workspace_id = $1 AND id = $2 AND listener_until > now() RETURNING 1`,
+        WHERE workspace_id = $1 AND id = $2 AND listener_until > now()`,
       [workspaceId, id, until],
     );
-    return rows.length > 0;
+    return count > 0;
   }
 
   /** The workspace's listener `id` while it lasts (never a regular webhook). */
@@ -239,11 +240,11 @@ export class WebhooksRepository {
 
   /** Removes the listeners that ended by `now`, in every workspace (their deliveries stay in the log). */
   async removeEndedListeners(now: Date): Promise<number> {
-    const rows: unknown[] = await this.manager.query(
-      `DELETE FROM webhooks WHERE listener_until <= $1 RETURNING 1`,
+    const [, count]: [unknown, number] = await this.manager.query(
+      `DELETE FROM webhooks WHERE listener_until <= $1`,
       [now],
     );
-    return rows.length;
+    return count;
   }
 
   /** Seals new header values into the webhook (not saved yet); the names stay readable. */

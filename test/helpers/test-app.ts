@@ -194,7 +194,7 @@ export async function startTestApp(
         laneObserver,
         held: workerServices.held,
         alerts: workerServices.alerts,
-        listeners: workerServices.listenerHub,
+        listeners: workerServices.listenerSender,
       },
       await testWorkflowCode(),
     );
@@ -207,6 +207,7 @@ export async function startTestApp(
       await stopRelease();
       await running.stop();
       sender.close();
+      await workerServices?.listenerSender.close();
     };
   }
 
@@ -225,7 +226,7 @@ export async function startTestApp(
       unregisterMailbox(baseUrl);
       recording.forget();
       // An open `listen` stream would hold the server open.
-      services.listenerHub.endAll();
+      await services.listenerHub.close();
       await new Promise((resolve) => server.close(resolve));
       server.closeAllConnections();
       await stopWorker();
@@ -247,7 +248,7 @@ export async function startTestApp(
 export async function startSecondApiProcess(
   app: TestApp,
 ): Promise<{ baseUrl: string; close: () => Promise<void> }> {
-  const server: Server = createApp({
+  const deps = {
     config: app.config,
     logger: createLogger('silent'),
     dataSource: app.dataSource,
@@ -259,7 +260,9 @@ export async function startSecondApiProcess(
       taskQueue: app.taskQueue,
       eagerStart: false,
     },
-  }).listen(0, '127.0.0.1');
+  };
+  const services = createServices(deps);
+  const server: Server = createApp(deps, services).listen(0, '127.0.0.1');
   await new Promise((resolve) => server.once('listening', resolve));
   const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   registerMailbox(baseUrl, app.mail);
@@ -267,6 +270,8 @@ export async function startSecondApiProcess(
     baseUrl,
     close: async () => {
       unregisterMailbox(baseUrl);
+      // Its `listen` streams, and their LISTEN connection, if a test opened one here.
+      await services.listenerHub.close();
       server.closeAllConnections();
       await new Promise((resolve) => server.close(resolve));
     },

@@ -55,7 +55,7 @@ export function listenRoutes(deps: { listen: ListenService }): Router {
   router.post('/listen/:sessionId/answers', async (ctx) => {
     const sessionId = parseId(ctx.params.sessionId, listenSessionNotFound);
     const { deliveryId, ...answer } = parse(listenAnswerBody, ctx.request.body ?? {});
-    listen.answer(actorOf(ctx), sessionId, deliveryId, answer);
+    await listen.answer(actorOf(ctx), sessionId, deliveryId, answer);
     ctx.status = 204;
   });
 

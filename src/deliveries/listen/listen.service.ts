@@ -11,7 +11,9 @@ import { checkWebhookEvents } from '../../webhooks/write/events-rule';
 import { WebhooksRepository } from '../../webhooks/webhooks.repository';
 import { generatedSecret } from '../../webhooks/webhooks.service';
 import type { RetryNowService } from '../log/retry-now.service';
-import type { ListenerHub, ListenerStream, LocalAnswer } from './listener-hub';
+import { DeliveriesRepository } from '../store';
+import type { ListenerHub, ListenerStream } from './listener-hub';
+import { ListenerSendsRepository, type LocalAnswer } from './listener-sends.repository';
 
 export const listenSessionNotFound = () =>
   notFoundError('No listen session of yours has this id, or it has ended.', 'listenSessionNotFound');
@@ -86,7 +88,7 @@ export class ListenService {
   attach(actor: Actor, sessionId: string, stream: ListenerStream): { detach: () => void } {
     const { hub, logger } = this.deps;
     const workspaceId = actor.workspace.id;
-    hub.attach(sessionId, workspaceId, stream);
+    hub.attach(sessionId, stream);
     const extend = () =>
       this.repository()
         .extendListener(workspaceId, sessionId, graceEnd())
@@ -101,19 +103,22 @@ export class ListenService {
         clearInterval(heartbeat);
         hub.detach(sessionId, stream);
         void extend();
-        // Not resumed within the grace: the session has ended, and this process forgets it.
-        setTimeout(() => hub.forgetDetached(sessionId), LISTEN_RESUME_GRACE_MS + 1_000).unref();
       },
     };
   }
 
   /**
-   * After a resumed stream attached: the deliveries that found no stream (or got no answer) while it
-   * was away are retried now, within their one delivery record, rather than at their scheduled retry.
+   * After a resumed stream attached: the session's deliveries waiting for their retry (each found no
+   * stream, or got no answer, while it was away, whichever process ran it) are retried now, within
+   * their one delivery record, rather than at their scheduled retry.
    */
   async catchUp(actor: Actor, sessionId: string): Promise<CatchUp> {
     const result: CatchUp = { resent: [], notResent: [] };
-    for (const deliveryId of this.deps.hub.takeMissed(sessionId)) {
+    const waiting = await new DeliveriesRepository(this.deps.dataSource.manager).retryingOf(
+      actor.workspace.id,
+      sessionId,
+    );
+    for (const deliveryId of waiting) {
       try {
         await this.deps.retryNow.retryNow(actor, sessionId, deliveryId);
         result.resent.push(deliveryId);
@@ -126,10 +131,18 @@ export class ListenService {
     return result;
   }
 
-  /** The command's local answer to a delivery of its session; refused for another workspace's session. */
-  answer(actor: Actor, sessionId: string, deliveryId: string, answer: LocalAnswer): void {
-    const { hub } = this.deps;
-    if (!hub.has(sessionId, actor.workspace.id)) throw listenSessionNotFound();
-    hub.answer(sessionId, deliveryId, answer);
+  /**
+   * The command's local answer to a delivery of its session, stored for the worker waiting on it
+   * (whichever process): refused for a session of another workspace or that has ended.
+   */
+  async answer(actor: Actor, sessionId: string, deliveryId: string, answer: LocalAnswer): Promise<void> {
+    const workspaceId = actor.workspace.id;
+    if (!(await this.repository().liveListener(workspaceId, sessionId))) throw listenSessionNotFound();
+    await new ListenerSendsRepository(this.deps.dataSource.manager).answer(
+      workspaceId,
+      sessionId,
+      deliveryId,
+      answer,
+    );
   }
 }

@@ -1,7 +1,8 @@
+import type { DataSource } from 'typeorm';
+import { databaseUrlOf, listen } from '../../db/notifications';
 import { DELIVERY_TIMEOUT_MS } from '../../shared/limits';
-import type { AttemptResult } from '../../shared/deliveries/retry-policy';
-import { LISTENER_URL_PREFIX } from '../../webhooks/webhooks.repository';
-import type { DeliverySender } from '../engine/delivery-attempts';
+import type { Logger } from '../../logger';
+import { LISTENER_SENDS_CHANNEL, ListenerSendsRepository } from './listener-sends.repository';
 
 /** What a listener's stream is given: one Server-Sent Event. */
 export interface ListenerStream {
@@ -9,116 +10,80 @@ export interface ListenerStream {
   end(): void;
 }
 
-/** The local receiver's answer, as the `listen` command reports it (docs/listen.md#answers). */
-export type LocalAnswer = { statusCode: number; statusText: string } | { error: string };
-
-interface Session {
-  workspaceId: string;
-  stream: ListenerStream | undefined;
-  /** Deliveries sent down the stream, waiting for the local answer. */
-  waiting: Map<string, (answer: LocalAnswer) => void>;
-  /** Deliveries whose send found no stream, or got no answer: what a resumed stream catches up. */
-  missed: Set<string>;
-}
-
-const DELIVERY_ID_HEADER = 'X-Service-Delivery-Id';
-
 /**
- * The `listen` streams open in this process, and the sender that hands a listener's deliveries to
- * them (docs/listen.md#the-temporary-endpoint). A delivery to a `listen://` URL is built, signed and
- * logged as any other; only its last step differs: instead of a POST, it goes down the session's
- * stream and its outcome is the answer the command's local receiver gave, within the same 5 s.
+ * The `listen` streams open in this API process (docs/listen.md#across-processes). A worker, in this
+ * process or another, writes each send to a session to `listener_sends` and announces it; the
+ * process holding that session's stream takes it (once) and sends it down as a `delivery` event.
  */
 export class ListenerHub {
-  private readonly sessions = new Map<string, Session>();
+  private readonly streams = new Map<string, ListenerStream>();
+  private stopListening?: () => Promise<void>;
 
-  /** The stream of session `id` (a resumed stream replaces the one before). */
-  attach(id: string, workspaceId: string, stream: ListenerStream): void {
-    const session = this.sessions.get(id);
-    session?.stream?.end();
-    this.sessions.set(id, {
-      workspaceId,
-      stream,
-      waiting: session?.waiting ?? new Map(),
-      missed: session?.missed ?? new Set(),
-    });
+  constructor(private readonly deps: { dataSource: DataSource; logger: Logger }) {}
+
+  /** The stream of session `id` (a resumed stream replaces the one before); sends waiting for it go down. */
+  attach(id: string, stream: ListenerStream): void {
+    this.streams.get(id)?.end();
+    this.streams.set(id, stream);
+    this.listenForSends();
+    void this.forwardUnclaimed([id]);
   }
 
-  /** The stream closed: deliveries find no stream until it resumes. */
+  /** The stream closed: sends to the session find no stream here until it resumes. */
   detach(id: string, stream: ListenerStream): void {
-    const session = this.sessions.get(id);
-    if (session?.stream === stream) session.stream = undefined;
+    if (this.streams.get(id) === stream) this.streams.delete(id);
   }
 
-  /** Ends every stream of this process (shutdown); the commands reconnect elsewhere or later. */
+  /** Ends every stream of this process; the commands reconnect elsewhere or later. */
   endAll(): void {
-    for (const session of this.sessions.values()) {
-      session.stream?.end();
-      session.stream = undefined;
+    for (const stream of this.streams.values()) stream.end();
+    this.streams.clear();
+  }
+
+  /** Ends the streams and stops listening for sends (shutdown). */
+  async close(): Promise<void> {
+    this.endAll();
+    await this.stopListening?.();
+    this.stopListening = undefined;
+  }
+
+  private sends(): ListenerSendsRepository {
+    return new ListenerSendsRepository(this.deps.dataSource.manager);
+  }
+
+  /** Takes send `id` and sends it down the session's stream, if this process holds it. */
+  private async forward(sessionId: string, id: string): Promise<void> {
+    if (!this.streams.has(sessionId)) return;
+    const send = await this.sends().claim(sessionId, id);
+    // Closed meanwhile: the worker's wait times out and the delivery is retried.
+    if (send) this.streams.get(sessionId)?.send({ name: 'delivery', id: send.deliveryId, data: send });
+  }
+
+  /** The sends to these sessions that no stream took (written while none was open, or a notification lost). */
+  private async forwardUnclaimed(sessionIds: string[]): Promise<void> {
+    try {
+      for (const { id, sessionId } of await this.sends().unclaimed(sessionIds, DELIVERY_TIMEOUT_MS)) {
+        await this.forward(sessionId, id);
+      }
+    } catch (error) {
+      this.deps.logger.warn({ err: error }, 'listen sends not forwarded');
     }
   }
 
-  /** Forgets a session whose stream has not come back (its grace ended). */
-  forgetDetached(id: string): void {
-    if (this.sessions.get(id)?.stream === undefined) this.sessions.delete(id);
-  }
-
-  /** Whether session `id` is open here for `workspaceId` (another workspace's key never reaches it). */
-  has(id: string, workspaceId: string): boolean {
-    return this.sessions.get(id)?.workspaceId === workspaceId;
-  }
-
-  /** The local answer to a delivery the stream carried; false when none was waiting for it. */
-  answer(id: string, deliveryId: string, answer: LocalAnswer): boolean {
-    const resolve = this.sessions.get(id)?.waiting.get(deliveryId);
-    resolve?.(answer);
-    return !!resolve;
-  }
-
-  /** The deliveries a resumed stream catches up, taken (a later miss is added again). */
-  takeMissed(id: string): string[] {
-    const session = this.sessions.get(id);
-    if (!session) return [];
-    const missed = [...session.missed];
-    session.missed.clear();
-    return missed;
-  }
-
-  /** `inner` for webhooks; this hub for `listen://` URLs. */
-  routing(inner: DeliverySender): DeliverySender {
-    return {
-      post: (url, headers, body, cancel) =>
-        url.startsWith(LISTENER_URL_PREFIX)
-          ? this.deliver(url.slice(LISTENER_URL_PREFIX.length), headers, body)
-          : inner.post(url, headers, body, cancel),
-    };
-  }
-
-  private async deliver(id: string, headers: Record<string, string>, body: string): Promise<AttemptResult> {
-    const deliveryId = headers[DELIVERY_ID_HEADER];
-    if (!deliveryId) throw new Error(`A delivery to a listener carries ${DELIVERY_ID_HEADER}.`);
-    const session = this.sessions.get(id);
-    if (!session?.stream) {
-      session?.missed.add(deliveryId);
-      return { kind: 'network', message: 'The listen session has no stream open in this process.' };
-    }
-    const answered = new Promise<LocalAnswer | undefined>((resolve) => {
-      const timer = setTimeout(() => resolve(undefined), DELIVERY_TIMEOUT_MS);
-      timer.unref();
-      session.waiting.set(deliveryId, (answer) => {
-        clearTimeout(timer);
-        resolve(answer);
-      });
+  /** One LISTEN connection per API process, opened when its first stream attaches. */
+  private listenForSends(): void {
+    this.stopListening ??= listen(databaseUrlOf(this.deps.dataSource), LISTENER_SENDS_CHANNEL, {
+      onNotify: (payload) => {
+        // Without a payload (a new connection): anything may have been missed meanwhile.
+        if (!payload) return void this.forwardUnclaimed([...this.streams.keys()]);
+        const [sessionId, id] = payload.split(' ');
+        if (sessionId && id && this.streams.has(sessionId)) {
+          this.forward(sessionId, id).catch((error: unknown) =>
+            this.deps.logger.warn({ err: error, sessionId }, 'listen send not forwarded'),
+          );
+        }
+      },
+      onError: (error) => this.deps.logger.warn({ err: error }, 'listening for listen sends failed'),
     });
-    session.stream.send({ name: 'delivery', id: deliveryId, data: { deliveryId, headers, body } });
-    const answer = await answered;
-    session.waiting.delete(deliveryId);
-    if (!answer) {
-      session.missed.add(deliveryId);
-      return { kind: 'timeout' };
-    }
-    session.missed.delete(deliveryId);
-    if ('error' in answer) return { kind: 'network', message: `Local receiver: ${answer.error}` };
-    return { kind: 'response', statusCode: answer.statusCode, statusText: answer.statusText };
   }
 }

@@ -1,4 +1,4 @@
-import type { EntityManager } from 'typeorm';
+import { IsNull, Not, type EntityManager } from 'typeorm';
 import { keysetPage } from '../../db/keyset-page';
 import type { PageCursor } from '../../http/cursor';
 import type { ImportedDelivery, ImportedDeliveries } from '../../webhooks/legacy-import';
@@ -44,6 +44,16 @@ export class DeliveriesRepository {
       where: { id: deliveryId, workspaceId },
     });
     return delivery?.webhookId;
+  }
+
+  /** The ids of the webhook's deliveries waiting for their next attempt (Failed, a retry scheduled), oldest first. */
+  async retryingOf(workspaceId: string, webhookId: string): Promise<string[]> {
+    const rows = await this.manager.find(Delivery, {
+      select: { id: true },
+      where: { workspaceId, webhookId, status: 'failed', nextAttemptAt: Not(IsNull()) },
+      order: { createdAt: 'ASC' },
+    });
+    return rows.map((row) => row.id);
   }
 
   /** Whether the workspace has a delivery of this webhook (a deleted webhook is known by them). */

@@ -8,6 +8,7 @@ import { DeliveryStartClaims1764730800000 } from './2025-12-03/1764730800000-del
 import { CountSendingAsPending1764730800001 } from './2025-12-03/1764730800001-count-sending-as-pending';
 import { DeliveryRecordStatistics1764734400000 } from './2025-12-03/1764734400000-delivery-record-statistics';
 import { ListenerEndpoints1764738000000 } from './2025-12-04/1764738000000-listener-endpoints';
+import { ListenerSends1764738000010 } from './2025-12-04/1764738000010-listener-sends';
 import { WebhookRateLimit1764741600000 } from './2025-12-04/1764741600000-webhook-rate-limit';
 import { Identity1763769600000 } from './2025-11/1763769600000-identity';
 import { SessionsAndApiKeys1763856000000 } from './2025-11/1763856000000-sessions-and-api-keys';
@@ -80,5 +81,6 @@ export const migrations = [
   CountSendingAsPending1764730800001,
   DeliveryRecordStatistics1764734400000,
   ListenerEndpoints1764738000000,
+  ListenerSends1764738000010,
   WebhookRateLimit1764741600000,
 ];
