@@ -29,7 +29,7 @@ export const LISTEN_OPERATIONS: OperationSpec[] = [
     operationId: 'answerListenDelivery',
     summary: 'Report the local answer to a listen delivery',
     description:
-      "What the `listen` command's local receiver answered a delivery of your session: its status code and reason, or the error when it did not answer. It is the attempt's outcome (2xx Delivered; otherwise as a webhook's answer). A session of another workspace, or one not open, answers 404 `listenSessionNotFound`.",
+      "What the `listen` command's local receiver answered a delivery of your session: its status code and reason, or the error when it did not answer. It is the attempt's outcome (2xx Delivered; otherwise as a webhook's answer). A session of another workspace, or one that has ended, answers 404 `listenSessionNotFound`.",
     tag: 'Webhooks',
     pathParams: { sessionId: uuidParam('listen session') },
     body: body(listenAnswerBody, {
