@@ -35,7 +35,7 @@ import { ms, num, pct, sleep, summarize, wallMs } from './stats';
 import { keepSections } from './report/sections';
 import { runTopologyBench, TOPOLOGY_HEADING } from './topology/bench';
 import { FAIRNESS_HEADING } from './fairness/report';
-import { LOG_HEADING } from './log/heading';
+import { LOG_AT_SCALE_HEADING, LOG_HEADING } from './log/heading';
 import { prepareWorkspace } from './workspace';
 
 const BENCH_ROOT = resolve(__dirname, '..', '..');
@@ -497,6 +497,7 @@ async function main(): Promise<void> {
     TOPOLOGY_HEADING,
     FAIRNESS_HEADING,
     LOG_HEADING,
+    LOG_AT_SCALE_HEADING,
   ]);
   writeFileSync(settings.output, text);
   if (settings.json) writeFileSync(settings.json, JSON.stringify(results));
