@@ -163,6 +163,9 @@ describe('delivery filter indexes', () => {
           [actor.workspace.id, term.replace(/[\\%_]/g, '\\$&')],
         )) as { id: string }[]
       ).map((row) => row.id);
+    // Without the event trigram index (dropped by 1764756000000-drop-event-trigram-index): an event
+    // name is searched through the list of the workspace's event names, never by trigrams.
+    expect(await deliveryIndexes(db, ['deliveries_event_trgm_idx'])).toEqual([]);
     for (const term of ['CHAT', 'crm/1', 'calendar_event', 'crm_1', '100%', 'nowhere']) {
       const { ids } = await everything({ searchTerm: term });
       expect({ term, ids }).toEqual({ term, ids: await ilike(term) });
