@@ -35,7 +35,7 @@ describe('a record write traced to the POST when a worker process starts its wor
     await Promise.all([collector?.stop(), receiver?.stop()]);
   });
 
-  /** The worker side's starts, and what tells it to start (the notification after a write's commit). */
+  /** The worker side's services: its claims of the API side's deliveries (workerStarts) and its dispatch sweep. */
   const worker = () => fx.app.workerServices!;
 
   /** Runs `work` while the worker side hears no notification (it died before it claimed, say). */
