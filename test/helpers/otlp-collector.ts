@@ -86,3 +86,50 @@ export class OtlpCollector {
     await new Promise((resolve) => this.server.close(resolve));
   }
 }
+
+/**
+ * A record write's spans from its request to the receiver's POST, each the parent of the next, as
+ * the embedded stack and the production topology both make them (docs/observability.md#traces).
+ */
+export const RECORD_WRITE_TO_POST = [
+  'POST /api/v1/records/:type',
+  'record write',
+  'StartWorkflow:deliveryWorkflow',
+  'RunWorkflow:deliveryWorkflow',
+  expect.stringMatching(/^StartActivity:/),
+  expect.stringMatching(/^RunActivity:/),
+  'POST',
+];
+
+/** The spans of the trace whose request span has this name (the first such request), or none yet. */
+export function traceOfRequest(collector: OtlpCollector, request: (span: CollectedSpan) => boolean) {
+  const root = collector.spans.find(request);
+  return root ? collector.spans.filter((span) => span.traceId === root.traceId) : [];
+}
+
+/** From `span` up to the root of its trace: the span, its parent, the parent's parent, and on. */
+export function chainUp(trace: CollectedSpan[], span: CollectedSpan | undefined): CollectedSpan[] {
+  const byId = new Map(trace.map((one) => [one.spanId, one]));
+  const chain: CollectedSpan[] = [];
+  for (let at = span; at; at = byId.get(at.parentSpanId ?? '')) chain.push(at);
+  return chain;
+}
+
+/** The trace as an indented tree of span names, children in start order (`PRINT_TRACE=1`). */
+export function treeOf(spans: CollectedSpan[]): string {
+  const ids = new Set(spans.map((span) => span.spanId));
+  const childrenOf = (parent: string | undefined) =>
+    spans
+      .filter((span) =>
+        parent ? span.parentSpanId === parent : !span.parentSpanId || !ids.has(span.parentSpanId),
+      )
+      .sort((a, b) => (BigInt(a.startTimeUnixNano) < BigInt(b.startTimeUnixNano) ? -1 : 1));
+  const lines: string[] = [];
+  const walk = (span: CollectedSpan, depth: number) => {
+    const shown = Object.entries(span.attributes).map(([key, value]) => `${key}=${JSON.stringify(value)}`);
+    lines.push(`${'  '.repeat(depth)}${span.name}  ${shown.join(' ')}`.trimEnd());
+    for (const child of childrenOf(span.spanId)) walk(child, depth + 1);
+  };
+  for (const root of childrenOf(undefined)) walk(root, 0);
+  return lines.join('\n');
+}

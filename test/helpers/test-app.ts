@@ -144,7 +144,12 @@ export async function startTestApp(
         temporal: {
           ...temporal,
           connection: env.nativeConnection,
-          client: new Client({ connection: env.nativeConnection, namespace: temporal.namespace }),
+          // As `npm run worker` builds it (src/temporal/client.ts): with tracing on, its starts are spans.
+          client: new Client({
+            connection: env.nativeConnection,
+            namespace: temporal.namespace,
+            interceptors,
+          }),
           eagerStart: true,
         },
         capacity,

@@ -54,5 +54,7 @@ describe('eager start in the production topology', () => {
       deliveries.map((delivery) => ({ id: delivery.id })),
     );
     for (const row of rows) expect(row.workflowStartedAt).not.toBeNull();
+    // Untraced, the write keeps no trace context with its deliveries (docs/observability.md#where-a-trace-stops).
+    for (const row of rows) expect(row.traceContext).toBeNull();
   });
 });

@@ -1,7 +1,14 @@
 import { currentTracing } from '../../src/tracing/tracing';
 import { deliveryFixture, type DeliveryFixture } from '../helpers/delivery-fixture';
 import { eventually } from '../helpers/eventually';
-import { OtlpCollector, type CollectedSpan } from '../helpers/otlp-collector';
+import {
+  chainUp,
+  OtlpCollector,
+  RECORD_WRITE_TO_POST,
+  traceOfRequest,
+  treeOf,
+  type CollectedSpan,
+} from '../helpers/otlp-collector';
 import { Receiver } from '../helpers/receiver';
 
 /**
@@ -37,8 +44,7 @@ describe('a record write traced from the API to the POST to the receiver', () =>
     let trace: CollectedSpan[] = [];
     await eventually(async () => {
       await currentTracing()!.processor.forceFlush();
-      const request = collector.spans.find((span) => span.name === 'POST /api/v1/records/:type');
-      trace = collector.spans.filter((span) => span.traceId === request?.traceId);
+      trace = traceOfRequest(collector, (span) => span.name === 'POST /api/v1/records/:type');
       return trace.some(
         (span) => span.name === 'POST' && span.attributes['http.response.status_code'] === 200,
       );
@@ -46,19 +52,11 @@ describe('a record write traced from the API to the POST to the receiver', () =>
     if (process.env.PRINT_TRACE) console.log(treeOf(trace));
 
     // From the POST up to the root, each span the child of the next.
-    const byId = new Map(trace.map((span) => [span.spanId, span]));
-    const chain: CollectedSpan[] = [];
-    for (let span = trace.find((s) => s.name === 'POST'); span; span = byId.get(span.parentSpanId ?? ''))
-      chain.push(span);
-    expect(chain.map((span) => span.name).reverse()).toEqual([
-      'POST /api/v1/records/:type',
-      'record write',
-      'StartWorkflow:deliveryWorkflow',
-      'RunWorkflow:deliveryWorkflow',
-      expect.stringMatching(/^StartActivity:/),
-      expect.stringMatching(/^RunActivity:/),
-      'POST',
-    ]);
+    const chain = chainUp(
+      trace,
+      trace.find((span) => span.name === 'POST'),
+    );
+    expect(chain.map((span) => span.name).reverse()).toEqual(RECORD_WRITE_TO_POST);
     // The root is the request, with no parent; every span is of this service.
     expect(chain.at(-1)!.parentSpanId).toBeUndefined();
     expect(new Set(trace.map((span) => span.service))).toEqual(new Set(['crm-webhooks']));
@@ -75,22 +73,3 @@ describe('a record write traced from the API to the POST to the receiver', () =>
     expect(JSON.stringify(trace)).not.toContain(deal.id);
   });
 });
-
-/** The trace as an indented tree of span names, children in start order. */
-function treeOf(spans: CollectedSpan[]): string {
-  const ids = new Set(spans.map((span) => span.spanId));
-  const childrenOf = (parent: string | undefined) =>
-    spans
-      .filter((span) =>
-        parent ? span.parentSpanId === parent : !span.parentSpanId || !ids.has(span.parentSpanId),
-      )
-      .sort((a, b) => (BigInt(a.startTimeUnixNano) < BigInt(b.startTimeUnixNano) ? -1 : 1));
-  const lines: string[] = [];
-  const walk = (span: CollectedSpan, depth: number) => {
-    const shown = Object.entries(span.attributes).map(([key, value]) => `${key}=${JSON.stringify(value)}`);
-    lines.push(`${'  '.repeat(depth)}${span.name}  ${shown.join(' ')}`.trimEnd());
-    for (const child of childrenOf(span.spanId)) walk(child, depth + 1);
-  };
-  for (const root of childrenOf(undefined)) walk(root, 0);
-  return lines.join('\n');
-}

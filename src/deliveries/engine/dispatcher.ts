@@ -13,6 +13,7 @@ import type { MatchableRecord } from '../../records/query/record-query';
 import { RecordsRepository } from '../../records/records.repository';
 import { WebhooksRepository, type Webhook } from '../../webhooks/webhooks.repository';
 import { notifyOnCommit } from '../../db/notifications';
+import { activeTraceCarrier, type TraceCarrier } from '../../tracing/trace-carrier';
 import {
   insertDispatched,
   unstartedBefore,
@@ -125,7 +126,15 @@ export class Dispatcher {
       this.logger.error({ err: error }, 'dispatch in the write failed; the outbox keeps its events');
       return () => this.kick('record');
     }
-    const deliveries = await this.insertMarkingDispatched(manager, 'record_events', events, matches);
+    // Kept with the deliveries (while tracing is on), so a worker process's start continues this
+    // write's trace (docs/observability.md#where-a-trace-stops).
+    const deliveries = await this.insertMarkingDispatched(
+      manager,
+      'record_events',
+      events,
+      matches,
+      activeTraceCarrier(),
+    );
     if (await this.leftToWorkers(manager, deliveries)) return () => undefined;
     return () => {
       if (!deliveries.length) return;
@@ -176,7 +185,8 @@ export class Dispatcher {
           outbox === 'record'
             ? await this.match(manager, events)
             : await this.matchMessaging(manager, events);
-        const deliveries = await this.insertMarkingDispatched(manager, table, events, matches);
+        // No trace kept: a pass serves events of many writes, none of whose contexts it has.
+        const deliveries = await this.insertMarkingDispatched(manager, table, events, matches, null);
         const left = await this.leftToWorkers(manager, deliveries);
         return { events: events.length, deliveries, left };
       });
@@ -281,6 +291,7 @@ export class Dispatcher {
     table: OutboxTable,
     events: OutboxRow[],
     matches: Match[],
+    traceContext: TraceCarrier | null,
   ): Promise<Delivery[]> {
     const held = this.held
       ? await this.held.holds(
@@ -302,6 +313,7 @@ export class Dispatcher {
         sourcesVersions: matches.map(({ webhook }) => webhook.sourcesVersion),
         held,
         startedHere: this.startedBy === 'this process',
+        traceContext,
       },
     );
   }

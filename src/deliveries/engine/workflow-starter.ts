@@ -19,6 +19,7 @@ import {
   WebhookIdKey,
   WorkspaceIdKey,
 } from '../../shared/temporal/search-attributes';
+import { inTraceOf } from '../../tracing/trace-carrier';
 import { workspacePriority } from './fairness';
 import type { Delivery, ResendBatch } from '../store';
 import type { DeliveryStarter, ResendBatchStarter, RetryNowSender } from './delivery-starter';
@@ -59,17 +60,24 @@ export class TemporalDeliveryStarter implements DeliveryStarter, ResendBatchStar
 
   async startDelivery(delivery: Delivery): Promise<void> {
     try {
-      const { eagerlyStarted } = await this.client.workflow.start(deliveryWorkflow, {
-        workflowId: deliveryWorkflowId(delivery.id),
-        taskQueue: this.taskQueue,
-        // The server hands the first workflow task back with the start's answer when this
-        // process's worker has a free slot; otherwise it dispatches the task as usual.
-        requestEagerStart: this.eagerStart,
-        args: [{ deliveryId: delivery.id, workspaceId: delivery.workspaceId, webhookId: delivery.webhookId }],
-        workflowIdConflictPolicy: 'USE_EXISTING',
-        workflowIdReusePolicy: 'REJECT_DUPLICATE',
-        ...visibility(delivery, this.weights),
-      });
+      // In the trace of the write that committed it, wherever and whenever this runs (a worker
+      // process's claim, the dispatch sweep, the release of held deliveries); without one, in the
+      // caller's (docs/observability.md#where-a-trace-stops).
+      const { eagerlyStarted } = await inTraceOf(delivery.traceContext, () =>
+        this.client.workflow.start(deliveryWorkflow, {
+          workflowId: deliveryWorkflowId(delivery.id),
+          taskQueue: this.taskQueue,
+          // The server hands the first workflow task back with the start's answer when this
+          // process's worker has a free slot; otherwise it dispatches the task as usual.
+          requestEagerStart: this.eagerStart,
+          args: [
+            { deliveryId: delivery.id, workspaceId: delivery.workspaceId, webhookId: delivery.webhookId },
+          ],
+          workflowIdConflictPolicy: 'USE_EXISTING',
+          workflowIdReusePolicy: 'REJECT_DUPLICATE',
+          ...visibility(delivery, this.weights),
+        }),
+      );
       this.onStarted(eagerlyStarted);
     } catch (error) {
       if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;

@@ -1,4 +1,5 @@
 import { Column, CreateDateColumn, Entity, UpdateDateColumn } from 'typeorm';
+import type { TraceCarrier } from '../../tracing/trace-carrier';
 import { WebhookRow } from './webhook-row';
 
 export type DeliveryStatus = 'pending' | 'sending' | 'delivered' | 'failed';
@@ -55,6 +56,13 @@ export class Delivery extends WebhookRow {
   /** Since when its next attempt waits for capacity in the slow lane; null when it does not wait. */
   @Column({ name: 'waiting_since', type: 'timestamptz', nullable: true })
   waitingSince: Date | null;
+
+  /**
+   * The trace its workflow start continues: the W3C context of the record write that committed it,
+   * kept only while tracing is on (docs/observability.md#where-a-trace-stops); otherwise null.
+   */
+  @Column({ name: 'trace_context', type: 'jsonb', nullable: true })
+  traceContext: TraceCarrier | null;
 
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt: Date;

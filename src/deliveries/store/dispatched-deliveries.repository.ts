@@ -1,6 +1,7 @@
 import type { EntityManager } from 'typeorm';
 import { entityFromRow } from '../../db/entity-from-row';
 import { columnsOf, PreparedStatement } from '../../db/prepared';
+import type { TraceCarrier } from '../../tracing/trace-carrier';
 import { Delivery } from './delivery.entity';
 
 /** The outboxes' tables, whose events dispatch marks dispatched. */
@@ -23,6 +24,11 @@ export interface DispatchedDeliveries {
    * no worker's pass (claimUnstarted) starts them too.
    */
   startedHere: boolean;
+  /**
+   * The trace the deliveries' workflow starts continue (the write's, while tracing is on), kept with
+   * each; null keeps the statement the untraced one, which writes no such column.
+   */
+  traceContext: TraceCarrier | null;
 }
 
 /**
@@ -35,7 +41,8 @@ export async function insertDispatched(
   eventIds: string[],
   deliveries: DispatchedDeliveries,
 ): Promise<Delivery[]> {
-  const rows = await insertingMarking(outboxTable).run(manager, [
+  const traced = deliveries.traceContext !== null;
+  const rows = await insertingMarking(outboxTable, traced).run(manager, [
     eventIds,
     deliveries.workspaceIds,
     deliveries.webhookIds,
@@ -46,6 +53,7 @@ export async function insertDispatched(
     deliveries.sourcesVersions,
     deliveries.held,
     deliveries.startedHere,
+    ...(traced ? [JSON.stringify(deliveries.traceContext)] : []),
   ]);
   return rows.map((row) => entityFromRow(manager, Delivery, row));
 }
@@ -101,25 +109,30 @@ const MARK_STARTED = new PreparedStatement(
 
 const insertMarkingStatements = new Map<string, PreparedStatement>();
 
-/** Dispatch's one statement for an outbox table (record_events or stored_events). */
-function insertingMarking(table: string): PreparedStatement {
-  let statement = insertMarkingStatements.get(table);
+/**
+ * Dispatch's one statement for an outbox table (record_events or stored_events); `traced`, its
+ * variant that also keeps one trace context ($11) with every delivery it makes.
+ */
+function insertingMarking(table: OutboxTable, traced: boolean): PreparedStatement {
+  const key = `${table}${traced ? ' traced' : ''}`;
+  let statement = insertMarkingStatements.get(key);
   if (!statement) {
+    const [traceColumn, traceValue] = traced ? [', trace_context', ', $11::jsonb'] : ['', ''];
     statement = new PreparedStatement(
       (manager) =>
         `WITH dispatched AS (UPDATE ${table} SET dispatched_at = statement_timestamp() WHERE id = ANY($1::uuid[]))
          INSERT INTO deliveries (workspace_id, webhook_id, event_id, event, url, element, trigger, sources_version,
-                                 waiting_since, start_claimed_at)
+                                 waiting_since, start_claimed_at${traceColumn})
          SELECT workspace_id, webhook_id, event_id, event, url, element, 'event', sources_version,
                 CASE WHEN held THEN statement_timestamp() END,
-                CASE WHEN $10::boolean AND NOT held THEN statement_timestamp() END
+                CASE WHEN $10::boolean AND NOT held THEN statement_timestamp() END${traceValue}
            FROM unnest($2::uuid[], $3::uuid[], $4::uuid[], $5::text[], $6::text[], $7::jsonb[], $8::integer[],
                        $9::boolean[])
              AS m(workspace_id, webhook_id, event_id, event, url, element, sources_version, held)
          ON CONFLICT (webhook_id, event_id) WHERE trigger = 'event' DO NOTHING
          RETURNING ${columnsOf(manager, Delivery, 'deliveries')}`,
     );
-    insertMarkingStatements.set(table, statement);
+    insertMarkingStatements.set(key, statement);
   }
   return statement;
 }

@@ -10,6 +10,7 @@ import { DeliveryRecordStatistics1764734400000 } from './2025-12-03/176473440000
 import { ListenerEndpoints1764738000000 } from './2025-12-04/1764738000000-listener-endpoints';
 import { ListenerSends1764738000010 } from './2025-12-04/1764738000010-listener-sends';
 import { WebhookRateLimit1764741600000 } from './2025-12-04/1764741600000-webhook-rate-limit';
+import { DeliveryTraceContext1764745200000 } from './2025-12-04/1764745200000-delivery-trace-context';
 import { DropEventTrigramIndex1764756000000 } from './2025-12-04/1764756000000-drop-event-trigram-index';
 import { Identity1763769600000 } from './2025-11/1763769600000-identity';
 import { SessionsAndApiKeys1763856000000 } from './2025-11/1763856000000-sessions-and-api-keys';
@@ -84,5 +85,6 @@ export const migrations = [
   ListenerEndpoints1764738000000,
   ListenerSends1764738000010,
   WebhookRateLimit1764741600000,
+  DeliveryTraceContext1764745200000,
   DropEventTrigramIndex1764756000000,
 ];
