@@ -121,6 +121,12 @@ export const configSchema = z.object({
    * The CLI's `create-workspace` is the operator's act and is not counted.
    */
   WORKSPACES_PER_PERSON: z.coerce.number().int().min(1).max(10_000).default(5),
+  /**
+   * `listen` sessions one workspace may hold at once, open streams and those within their resume
+   * grace (docs/listen.md#how-many-sessions-at-once): each holds a connection on an API process and
+   * a webhook row, and every matching write fans out a delivery to each.
+   */
+  LISTEN_SESSIONS_PER_WORKSPACE: z.coerce.number().int().min(1).max(10_000).default(10),
   // Device cookies (docs/security.md, "A lockout aimed by strangers"): a browser that signed in to an
   // account before is counted apart from strangers, so their failures cannot lock it out.
   /** Days a device cookie stays valid after the sign-in that issued it (each sign-in issues a new one). */

@@ -73,19 +73,26 @@ function openStream(options: ListenOptions, sessionId: string | undefined): Prom
   });
 }
 
-/** Throws what the service said: refusals end the command, a busy or failing service is retried. */
+/**
+ * Throws what the service said: refusals end the command, a busy or failing service is retried. The
+ * workspace's bound of sessions ends it too: a place frees only when a person ends a session
+ * (docs/listen.md#how-many-sessions-at-once), so retrying would only hold this terminal waiting.
+ */
 async function refusal(response: Response): Promise<never> {
   const text = await response.text();
   let message = text;
+  let codes: (string | undefined)[] = [];
   try {
     const { error } = JSON.parse(text) as { error: { issues: { message: string; customCode?: string }[] } };
+    codes = error.issues.map((issue) => issue.customCode);
     message = error.issues
       .map((issue) => `${issue.message}${issue.customCode ? ` [${issue.customCode}]` : ''}`)
       .join('; ');
   } catch {
     // Not the service's error body: shown as it came.
   }
-  const retried = response.status === 429 || response.status >= 500;
+  const atSessionLimit = codes.includes('listenSessionLimit');
+  const retried = (response.status === 429 && !atSessionLimit) || response.status >= 500;
   const Failure = retried ? Error : ListenRefusedError;
   throw new Failure(`${response.status}: ${message || response.statusText}`);
 }

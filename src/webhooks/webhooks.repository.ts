@@ -219,6 +219,26 @@ export class WebhooksRepository {
     return this.save(workspaceId, webhook);
   }
 
+  /**
+   * The workspace's listeners that have not ended, counted under a lock of the workspace's opens
+   * held to the end of the transaction (docs/listen.md#how-many-sessions-at-once), so two opens that
+   * race, in any API process, count one after the other. `firstEndsInMs`: the soonest one of them
+   * can end, were its stream to close now (null when there is none).
+   */
+  async countListenersForOpen(workspaceId: string): Promise<{ live: number; firstEndsInMs: number | null }> {
+    // Its own statement: a statement's snapshot is taken when it starts, before a lock it waits for.
+    await this.manager.query(`SELECT pg_advisory_xact_lock(hashtext('listen_sessions'), hashtext($1))`, [
+      workspaceId,
+    ]);
+    const [row]: { live: number; first_ends_in_ms: number | null }[] = await this.manager.query(
+      `SELECT count(*)::int AS live,
+              (extract(epoch FROM min(listener_until) - now()) * 1000)::float8 AS first_ends_in_ms
+         FROM webhooks WHERE workspace_id = $1 AND listener_until > now()`,
+      [workspaceId],
+    );
+    return { live: row!.live, firstEndsInMs: row!.first_ends_in_ms };
+  }
+
   /** Keeps a listener until `until` (its stream is open, or just closed); false when it has ended. */
   async extendListener(workspaceId: string, id: string, until: Date): Promise<boolean> {
     // A bare UPDATE answers [rows, count] through TypeORM.

@@ -35,18 +35,15 @@ export async function floodFor(
   return statuses;
 }
 
-/** The spec's body of a request over a quota, whose message names `whose` ("this session"). */
-export const quotaRefusalBody = (whose: string) => ({
+/** The spec's body of a 429 refusal by the limit `customCode`, whose message contains `says`. */
+export const rateLimitBody = (customCode: string, says: string) => ({
   error: {
     kind: 'rate_limit',
     retryable: true,
-    issues: [
-      {
-        code: 'rate_limit',
-        path: [],
-        message: expect.stringContaining(`Too many requests for ${whose}`),
-        customCode: 'requestQuotaExceeded',
-      },
-    ],
+    issues: [{ code: 'rate_limit', path: [], message: expect.stringContaining(says), customCode }],
   },
 });
+
+/** The spec's body of a request over a quota, whose message names `whose` ("this session"). */
+export const quotaRefusalBody = (whose: string) =>
+  rateLimitBody('requestQuotaExceeded', `Too many requests for ${whose}`);

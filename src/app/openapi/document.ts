@@ -297,16 +297,20 @@ function restRefusals(
       customCodes,
     };
   }
+  const own429 = spec.refusals?.[429] ?? [];
   refusals[429] = {
     description:
       `rate_limit: over the request quota of the API key (or OAuth connection) or of its workspace ` +
       `(customCode requestQuotaExceeded; every answer carries RateLimit-Policy and RateLimit), ` +
       `too many keys that are not valid from the client's address (customCode apiKeyThrottled, ` +
-      `decided before the key is looked up, whatever key is sent), or ` +
-      `"${BUSY_MESSAGE}" (no customCode). Wait for Retry-After seconds.`,
+      `decided before the key is looked up, whatever key is sent), ` +
+      (own429.length
+        ? `this operation's own bound (customCode ${own429.join(', ')}: see its description), `
+        : '') +
+      `or "${BUSY_MESSAGE}" (no customCode). Wait for Retry-After seconds.`,
     schema: refusalSchema,
     retryAfter: true,
-    customCodes: ['requestQuotaExceeded', 'apiKeyThrottled'],
+    customCodes: ['requestQuotaExceeded', 'apiKeyThrottled', ...own429],
   };
   return refusals;
 }

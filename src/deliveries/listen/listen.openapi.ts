@@ -10,7 +10,7 @@ export const LISTEN_OPERATIONS: OperationSpec[] = [
     operationId: 'listen',
     summary: 'Stream deliveries (listen)',
     description:
-      "Needs Create on API & Webhooks. Opens a `listen` session, a temporary endpoint of the key's workspace whose deliveries are built, signed, logged and counted as a webhook's, and answers a `text/event-stream`: `session` (`{ sessionId, events, secret }`, the secret only for a new session), then `delivery` events (`id:` the delivery id; `{ deliveryId, headers, body }`, the request as a webhook gets it), `resumed` after a resumed stream caught up, and `heartbeat` every 15 s. `session` resumes your own session within 60 s of its stream closing; refusals come before the stream opens. See docs/listen.md.",
+      "Needs Create on API & Webhooks. Opens a `listen` session, a temporary endpoint of the key's workspace whose deliveries are built, signed, logged and counted as a webhook's, and answers a `text/event-stream`: `session` (`{ sessionId, events, secret }`, the secret only for a new session), then `delivery` events (`id:` the delivery id; `{ deliveryId, headers, body }`, the request as a webhook gets it), `resumed` after a resumed stream caught up, and `heartbeat` every 15 s. `session` resumes your own session within 60 s of its stream closing; refusals come before the stream opens. A workspace holds at most `LISTEN_SESSIONS_PER_WORKSPACE` sessions at once (10 by default), open streams and those within their 60 s to resume; opening one more answers 429 `listenSessionLimit` with `Retry-After` and creates nothing, while resuming your own still works. See docs/listen.md.",
     tag: 'Webhooks',
     query: listenQuery,
     queryDescriptions: {
@@ -21,6 +21,7 @@ export const LISTEN_OPERATIONS: OperationSpec[] = [
     refusals: {
       400: ['webhookEventUnknown', 'webhookEventRetired', 'webhookEventsRequired'],
       404: ['listenSessionNotFound'],
+      429: ['listenSessionLimit'],
     },
   },
   {

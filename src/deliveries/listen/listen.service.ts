@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { DataSource } from 'typeorm';
-import { AppError, notFoundError } from '../../shared/app-error';
+import { AppError, notFoundError, rateLimitError } from '../../shared/app-error';
 import { WEBHOOK_EVENTS } from '../../shared/events/event-catalog';
 import { LISTEN_HEARTBEAT_MS, LISTEN_RESUME_GRACE_MS } from '../../shared/limits';
 import type { Actor } from '../../identity/actor';
@@ -17,6 +17,19 @@ import { ListenerSendsRepository, type LocalAnswer } from './listener-sends.repo
 
 export const listenSessionNotFound = () =>
   notFoundError('No listen session of yours has this id, or it has ended.', 'listenSessionNotFound');
+
+/**
+ * 429 at the workspace's bound of sessions (docs/listen.md#how-many-sessions-at-once): a place frees
+ * when a session ends, so `Retry-After` is the soonest one can, were its stream to close now.
+ */
+export const listenSessionLimit = (limit: number, firstEndsInMs: number | null) =>
+  rateLimitError(
+    `This workspace holds ${limit} listen ${limit === 1 ? 'session' : 'sessions'}, the most it may at once ` +
+      `(open streams, and those closed within the last ${LISTEN_RESUME_GRACE_MS / 1000} s, which can still resume). ` +
+      'End one (Ctrl-C in its terminal) and try again once its place is free.',
+    Math.max(1, Math.ceil((firstEndsInMs ?? LISTEN_RESUME_GRACE_MS) / 1000)),
+    'listenSessionLimit',
+  );
 
 /** What the stream's first event says: the session, and its secret when the session is new (shown once). */
 export interface OpenedSession {
@@ -47,6 +60,8 @@ export class ListenService {
       hub: ListenerHub;
       retryNow: RetryNowService;
       logger: Logger;
+      /** LISTEN_SESSIONS_PER_WORKSPACE: sessions one workspace may hold at once. */
+      sessionsPerWorkspace: number;
     },
   ) {}
 
@@ -56,19 +71,27 @@ export class ListenService {
 
   /**
    * A new session receiving `events` (checked as a webhook's are; every event of the catalog when
-   * not given), with a secret of its own.
+   * not given), with a secret of its own; refused, with nothing written, when the workspace holds
+   * its bound of sessions already.
    */
   async open(actor: Actor, events: string[] = [...WEBHOOK_EVENTS]): Promise<OpenedSession> {
     assertApiRight(actor, 'apiCreate');
     const checked = checkWebhookEvents(events);
     const secret = generatedSecret();
     const sessionId = randomUUID();
-    await this.repository().openListener(actor.workspace.id, {
-      id: sessionId,
-      ownerUserId: actor.user.id,
-      events: checked,
-      secret,
-      until: graceEnd(),
+    const workspaceId = actor.workspace.id;
+    const limit = this.deps.sessionsPerWorkspace;
+    await this.deps.dataSource.transaction(async (manager) => {
+      const listeners = this.repository().in(manager);
+      const { live, firstEndsInMs } = await listeners.countListenersForOpen(workspaceId);
+      if (live >= limit) throw listenSessionLimit(limit, firstEndsInMs);
+      await listeners.openListener(workspaceId, {
+        id: sessionId,
+        ownerUserId: actor.user.id,
+        events: checked,
+        secret,
+        until: graceEnd(),
+      });
     });
     return { sessionId, events: checked, secret };
   }

@@ -8,7 +8,7 @@ import { z } from 'zod';
  */
 
 export type HttpMethod = 'get' | 'post' | 'patch' | 'delete';
-export type RefusalStatus = 400 | 403 | 404 | 409;
+export type RefusalStatus = 400 | 403 | 404 | 409 | 429;
 export type Tag =
   'Meta' | 'Identity' | 'Record model' | 'Records' | 'Webhooks' | 'Events' | 'Messaging' | 'MCP';
 
