@@ -44,6 +44,8 @@ const SIZES = (
   .sort((a, b) => a - b);
 const OUTPUT = resolve(BENCH_ROOT, process.env.BENCH_OUTPUT ?? 'BENCHMARKS.md');
 const RARE_URL = 'https://rare-receiver.example.net/hooks/crm';
+/** The revision measured: read when the run starts (it was built just before), not when it ends. */
+const REVISION = revisionOf(PROJECT_ROOT);
 
 const began = wallMs();
 const log = (message: string) =>
@@ -221,19 +223,10 @@ function render(results: SizeResult[], m: ReturnType<typeof machine>): string {
   rows.push(['VACUUM deliveries after the writes', ...results.map((result) => ms(result.vacuumMs))]);
   rows.push(['deliveries + attempts on disk', ...results.map((result) => result.tableBytes)]);
   rows.push(['per delivery: deliveries table + its indexes', ...results.map((result) => result.perDelivery)]);
-  let revision = 'unknown';
-  try {
-    revision = execFileSync('git', ['rev-parse', '--short', 'HEAD'], {
-      cwd: PROJECT_ROOT,
-      encoding: 'utf8',
-    }).trim();
-  } catch {
-    // not a checkout
-  }
   return [
     LOG_HEADING,
     '',
-    `\`npm run bench:log\` (revision ${revision}; \`BENCH_LOG_ROWS=${num(results.at(-1)?.size ?? 0, 0).replace(/,/g, '')}\`): one ` +
+    `\`npm run bench:log\` (revision ${REVISION}; \`BENCH_LOG_ROWS=${num(results.at(-1)?.size ?? 0, 0).replace(/,/g, '')}\`): one ` +
       `workspace's delivery log grown to each size (bench/log/seed.ts: five webhooks in turn; 55 % record.created, ` +
       `40 % record.updated, four messaging events at 1 % and four rarer; 1.5 % failed, retrying and pending ` +
       `among the newest; created over 30 days in creation order; indexes rebuilt after the load), each read ` +
@@ -246,3 +239,11 @@ function render(results: SizeResult[], m: ReturnType<typeof machine>): string {
 }
 
 runMain(main);
+
+function revisionOf(root: string): string {
+  try {
+    return execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: root, encoding: 'utf8' }).trim();
+  } catch {
+    return 'unknown'; // not a checkout
+  }
+}
