@@ -16,19 +16,22 @@ import { WebClient } from '../helpers/web-client';
 /**
  * What an assistant loads into every chat: each tool's name, title, description, inputSchema and
  * annotations (the clients we know give the model no outputSchema). Issue 27 asks for 25 KB: read
- * as 25,000 bytes, the stricter reading (19,092 bytes on a default connection, 7,643 read-only).
+ * as 25,000 bytes, the stricter reading (18,439 bytes on a default connection, 7,482 read-only).
  */
 const CONTEXT_MAX_BYTES = 25_000;
 /**
  * The whole tools/list answer, output schemas included. Issue 27 asks for 25 KB; 108 KB before it.
  * A read-only connection's list (the record reads and manage_webhooks' reads as tools of their own)
- * meets it: 23,237 bytes.
+ * meets it: 23,175 bytes.
  */
 const READ_ONLY_TOOLS_LIST_MAX_BYTES = 25_000;
 /**
- * A default connection's list does not: 30,812 bytes, of which manage_webhooks is 23,045 (input 12,043,
- * output 10,483). It was 73,773 with the read-only twins listed beside it and descriptions in the
- * output schemas. What reaching 25,000 would cost is in docs/api.md; this bound makes growth a decision.
+ * A default connection's list does not: 29,601 bytes, of which manage_webhooks is 21,976 (input 11,607,
+ * output 9,980). It was 73,773 with the read-only twins listed beside it and descriptions in the
+ * output schemas, and 30,980 before issue 35 took back what output schemas said twice (docs/api.md):
+ * the 1,399 bytes left let a field be added without a seventh edit (a plain text field adds about
+ * 115 bytes and its description). What reaching 25,000 would cost is in docs/api.md; this bound
+ * makes growth a decision.
  */
 const TOOLS_LIST_MAX_BYTES = 31_000;
 
@@ -257,6 +260,9 @@ describe('MCP tools/list', () => {
     const manage = tools.find((tool) => tool.name === 'manage_webhooks')!.outputSchema as Schema;
     expect(Object.keys(manage.definitions)).toEqual(expect.arrayContaining(['Webhook', 'Delivery']));
     expect(manage.anyOf).toContainEqual({ $ref: '#/definitions/Webhook' });
+    // get_delivery's Event Details is a delivery and more: a delivery's properties are written once.
+    expect(JSON.stringify(manage).match(/"temporalUrl":\{/g)).toHaveLength(1);
+    expect(manage.definitions.Delivery.allOf[0]).toEqual({ $ref: '#/definitions/DeliveryOrEventDetails' });
   });
 
   it('still refuses a malformed id with the spec’s error body, and says which tool gives ids', async () => {

@@ -1,5 +1,6 @@
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
-import { NAME_KEY, withDefinitions } from './definitions';
+import { withDefinitions } from './definitions';
+import { NAME_KEY } from './subschemas';
 
 const window = {
   type: 'object',

@@ -6,7 +6,7 @@ import { MODEL_COMPONENTS } from '../../record-model/model.openapi';
 import { RECORD_COMPONENTS } from '../../records/records.openapi';
 import { WEBHOOK_COMPONENTS } from '../../webhooks/webhooks.openapi';
 import type { JsonSchema } from './json-schema';
-import { NAME_KEY } from './definitions';
+import { NAME_KEY } from './subschemas';
 
 /**
  * The names of shared definitions in an outputSchema: those of the OpenAPI components, so both

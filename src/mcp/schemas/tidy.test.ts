@@ -1,3 +1,4 @@
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import { z } from 'zod';
 import { tidySchema } from './tidy';
 
@@ -73,7 +74,7 @@ describe('tidySchema', () => {
         description: { type: ['string', 'null'] },
         endpoint: {
           type: ['object', 'null'],
-          properties: { state: { type: 'string', enum: ['healthy', 'failing'] } },
+          properties: { state: { enum: ['healthy', 'failing'] } },
           required: ['state'],
           additionalProperties: false,
         },
@@ -83,5 +84,59 @@ describe('tidySchema', () => {
     });
     // Inputs keep theirs: the model reads them.
     expect(tidySchema(json, { mergeNullable: true }).description).toBe('A webhook.');
+  });
+
+  it('for validation only, leaves out what the rest of the schema implies, and validates as before with the SDK client’s Ajv', () => {
+    const schema = z.object({
+      status: z.enum(['running', 'completed']),
+      builtin: z.enum(['contact', 'deal']).nullable(),
+      deleted: z.literal(true),
+      attempt: z.literal(3),
+      payload: z.record(z.string(), z.unknown()),
+      element: z.union([z.object({ recordId: z.string() }), z.object({ entityId: z.string() })]).nullable(),
+    });
+    const json = z.toJSONSchema(schema, { io: 'output', target: 'draft-7' }) as Record<string, unknown>;
+    const sut = tidySchema(json, { mergeNullable: true, validationOnly: true });
+    expect(sut.properties).toMatchObject({
+      status: { enum: ['running', 'completed'] },
+      builtin: { enum: ['contact', 'deal', null] },
+      deleted: { const: true },
+      attempt: { const: 3 },
+      payload: { type: 'object' },
+    });
+    for (const name of ['status', 'builtin', 'deleted', 'attempt'])
+      expect(sut.properties![name]).not.toHaveProperty('type');
+    expect(sut.properties!.payload).not.toHaveProperty('additionalProperties');
+    expect(sut.properties!.element!.anyOf).toEqual([
+      expect.objectContaining({ required: ['recordId'] }),
+      expect.objectContaining({ required: ['entityId'] }),
+      { type: 'null' },
+    ]);
+    // A type some of the values do not have stays: it refuses them.
+    const kept = tidySchema(
+      { type: 'integer', enum: [1, 2.5] },
+      { mergeNullable: true, validationOnly: true },
+    );
+    expect(kept).toEqual({ type: 'integer', enum: [1, 2.5] });
+
+    const validator = new AjvJsonSchemaValidator();
+    const [tidied, original] = [sut, json].map((each) => validator.getValidator(each));
+    const valid = { status: 'running', builtin: null, deleted: true, attempt: 3, payload: {}, element: null };
+    for (const value of [
+      valid,
+      { ...valid, builtin: 'deal', element: { recordId: 'r' }, payload: { any: [1] } },
+      { ...valid, status: 'failed' },
+      { ...valid, status: null },
+      { ...valid, builtin: 'task' },
+      { ...valid, builtin: 1 },
+      { ...valid, deleted: false },
+      { ...valid, attempt: '3' },
+      { ...valid, payload: [] },
+      { ...valid, element: { recordId: 'r', entityId: 'e' } },
+      { ...valid, element: 'r' },
+    ]) {
+      expect([value, tidied!(value).valid]).toEqual([value, original!(value).valid]);
+    }
+    expect(tidied!(valid).valid).toBe(true);
   });
 });

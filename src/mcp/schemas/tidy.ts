@@ -28,7 +28,9 @@ const DATA_KEYWORDS: ReadonlySet<string> = new Set(['enum', 'const', 'required',
  * - with `validationOnly` (output schemas): descriptions. An output schema is what a client checks
  *   `structuredContent` against, sent in every tools/list; what each field means is said once, in
  *   the OpenAPI document and docs/api.md. `additionalProperties: false` stays: an answer with a field
- *   its view does not have (a secret) fails the client's check.
+ *   its view does not have (a secret) fails the client's check. Also what the rest of a node
+ *   already says (`withoutImplied`), and a nullable enum is one enum with `null` among its values.
+ *   Inputs keep them: a model reads them there, and tool APIs convert them, as zod writes them.
  */
 export function tidySchema(
   schema: JsonSchema,
@@ -46,6 +48,7 @@ export function tidySchema(
       if (key === 'propertyNames' && isStringType(value)) continue;
       out[key] = DATA_KEYWORDS.has(key) ? value : key === 'properties' ? tidyEach(value, tidy) : tidy(value);
     }
+    if (options.validationOnly) out = withoutImplied(out);
     if (options.mergeNullable) out = mergedNullable(out);
     return out;
   };
@@ -65,11 +68,50 @@ const isSafeIntegerBound = (value: unknown) =>
 const isStringType = (value: unknown) =>
   typeof value === 'object' && value !== null && JSON.stringify(value) === '{"type":"string"}';
 
+/**
+ * For validation only, keywords that say what the node already says (each accepts the same values
+ * without them): `type` beside an `enum` or `const` whose values are all of that type;
+ * `additionalProperties: {}` (any is the default); an `anyOf` branch that is only another `anyOf`
+ * (its branches are the outer one's).
+ */
+function withoutImplied(schema: JsonSchema): JsonSchema {
+  const values = Array.isArray(schema.enum) ? schema.enum : 'const' in schema ? [schema.const] : undefined;
+  const types = Array.isArray(schema.type) ? schema.type : [schema.type];
+  const typeImplied = values?.every((value) => types.some((type) => isOfType(value, type)));
+  const out: JsonSchema = {};
+  for (const [key, value] of Object.entries(schema)) {
+    if (key === 'type' && typeImplied) continue;
+    if (key === 'additionalProperties' && isEmptyObject(value)) continue;
+    out[key] = key === 'anyOf' && Array.isArray(value) ? value.flatMap(branchesOf) : value;
+  }
+  return out;
+}
+
+const branchesOf = (branch: unknown): unknown[] =>
+  branch &&
+  typeof branch === 'object' &&
+  Object.keys(branch).length === 1 &&
+  Array.isArray((branch as JsonSchema).anyOf)
+    ? ((branch as JsonSchema).anyOf as unknown[])
+    : [branch];
+
+const isEmptyObject = (value: unknown) =>
+  typeof value === 'object' && value !== null && !Array.isArray(value) && Object.keys(value).length === 0;
+
+function isOfType(value: unknown, type: unknown): boolean {
+  if (type === 'null') return value === null;
+  if (type === 'integer') return Number.isInteger(value);
+  return ['string', 'number', 'boolean'].includes(String(type)) && typeof value === type;
+}
+
 function mergedNullable(schema: JsonSchema): JsonSchema {
   const { anyOf, ...rest } = schema;
   if (!Array.isArray(anyOf) || anyOf.length !== 2) return schema;
   const nullAt = anyOf.findIndex((branch) => JSON.stringify(branch) === '{"type":"null"}');
   const other = anyOf[1 - nullAt] as JsonSchema | undefined;
+  if (nullAt >= 0 && other && Array.isArray(other.enum) && Object.keys(other).length === 1) {
+    return { enum: [...other.enum, null], ...rest };
+  }
   if (nullAt < 0 || !other || typeof other.type !== 'string') return schema;
   if (['description', 'enum', 'const', '$ref'].some((key) => key in other)) return schema;
   if (Object.keys(rest).some((key) => key in other)) return schema;

@@ -135,7 +135,7 @@ export function recordTools(deps: { dataSource: DataSource; records: RecordsServ
           .optional()
           .describe(`All must match. ${FIELD_BY_ID_OR_NAME}`),
         trashed: z.boolean().optional().describe('List the Trash instead of active records.'),
-        limit: listRecordsQuery.shape.limit.describe('Page size, 1 to 200 (default 50).'),
+        limit: listRecordsQuery.shape.limit.describe('Page size.'),
         cursor: listRecordsQuery.shape.cursor.describe(
           'The cursor the previous page named, for the next one.',
         ),

@@ -96,7 +96,7 @@ export const rotateSecretInputs = {
 };
 export const deliveryId = z.uuid().describe('The delivery id (from list_deliveries).');
 
-const limit = <Limit extends z.ZodType>(schema: Limit) => schema.describe('Page size (default 50).');
+const limit = <Limit extends z.ZodType>(schema: Limit) => schema.describe('Page size.');
 const cursor = <Cursor extends z.ZodType>(schema: Cursor) =>
   schema.describe('nextCursor of the previous page.');
 const from = 'A date: from 00:00 UTC.';
