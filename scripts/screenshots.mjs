@@ -4,7 +4,8 @@
 // now), the Dashboard's webhook health and chart, the Webhooks list with each webhook's health word,
 // a webhook's Health dialog, "Resend failed since…" with its preview, the lists as cards on a 390 px
 // phone and a last row's ⋯ menu opening upward, a webhook the service disabled (its 410) with why and
-// since when, the Notices bell's panel, and `npm run cli -- listen`'s output rendered as a terminal,
+// since when, the Notices bell's panel, the webhook dialog's rate limit (deliveries per second), and
+// `npm run cli -- listen`'s output rendered as a terminal,
 // taken by a real headless Chromium of the real app, so anyone can look without setting anything up.
 //
 // It starts the embedded stack exactly as `npm start` does (the built dist/src/main.js: PostgreSQL,
@@ -398,6 +399,12 @@ async function main() {
     await page.getByTestId('webhook-event-sample-body').waitFor();
     await updated.evaluate((element) => element.scrollIntoView({ block: 'start' }));
     await shoot('webhook-event-sample', false);
+    // The rate limit (issue 37): a number of deliveries per second, with what waits for it.
+    await page.getByTestId('webhook-event-sample-close').click();
+    const rateLimit = page.getByTestId('webhook-dialog').getByTestId('webhook-rate-limit');
+    await rateLimit.fill('20');
+    await rateLimit.evaluate((element) => element.closest('label').scrollIntoView({ block: 'center' }));
+    await shoot('webhook-rate-limit', false);
     await page.goto(`${stack.baseUrl}/api-reference`);
     const event = page.locator('[data-testid=api-event][data-event="record.created"]');
     await event.getByTestId('api-example').locator('summary').click();

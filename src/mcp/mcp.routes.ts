@@ -1,15 +1,31 @@
 import Router from '@koa/router';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { Context } from 'koa';
 import type { DataSource } from 'typeorm';
 import { ApiKeyRefusedError, type ApiKeyAuthenticator } from '../api-keys/api-key-auth';
 import { OAuthTokenRefusedError, bearerToken, type OAuthTokenAuthenticator } from '../oauth/oauth-token-auth';
 import { wwwAuthenticate } from '../oauth/protected-resource';
-import { createMcpServer } from './mcp-server';
 import type { McpActor, McpTool } from './mcp-tool';
 import { batchRefusal, parseReadOnlyHeader, READ_ONLY_HEADER, toolsForConnection } from './mcp-tools';
 import type { FairShare } from '../http/quotas/fair-share';
 import type { QuotaVerdict } from '../http/quotas/request-quotas';
+
+type McpServerSide = typeof import('./mcp-server') &
+  typeof import('@modelcontextprotocol/sdk/server/streamableHttp.js');
+let serverSide: McpServerSide | undefined;
+
+/**
+ * The MCP SDK's server and transport, loaded at the first MCP request rather than with the app:
+ * with their JSON Schema validator they cost about 0.15 s of CPU to load (CONTRIBUTING.md, "Where
+ * a file's CPU goes"), which a process or a test that serves no MCP request need not spend.
+ */
+function mcpServerSide(): McpServerSide {
+  /* eslint-disable @typescript-eslint/no-require-imports -- a deferred load, see above */
+  return (serverSide ??= {
+    ...(require('./mcp-server') as typeof import('./mcp-server')),
+    ...(require('@modelcontextprotocol/sdk/server/streamableHttp.js') as typeof import('@modelcontextprotocol/sdk/server/streamableHttp.js')),
+  });
+  /* eslint-enable @typescript-eslint/no-require-imports */
+}
 
 /**
  * `POST /api/v1/mcp`: MCP over Streamable HTTP, stateless, JSON responses. The caller is checked
@@ -81,6 +97,7 @@ export function mcpRoutes(deps: {
       throw verdict.refusal;
     const serve = async () => {
       if (batch) return refuseRequest(ctx, batch);
+      const { createMcpServer, StreamableHTTPServerTransport } = mcpServerSide();
       const server = createMcpServer(actor, readOnly ? toolsets.readOnly : toolsets.default, {
         dataSource: deps.dataSource,
         log: ctx.state.log,

@@ -1,13 +1,7 @@
 import { createTraceState } from '@opentelemetry/api';
 import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import type { ClientInterceptors } from '@temporalio/client';
-import {
-  OpenTelemetryActivityInboundInterceptor,
-  OpenTelemetryActivityOutboundInterceptor,
-  OpenTelemetryWorkflowClientInterceptor,
-  type OpenTelemetrySinks,
-  type SerializableSpan,
-} from '@temporalio/interceptors-opentelemetry';
+import type { OpenTelemetrySinks, SerializableSpan } from '@temporalio/interceptors-opentelemetry';
 import type { InjectedSinks, WorkerInterceptors } from '@temporalio/worker';
 import { currentTracing, type Tracing } from '../tracing/tracing';
 
@@ -20,14 +14,29 @@ import { currentTracing, type Tracing } from '../tracing/tracing';
 export const WORKFLOW_TRACING_MODULE =
   require.resolve('@temporalio/interceptors-opentelemetry/lib/workflow-interceptors');
 
+type TemporalInterceptors = typeof import('@temporalio/interceptors-opentelemetry');
+
+/**
+ * The interceptors' package, loaded only while tracing is on: with its own OpenTelemetry SDK it
+ * costs about 0.1 s of CPU to load (CONTRIBUTING.md, "Where a file's CPU goes"), and most processes
+ * do not trace.
+ */
+function temporalInterceptors(): TemporalInterceptors {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- a deferred load, see above
+  return require('@temporalio/interceptors-opentelemetry') as TemporalInterceptors;
+}
+
 /** The client's interceptors: with tracing on, a workflow start is a span whose context travels in the start's headers. */
 export function tracingClientInterceptors(): ClientInterceptors | undefined {
-  return currentTracing() ? { workflow: [new OpenTelemetryWorkflowClientInterceptor()] } : undefined;
+  if (!currentTracing()) return undefined;
+  return { workflow: [new (temporalInterceptors().OpenTelemetryWorkflowClientInterceptor)()] };
 }
 
 /** A worker's activity interceptors (each activity a span, child of the workflow's) while tracing is on. */
 export function tracingActivityInterceptors(): WorkerInterceptors['activity'] {
   if (!currentTracing()) return [];
+  const { OpenTelemetryActivityInboundInterceptor, OpenTelemetryActivityOutboundInterceptor } =
+    temporalInterceptors();
   return [
     (ctx) => ({
       inbound: new OpenTelemetryActivityInboundInterceptor(ctx),

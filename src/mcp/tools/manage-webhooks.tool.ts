@@ -13,12 +13,8 @@ import { resendBatchActions } from './resend-batch-actions';
 import type { WebhookAction } from './webhook-action';
 import { webhookActions } from './webhook-actions';
 
-/**
- * `manage_webhooks` (docs/api.md#mcp-post-apiv1mcp: actions create, list_deliveries,
- * resend_delivery, …), one input shape per action, and its read actions again as read-only tools
- * of their own (listed on read-only connections: mcp-tools.ts).
- */
-export function webhookTools(deps: {
+/** The services behind manage_webhooks and its read-only tools. */
+export interface WebhookToolDeps {
   dataSource: DataSource;
   webhooks: WebhooksService;
   deliveries: DeliveriesService;
@@ -26,7 +22,14 @@ export function webhookTools(deps: {
   testEvents: TestEventsService;
   resendBatches: ResendBatchesService;
   notices: NoticesService;
-}): McpTool[] {
+}
+
+/**
+ * `manage_webhooks` (docs/api.md#mcp-post-apiv1mcp: actions create, list_deliveries,
+ * resend_delivery, …), one input shape per action, and its read actions again as read-only tools
+ * of their own (listed on read-only connections: mcp-tools.ts).
+ */
+export function webhookTools(deps: WebhookToolDeps): McpTool[] {
   const actions = [
     ...webhookActions(deps.webhooks),
     ...deliveryActions(deps),

@@ -1,7 +1,8 @@
 // A modal dialog: overlay, title, body and actions; Escape and the close button call onClose. Tab
 // and Shift+Tab cycle inside it, and closing gives focus back to what had it (the button that opened it).
-// DialogActions is every dialog's footer, SubmitButton every form's primary button.
-import { useEffect, useId, useRef, type ReactNode } from 'react';
+// DialogActions is every dialog's footer, SubmitButton every form's primary button, LinkButton every
+// secondary action that reads as a link (Remove, All/None, Dismiss).
+import { useEffect, useId, useRef, type ButtonHTMLAttributes, type ReactNode } from 'react';
 import { useSubmit } from '../hooks/useSubmit';
 
 type DialogProps = {
@@ -223,6 +224,24 @@ export function DangerButton({
     >
       {label}
     </button>
+  );
+}
+
+type LinkButtonProps = Omit<ButtonHTMLAttributes<HTMLButtonElement>, 'type' | 'className'> & {
+  /** Beside a field or in a list, in the small text of hints. */
+  small?: boolean;
+  testId: string;
+};
+
+/** A button that looks like a link, for an action beside text; it never submits a form. */
+export function LinkButton({ small, testId, ...button }: LinkButtonProps) {
+  return (
+    <button
+      type="button"
+      className={small ? 'link-button small' : 'link-button'}
+      data-testid={testId}
+      {...button}
+    />
   );
 }
 

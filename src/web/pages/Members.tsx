@@ -1,10 +1,12 @@
 // Settings → Members (Admin only): who belongs to the workspace, their role and status, and the
 // pending invitations. A person joins only by accepting the invitation mailed to their address
 // (issue 34): the Admin invites, nobody is added at once.
-import { useCallback, useEffect, useState, type FormEvent } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import { api, errorMessage, type Invitation, type Member, type MemberStatus, type Role } from '../api';
-import { ConfirmDialog, Dialog, DialogActions, ErrorMessage, SubmitButton } from '../components/Dialog';
-import { ItemsTable, ListTable } from '../components/ListParts';
+import { ConfirmDialog, DangerButton, ErrorMessage, SubmitButton } from '../components/Dialog';
+import { ItemsTable } from '../components/ListParts';
+import { InviteMemberDialog, RoleSelect } from '../components/members/InviteMemberDialog';
+import { PendingInvitations } from '../components/members/PendingInvitations';
 import { PageHeader } from '../components/PageHeader';
 import { DateTime } from '../format';
 import { useSession, useSessionContext } from '../session';
@@ -77,18 +79,13 @@ export function MembersPage() {
             </td>
             <td data-testid="member-email">{member.email}</td>
             <td>
-              <select
+              <RoleSelect
+                roles={roles}
                 aria-label={`Role of ${member.email}`}
                 value={member.roleId}
-                onChange={(event) => void update(member, { roleId: event.target.value })}
-                data-testid="member-role"
-              >
-                {roles.map((role) => (
-                  <option key={role.id} value={role.id}>
-                    {role.name}
-                  </option>
-                ))}
-              </select>
+                onChange={(roleId) => void update(member, { roleId })}
+                testId="member-role"
+              />
             </td>
             <td>
               <select
@@ -105,14 +102,7 @@ export function MembersPage() {
               <DateTime value={member.createdAt} />
             </td>
             <td className="cell-actions">
-              <button
-                type="button"
-                className="button button-small button-danger-outline"
-                onClick={() => setRemoving(member)}
-                data-testid="member-remove"
-              >
-                Remove
-              </button>
+              <DangerButton small label="Remove" onClick={() => setRemoving(member)} testId="member-remove" />
             </td>
           </tr>
         )}
@@ -150,127 +140,6 @@ export function MembersPage() {
         />
       ) : null}
     </section>
-  );
-}
-
-/** The workspace's pending invitations (not accepted, not expired), each revocable. */
-function PendingInvitations({
-  invitations,
-  error,
-  onRevoke,
-}: {
-  invitations: Invitation[] | undefined;
-  error: string | undefined;
-  onRevoke: (invitation: Invitation) => void;
-}) {
-  if (invitations === undefined) return null;
-  return (
-    <section data-testid="invitations">
-      <h2>Pending invitations</h2>
-      <p className="hint">
-        An invited person joins only by opening the link mailed to the address (7 days), signed in with that
-        address or creating an account by the link. Revoking stops the link at once.
-      </p>
-      <ErrorMessage message={error} />
-      {invitations.length > 0 ? (
-        <ListTable
-          className="table"
-          testId="invitations-table"
-          columns={['Email', 'Role', 'Invited by', 'Expires']}
-          actions
-        >
-          {invitations.map((invitation) => (
-            <tr key={invitation.id} data-testid="invitation-row" data-email={invitation.email}>
-              <td>{invitation.email}</td>
-              <td>{invitation.roleName}</td>
-              <td>{invitation.invitedBy ?? '—'}</td>
-              <td>
-                <DateTime value={invitation.expiresAt} />
-              </td>
-              <td className="cell-actions">
-                <button
-                  type="button"
-                  className="button button-small button-danger-outline"
-                  data-testid="invitation-revoke"
-                  onClick={() => onRevoke(invitation)}
-                >
-                  Revoke
-                </button>
-              </td>
-            </tr>
-          ))}
-        </ListTable>
-      ) : (
-        <p data-testid="invitations-empty">No pending invitations.</p>
-      )}
-    </section>
-  );
-}
-
-function InviteMemberDialog({
-  roles,
-  onClose,
-  onInvited,
-}: {
-  roles: Role[];
-  onClose: () => void;
-  onInvited: () => void;
-}) {
-  const defaultRole = roles.find((role) => role.builtin === 'member') ?? roles.find((role) => !role.isAdmin);
-  const [email, setEmail] = useState('');
-  const [roleId, setRoleId] = useState(defaultRole?.id ?? roles[0]?.id ?? '');
-  const { busy, error, run } = useSubmit();
-
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    void run(async () => {
-      await api.invite({ email: email.trim(), roleId });
-      onInvited();
-    });
-  };
-
-  return (
-    <Dialog title="Invite member" onClose={onClose} testId="invite-member-dialog">
-      <form className="form" onSubmit={submit}>
-        <label>
-          Email
-          <input
-            required
-            type="email"
-            value={email}
-            onChange={(event) => setEmail(event.target.value)}
-            data-testid="invite-email"
-          />
-        </label>
-        <label>
-          Role
-          <select
-            required
-            value={roleId}
-            onChange={(event) => setRoleId(event.target.value)}
-            data-testid="invite-role"
-          >
-            {roles.map((role) => (
-              <option key={role.id} value={role.id}>
-                {role.name}
-              </option>
-            ))}
-          </select>
-        </label>
-        <p className="hint">
-          The person gets an e-mail with a link and joins when they accept it: signed in with this address, or
-          by creating an account with a name and password of their own.
-        </p>
-        <ErrorMessage message={error} />
-        <DialogActions
-          onCancel={onClose}
-          label="Send invitation"
-          busyLabel="Inviting…"
-          busy={busy}
-          testId="invite-submit"
-        />
-      </form>
-    </Dialog>
   );
 }
 

@@ -6,7 +6,7 @@ import { api, type NoticeView } from '../../api';
 import { DateTime } from '../../format';
 import { useSubmit } from '../../hooks/useSubmit';
 import { Link, useRouter } from '../../router';
-import { ErrorMessage } from '../Dialog';
+import { ErrorMessage, LinkButton } from '../Dialog';
 
 const READ_EVERY_MS = 30_000;
 
@@ -70,14 +70,9 @@ export function NoticesBell() {
                   Open Webhooks
                 </Link>
                 {' · '}
-                <button
-                  type="button"
-                  className="link-button"
-                  onClick={() => dismiss(notice)}
-                  data-testid="notice-dismiss"
-                >
+                <LinkButton onClick={() => dismiss(notice)} testId="notice-dismiss">
                   Dismiss
-                </button>
+                </LinkButton>
               </p>
             </article>
           ))}

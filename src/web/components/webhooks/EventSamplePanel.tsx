@@ -4,7 +4,7 @@ import { useEffect, useState } from 'react';
 import { errorMessage } from '../../api';
 import { describeEvent } from '../../../shared/events/event-catalog-descriptions';
 import { loadEventSamples } from '../../examples/event-samples';
-import { ErrorMessage } from '../Dialog';
+import { ErrorMessage, LinkButton } from '../Dialog';
 import { RichText } from '../OpenApi';
 
 export const EVENT_SAMPLE_PANEL_ID = 'webhook-event-sample';
@@ -37,14 +37,9 @@ export function EventSamplePanel({ event, onClose }: { event: string; onClose: (
         <strong>
           Sample payload of <code>{event}</code>
         </strong>
-        <button
-          type="button"
-          className="link-button small"
-          onClick={onClose}
-          data-testid="webhook-event-sample-close"
-        >
+        <LinkButton small onClick={onClose} testId="webhook-event-sample-close">
           Close
-        </button>
+        </LinkButton>
       </div>
       <p className="hint">
         <RichText text={describeEvent(event)} /> The body a receiver gets without a body template; ids and

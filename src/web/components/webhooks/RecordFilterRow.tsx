@@ -10,6 +10,7 @@ import {
   parseValue,
   type FilterDraft,
 } from '../../record-sources';
+import { LinkButton } from '../Dialog';
 import { IssueMessages } from './RecordSourceIssues';
 
 type Props = {
@@ -27,9 +28,9 @@ type Props = {
 export function RecordFilterRow({ filter, fields, standing, messages, readOnly, onChange, onRemove }: Props) {
   const field = fields.find((candidate) => candidate.id === filter.fieldId);
   const remove = readOnly ? null : (
-    <button type="button" className="link-button small" onClick={onRemove} data-testid="record-filter-remove">
+    <LinkButton small onClick={onRemove} testId="record-filter-remove">
       Remove
-    </button>
+    </LinkButton>
   );
   if (standing !== 'visible') {
     return (

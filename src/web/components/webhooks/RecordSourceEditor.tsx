@@ -15,6 +15,7 @@ import {
   type SourceDraft,
   type TypeFields,
 } from '../../record-sources';
+import { LinkButton } from '../Dialog';
 import { RecordFilterRow } from './RecordFilterRow';
 import { IssueMessages } from './RecordSourceIssues';
 
@@ -124,15 +125,14 @@ export function RecordSourceEditor(props: Props) {
                 .map((issue) => issue.message)}
             />
             {readOnly || !typeFields ? null : (
-              <button
-                type="button"
-                className="link-button small"
+              <LinkButton
+                small
                 disabled={source.filters.length >= QUERY_FILTERS_MAX}
                 onClick={() => change({ filters: [...source.filters, { fieldId: '', op: '', text: '' }] })}
-                data-testid="record-filter-add"
+                testId="record-filter-add"
               >
                 Add a filter
-              </button>
+              </LinkButton>
             )}
           </div>
 
@@ -174,16 +174,15 @@ export function RecordSourceEditor(props: Props) {
                   <code data-testid="record-changed-mask">{MASKED_VALUE}</code>
                 ) : null}
                 {readOnly ? null : (
-                  <button
-                    type="button"
-                    className="link-button small"
+                  <LinkButton
+                    small
                     onClick={() =>
                       change({ changedFieldIds: source.changedFieldIds.filter((_each, at) => at !== index) })
                     }
-                    data-testid="record-changed-hidden-remove"
+                    testId="record-changed-hidden-remove"
                   >
                     Remove
-                  </button>
+                  </LinkButton>
                 )}
                 <IssueMessages messages={changedMessages(fieldId, index)} />
               </div>

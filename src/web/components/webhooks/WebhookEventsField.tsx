@@ -5,6 +5,7 @@ import { useState } from 'react';
 import { describeEvent } from '../../../shared/events/event-catalog-descriptions';
 import { EVENT_GROUPS, eventLabel, isRetiredEvent } from '../../webhooks';
 import type { WebhookDraft } from '../../webhook-draft';
+import { LinkButton } from '../Dialog';
 import { RichText } from '../OpenApi';
 import { EVENT_SAMPLE_PANEL_ID, EventSamplePanel } from './EventSamplePanel';
 
@@ -44,9 +45,8 @@ export function EventsField({
                   <span className="hint">about the workspace’s other webhooks</span>
                 ) : null}
                 {readOnly ? null : (
-                  <button
-                    type="button"
-                    className="link-button small"
+                  <LinkButton
+                    small
                     onClick={() =>
                       set(
                         group.field,
@@ -55,10 +55,10 @@ export function EventsField({
                           : [...new Set([...chosen, ...group.events])],
                       )
                     }
-                    data-testid="webhook-events-all"
+                    testId="webhook-events-all"
                   >
                     {all ? 'None' : 'All'}
-                  </button>
+                  </LinkButton>
                 )}
               </div>
               {group.events.map((event) => (
@@ -81,16 +81,15 @@ export function EventsField({
                       />
                       <code>{event}</code>
                     </label>
-                    <button
-                      type="button"
-                      className="link-button small"
+                    <LinkButton
+                      small
                       aria-expanded={sampled === event}
                       aria-controls={sampled === event ? EVENT_SAMPLE_PANEL_ID : undefined}
                       onClick={() => setSampled(sampled === event ? undefined : event)}
-                      data-testid="webhook-event-sample-toggle"
+                      testId="webhook-event-sample-toggle"
                     >
                       {sampled === event ? 'Hide sample' : 'Sample'}
-                    </button>
+                    </LinkButton>
                   </div>
                   <span
                     className="hint event-description"

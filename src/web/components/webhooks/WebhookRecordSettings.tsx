@@ -11,6 +11,7 @@ import {
   type RecordSettingsDraft,
   type TypeFields,
 } from '../../record-sources';
+import { LinkButton } from '../Dialog';
 import { isRecordEvent } from '../../webhooks';
 import type { WebhookDraft } from '../../webhook-draft';
 import { RecordSourceEditor } from './RecordSourceEditor';
@@ -81,14 +82,13 @@ export function RecordSettings({
             <div className="event-group-header">
               <strong>Source {index + 1}</strong>
               {fixed ? null : (
-                <button
-                  type="button"
-                  className="link-button small"
+                <LinkButton
+                  small
                   onClick={() => setSources(sources.filter((_each, at) => at !== index))}
-                  data-testid="record-source-remove"
+                  testId="record-source-remove"
                 >
                   Remove source
-                </button>
+                </LinkButton>
               )}
             </div>
           ) : null}
