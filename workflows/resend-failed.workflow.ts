@@ -59,28 +59,53 @@ const outcomeLine = ({ delivered, failed, retrying, inFlight }: OutcomeCounts) =
   `Resent deliveries: ${delivered} delivered, ${failed} failed, ${retrying} retrying, ${inFlight} in flight.`;
 
 /**
- * "Resend failed since …": resends the batch's deliveries one after another, each under the rules
- * of a single resend as the member who asked (their role as it is now); a refusal is recorded for
- * that delivery and the batch goes on. Progress shows as the workflow's current details; the result
- * counts the resends and the refusals, and how the resent deliveries stood at the end.
+ * The patch id of resends made a few at once (issue 37): up to RESENDS_AT_ONCE steps in flight
+ * instead of one after another. Decided once, before the first step: a batch that began one after
+ * another (its history has no marker) goes on so to its end, on any worker.
+ */
+const AT_ONCE = 'resend-batch-at-once';
+
+/**
+ * How many resends of one batch are in flight at once (docs/deliveries.md#resend-failed-since-).
+ * Each step holds at most one database connection at a time, so a batch takes at most 8 of a
+ * process's pool (20 by default) and leaves the rest to deliveries; its steps are regular
+ * activities under the workspace's fairness key, so another workspace's tasks are not queued behind
+ * them. The number is in the history (the first workflow task schedules that many steps): changing
+ * it needs a new patch id.
+ */
+const RESENDS_AT_ONCE = 8;
+
+/**
+ * "Resend failed since …": resends the batch's deliveries a few at once, in the batch's order,
+ * each under the rules of a single resend as the member who asked (their role as it is now); a
+ * refusal is recorded for that delivery and the batch goes on. Progress shows as the workflow's
+ * current details; the result counts the resends and the refusals, and how the resent deliveries
+ * stood at the end.
  */
 export async function resendFailedWorkflow(input: ResendFailedInput): Promise<ResendFailedResult> {
   const tally: Tally = { resent: 0, refused: 0 };
   const total = input.deliveryIds.length;
-  for (const [position, deliveryId] of input.deliveryIds.entries()) {
-    setCurrentDetails(progress(position, total, tally));
-    const step = { batchId: input.batchId, deliveryId, position };
-    let outcome: 'resent' | 'refused';
-    try {
-      outcome = await resendBatchDelivery.executeWithOptions(
-        { summary: `resend ${deliveryId} (${position + 1} of ${total})` },
-        [step],
-      );
-    } catch (error) {
-      if (!(error instanceof ActivityFailure)) throw error;
-      outcome = await refuseBatchDelivery(step);
+  const resendAt = async (position: number) => {
+    tally[await resendStep(input, position)]++;
+  };
+  if (patched(AT_ONCE)) {
+    let next = 0;
+    let done = 0;
+    setCurrentDetails(progress(done, total, tally));
+    // Each lane takes the next step of the batch when its own ends: RESENDS_AT_ONCE in flight.
+    const lane = async () => {
+      while (next < total) {
+        await resendAt(next++);
+        setCurrentDetails(progress(++done, total, tally));
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(RESENDS_AT_ONCE, total) }, lane));
+  } else {
+    // Batches started before AT_ONCE: one after another, as they ran.
+    for (let position = 0; position < total; position++) {
+      setCurrentDetails(progress(position, total, tally));
+      await resendAt(position);
     }
-    tally[outcome]++;
   }
   await completeResendBatch({ batchId: input.batchId });
   const handled = progress(total, total, tally);
@@ -93,6 +118,21 @@ export async function resendFailedWorkflow(input: ResendFailedInput): Promise<Re
   }
   setCurrentDetails(`${handled}\n\n${outcomeLine(deliveries)}`);
   return { ...tally, deliveries };
+}
+
+/** One delivery of the batch, resent or refused; a step that cannot finish is recorded as refused. */
+async function resendStep(input: ResendFailedInput, position: number): Promise<'resent' | 'refused'> {
+  const deliveryId = input.deliveryIds[position]!;
+  const step = { batchId: input.batchId, deliveryId, position };
+  try {
+    return await resendBatchDelivery.executeWithOptions(
+      { summary: `resend ${deliveryId} (${position + 1} of ${input.deliveryIds.length})` },
+      [step],
+    );
+  } catch (error) {
+    if (!(error instanceof ActivityFailure)) throw error;
+    return refuseBatchDelivery(step);
+  }
 }
 
 /**

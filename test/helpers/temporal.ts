@@ -113,3 +113,33 @@ export function attemptsInHistory(history: temporal.api.history.v1.IHistory): Re
     return [];
   });
 }
+
+/**
+ * The most activities of `activityType` in flight at once in a history: scheduled and not closed
+ * yet (a batch's resend steps, say, to tell one after another from several at once).
+ */
+export function mostInFlight(history: temporal.api.history.v1.IHistory, activityType: string): number {
+  const open = new Set<string>();
+  let most = 0;
+  for (const event of history.events ?? []) {
+    const scheduled = event.activityTaskScheduledEventAttributes;
+    if (scheduled?.activityType?.name === activityType) open.add(String(event.eventId));
+    const closed =
+      event.activityTaskCompletedEventAttributes ??
+      event.activityTaskFailedEventAttributes ??
+      event.activityTaskTimedOutEventAttributes ??
+      event.activityTaskCanceledEventAttributes;
+    if (closed) open.delete(String(closed.scheduledEventId));
+    most = Math.max(most, open.size);
+  }
+  return most;
+}
+
+/** The ids of the `patched()` markers a history holds, in order. */
+export function patchesInHistory(history: temporal.api.history.v1.IHistory): string[] {
+  return (history.events ?? []).flatMap((event) =>
+    (event.markerRecordedEventAttributes?.details?.['patch-data']?.payloads ?? []).map(
+      (payload) => defaultPayloadConverter.fromPayload<{ id: string }>(payload).id,
+    ),
+  );
+}

@@ -1,10 +1,18 @@
 import { randomUUID } from 'node:crypto';
+import { ApplicationFailure, Context } from '@temporalio/activity';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { Worker } from '@temporalio/worker';
 import type { AttemptOutcome } from '../../src/deliveries/engine/delivery-attempts';
 import { deliveryWorkflowId } from '../../workflows/delivery.workflow';
 import { resendWorkflowId } from '../../workflows/resend-delivery.workflow';
-import { ATTEMPT_OUTCOMES, createDeliveryTimeSkippingEnv } from '../helpers/temporal';
+import { resendFailedWorkflowId } from '../../workflows/resend-failed.workflow';
+import type { BatchStep } from '../../src/deliveries/resend/resend-batch-steps';
+import {
+  ATTEMPT_OUTCOMES,
+  createDeliveryTimeSkippingEnv,
+  mostInFlight,
+  patchesInHistory,
+} from '../helpers/temporal';
 import { testWorkflowBundle } from '../helpers/workflow-bundle';
 import { tracingSinks } from '../../src/temporal/tracing';
 
@@ -13,9 +21,11 @@ import { tracingSinks } from '../../src/temporal/tracing';
  * before (a resend that failed with its delivery, a batch whose result was its tally;
  * test/fixtures/workflows/resend-before-outcomes.ts) replay on today's code without a
  * non-determinism error, and a resend whose delivery was still retrying when today's worker took
- * over completes with the delivery's outcome.
+ * over completes with the delivery's outcome. Issue 37: a batch that made its resends one after
+ * another (test/fixtures/workflows/resend-batch-one-by-one.ts) replays, and goes on so when
+ * today's worker takes it over; a batch started today makes several at once.
  */
-describe('resend workflows replay across the outcome patches (time skipping)', () => {
+describe('resend workflows replay across their patches (time skipping)', () => {
   let env: TestWorkflowEnvironment;
 
   beforeAll(async () => {
@@ -24,6 +34,7 @@ describe('resend workflows replay across the outcome patches (time skipping)', (
   afterAll(() => env?.teardown());
 
   const OLD = require.resolve('../fixtures/workflows/resend-before-outcomes');
+  const ONE_BY_ONE = require.resolve('../fixtures/workflows/resend-batch-one-by-one');
   const TODAY = require.resolve('../../workflows');
   const { retry, delivered, refused } = ATTEMPT_OUTCOMES;
 
@@ -147,5 +158,84 @@ describe('resend workflows replay across the outcome patches (time skipping)', (
     await expect(
       replayOnToday(await historyOf(resendWorkflowId(deliveryId)), resendWorkflowId(deliveryId)),
     ).resolves.toBeUndefined();
+  });
+
+  /** Batch steps that resend, except every third delivery (refused after its retries). */
+  const batchSteps = (block?: (step: BatchStep) => Promise<void>) => ({
+    resendBatchDelivery: async (step: BatchStep) => {
+      await block?.(step);
+      if (step.position % 3 === 1) throw ApplicationFailure.nonRetryable('refused', 'Scripted');
+      return 'resent' as const;
+    },
+    refuseBatchDelivery: async () => 'refused' as const,
+    completeResendBatch: async () => undefined,
+    resentDeliveryOutcomes: async () => ({ delivered: 2, failed: 0, retrying: 0, inFlight: 0 }),
+  });
+  const batchInput = (size: number) => ({
+    batchId: randomUUID(),
+    deliveryIds: Array.from({ length: size }, () => randomUUID()),
+  });
+  /** The tally of a batch of `size` whose every third step from the second is refused. */
+  const tallyOf = (size: number) => {
+    const refused = Array.from({ length: size }, (_, position) => position % 3 === 1).filter(Boolean).length;
+    return { resent: size - refused, refused };
+  };
+
+  it('replays a batch that made its resends one after another, and makes them several at once today', async () => {
+    const taskQueue = `one-by-one-${randomUUID()}`;
+    const input = batchInput(7);
+    const workflowId = resendFailedWorkflowId(input.batchId);
+    const old = await worker(ONE_BY_ONE, taskQueue, batchSteps());
+    const result = await old.runUntil(
+      env.client.workflow.execute('resendFailedWorkflow', { taskQueue, workflowId, args: [input] }),
+    );
+    expect(result).toEqual({
+      ...tallyOf(7),
+      deliveries: { delivered: 2, failed: 0, retrying: 0, inFlight: 0 },
+    });
+    const history = await historyOf(workflowId);
+    expect(mostInFlight(history, 'resendBatchDelivery')).toBe(1);
+    await expect(replayOnToday(history, workflowId)).resolves.toBeUndefined();
+
+    // Today: 20 deliveries, 8 in flight from the first workflow task on, the same tally.
+    const today = batchInput(20);
+    const todayId = resendFailedWorkflowId(today.batchId);
+    const current = await worker(TODAY, taskQueue, batchSteps());
+    const ran = await current.runUntil(
+      env.client.workflow.execute('resendFailedWorkflow', { taskQueue, workflowId: todayId, args: [today] }),
+    );
+    expect(ran).toMatchObject(tallyOf(20));
+    const todays = await historyOf(todayId);
+    expect(mostInFlight(todays, 'resendBatchDelivery')).toBe(8);
+    expect(patchesInHistory(todays)).toEqual(['resend-batch-at-once', 'resend-batch-outcomes']);
+    await expect(replayOnToday(todays, todayId)).resolves.toBeUndefined();
+  });
+
+  it('goes on one after another when today’s worker takes over a batch begun so, and the mixed history replays', async () => {
+    const taskQueue = `batch-upgrade-${randomUUID()}`;
+    const input = batchInput(6);
+    const workflowId = resendFailedWorkflowId(input.batchId);
+    // The old worker makes two steps; the third waits until the worker stops (its activity then
+    // fails as the worker's shutdown, and is retried on today's worker).
+    let third: () => void;
+    const thirdStarted = new Promise<void>((resolve) => (third = resolve));
+    const waitOnThird = async (step: BatchStep) => {
+      if (step.position < 2) return;
+      third();
+      await Context.current().cancelled;
+    };
+    const old = await worker(ONE_BY_ONE, taskQueue, batchSteps(waitOnThird), false);
+    await old.runUntil(async () => {
+      await env.client.workflow.start('resendFailedWorkflow', { taskQueue, workflowId, args: [input] });
+      await thirdStarted;
+    });
+
+    const current = await worker(TODAY, taskQueue, batchSteps());
+    const result = await current.runUntil(env.client.workflow.getHandle(workflowId).result());
+    expect(result).toMatchObject(tallyOf(6));
+    const history = await historyOf(workflowId);
+    expect(mostInFlight(history, 'resendBatchDelivery')).toBe(1);
+    expect(patchesInHistory(history)).toEqual(['resend-batch-outcomes']);
+    await expect(replayOnToday(history, workflowId)).resolves.toBeUndefined();
   });
 });

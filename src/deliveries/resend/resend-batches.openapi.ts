@@ -19,7 +19,7 @@ export const RESEND_BATCH_OPERATIONS: OperationSpec[] = [
     operationId: 'resendFailedDeliveries',
     summary: 'Resend the failed deliveries since a time',
     description:
-      `Needs Create on API & Webhooks, as a single resend. Chooses this webhook's Failed deliveries created at or after \`since\`, oldest first, at most ${RESEND_BATCH_MAX} (\`moreRemained\` says when more were left), and resends them one by one in the background, each under the rules of a single resend, acting as you with your role as it is when it runs. ` +
+      `Needs Create on API & Webhooks, as a single resend. Chooses this webhook's Failed deliveries created at or after \`since\`, oldest first, at most ${RESEND_BATCH_MAX} (\`moreRemained\` says when more were left), and resends them in the background, a few at a time in that order, each under the rules of a single resend, acting as you with your role as it is when it runs. ` +
       'A delivery with automatic retries still to come is left to them; one already resent is left too (its resend is chosen instead when it failed). ' +
       'A delivery that a single resend would refuse (a record event while you are neither the record owner nor an Admin, an event the webhook no longer subscribes to, changed record sources, a retired event) is refused in the batch, with the reason, and the others go on. ' +
       'Answers at once with the batch (`running`); follow it with `Location` (getResendBatch).',

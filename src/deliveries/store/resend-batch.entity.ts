@@ -11,7 +11,7 @@ export interface ResendRefusal {
 
 /**
  * "Resend failed since …": the Failed deliveries of one webhook chosen when it was asked for
- * (oldest first, at most RESEND_BATCH_MAX), resent one by one by a Temporal workflow as the
+ * (oldest first, at most RESEND_BATCH_MAX), resent a few at a time by a Temporal workflow as the
  * member (or API key) who asked.
  */
 @Entity({ name: 'resend_batches' })

@@ -11,6 +11,7 @@ import { RESEND_BATCH_MAX } from '../../../src/shared/limits';
 import { type resendFailedWorkflow, resendFailedWorkflowId } from '../../../workflows/resend-failed.workflow';
 import { deliveryFixture, type DeliveryFixture } from '../../helpers/delivery-fixture';
 import { eventually } from '../../helpers/eventually';
+import { mostInFlight } from '../../helpers/temporal';
 import { connectMcp } from '../../helpers/mcp';
 import { Receiver } from '../../helpers/receiver';
 import { addMemberByInvitation, WebClient } from '../../helpers/web-client';
@@ -44,12 +45,16 @@ describe('resend failed since (time skipping)', () => {
     fx.api('POST', `/webhooks/${webhookId}/resend-failed`, body, key);
   const readBatch = (webhookId: string, batchId: string, key = fx.key) =>
     fx.api('GET', `/webhooks/${webhookId}/resend-batches/${batchId}`, undefined, key);
-  const completed = async (webhookId: string, batchId: string) => {
+  const completed = async (webhookId: string, batchId: string, timeoutMs?: number) => {
     let body: any;
-    await eventually(async () => {
-      body = (await readBatch(webhookId, batchId)).body;
-      return body.status === 'completed';
-    }, `batch ${batchId} completed`);
+    await eventually(
+      async () => {
+        body = (await readBatch(webhookId, batchId)).body;
+        return body.status === 'completed';
+      },
+      `batch ${batchId} completed`,
+      timeoutMs,
+    );
     return body;
   };
   const refusal = (result: { status: number; body: any }) => [
@@ -385,6 +390,63 @@ describe('resend failed since (time skipping)', () => {
     expect(chosen).toEqual(oldest.map((row) => row.id));
     expect(chosen).not.toContain(model.id); // the newest was left for the next batch
   });
+
+  it(`makes ${RESEND_BATCH_MAX} resends several at once, each once, with their tally and refusals`, async () => {
+    const hook = await fx.webhook(`${receiver.url}/batch-at-once`);
+    receiver.replies('/batch-at-once', { status: 400 });
+    const model = await failedOrDelivered(hook.id, 1);
+    // Copies of a real Failed delivery, one minute apart; every tenth a record.updated, which the
+    // webhook no longer subscribes to when the batch runs.
+    await fx.app.dataSource.query(
+      `INSERT INTO deliveries (workspace_id, webhook_id, event_id, event, url, element, trigger, sources_version,
+         status, status_code, response_message, attempts, workflow_started_at, created_at)
+       SELECT workspace_id, webhook_id, gen_random_uuid(),
+         CASE WHEN n % 10 = 0 THEN 'record.updated' ELSE event END, url, element, 'event', sources_version,
+         'failed', 400, 'Bad Request', 1, now(), now() - make_interval(mins => n)
+       FROM deliveries, generate_series(1, $2) AS n WHERE id = $1`,
+      [model.id, RESEND_BATCH_MAX],
+    );
+    await fx.api('PATCH', `/webhooks/${hook.id}`, { events: ['record.created'] });
+    receiver.replies('/batch-at-once', { status: 200 });
+
+    const started = await startBatch(hook.id, { since: since(48) });
+    expect([started.status, started.body.total]).toEqual([202, RESEND_BATCH_MAX]);
+    const done = await completed(hook.id, started.body.id, 90_000);
+    const chosen = (await manager().findOneByOrFail(ResendBatch, { id: started.body.id })).deliveryIds;
+    const seconds = (Date.parse(done.completedAt) - Date.parse(done.createdAt)) / 1000;
+    process.stdout.write(
+      `${RESEND_BATCH_MAX} steps handled in ${seconds.toFixed(1)} s (${(RESEND_BATCH_MAX / seconds).toFixed(1)}/s)\n`,
+    );
+
+    // Each delivery handled once, listed in the batch's order, refused only for its event.
+    const updated = new Set(
+      (await manager().findBy(Delivery, { webhookId: hook.id, event: 'record.updated' })).map(
+        (row) => row.id,
+      ),
+    );
+    expect(updated.size).toBe(RESEND_BATCH_MAX / 10);
+    expect(done).toMatchObject({ resent: RESEND_BATCH_MAX - updated.size, refused: updated.size });
+    expect(done.results.map((r: { deliveryId: string }) => r.deliveryId)).toEqual(chosen);
+    for (const result of done.results) {
+      if (updated.has(result.deliveryId)) {
+        expect([result.resentDeliveryId, result.refusal.customCode]).toEqual([null, 'webhookNotSubscribed']);
+      } else {
+        expect([typeof result.resentDeliveryId, result.refusal]).toEqual(['string', null]);
+      }
+    }
+    const resent = await resendsOf(chosen);
+    expect(resent.map((row) => row.id).sort()).toEqual(
+      done.results.flatMap((r: { resentDeliveryId: string | null }) => r.resentDeliveryId ?? []).sort(),
+    );
+    expect(new Set(resent.map((row) => row.resendOf)).size).toBe(resent.length);
+
+    // The workflow's tally says the same, and its history shows the steps in flight together.
+    const workflow = fx.app.env.client.workflow.getHandle<typeof resendFailedWorkflow>(
+      resendFailedWorkflowId(started.body.id),
+    );
+    expect(await workflow.result()).toMatchObject({ resent: resent.length, refused: updated.size });
+    expect(mostInFlight(await workflow.fetchHistory(), 'resendBatchDelivery')).toBe(8);
+  }, 120_000);
 
   it('refuses the whole request, writing nothing: another workspace, a role without Create, bad bodies, a disabled webhook', async () => {
     const hook = await fx.webhook(`${receiver.url}/batch-refusals`);
