@@ -6,7 +6,8 @@
 // every requirement holds. Stops everything it started, at the end, on errors and on Ctrl-C.
 // FAULTS_STACK=topology (--topology) runs it against the production topology instead
 // (bench/topology/: the real Temporal server on PostgreSQL, two APIs, two workers): writes go to
-// both APIs in turn, and one worker (mid-POST) and one API are killed and brought back.
+// both APIs in turn, and one worker (mid-POST), one API and the Temporal server are killed and
+// brought back (the server on the same ports and the same PostgreSQL database, so its state stays).
 import { randomBytes } from 'node:crypto';
 import { chmodSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -41,7 +42,10 @@ let tmp: string | undefined;
 let keep = false;
 const components: Component[] = [];
 let receiver: FaultReceiver | undefined;
-/** Processes whose command line does not name the temporary directory (the Temporal server). */
+/**
+ * Processes whose command line does not name the temporary directory: the Temporal server, one
+ * process id for each time it started.
+ */
 const otherPids: number[] = [];
 let stopping = false;
 let cleaning: Promise<void> | undefined;
@@ -105,7 +109,8 @@ async function main(settings: FaultSettings): Promise<number> {
   log(
     `${settings.writes} writes at ${settings.rate}/s (${seconds.toFixed(0)} s) to ${settings.webhooks} webhooks, ` +
       (topologyMode
-        ? 'against the production topology (two APIs, two workers, the Temporal server on PostgreSQL), killing one worker and one API'
+        ? 'against the production topology (two APIs, two workers, the Temporal server on PostgreSQL), ' +
+          'killing one worker, one API and the Temporal server once each'
         : 'killing the worker, the API, the Temporal dev server and PostgreSQL once each') +
       `; in ${tmp}`,
   );
@@ -113,7 +118,7 @@ async function main(settings: FaultSettings): Promise<number> {
   receiver = await new FaultReceiver({ holdEvery: settings.holdEvery, holdMs: settings.holdMs }).start();
   const killMidPost = async () => ((await receiver!.whileHolding(3000)) ? 'SIGKILL mid-POST' : 'SIGKILL');
   // The faults, spaced over the writes; each waits for the previous component to serve again.
-  let plan: { component: Component; aim: () => Promise<string> }[];
+  let plan: { component: Component; aim: () => Promise<string>; restarted?: () => void }[];
   let postgresUrl: string;
   let baseUrls: string[];
   let mailApiUrl: string;
@@ -126,10 +131,15 @@ async function main(settings: FaultSettings): Promise<number> {
       started: (component) => components.push(component),
     });
     ({ postgresUrl, baseUrls, mailApiUrl } = topology);
-    if (topology.temporal.pid) otherPids.push(topology.temporal.pid);
+    const trackServer = () => {
+      if (topology.temporal.pid) otherPids.push(topology.temporal.pid);
+    };
+    trackServer();
     plan = [
       { component: topology.workers[0]!, aim: killMidPost },
       { component: topology.apis[0]!, aim: async () => 'SIGKILL' },
+      // Its restart is a new process: counted among those that must be gone at the end.
+      { component: topology.temporal, aim: async () => 'SIGKILL', restarted: trackServer },
     ];
     // Down long enough that the other worker and the other API visibly carry the load.
     downMs = Math.max(downMs, 10_000);
@@ -213,6 +223,7 @@ async function main(settings: FaultSettings): Promise<number> {
     await step.component.fault();
     await sleep(downMs);
     await step.component.start();
+    step.restarted?.();
     const backAt = wallMs();
     const backAfter = (backAt - at) / 1000;
     const receivedWhileDown = receiver.receipts.filter((r) => r.at > at && r.at < backAt).length;

@@ -34,9 +34,19 @@ export interface FaultSettings {
 
 const FLAGS: Record<
   string,
-  { env: string; key: keyof FaultSettings; min: number; max: number; fallback: number }
+  {
+    env: string;
+    key: keyof FaultSettings;
+    min: number;
+    max: number;
+    fallback: number;
+    /** The fallback against the topology, when it differs. */
+    topology?: number;
+  }
 > = {
-  '--writes': { env: 'FAULTS_WRITES', key: 'writes', min: 20, max: 5000, fallback: 300 },
+  // Against the topology three faults each keep their process down 10 s and wait for it to serve
+  // again: 60 s of writes, so the last (the Temporal server) still meets writes.
+  '--writes': { env: 'FAULTS_WRITES', key: 'writes', min: 20, max: 5000, fallback: 300, topology: 600 },
   '--rate': { env: 'FAULTS_RATE', key: 'rate', min: 1, max: 100, fallback: 10 },
   '--webhooks': { env: 'FAULTS_WEBHOOKS', key: 'webhooks', min: 1, max: 5, fallback: 2 },
   '--drain-timeout': {
@@ -58,13 +68,13 @@ export const USAGE = `npm run test:faults -- [--writes N] [--rate N/s] [--webhoo
   [--page-limit N] [--hold-every N] [--hold-ms ms] [--fail-for s] [--down-ms ms] [--give-up s] [--keep] [--topology]
   --issue-scale is issue 11's run: 1,000 writes at 20/s. Defaults: 300 writes at 10/s.
   --topology (FAULTS_STACK=topology): against the production topology (npm run topology's processes),
-  writes spread over both APIs, one worker and one API killed.`;
+  writes spread over both APIs (600 unless --writes), one worker, one API and the Temporal server killed.`;
 
 export function readSettings(argv: string[], env: NodeJS.ProcessEnv): FaultSettings {
   const values: Record<string, number> = {};
   for (const spec of Object.values(FLAGS)) {
     const fromEnv = env[spec.env];
-    values[spec.key] = fromEnv === undefined || fromEnv === '' ? spec.fallback : Number(fromEnv);
+    if (fromEnv !== undefined && fromEnv !== '') values[spec.key] = Number(fromEnv);
   }
   let keep = env.FAULTS_KEEP === '1';
   let stack: FaultSettings['stack'] = env.FAULTS_STACK === 'topology' ? 'topology' : 'embedded';
@@ -84,6 +94,7 @@ export function readSettings(argv: string[], env: NodeJS.ProcessEnv): FaultSetti
     }
   }
   for (const [flag, spec] of Object.entries(FLAGS)) {
+    values[spec.key] ??= (stack === 'topology' ? spec.topology : undefined) ?? spec.fallback;
     const value = values[spec.key]!;
     if (!Number.isFinite(value) || value < spec.min || value > spec.max)
       throw new Error(`${flag} (${spec.env}) must be a number from ${spec.min} to ${spec.max}`);
