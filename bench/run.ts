@@ -36,6 +36,7 @@ import { keepSections } from './report/sections';
 import { runTopologyBench, TOPOLOGY_HEADING } from './topology/bench';
 import { FAIRNESS_HEADING } from './fairness/report';
 import { LOG_AT_SCALE_HEADING, LOG_HEADING } from './log/heading';
+import { TOPOLOGY_FAULTS_HEADING } from './faults/heading';
 import { prepareWorkspace } from './workspace';
 
 const BENCH_ROOT = resolve(__dirname, '..', '..');
@@ -495,6 +496,7 @@ async function main(): Promise<void> {
   const previous = existsSync(settings.output) ? readFileSync(settings.output, 'utf8') : '';
   const text = keepSections(renderResults(results), previous, [
     TOPOLOGY_HEADING,
+    TOPOLOGY_FAULTS_HEADING,
     FAIRNESS_HEADING,
     LOG_HEADING,
     LOG_AT_SCALE_HEADING,
