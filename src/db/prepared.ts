@@ -5,7 +5,7 @@ import type { PostgresQueryRunner } from 'typeorm/driver/postgres/PostgresQueryR
 
 type Row = Record<string, unknown>;
 
-interface PgQueryable {
+export interface PgQueryable {
   query(config: { name: string; text: string; values: unknown[] }): Promise<{ rows: Row[] }>;
 }
 
@@ -32,7 +32,12 @@ export class PreparedStatement {
   /** Runs on the manager's connection inside a transaction, else on a pooled one; its rows. */
   async run(manager: EntityManager, values: unknown[]): Promise<Row[]> {
     this.statement ??= named((this.text as (manager: EntityManager) => string)(manager));
-    const connection = await connectionOf(manager);
+    return this.runOn(await connectionOf(manager), values);
+  }
+
+  /** Runs on a pg pool or client itself (for counts kept beside TypeORM's, the quotas'); its rows. */
+  async runOn(connection: PgQueryable, values: unknown[]): Promise<Row[]> {
+    if (!this.statement) throw new Error('A statement built from the entities runs with run()');
     return (await connection.query({ ...this.statement, values })).rows;
   }
 }

@@ -1,6 +1,7 @@
 import type { Pool } from 'pg';
 import { sharedCounter } from './shared-counter';
-import { RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import { RateLimiterRes, type RateLimiterAbstract, type RateLimiterPostgres } from 'rate-limiter-flexible';
+import { settle, steadyStepOf, type SteadyRow, type SteadyStep } from './steady-chain';
 
 /** A quota as a token bucket: a steady rate, and a reserve for bursts that refills over BURST_WINDOW_S. */
 export interface QuotaLimits {
@@ -45,7 +46,7 @@ export interface QuotaDecision {
  * costs the database nothing more; should the database fail, a per-process count in memory stands in.
  */
 export class RequestQuota {
-  private readonly steady: Pick<RateLimiterAbstract, 'consume'>;
+  private readonly steady: RateLimiterPostgres;
   private readonly burst: Pick<RateLimiterAbstract, 'consume' | 'get'> | null;
 
   constructor(
@@ -53,7 +54,7 @@ export class RequestQuota {
     readonly limits: QuotaLimits,
     pool: Pool,
   ) {
-    const store = (suffix: string, points: number, duration: number): RateLimiterAbstract =>
+    const store = (suffix: string, points: number, duration: number): RateLimiterPostgres =>
       sharedCounter(pool, {
         keyPrefix: `${name}${suffix}`,
         points,
@@ -68,10 +69,28 @@ export class RequestQuota {
   }
 
   async consume(key: string): Promise<QuotaDecision> {
+    return this.decide(key, this.steady.consume(key));
+  }
+
+  /**
+   * This quota's step in a request's chain (src/security/steady-chain.ts): its steady window; none
+   * while the key is refused from memory, which consume() answers without the database.
+   */
+  steadyStep(key: string): SteadyStep | null {
+    return steadyStepOf(this.steady, key);
+  }
+
+  /** The decision on a request whose steady point the chain took (its row) or failed to (the error). */
+  consumeTaken(key: string, taken: SteadyRow | Error): Promise<QuotaDecision> {
+    return this.decide(key, settle(this.steady, key, taken));
+  }
+
+  /** The decision once the steady window has answered: the burst reserve's when it is spent. */
+  private async decide(key: string, steady: Promise<RateLimiterRes>): Promise<QuotaDecision> {
     const base = { name: this.name, limit: this.limits.perSecond, windowSeconds: 1 };
     let spent: RateLimiterRes;
     try {
-      const taken = await this.steady.consume(key);
+      const taken = await steady;
       const remaining = Math.max(0, taken.remainingPoints);
       return {
         ...base,

@@ -2,6 +2,7 @@ import type { Pool } from 'pg';
 import type { Config } from '../../config';
 import { rateLimitError, type AppError } from '../../shared/app-error';
 import { BURST_WINDOW_S, RequestQuota, type QuotaDecision } from '../../security/request-quota';
+import { SteadyChain, type SteadyRow, type SteadyStep } from '../../security/steady-chain';
 
 /**
  * Who a request counts against: its credential (an API key, an OAuth connection or a web session),
@@ -35,6 +36,7 @@ export class RequestQuotas {
     private readonly byPerson: RequestQuota,
     private readonly hold: (ms: number) => Promise<void> = (ms) =>
       new Promise((done) => setTimeout(done, ms)),
+    private readonly chain?: SteadyChain,
   ) {}
 
   async check(subject: QuotaSubject): Promise<QuotaVerdict> {
@@ -43,9 +45,11 @@ export class RequestQuotas {
       [this.byWorkspace, subject.workspace],
     ];
     if (subject.creator) steps.push([this.byPerson, subject.creator]);
+    const taken = await this.takeSteady(steps);
     const decisions: QuotaDecision[] = [];
-    for (const [quota, key] of steps) {
-      const decision = await quota.consume(key);
+    for (const [index, [quota, key]] of steps.entries()) {
+      const row = taken?.[index];
+      const decision = row ? await quota.consumeTaken(key, row) : await quota.consume(key);
       decisions.push(decision);
       if (!decision.allowed) break;
     }
@@ -62,6 +66,27 @@ export class RequestQuotas {
     // second; a client that waits for Retry-After, as the spec asks, sees no difference.
     await this.hold(refusalHoldMs(refused));
     return { headers, refusal: quotaRefusal(refused, this.quotaOf(refused.name)) };
+  }
+
+  /**
+   * Every quota's steady point in one statement, each taken only when the one before stayed within
+   * its second (src/security/steady-chain.ts); where one ran out, the steps after it are left to
+   * consume(), which asks the burst reserve first. None taken without a chain, or while a step's key
+   * is refused from memory: consume() answers that one without the database. When PostgreSQL
+   * fails, each step gets the error, and its count in memory stands in.
+   */
+  private async takeSteady(
+    steps: readonly [RequestQuota, string][],
+  ): Promise<(SteadyRow | Error | null)[] | undefined> {
+    if (!this.chain) return undefined;
+    const chain = steps.map(([quota, key]) => quota.steadyStep(key));
+    if (chain.some((step) => !step)) return undefined;
+    try {
+      return await this.chain.take(chain as SteadyStep[]);
+    } catch (failed) {
+      const error = failed instanceof Error ? failed : new Error(String(failed));
+      return steps.map(() => error);
+    }
   }
 
   private quotaOf(name: string): RequestQuota {
@@ -90,6 +115,7 @@ export function requestQuotasOf(
 ): { credentials: RequestQuotas; sessions: RequestQuotas } {
   const quota = (name: string, perSecond: number, burst: number) =>
     new RequestQuota(name, { perSecond, burst }, pool);
+  const chain = new SteadyChain(pool);
   const workspace = quota('workspace', config.QUOTA_PER_WORKSPACE, config.QUOTA_BURST_PER_WORKSPACE);
   const person = quota('person', config.QUOTA_PER_PERSON, config.QUOTA_BURST_PER_PERSON);
   return {
@@ -97,11 +123,15 @@ export function requestQuotasOf(
       quota('credential', config.QUOTA_PER_KEY, config.QUOTA_BURST_PER_KEY),
       workspace,
       person,
+      undefined,
+      chain,
     ),
     sessions: new RequestQuotas(
       quota('session', config.QUOTA_PER_SESSION, config.QUOTA_BURST_PER_SESSION),
       workspace,
       person,
+      undefined,
+      chain,
     ),
   };
 }
