@@ -54,8 +54,8 @@ const CHAIN = new PreparedStatement(
 
 /**
  * The steady windows of a request's quotas counted in one statement, in turn: the whole check in
- * one round trip while every window has room (docs/engine.md, "Few round trips to PostgreSQL"). A step not taken (the
- * one before it ran out) is null, for the per-quota code to count as it did before.
+ * one round trip while every window has room (docs/engine.md, "Few round trips to PostgreSQL"). A
+ * step not taken (the one before it ran out) is null, for the per-quota code to count as before.
  */
 export class SteadyChain {
   constructor(private readonly pool: Pool) {}
@@ -78,7 +78,10 @@ export class SteadyChain {
   }
 }
 
-/** The parts of rate-limiter-flexible's store (11.x, lib/RateLimiterStoreAbstract.js) the chain relies on. */
+/**
+ * The parts of rate-limiter-flexible's store the chain relies on (11.x,
+ * lib/RateLimiterStoreAbstract.js): not in its types, so checked where they are used.
+ */
 interface StoreInternals {
   getInMemoryBlockMsBeforeExpire(rlKey: string): number;
   insuranceLimiter?: RateLimiterAbstract;
