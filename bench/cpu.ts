@@ -12,6 +12,9 @@ const CLOCK_TICKS = (() => {
   }
 })();
 
+/** Clock ticks per second of /proc's CPU times. */
+export const clockTicks = () => CLOCK_TICKS;
+
 interface Stat {
   pid: number;
   ppid: number;

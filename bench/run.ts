@@ -15,7 +15,8 @@
 // (default BENCHMARKS.md),
 // BENCH_CPU_PROFILE=<dir> (add --cpu-prof to the API+worker process and summarise it), BENCH_JSON=<file>
 // (the results as JSON too), BENCH_PROJECT_ROOT=<dir> (measure another checkout's build),
-// BENCH_STACK=topology (the production topology instead: bench/topology/bench.ts, its own section).
+// BENCH_STACK=topology (the production topology instead: bench/topology/bench.ts, its own section);
+// with BENCH_SCALE_OUT=2x1,2x2,2x3,1x2 (APIs x workers) its scale-out (bench/topology/scale-out.ts).
 import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -34,6 +35,7 @@ import { countStatements } from './statements';
 import { ms, num, pct, sleep, summarize, wallMs } from './stats';
 import { keepSections } from './report/sections';
 import { runTopologyBench, TOPOLOGY_HEADING } from './topology/bench';
+import { runScaleOut, SCALE_OUT_HEADING, shapesOf } from './topology/scale-out';
 import { FAIRNESS_HEADING } from './fairness/report';
 import { LOG_AT_SCALE_HEADING, LOG_HEADING } from './log/heading';
 import { TOPOLOGY_FAULTS_HEADING } from './faults/heading';
@@ -496,6 +498,7 @@ async function main(): Promise<void> {
   const previous = existsSync(settings.output) ? readFileSync(settings.output, 'utf8') : '';
   const text = keepSections(renderResults(results), previous, [
     TOPOLOGY_HEADING,
+    SCALE_OUT_HEADING,
     TOPOLOGY_FAULTS_HEADING,
     FAIRNESS_HEADING,
     LOG_HEADING,
@@ -524,17 +527,28 @@ async function main(): Promise<void> {
 }
 
 const run =
-  process.env.BENCH_STACK === 'topology'
+  process.env.BENCH_STACK === 'topology' && process.env.BENCH_SCALE_OUT
     ? () =>
-        runTopologyBench({
+        runScaleOut({
           projectRoot: PROJECT_ROOT,
           output: settings.output,
-          rates: settings.rates,
+          shapes: shapesOf(process.env.BENCH_SCALE_OUT!),
+          rates: process.env.BENCH_RATES ? settings.rates : [15, 25],
           stepSeconds: settings.stepSeconds,
           machine: machine(),
           log,
         })
-    : main;
+    : process.env.BENCH_STACK === 'topology'
+      ? () =>
+          runTopologyBench({
+            projectRoot: PROJECT_ROOT,
+            output: settings.output,
+            rates: settings.rates,
+            stepSeconds: settings.stepSeconds,
+            machine: machine(),
+            log,
+          })
+      : main;
 run().then(
   () => process.exit(0),
   async (error: unknown) => {

@@ -2,219 +2,39 @@
 // Temporal server on PostgreSQL, two APIs, two workers; bench/topology/topology.ts), writes spread
 // over both APIs, with the CPU of each component; written as the `## Topology` section of
 // BENCHMARKS.md, beside the dev server's figures (which a default run keeps it with).
-import { randomBytes } from 'node:crypto';
-import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { loadavg, tmpdir } from 'node:os';
-import { join } from 'node:path';
-import type { Component } from '../faults/components';
-import { treeCpuBetween, treeSnapshot } from '../cpu';
-import { openLoad, recordWriter, type Write } from '../load';
-import { BenchReceiver, HOOK_PATH } from '../receiver';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import type { Machine } from '../report/report';
-import { saturation, type SaturationReport } from '../saturation';
-import { ms, num, pct, sleep, summarize, table, wallMs, type Summary } from '../stats';
-import { prepareWorkspace } from '../workspace';
+import { ms, num, pct, table } from '../stats';
 import { withSection } from '../report/sections';
+import { closedLoops, loadAverageNow, openSteps, withTopology } from './measure';
+import type { ClosedLoopRun, TopologyBenchOptions, TopologyStep } from './measure';
+import { topologyFloor, type TopologyFloor } from './floor';
+import { renderTopologyFloor } from './floor-report';
 import { TEMPORAL_SERVER_VERSION } from './spec';
-import { startLoopbackTopology, type Topology } from './topology';
 
 export const TOPOLOGY_HEADING = '## Topology';
 
-interface TopologyStep {
-  rate: number;
-  sent: number;
-  errors: number;
-  achieved: number;
-  latency: Summary;
-  sustained: boolean;
-  cpu: { trees: Record<string, number>; machine: number };
-  /** The step's delivery starts, summed over the workers, and how many ran their first task eagerly. */
-  starts: Starts;
-}
-
-interface Starts {
-  eager: number;
-  total: number;
-}
-
-/** The workers' `webhook_workflow_starts_total`, summed (docs/topology.md#eager-start). */
-async function workerStarts(urls: string[]): Promise<Starts> {
-  const starts = { eager: 0, total: 0 };
-  for (const url of urls) {
-    const text = await (await fetch(url)).text();
-    for (const [, eager, value] of text.matchAll(
-      /^webhook_workflow_starts_total\{eager="(true|false)"\} (\S+)$/gm,
-    )) {
-      starts.total += Number(value);
-      if (eager === 'true') starts.eager += Number(value);
-    }
-  }
-  return starts;
-}
-
-const startsBetween = (before: Starts, after: Starts): Starts => ({
-  eager: after.eager - before.eager,
-  total: after.total - before.total,
-});
-
-export async function runTopologyBench(options: {
-  projectRoot: string;
-  output: string;
-  rates: number[];
-  stepSeconds: number;
-  machine: Machine;
-  log: (message: string) => void;
-}): Promise<void> {
+export async function runTopologyBench(options: TopologyBenchOptions): Promise<void> {
   const { log } = options;
-  const tmp = mkdtempSync(join(tmpdir(), 'crm-bench-topology-'));
-  chmodSync(tmp, 0o755); // PostgreSQL runs as its own user when we are root
-  const components: Component[] = [];
-  const secret = randomBytes(24).toString('hex');
-  const receiver = await new BenchReceiver(secret).start();
-  let stopping = false;
-  const stopAll = async () => {
-    for (const component of [...components].reverse()) await component.stop().catch(() => undefined);
-    await receiver.stop().catch(() => undefined);
-    rmSync(tmp, { recursive: true, force: true, maxRetries: 3 });
-  };
-  const onSignal = () => {
-    if (stopping) process.exit(130);
-    stopping = true;
-    void stopAll().finally(() => process.exit(130));
-  };
-  process.on('SIGINT', onSignal);
-  process.on('SIGTERM', onSignal);
-  process.on('exit', () => components.forEach((component) => component.killNow()));
-
-  try {
-    const topology = await startLoopbackTopology({
-      projectRoot: options.projectRoot,
-      dataDir: tmp,
-      log,
-      started: (component) => components.push(component),
-    });
-    const workspace = await prepareWorkspace({
-      baseUrl: topology.baseUrls[0]!,
-      mailApiUrl: topology.mailApiUrl,
-      webhookUrl: `${receiver.url}${HOOK_PATH}`,
-      secret,
-    });
-    const writers = topology.baseUrls.map((baseUrl) =>
-      recordWriter({ baseUrl, apiKey: workspace.apiKey, type: 'deal', nameFieldId: workspace.nameFieldId }),
-    );
-    const send = (index: number) => writers[index % writers.length]!.send(index);
-    const roots = () => componentPids(topology);
-    const received = (writes: Write[]) =>
-      writes.filter((write) => write.recordId && receiver.arrivals.has(write.recordId)).length;
-    const drain = async (writes: Write[], timeoutMs: number) => {
-      const deadline = wallMs() + timeoutMs;
-      while (received(writes) < writes.filter((w) => w.recordId).length && wallMs() < deadline)
-        await sleep(200);
-    };
-
-    log('warming up (10 writes/s for 5 s, through both APIs)…');
-    const warm = await openLoad({ rate: 10, durationMs: 5000, maxInFlight: 100, send });
-    await warm.settled;
-    await drain(warm.writes, 60_000);
-    if (received(warm.writes) < warm.writes.length)
-      throw new Error(
-        `the warm-up deliveries did not arrive (${received(warm.writes)} of ${warm.writes.length})`,
-      );
-
-    const steps: TopologyStep[] = [];
-    for (const rate of options.rates) {
-      if (stopping) break;
-      const durationMs = options.stepSeconds * 1000;
-      const rampMs = durationMs / 10;
-      log(`deliveries at ${rate} writes/s for ${options.stepSeconds} s…`);
-      let first = treeSnapshot(roots());
-      setTimeout(() => (first = treeSnapshot(roots())), rampMs);
-      const startsBefore = await workerStarts(topology.workerMetricsUrls);
-      const load = await openLoad({ rate, durationMs, maxInFlight: 2000, send });
-      const cpu = treeCpuBetween(first, treeSnapshot(roots()));
-      const from = load.startedAt + rampMs;
-      const achieved = receiver.arrivedBetween(from, load.endedAt) / ((load.endedAt - from) / 1000);
-      await load.settled;
-      await drain(load.writes, 60_000);
-      const starts = startsBetween(startsBefore, await workerStarts(topology.workerMetricsUrls));
-      const errors = load.skipped + load.writes.filter((w) => w.status !== 201).length;
-      const latencies = load.writes.flatMap((w) => {
-        const at = w.recordId ? receiver.arrivals.get(w.recordId) : undefined;
-        return at === undefined ? [] : [at - w.startedAt];
-      });
-      const step: TopologyStep = {
-        rate,
-        sent: load.writes.length,
-        errors,
-        achieved,
-        latency: summarize(latencies),
-        sustained: achieved >= 0.9 * rate && errors <= 0.01 * Math.max(1, load.writes.length),
-        cpu,
-        starts,
-      };
-      steps.push(step);
-      log(
-        `  ${rate}/s: achieved ${num(achieved)}/s, p50 ${ms(step.latency.p50)} p99 ${ms(step.latency.p99)}, ` +
-          `errors ${errors} → ${step.sustained ? 'sustained' : 'NOT sustained'}; CPU ${cpuLine(cpu.trees)}; ` +
-          `${starts.eager} of ${starts.total} workflow starts eager`,
-      );
-      if (!step.sustained) break;
-    }
-
-    const closedLoop: (SaturationReport & { cpu: Record<string, number> })[] = [];
-    for (const inFlight of [10, 50]) {
-      if (stopping) break;
-      log(`saturation: ${inFlight} writes in flight, each waiting for its delivery, 3 s + 15 s…`);
-      let first = treeSnapshot(roots());
-      setTimeout(() => (first = treeSnapshot(roots())), 3000);
-      const report = await saturation({
-        inFlight,
-        warmupMs: 3000,
-        durationMs: 15_000,
-        send,
-        arrivalOf: (recordId) => receiver.arrivalOf(recordId),
-      });
-      const cpu = treeCpuBetween(first, treeSnapshot(roots()));
-      closedLoop.push({ ...report, cpu: cpu.trees });
-      log(`  ${num(report.rate)} deliveries/s, p50 ${ms(report.latency.p50)}; CPU ${cpuLine(cpu.trees)}`);
-      await sleep(3000);
-    }
-    writers.forEach((writer) => writer.close());
-
+  await withTopology({ projectRoot: options.projectRoot, log }, async (run) => {
+    const steps = await openSteps(run, { rates: options.rates, stepSeconds: options.stepSeconds, log });
+    const closedLoop = await closedLoops(run, { inFlight: [10, 50], log });
+    const floor = await topologyFloor(run, { concurrency: 10, log });
     const section = renderTopology({
       machine: options.machine,
-      loadAverageAtEnd: loadavg()
-        .map((value) => value.toFixed(2))
-        .join(', '),
+      loadAverageAtEnd: loadAverageNow(),
       stepSeconds: options.stepSeconds,
       steps,
       closedLoop,
-      duplicates: receiver.duplicates,
-      badSignatures: receiver.badSignatures,
+      floor,
+      duplicates: run.receiver.duplicates,
+      badSignatures: run.receiver.badSignatures,
     });
     const before = existsSync(options.output) ? readFileSync(options.output, 'utf8') : '';
     writeFileSync(options.output, withSection(before, TOPOLOGY_HEADING, section));
     process.stdout.write(`\n${section}\n`);
     log(`wrote the ${TOPOLOGY_HEADING} section of ${options.output}`);
-  } finally {
-    log('stopping the topology…');
-    await stopAll();
-  }
-}
-
-function componentPids(topology: Topology): Record<string, number | undefined> {
-  return {
-    PostgreSQL: topology.postgres.pid,
-    'Temporal server': topology.temporal.pid,
-    ...Object.fromEntries(topology.apis.map((api) => [api.name, api.pid])),
-    ...Object.fromEntries(topology.workers.map((worker) => [worker.name, worker.pid])),
-  };
-}
-
-function cpuLine(trees: Record<string, number>): string {
-  return Object.entries(trees)
-    .map(([name, used]) => `${name} ${pct(used)}`)
-    .join(', ');
+  });
 }
 
 export function renderTopology(results: {
@@ -222,7 +42,8 @@ export function renderTopology(results: {
   loadAverageAtEnd: string;
   stepSeconds: number;
   steps: TopologyStep[];
-  closedLoop: (SaturationReport & { cpu: Record<string, number> })[];
+  closedLoop: ClosedLoopRun[];
+  floor?: TopologyFloor;
   duplicates: number;
   badSignatures: number;
 }): string {
@@ -283,7 +104,7 @@ export function renderTopology(results: {
     'Closed loop (N writes in flight, each waiting for its delivery, 15 s):',
     '',
     table(
-      ['in flight', 'deliveries/s', 'p50', 'p99', ...names, 'total'],
+      ['in flight', 'deliveries/s', 'p50', 'p99', ...names, 'total', 'CPU ms per delivery'],
       results.closedLoop.map((report) => [
         String(report.inFlight),
         num(report.rate),
@@ -291,8 +112,15 @@ export function renderTopology(results: {
         ms(report.latency.p99),
         ...names.map((name) => pct(report.cpu[name] ?? 0)),
         pct(total(report.cpu)),
+        num((total(report.cpu) * 10) / Math.max(report.rate, 0.001), 1),
       ]),
     ),
+    ...(results.floor
+      ? renderTopologyFloor(
+          results.closedLoop.find((loop) => loop.inFlight === results.floor!.report.concurrency),
+          results.floor,
+        )
+      : []),
     '',
     `Receiver: ${results.duplicates} duplicate deliveries, ${results.badSignatures} bad signatures.`,
   ];

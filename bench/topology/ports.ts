@@ -14,13 +14,15 @@ export async function topologyPorts(preferred: {
   api?: number;
   mailSmtp?: number;
   mailInbox?: number;
+  /** How many API processes (API_REPLICAS unless said). */
+  apis?: number;
 }): Promise<TopologyPorts> {
   const temporal = {} as TemporalPorts;
   const taken = new Set<number>();
   for (const name of TEMPORAL_PORT_NAMES)
     temporal[name] = await portOrFree(name === 'frontend' ? preferred.temporal : undefined, taken);
   const apis: number[] = [];
-  for (let k = 0; k < API_REPLICAS; k++)
+  for (let k = 0; k < (preferred.apis ?? API_REPLICAS); k++)
     apis.push(await portOrFree(preferred.api === undefined ? undefined : preferred.api + k, taken));
   const postgres = await portOrFree(preferred.postgres, taken);
   const mail = {

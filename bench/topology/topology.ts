@@ -223,10 +223,13 @@ export async function startLoopbackTopology(options: {
   dataDir: string;
   log: Log;
   started: (component: Component) => void;
+  /** How many APIs and workers (API_REPLICAS and WORKER_REPLICAS unless said). */
+  apis?: number;
+  workers?: number;
 }): Promise<Topology> {
   return startTopology({
     ...options,
-    ports: await topologyPorts({}),
+    ports: await topologyPorts({ apis: options.apis }),
     encryptionKey: randomBytes(32).toString('hex'),
     // External mode reaches no loopback address unless allowed; the receiver is on loopback.
     outboundAllowedCidrs: '127.0.0.0/8',
