@@ -12,6 +12,9 @@ const CLOCK_TICKS = (() => {
   }
 })();
 
+/** Milliseconds of CPU per item (a delivery, a workflow) from % of one core used at `rate` a second. */
+export const cpuMsPer = (percent: number, rate: number) => (percent * 10) / Math.max(0.001, rate);
+
 /** Clock ticks per second of /proc's CPU times. */
 export const clockTicks = () => CLOCK_TICKS;
 

@@ -1,6 +1,6 @@
 // The results of one run as text: the tables printed at the end and written to BENCHMARKS.md, and
 // a short "what limits it" drawn from what the run observed.
-import { GROUP_LABELS, GROUPS, type CpuUsage, type Group } from '../cpu';
+import { cpuMsPer, GROUP_LABELS, GROUPS, type CpuUsage, type Group } from '../cpu';
 import type { EngineReport } from '../engine';
 import type { SaturationReport } from '../saturation';
 import type { StatementCount } from '../statements';
@@ -321,7 +321,10 @@ export function renderResults(results: Results): string {
           ms(run.latency.p99),
           String(run.failedWrites),
           String(run.lost),
-          `${((GROUPS.reduce((sum, group) => sum + run.cpu.groups[group], 0) * 10) / Math.max(0.001, run.rate)).toFixed(1)} ms`,
+          `${cpuMsPer(
+            GROUPS.reduce((sum, group) => sum + run.cpu.groups[group], 0),
+            run.rate,
+          ).toFixed(1)} ms`,
         ]),
       ),
       '',
@@ -468,20 +471,18 @@ interface EngineCost {
   total: number;
 }
 
-const msPer = (percent: number, rate: number) => (percent * 10) / Math.max(0.001, rate);
-
 /** The delivery path's: the API+worker process runs its workflows, the bench only loads and receives. */
 function pathCost(cpu: CpuUsage, rate: number): EngineCost {
   const [temporal, process, postgresql, other] = (
     ['temporal', 'api+worker', 'postgresql', 'other'] as const
-  ).map((group) => msPer(cpu.groups[group], rate)) as [number, number, number, number];
+  ).map((group) => cpuMsPer(cpu.groups[group], rate)) as [number, number, number, number];
   return { temporal, process, postgresql, total: temporal + process + postgresql + other };
 }
 
 /** The floor's: its worker and client are the bench process; the idle stack is not the floor's. */
 function floorCost(run: EngineResult): EngineCost {
-  const temporal = msPer(run.cpu.groups.temporal, run.rate);
-  const process = msPer(run.cpu.groups.bench, run.rate);
+  const temporal = cpuMsPer(run.cpu.groups.temporal, run.rate);
+  const process = cpuMsPer(run.cpu.groups.bench, run.rate);
   return { temporal, process, postgresql: 0, total: temporal + process };
 }
 
@@ -574,7 +575,7 @@ function ratio(a: number, b: number): string {
 /** Milliseconds of CPU per delivery (write included) in each group, at the step's achieved rate. */
 export function cpuPerDelivery(step: StepResult): Record<Group, number> & { total: number } {
   const per = Object.fromEntries(
-    GROUPS.map((group) => [group, (step.cpu.groups[group] * 10) / Math.max(0.001, step.achieved)]),
+    GROUPS.map((group) => [group, cpuMsPer(step.cpu.groups[group], step.achieved)]),
   ) as Record<Group, number>;
   return { ...per, total: GROUPS.reduce((sum, group) => sum + per[group], 0) };
 }

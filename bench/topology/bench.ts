@@ -4,6 +4,7 @@
 // BENCHMARKS.md, beside the dev server's figures (which a default run keeps it with).
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import type { Machine } from '../report/report';
+import { cpuMsPer } from '../cpu';
 import { ms, num, pct, table } from '../stats';
 import { withSection } from '../report/sections';
 import { closedLoops, loadAverageNow, openSteps, withTopology } from './measure';
@@ -95,7 +96,7 @@ export function renderTopology(results: {
         String(step.errors),
         ...names.map((name) => pct(step.cpu.trees[name] ?? 0)),
         pct(total(step.cpu.trees)),
-        num((total(step.cpu.trees) * 10) / Math.max(step.achieved, 0.001), 1),
+        num(cpuMsPer(total(step.cpu.trees), step.achieved), 1),
         pct(step.cpu.machine),
         `${step.starts.eager} of ${step.starts.total}`,
       ]),
@@ -112,7 +113,7 @@ export function renderTopology(results: {
         ms(report.latency.p99),
         ...names.map((name) => pct(report.cpu[name] ?? 0)),
         pct(total(report.cpu)),
-        num((total(report.cpu) * 10) / Math.max(report.rate, 0.001), 1),
+        num(cpuMsPer(total(report.cpu), report.rate), 1),
       ]),
     ),
     ...(results.floor

@@ -1,20 +1,20 @@
 // The topology's delivery path against the engine floor on the same Temporal server and PostgreSQL:
 // the lines of the `## Topology` section that say how much of a delivery's cost is the engine's.
+import { cpuMsPer } from '../cpu';
 import { num, ms, table } from '../stats';
 import type { TopologyFloor } from './floor';
 import type { ClosedLoopRun } from './measure';
 import { byRole } from './scale-out';
 
-const perDelivery = (percent: number, rate: number) => (percent * 10) / Math.max(rate, 0.001);
 const both = (path: number, floor: number) => `${path.toFixed(1)} / ${floor.toFixed(1)} ms`;
 
 export function renderTopologyFloor(loop: ClosedLoopRun | undefined, floor: TopologyFloor): string[] {
   const floorRoles = byRole(floor.cpu, floor.postgres);
   const floorRate = floor.report.rate;
   const floorCost = {
-    engine: perDelivery(floorRoles['Temporal server'], floorRate),
-    engineDb: perDelivery(floorRoles['PostgreSQL: Temporal'], floorRate),
-    process: perDelivery(floor.engineProcess, floorRate),
+    engine: cpuMsPer(floorRoles['Temporal server'], floorRate),
+    engineDb: cpuMsPer(floorRoles['PostgreSQL: Temporal'], floorRate),
+    process: cpuMsPer(floor.engineProcess, floorRate),
   };
   const floorTotal = floorCost.engine + floorCost.engineDb + floorCost.process;
   const lines = [
@@ -27,10 +27,10 @@ export function renderTopologyFloor(loop: ClosedLoopRun | undefined, floor: Topo
   if (!loop) return lines;
   const roles = byRole(loop.cpu, loop.postgres);
   const path = {
-    engine: perDelivery(roles['Temporal server'], loop.rate),
-    engineDb: perDelivery(roles['PostgreSQL: Temporal'], loop.rate),
-    process: perDelivery(roles.APIs + roles.workers, loop.rate),
-    serviceDb: perDelivery(roles['PostgreSQL: service'] + roles['PostgreSQL: other'], loop.rate),
+    engine: cpuMsPer(roles['Temporal server'], loop.rate),
+    engineDb: cpuMsPer(roles['PostgreSQL: Temporal'], loop.rate),
+    process: cpuMsPer(roles.APIs + roles.workers, loop.rate),
+    serviceDb: cpuMsPer(roles['PostgreSQL: service'] + roles['PostgreSQL: other'], loop.rate),
   };
   const pathTotal = path.engine + path.engineDb + path.process + path.serviceDb;
   return [

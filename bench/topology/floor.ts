@@ -3,10 +3,8 @@
 // and its PostgreSQL cost a workflow with nothing of ours in it, as the embedded stack's is against
 // the dev server's.
 import { prepareEngine, type EngineReport } from '../engine';
-import { treeCpuBetween, treeSnapshot } from '../cpu';
 import { ms, num } from '../stats';
-import { componentPids, cpuLine, type TopologyRun } from './measure';
-import { postgresByDatabase, postgresCpuBetween } from './postgres-cpu';
+import { componentCpu, cpuLine, type TopologyRun } from './measure';
 
 export interface TopologyFloor {
   report: EngineReport;
@@ -24,16 +22,10 @@ export async function topologyFloor(
   options.log(`engine floor on the topology's Temporal server: ${options.concurrency} in flight, 2 s + 9 s…`);
   const engine = await prepareEngine({ address: topology.temporal.address, namespace: 'default' });
   try {
-    let first = treeSnapshot(componentPids(topology));
-    let firstPostgres = postgresByDatabase(topology.postgres.pid);
+    const window = componentCpu(topology);
     let firstSelf = process.cpuUsage();
-    let end:
-      | {
-          trees: ReturnType<typeof treeSnapshot>;
-          postgres: ReturnType<typeof postgresByDatabase>;
-          self: NodeJS.CpuUsage;
-        }
-      | undefined;
+    const ended = () => ({ ...window.end(), self: process.cpuUsage(firstSelf) });
+    let end: ReturnType<typeof ended> | undefined;
     const report = await engine.measure({
       shape: 'floor',
       concurrency: options.concurrency,
@@ -41,29 +33,16 @@ export async function topologyFloor(
       durationMs: 9000,
       // The window's ends, not the check for unfinished workflows after it.
       onWindow: (phase) => {
-        if (phase === 'end') {
-          end = {
-            trees: treeSnapshot(componentPids(topology)),
-            postgres: postgresByDatabase(topology.postgres.pid),
-            self: process.cpuUsage(firstSelf),
-          };
-          return;
+        if (phase === 'end') end = ended();
+        else {
+          window.restart();
+          firstSelf = process.cpuUsage();
         }
-        first = treeSnapshot(componentPids(topology));
-        firstPostgres = postgresByDatabase(topology.postgres.pid);
-        firstSelf = process.cpuUsage();
       },
     });
-    end ??= {
-      trees: treeSnapshot(componentPids(topology)),
-      postgres: postgresByDatabase(topology.postgres.pid),
-      self: process.cpuUsage(firstSelf),
-    };
-    const cpu = treeCpuBetween(first, end.trees);
-    const self = end.self;
+    const { cpu, postgres, self } = end ?? ended();
     // The bench process runs only the floor's worker and client meanwhile (the receiver is idle).
     const engineProcess = ((self.user + self.system) / 1e6 / cpu.seconds) * 100;
-    const postgres = postgresCpuBetween(firstPostgres, end.postgres);
     options.log(
       `  ${num(report.rate)} workflows/s, p50 ${ms(report.latency.p50)}, ${report.failed} failed, ` +
         `${report.starts?.eager ?? 0} of ${report.starts?.total ?? 0} started eagerly, ` +

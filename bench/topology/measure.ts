@@ -191,6 +191,30 @@ async function drain(run: TopologyRun, writes: Write[], timeoutMs: number): Prom
     await sleep(200);
 }
 
+/**
+ * The components' CPU and PostgreSQL's by database, from now (or from restart()) until end(): what
+ * a step, a closed loop or the floor measures once its ramp is over.
+ */
+export function componentCpu(topology: Topology) {
+  const take = () => ({
+    trees: treeSnapshot(componentPids(topology)),
+    postgres: postgresByDatabase(topology.postgres.pid),
+  });
+  let first = take();
+  return {
+    restart: () => {
+      first = take();
+    },
+    end: () => {
+      const last = take();
+      return {
+        cpu: treeCpuBetween(first.trees, last.trees),
+        postgres: postgresCpuBetween(first.postgres, last.postgres),
+      };
+    },
+  };
+}
+
 /** Open-model steps at each rate (writes spread over the APIs), until one is not sustained. */
 export async function openSteps(
   run: TopologyRun,
@@ -202,18 +226,15 @@ export async function openSteps(
     const durationMs = options.stepSeconds * 1000;
     const rampMs = durationMs / 10;
     options.log(`deliveries at ${rate} writes/s for ${options.stepSeconds} s…`);
-    let first = treeSnapshot(componentPids(topology));
-    let firstPostgres = postgresByDatabase(topology.postgres.pid);
+    const window = componentCpu(topology);
     let firstActivity: Promise<DatabaseActivity> = databaseActivity(topology.postgresUrl);
     setTimeout(() => {
-      first = treeSnapshot(componentPids(topology));
-      firstPostgres = postgresByDatabase(topology.postgres.pid);
+      window.restart();
       firstActivity = databaseActivity(topology.postgresUrl);
     }, rampMs);
     const startsBefore = await workerStarts(topology.workerMetricsUrls);
     const load = await openLoad({ rate, durationMs, maxInFlight: 2000, send: run.send });
-    const cpu = treeCpuBetween(first, treeSnapshot(componentPids(topology)));
-    const postgres = postgresCpuBetween(firstPostgres, postgresByDatabase(topology.postgres.pid));
+    const { cpu, postgres } = window.end();
     const databases = activityBetween(await firstActivity, await databaseActivity(topology.postgresUrl));
     const from = load.startedAt + rampMs;
     const receipts = receiver.arrivedBetween(from, load.endedAt);
@@ -259,12 +280,8 @@ export async function closedLoops(
   const loops: ClosedLoopRun[] = [];
   for (const inFlight of options.inFlight) {
     options.log(`saturation: ${inFlight} writes in flight, each waiting for its delivery, 3 s + 15 s…`);
-    let first = treeSnapshot(componentPids(topology));
-    let firstPostgres = postgresByDatabase(topology.postgres.pid);
-    setTimeout(() => {
-      first = treeSnapshot(componentPids(topology));
-      firstPostgres = postgresByDatabase(topology.postgres.pid);
-    }, 3000);
+    const window = componentCpu(topology);
+    setTimeout(window.restart, 3000);
     const report = await saturation({
       inFlight,
       warmupMs: 3000,
@@ -272,8 +289,7 @@ export async function closedLoops(
       send: run.send,
       arrivalOf: (recordId) => receiver.arrivalOf(recordId),
     });
-    const cpu = treeCpuBetween(first, treeSnapshot(componentPids(topology)));
-    const postgres = postgresCpuBetween(firstPostgres, postgresByDatabase(topology.postgres.pid));
+    const { cpu, postgres } = window.end();
     loops.push({ ...report, cpu: cpu.trees, machine: cpu.machine, postgres });
     options.log(
       `  ${num(report.rate)} deliveries/s, p50 ${ms(report.latency.p50)}; CPU ${cpuLine(cpu.trees)}`,

@@ -7,6 +7,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import type { Machine } from '../report/report';
 import { withSection } from '../report/sections';
+import { cpuMsPer } from '../cpu';
 import { ms, num, pct, table } from '../stats';
 import {
   closedLoops,
@@ -81,9 +82,6 @@ export function byRole(
   };
 }
 
-/** ms of CPU per delivery from % of one core at a rate. */
-const perDelivery = (percent: number, rate: number) => (percent * 10) / Math.max(rate, 0.001);
-
 export async function runScaleOut(options: TopologyBenchOptions & { shapes: Shape[] }): Promise<void> {
   const { log } = options;
   const results: ShapeResult[] = [];
@@ -137,8 +135,8 @@ export function renderScaleOut(results: {
         num(step.achieved),
         ms(step.latency.p50),
         ms(step.latency.p99),
-        ...ROLES.map((role) => num(perDelivery(roles[role], step.achieved), 1)),
-        num(perDelivery(total(roles), step.achieved), 1),
+        ...ROLES.map((role) => num(cpuMsPer(roles[role], step.achieved), 1)),
+        num(cpuMsPer(total(roles), step.achieved), 1),
         pct(step.cpu.machine),
         `${step.starts.eager} of ${step.starts.total}`,
         ...perReceipt(step),
@@ -154,8 +152,8 @@ export function renderScaleOut(results: {
         num(loop.rate),
         ms(loop.latency.p50),
         ms(loop.latency.p99),
-        ...ROLES.map((role) => num(perDelivery(roles[role], loop.rate), 1)),
-        num(perDelivery(total(roles), loop.rate), 1),
+        ...ROLES.map((role) => num(cpuMsPer(roles[role], loop.rate), 1)),
+        num(cpuMsPer(total(roles), loop.rate), 1),
         pct(loop.machine),
         loadAverage,
       ],
